@@ -1,0 +1,127 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { createLocalBus, type EventBus } from './lib/events.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { MenuService } from './modules/menu/menu.service.js';
+import { siteRoutes } from './modules/site/site.routes.js';
+import { UserService } from './modules/user/user.service.js';
+import { userRoutes } from './modules/user/user.routes.js';
+import { UserAdminService } from './modules/user/admin.service.js';
+import { userAdminRoutes } from './modules/user/admin.routes.js';
+import { RoleService } from './modules/role/role.service.js';
+import { roleRoutes } from './modules/role/role.routes.js';
+import { PermissionService } from './modules/permission/permission.service.js';
+import { permissionRoutes } from './modules/permission/permission.routes.js';
+import { MenuAdminService } from './modules/menu/menu.admin.service.js';
+import { menuRoutes } from './modules/menu/menu.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { auditPlugin } from './plugins/audit.js';
+import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
+import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
+import { ProjectService } from './modules/project/project.service.js';
+import { projectRoutes } from './modules/project/project.routes.js';
+import { DeviceService } from './modules/device/device.service.js';
+import { deviceRoutes } from './modules/device/device.routes.js';
+import { DeviceSheetService } from './modules/device/device.import.js';
+import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
+import multipart from '@fastify/multipart';
+import { API_PREFIX, authPlugin } from './plugins/auth.js';
+import { envelopePlugin } from './plugins/envelope.js';
+import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
+import { webPlugin } from './plugins/web.js';
+
+export interface AppDeps {
+  database: Database;
+  bus?: EventBus;
+  /** Shorter live-channel timings for tests. */
+  liveTiming?: RealtimeOptions['timing'];
+  logger?: boolean | object;
+}
+
+/** Builds the whole server without listening: main.ts listens, tests use `inject`. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 5 * 1024 * 1024,
+    // Per-request lines only when debugging; errors are always logged.
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = deps.database.db;
+  const bus = deps.bus ?? createLocalBus();
+  const auth = new AuthService(db, bus, {
+    captcha: config.captcha,
+    sessionTtl: config.sessionTtl,
+    lockout: config.loginLockout,
+  });
+  const menus = new MenuService(db);
+  const users = new UserService(db, auth, menus);
+  const admin = new UserAdminService(db, auth, menus);
+  const roles = new RoleService(db, menus, bus);
+  const permissions = new PermissionService(db, bus);
+  const menuAdmin = new MenuAdminService(db, bus);
+  const types = new DeviceTypeService(db);
+  const projects = new ProjectService(db);
+  const devices = new DeviceService(db, projects);
+  const sheets = new DeviceSheetService(db);
+
+  await app.register(envelopePlugin);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'IoT device management console API', version: '1' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
+  await app.register(authPlugin, { auth, menus });
+  await app.register(auditPlugin, { db });
+  await app.register(realtimePlugin, { auth, bus, timing: deps.liveTiming });
+
+  await app.register(
+    async (api) => {
+      await api.register(siteRoutes, { db });
+      await api.register(authRoutes, { auth });
+      await api.register(userRoutes, { users, menus });
+      await api.register(userAdminRoutes, { admin });
+      await api.register(roleRoutes, { roles });
+      await api.register(permissionRoutes, { permissions, menuAdmin });
+      await api.register(menuRoutes, { menus, menuAdmin });
+      await api.register(auditRoutes, { db });
+      await api.register(deviceTypeRoutes, { types });
+      await api.register(projectRoutes, { projects });
+      await api.register(deviceRoutes, { devices });
+      await api.register(deviceSheetRoutes, { sheets });
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(webPlugin, { dist: config.webDist });
+
+  app.addHook('onClose', async () => {
+    await bus.close();
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+/** Operation log: one row per state-changing API call, written in the change's transaction. */
+export const operationLogs = pgTable(
+  'operation_logs',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    username: varchar('username', { length: 64 }).notNull(),
+    /** Path of the acting user, so logs are scoped like users (a user sees its subtree's logs). */
+    userPath: text('user_path').notNull(),
+    role: varchar('role', { length: 64 }).notNull(),
+    /** `<entity>.<verb>`, e.g. `user.add`. */
+    action: varchar('action', { length: 64 }).notNull(),
+    entity: varchar('entity', { length: 32 }).notNull(),
+    entityId: varchar('entity_id', { length: 64 }).notNull().default(''),
+    /** What changed, as JSON; passwords and tokens are never included. */
+    summary: text('summary').notNull().default(''),
+    ip: varchar('ip', { length: 64 }).notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+    /** `success`, or `failure` with the error code in the summary. */
+    result: varchar('result', { length: 16 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('operation_logs_created_idx').on(t.createdAt),
+    index('operation_logs_path_idx').on(t.userPath.op('text_pattern_ops'), t.createdAt),
+    index('operation_logs_action_idx').on(t.action, t.createdAt),
+    index('operation_logs_entity_idx').on(t.entity, t.createdAt),
+    index('operation_logs_username_idx').on(t.username, t.createdAt),
+  ],
+);
+
+/** Up to 3 notification emails per user (§5). */
+export const userEmails = pgTable(
+  'user_emails',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: varchar('email', { length: 254 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_emails_user_email_uq').on(t.userId, t.email)],
+);

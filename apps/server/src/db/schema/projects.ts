@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { deviceTypes } from './devicetypes.js';
+import { users } from './users.js';
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 64 }).notNull(),
+    remarks: text('remarks').notNull().default(''),
+    address: varchar('address', { length: 256 }).notNull().default(''),
+    lng: doublePrecision('lng'),
+    lat: doublePrecision('lat'),
+    weather: boolean('weather').notNull().default(false),
+    map: boolean('map').notNull().default(true),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    /** Path of the owner: the project is visible in the owner's ancestors' subtrees. */
+    ownerPath: text('owner_path').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('projects_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
+    index('projects_owner_idx').on(t.ownerId),
+    index('projects_created_idx').on(t.createdAt),
+  ],
+);
+
+export const roadSections = pgTable(
+  'road_sections',
+  {
+    id: serial('id').primaryKey(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 64 }).notNull(),
+    description: text('description').notNull().default(''),
+    /** Ordered [lng, lat] points of the line. */
+    points: jsonb('points').notNull().default([]),
+    sort: integer('sort').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('road_sections_project_idx').on(t.projectId, t.sort)],
+);
+
+/** Users (besides the owner's line) who may see a project. */
+export const projectUsers = pgTable(
+  'project_users',
+  {
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index('project_users_user_idx').on(t.userId)],
+);
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    sn: varchar('sn', { length: 64 }).notNull().unique(),
+    name: varchar('name', { length: 64 }).notNull(),
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => deviceTypes.id),
+    projectId: integer('project_id').references(() => projects.id),
+    /** Sub-devices point at their parent device. */
+    parentId: integer('parent_id'),
+    /** Path of the owning user (creator or project owner) for scoping. */
+    ownerPath: text('owner_path').notNull(),
+    address: varchar('address', { length: 256 }).notNull().default(''),
+    mapMode: smallint('map_mode').notNull().default(0),
+    lng: doublePrecision('lng'),
+    lat: doublePrecision('lat'),
+    remarks: text('remarks').notNull().default(''),
+    alarmPhone: varchar('alarm_phone', { length: 32 }).notNull().default(''),
+    warningLevel: smallint('warning_level').notNull().default(0),
+    btCode: varchar('bt_code', { length: 64 }).notNull().default(''),
+    version4g: varchar('version_4g', { length: 64 }).notNull().default(''),
+    hardwareVersion: varchar('hardware_version', { length: 64 }).notNull().default(''),
+    simNumber: varchar('sim_number', { length: 24 }).notNull().default(''),
+    imei: varchar('imei', { length: 17 }).notNull().default(''),
+    manufacturerModel: varchar('manufacturer_model', { length: 64 }).notNull().default(''),
+    description: text('description').notNull().default(''),
+    /** Written by ingestion. */
+    online: boolean('online').notNull().default(false),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /** SHA-256 of the device's ingestion secret (shown once). */
+    credentialHash: varchar('credential_hash', { length: 64 }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('devices_project_idx').on(t.projectId, t.createdAt),
+    index('devices_type_idx').on(t.typeId),
+    index('devices_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
+    index('devices_parent_idx').on(t.parentId),
+    index('devices_online_idx').on(t.online),
+    index('devices_warning_idx').on(t.warningLevel),
+    index('devices_created_idx').on(t.createdAt),
+    index('devices_imei_idx').on(t.imei),
+    index('devices_sim_idx').on(t.simNumber),
+    index('devices_name_idx').on(t.name),
+    check('devices_warning_level_chk', sql`warning_level between 0 and 4`),
+  ],
+);

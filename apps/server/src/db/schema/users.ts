@@ -1,0 +1,50 @@
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { DASHBOARD_STYLES, LANGUAGES } from '@iot/contract';
+import { inList } from './util.js';
+import { roles } from './rbac.js';
+
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: varchar('username', { length: 64 }).notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    /** 0 platform administrator, 1 company account (§2 user information). */
+    type: smallint('type').notNull().default(0),
+    parentId: integer('parent_id'),
+    /** Materialised ancestry, `/1/5/9/`: a subtree is `path LIKE '/1/5/%'`. */
+    path: text('path').notNull().default('/'),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id),
+    corporateName: varchar('corporate_name', { length: 128 }).notNull().default(''),
+    corporateAddress: varchar('corporate_address', { length: 256 }).notNull().default(''),
+    contactNumber: varchar('contact_number', { length: 32 }).notNull().default(''),
+    avatar: text('avatar').notNull().default(''),
+    introduction: text('introduction').notNull().default(''),
+    dashboardStyle: varchar('dashboard_style', { length: 16 }).notNull().default('default'),
+    language: varchar('language', { length: 8 }).notNull().default('en'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('users_path_idx').on(t.path.op('text_pattern_ops')),
+    index('users_parent_idx').on(t.parentId),
+    index('users_role_idx').on(t.roleId),
+    check('users_dashboard_style_chk', inList('dashboard_style', DASHBOARD_STYLES)),
+    check('users_language_chk', inList('language', LANGUAGES)),
+  ],
+);

@@ -1,0 +1,167 @@
+import crypto from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
+import {
+  BATTERY_MANAGEMENT_DEFAULT,
+  PERMISSION_CODES,
+  PERMISSIONS,
+  SUPERADMIN_ONLY,
+  alarmRuleSchema,
+  paramSchema,
+  type PermissionCode,
+} from '@iot/contract';
+import type { Db } from '../client.js';
+import {
+  deviceTypeAlarms,
+  deviceTypeParams,
+  deviceTypes,
+  menus,
+  permissions,
+  rolePermissions,
+  roles,
+  siteConfig,
+  users,
+} from '../schema/index.js';
+import { BMU_ALARMS, BMU_PARAMS, BMU_TYPE } from './bmu.js';
+import { hashPassword } from '../../lib/password.js';
+import { MENU_SEED } from './menus.js';
+import { SITE_DEFAULTS } from './site.js';
+
+const ROLE_SEED = [
+  { identification: 'SUPERADMIN', name: 'Super administrator' },
+  { identification: 'ADMIN', name: 'Administrators' },
+  { identification: 'BATTERYMANAGEMENT', name: 'Battery management' },
+] as const;
+
+function defaultGrant(role: string, code: PermissionCode): boolean {
+  if (role === 'SUPERADMIN') return true;
+  if (role === 'ADMIN') return !SUPERADMIN_ONLY.includes(code);
+  return BATTERY_MANAGEMENT_DEFAULT.includes(code);
+}
+
+export interface SeedResult {
+  /** Set only when the super administrator was created with a generated password. */
+  generatedAdminPassword?: string;
+  adminCreated: boolean;
+}
+
+/**
+ * Idempotent seed: creates what is missing and never overwrites rows an administrator may have
+ * edited (menus, role grants, site config). New permission codes are granted to the built-in
+ * roles once, when they first appear.
+ */
+export async function seed(
+  db: Db,
+  opts: { adminUsername: string; adminPassword?: string },
+): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    // Serialise concurrent starts against one PostgreSQL.
+    await tx.execute(sql`select pg_advisory_xact_lock(727001)`);
+
+    await tx
+      .insert(roles)
+      .values(ROLE_SEED.map((r) => ({ ...r, builtin: true })))
+      .onConflictDoNothing({ target: roles.identification });
+
+    // Menus: parents first so children can point at them.
+    for (const level of [false, true]) {
+      const batch = MENU_SEED.filter((m) => Boolean(m.parent) === level);
+      if (batch.length === 0) continue;
+      const parentIds = new Map(
+        (await tx.select({ id: menus.id, identification: menus.identification }).from(menus)).map(
+          (m) => [m.identification, m.id],
+        ),
+      );
+      await tx
+        .insert(menus)
+        .values(
+          batch.map(({ parent, isShow, icon, ...m }) => ({
+            ...m,
+            icon: icon ?? '',
+            isShow: isShow ?? 1,
+            parentId: parent ? (parentIds.get(parent) ?? 0) : 0,
+          })),
+        )
+        .onConflictDoNothing({ target: menus.identification });
+    }
+
+    const menuIds = new Map(
+      (await tx.select({ id: menus.id, identification: menus.identification }).from(menus)).map(
+        (m) => [m.identification, m.id],
+      ),
+    );
+    const created = await tx
+      .insert(permissions)
+      .values(
+        PERMISSION_CODES.filter((code) => menuIds.has(PERMISSIONS[code].menu)).map((code) => ({
+          identification: code,
+          name: PERMISSIONS[code].name,
+          menuId: menuIds.get(PERMISSIONS[code].menu)!,
+        })),
+      )
+      .onConflictDoNothing({ target: permissions.identification })
+      .returning({ id: permissions.id, identification: permissions.identification });
+
+    if (created.length > 0) {
+      const roleRows = await tx
+        .select({ id: roles.id, identification: roles.identification })
+        .from(roles)
+        .where(inArray(roles.identification, ROLE_SEED.map((r) => r.identification)));
+      const grants = roleRows.flatMap((r) =>
+        created
+          .filter((p) => defaultGrant(r.identification, p.identification as PermissionCode))
+          .map((p) => ({ roleId: r.id, permissionId: p.id })),
+      );
+      if (grants.length > 0) await tx.insert(rolePermissions).values(grants).onConflictDoNothing();
+    }
+
+    await tx.insert(siteConfig).values({ id: 1, data: SITE_DEFAULTS }).onConflictDoNothing();
+
+    // The built-in battery management unit type, with its parameters and alarm rules, once.
+    const [bmu] = await tx
+      .insert(deviceTypes)
+      .values({ ...BMU_TYPE, builtin: true, ownerPath: '/' })
+      .onConflictDoNothing({ target: deviceTypes.code })
+      .returning({ id: deviceTypes.id });
+    if (bmu) {
+      await tx.insert(deviceTypeParams).values(BMU_PARAMS.map((p) => ({ ...paramSchema.parse(p), typeId: bmu.id })));
+      await tx.insert(deviceTypeAlarms).values(
+        BMU_ALARMS.map((r) => {
+          const rule = alarmRuleSchema.parse(r);
+          return { ...rule, threshold: String(rule.threshold), typeId: bmu.id };
+        }),
+      );
+    }
+
+    const existing = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, opts.adminUsername));
+    if (existing.length > 0) return { adminCreated: false };
+
+    const [superRole] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(eq(roles.identification, 'SUPERADMIN'));
+    const generated = opts.adminPassword ? undefined : generatePassword();
+    const [admin] = await tx
+      .insert(users)
+      .values({
+        username: opts.adminUsername,
+        passwordHash: await hashPassword(opts.adminPassword ?? generated!),
+        type: 0,
+        roleId: superRole!.id,
+        parentId: null,
+      })
+      .returning({ id: users.id });
+    await tx
+      .update(users)
+      .set({ path: `/${admin!.id}/` })
+      .where(eq(users.id, admin!.id));
+    return { adminCreated: true, generatedAdminPassword: generated };
+  });
+}
+
+function generatePassword(): string {
+  // 18 random bytes → 24 URL-safe characters; printed once in the start-up banner.
+  return crypto.randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,56 @@
+/**
+ * The product menu tree of §2. Seeded once by identification: administrators may edit or move
+ * these rows later and a restart never overwrites their changes.
+ */
+export interface MenuSeed {
+  identification: string;
+  parent?: string;
+  name: string;
+  nameEn: string;
+  nameEs: string;
+  nameJa: string;
+  menuUrl: string;
+  /** 1: route without a page (a group); 0: a page. */
+  menuType: 0 | 1;
+  sort: number;
+  icon?: string;
+  isShow?: 0 | 1;
+}
+
+export const MENU_SEED: MenuSeed[] = [
+  { identification: 'device', name: '设备管理', nameEn: 'Devices', nameEs: 'Dispositivos', nameJa: 'デバイス管理', menuUrl: '/device', menuType: 1, sort: 10, icon: 'ClusterOutlined' },
+  { identification: 'device-type', parent: 'device', name: '设备类型', nameEn: 'Device types', nameEs: 'Tipos de dispositivo', nameJa: 'デバイスタイプ', menuUrl: 'type', menuType: 0, sort: 1, icon: 'AppstoreOutlined' },
+  { identification: 'device-addtype', parent: 'device', name: '新增类型', nameEn: 'Add type', nameEs: 'Añadir tipo', nameJa: 'タイプ追加', menuUrl: 'addtype', menuType: 0, sort: 2, isShow: 0 },
+  { identification: 'device-edittype', parent: 'device', name: '编辑类型', nameEn: 'Edit type', nameEs: 'Editar tipo', nameJa: 'タイプ編集', menuUrl: 'edittype', menuType: 0, sort: 3, isShow: 0 },
+  { identification: 'device-setparam', parent: 'device', name: '参数设置', nameEn: 'Set parameters', nameEs: 'Configurar parámetros', nameJa: 'パラメータ設定', menuUrl: 'setparam', menuType: 0, sort: 4, isShow: 0 },
+  { identification: 'device-setalarm', parent: 'device', name: '告警设置', nameEn: 'Alarm settings', nameEs: 'Configurar alarmas', nameJa: 'アラーム設定', menuUrl: 'setalarm', menuType: 0, sort: 5, isShow: 0 },
+
+  { identification: 'project', name: '项目管理', nameEn: 'Projects', nameEs: 'Proyectos', nameJa: 'プロジェクト管理', menuUrl: '/project', menuType: 1, sort: 20, icon: 'ProjectOutlined' },
+  { identification: 'project-index', parent: 'project', name: '项目列表', nameEn: 'Project list', nameEs: 'Lista de proyectos', nameJa: 'プロジェクト一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'UnorderedListOutlined' },
+  { identification: 'project-details', parent: 'project', name: '项目详情', nameEn: 'Project details', nameEs: 'Detalles del proyecto', nameJa: 'プロジェクト詳細', menuUrl: 'details', menuType: 0, sort: 2, isShow: 0 },
+  { identification: 'project-devicelist', parent: 'project', name: '设备列表', nameEn: 'Device list', nameEs: 'Lista de dispositivos', nameJa: 'デバイス一覧', menuUrl: 'devicelist', menuType: 0, sort: 3, isShow: 0 },
+  { identification: 'project-info', parent: 'project', name: '设备详情', nameEn: 'Device details', nameEs: 'Detalles del dispositivo', nameJa: 'デバイス詳細', menuUrl: 'info', menuType: 0, sort: 4, isShow: 0 },
+  { identification: 'project-alarminfo', parent: 'project', name: '历史告警', nameEn: 'Historical alarms', nameEs: 'Alarmas históricas', nameJa: 'アラーム履歴', menuUrl: 'alarminfo', menuType: 0, sort: 5, isShow: 0 },
+  { identification: 'project-userprojectlist', parent: 'project', name: '项目用户', nameEn: 'Project users', nameEs: 'Usuarios del proyecto', nameJa: 'プロジェクトユーザー', menuUrl: 'userProjectList', menuType: 0, sort: 6, isShow: 0 },
+
+  { identification: 'user', name: '用户管理', nameEn: 'Users', nameEs: 'Usuarios', nameJa: 'ユーザー管理', menuUrl: '/user', menuType: 1, sort: 30, icon: 'TeamOutlined' },
+  { identification: 'user-agent', parent: 'user', name: '用户列表', nameEn: 'User management', nameEs: 'Gestión de usuarios', nameJa: 'ユーザー一覧', menuUrl: 'agent', menuType: 0, sort: 1, icon: 'UserOutlined' },
+
+  { identification: 'upgrade', name: '升级管理', nameEn: 'Upgrades', nameEs: 'Actualizaciones', nameJa: 'アップグレード管理', menuUrl: '/upgrade', menuType: 1, sort: 40, icon: 'CloudUploadOutlined' },
+  { identification: 'upgrade-version', parent: 'upgrade', name: '版本管理', nameEn: 'Versions', nameEs: 'Versiones', nameJa: 'バージョン管理', menuUrl: 'version', menuType: 0, sort: 1, icon: 'TagsOutlined' },
+  { identification: 'upgrade-device', parent: 'upgrade', name: '设备升级', nameEn: 'Device upgrade', nameEs: 'Actualizar dispositivos', nameJa: 'デバイスアップグレード', menuUrl: 'device', menuType: 0, sort: 2, icon: 'SyncOutlined' },
+  { identification: 'upgrade-external', parent: 'upgrade', name: '外部设备升级', nameEn: 'External device upgrade', nameEs: 'Actualizar dispositivos externos', nameJa: '外部デバイスアップグレード', menuUrl: 'external', menuType: 0, sort: 3, icon: 'ApiOutlined' },
+
+  { identification: 'card', name: '物联网卡', nameEn: 'SIM cards', nameEs: 'Tarjetas SIM', nameJa: 'SIMカード', menuUrl: '/card', menuType: 1, sort: 50, icon: 'CreditCardOutlined' },
+  { identification: 'card-index', parent: 'card', name: '卡管理', nameEn: 'SIM card management', nameEs: 'Gestión de tarjetas SIM', nameJa: 'SIMカード管理', menuUrl: 'index', menuType: 0, sort: 1, icon: 'MobileOutlined' },
+  { identification: 'card-order', parent: 'card', name: '订单管理', nameEn: 'Order management', nameEs: 'Gestión de pedidos', nameJa: '注文管理', menuUrl: 'orderManagement', menuType: 0, sort: 2, icon: 'ShoppingCartOutlined' },
+
+  { identification: 'sys', name: '系统管理', nameEn: 'System', nameEs: 'Sistema', nameJa: 'システム管理', menuUrl: '/sys', menuType: 1, sort: 90, icon: 'SettingOutlined' },
+  { identification: 'sys-menu', parent: 'sys', name: '菜单管理', nameEn: 'Menus', nameEs: 'Menús', nameJa: 'メニュー管理', menuUrl: 'menu', menuType: 0, sort: 1, icon: 'MenuOutlined' },
+  { identification: 'sys-adminuser', parent: 'sys', name: '管理员', nameEn: 'Administrators', nameEs: 'Administradores', nameJa: '管理者', menuUrl: 'adminuser', menuType: 0, sort: 2, icon: 'CrownOutlined' },
+  { identification: 'sys-role', parent: 'sys', name: '角色管理', nameEn: 'Roles', nameEs: 'Roles', nameJa: 'ロール管理', menuUrl: 'role', menuType: 0, sort: 3, icon: 'SafetyOutlined' },
+  { identification: 'sys-permission', parent: 'sys', name: '权限管理', nameEn: 'Permissions', nameEs: 'Permisos', nameJa: '権限管理', menuUrl: 'permission', menuType: 0, sort: 4, icon: 'KeyOutlined' },
+  { identification: 'sys-user', parent: 'sys', name: '用户', nameEn: 'Users', nameEs: 'Usuarios', nameJa: 'ユーザー', menuUrl: 'user', menuType: 0, sort: 5, icon: 'UserSwitchOutlined' },
+  { identification: 'sys-logs', parent: 'sys', name: '操作日志', nameEn: 'Operation logs', nameEs: 'Registro de operaciones', nameJa: '操作ログ', menuUrl: 'logs', menuType: 0, sort: 6, icon: 'FileTextOutlined' },
+  { identification: 'sys-devlogs', parent: 'sys', name: '设备日志', nameEn: 'Device logs', nameEs: 'Registros de dispositivos', nameJa: 'デバイスログ', menuUrl: 'devlogs', menuType: 0, sort: 7, icon: 'ProfileOutlined' },
+];

@@ -1,0 +1,38 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * Domain events. Services emit them; the realtime plugin (and later other consumers) deliver
+ * them. Services never touch sockets. The in-process bus is the default; a Redis-backed bus
+ * with the same interface fans out between server instances (REDIS_URL).
+ */
+export interface AppEvents {
+  /** Sessions ended; their live sockets get SESSION_ENDED and are closed. */
+  'session.ended': { sessionIds: number[]; code: number; reason: string };
+  /** Menus or permissions changed for these users (undefined: everyone). */
+  'menus.changed': { userIds?: number[] };
+}
+
+export type EventName = keyof AppEvents;
+
+export interface EventBus {
+  emit<K extends EventName>(name: K, payload: AppEvents[K]): void;
+  on<K extends EventName>(name: K, handler: (payload: AppEvents[K]) => void): () => void;
+  close(): Promise<void>;
+}
+
+export function createLocalBus(): EventBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(100);
+  return {
+    emit(name, payload) {
+      emitter.emit(name, payload);
+    },
+    on(name, handler) {
+      emitter.on(name, handler as (p: unknown) => void);
+      return () => emitter.off(name, handler as (p: unknown) => void);
+    },
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { AuthContext } from '../modules/auth/auth.service.js';
+
+export const SUPERADMIN = 'SUPERADMIN';
+
+export function isSuper(ctx: Pick<AuthContext, 'role'>): boolean {
+  return ctx.role === SUPERADMIN;
+}
+
+/**
+ * The subtree a caller may see (`/1/5/` covers itself and every descendant), or undefined for the
+ * super administrator, who sees everything.
+ */
+export function scopeOf(ctx: Pick<AuthContext, 'role' | 'path'>): string | undefined {
+  return isSuper(ctx) ? undefined : ctx.path;
+}
+
+/** Whether a user's path lies in the caller's subtree (the caller itself included). */
+export function inScope(ctx: Pick<AuthContext, 'role' | 'path'>, path: string): boolean {
+  const scope = scopeOf(ctx);
+  return scope === undefined || path.startsWith(scope);
+}

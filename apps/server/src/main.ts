@@ -1,0 +1,95 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { seed, type SeedResult } from './db/seed/index.js';
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const seeded = await seed(database.db, {
+    adminUsername: config.adminUsername,
+    adminPassword: config.adminPassword,
+  });
+  const app = await buildApp(config, {
+    database,
+    // Readable logs on a terminal, JSON lines otherwise (for log shippers).
+    logger: {
+      level: config.logLevel,
+      ...(process.stdout.isTTY
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+        : {}),
+    },
+  });
+  if (!config.captcha) app.log.warn('CAPTCHA=off: logins need no captcha (meant for automation only)');
+  if (config.redisUrl) app.log.warn('REDIS_URL is set but this version fans out events in-process only');
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    app.log.error(
+      code === 'EADDRINUSE'
+        ? `PORT ${config.port} is already in use: stop the other process or set PORT`
+        : `cannot listen on ${config.host}:${config.port}: ${String(err)}`,
+    );
+    await database.close();
+    process.exit(1);
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  printBanner(config, port, database.engine, seeded);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+function printBanner(config: Config, port: number, engine: string, seeded: SeedResult) {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const lines = [
+    `IoT device management console is running`,
+    `  Console   http://${host}:${port}/`,
+    `  API docs  http://${host}:${port}/api/docs`,
+    `  Database  ${engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
+  ];
+  if (seeded.adminCreated) {
+    lines.push(
+      `  Super administrator created: ${config.adminUsername}`,
+      seeded.generatedAdminPassword
+        ? `  Password (shown once, change it after logging in): ${seeded.generatedAdminPassword}`
+        : `  Password: the ADMIN_PASSWORD you set`,
+    );
+  }
+  const width = Math.max(...lines.map((l) => l.length)) + 2;
+  const bar = '─'.repeat(width);
+  console.log(`\n┌${bar}┐\n${lines.map((l) => `│ ${l.padEnd(width - 1)}│`).join('\n')}\n└${bar}┘\n`);
+}
+
+main().catch((err) => {
+  console.error('start-up failed:', err);
+  process.exit(1);
+});

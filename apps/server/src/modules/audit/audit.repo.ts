@@ -1,0 +1,79 @@
+import { and, asc, count, desc, eq, gte, ilike, like, lte, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { loginLogs, operationLogs, users } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
+
+export type OperationLogRow = typeof operationLogs.$inferInsert;
+
+export async function insertOperationLog(db: Executor, row: OperationLogRow) {
+  await db.insert(operationLogs).values(row);
+}
+
+export interface LogFilter {
+  /** Subtree path of the caller; undefined for the super administrator (everything). */
+  scopePath?: string;
+  username?: string;
+  action?: string;
+  entity?: string;
+  result?: string;
+  from?: string;
+  to?: string;
+  order: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+export async function listOperationLogs(db: Executor, f: LogFilter) {
+  const conds: (SQL | undefined)[] = [
+    f.scopePath ? like(operationLogs.userPath, `${escapeLike(f.scopePath)}%`) : undefined,
+    f.username ? ilike(operationLogs.username, `%${escapeLike(f.username)}%`) : undefined,
+    f.action ? like(operationLogs.action, `${escapeLike(f.action)}%`) : undefined,
+    f.entity ? eq(operationLogs.entity, f.entity) : undefined,
+    f.result ? eq(operationLogs.result, f.result) : undefined,
+    f.from ? gte(operationLogs.createdAt, new Date(f.from)) : undefined,
+    f.to ? lte(operationLogs.createdAt, new Date(f.to)) : undefined,
+  ];
+  const where = and(...conds);
+  const dir = f.order === 'asc' ? asc : desc;
+  const [items, [total]] = await Promise.all([
+    db
+      .select()
+      .from(operationLogs)
+      .where(where)
+      .orderBy(dir(operationLogs.createdAt), dir(operationLogs.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: count() }).from(operationLogs).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+/** Login logs; scoped callers see the logs of users in their subtree only. */
+export async function listLoginLogs(db: Executor, f: Omit<LogFilter, 'action' | 'entity'>) {
+  const conds: (SQL | undefined)[] = [
+    f.scopePath ? like(users.path, `${escapeLike(f.scopePath)}%`) : undefined,
+    f.username ? ilike(loginLogs.username, `%${escapeLike(f.username)}%`) : undefined,
+    f.result ? eq(loginLogs.result, f.result) : undefined,
+    f.from ? gte(loginLogs.createdAt, new Date(f.from)) : undefined,
+    f.to ? lte(loginLogs.createdAt, new Date(f.to)) : undefined,
+  ];
+  const where = and(...conds);
+  const dir = f.order === 'asc' ? asc : desc;
+  const base = () =>
+    f.scopePath
+      ? db.select().from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
+      : db.select().from(loginLogs).leftJoin(users, eq(users.id, loginLogs.userId));
+  const countBase = () =>
+    f.scopePath
+      ? db.select({ n: count() }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
+      : db.select({ n: count() }).from(loginLogs).leftJoin(users, eq(users.id, loginLogs.userId));
+  const [rows, [total]] = await Promise.all([
+    base()
+      .where(where)
+      .orderBy(dir(loginLogs.createdAt), dir(loginLogs.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    countBase().where(where),
+  ]);
+  return { total: total?.n ?? 0, items: rows.map((r) => r.login_logs) };
+}

@@ -1,0 +1,195 @@
+import crypto from 'node:crypto';
+import svgCaptcha from 'svg-captcha';
+import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import type { EventBus } from '../../lib/events.js';
+import { dummyHash, verifyPassword } from '../../lib/password.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+import * as repo from './auth.repo.js';
+
+export const CAPTCHA_TTL_SECONDS = 120;
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+/** What an authenticated request knows about its caller. */
+export interface AuthContext {
+  sessionId: number;
+  userId: number;
+  username: string;
+  type: number;
+  /** Materialised ancestry of the user, for subtree scoping. */
+  path: string;
+  roleId: number;
+  role: string;
+  language: string;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly opts: { captcha: boolean; sessionTtl: number; lockout: boolean },
+  ) {}
+
+  get captchaRequired() {
+    return this.opts.captcha;
+  }
+
+  async createCaptcha() {
+    const c = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', background: '#f0f2f5' });
+    const key = crypto.randomUUID();
+    await repo.insertCaptcha(this.db, key, c.text.toLowerCase(), CAPTCHA_TTL_SECONDS);
+    return { key, image: c.data, required: this.opts.captcha };
+  }
+
+  private async checkCaptcha(body: { captcha: string; key: string }) {
+    if (!this.opts.captcha) return;
+    if (!body.captcha || !body.key) {
+      throw new AppError(ErrorCode.CAPTCHA, 'captcha: the verification code is required', {
+        field: 'captcha',
+      });
+    }
+    const answer = await repo.takeCaptcha(this.db, body.key).catch(() => undefined);
+    if (!answer || answer !== body.captcha.toLowerCase()) {
+      throw new AppError(ErrorCode.CAPTCHA, 'captcha: the verification code is wrong or expired', {
+        field: 'captcha',
+      });
+    }
+  }
+
+  async login(body: Required<LoginBody>, client: ClientInfo): Promise<{ token: string; user: SessionUser }> {
+    const username = body.username.trim();
+    await this.checkCaptcha(body);
+
+    if (this.opts.lockout) {
+      const until = await repo.lockedUntil(this.db, username, client.ip);
+      if (until) {
+        await repo.insertLoginLog(this.db, { userId: null, username, result: 'lockout', ...client });
+        throw lockedError(until);
+      }
+    }
+
+    const user = await repo.findUserForLogin(this.db, username);
+    const good = user
+      ? await verifyPassword(user.passwordHash, body.password)
+      : await verifyPassword(await dummyHash(), body.password).then(() => false);
+
+    if (!user || !good) {
+      const until = this.opts.lockout
+        ? await repo.recordFailure(this.db, username, client.ip)
+        : undefined;
+      await repo.insertLoginLog(this.db, {
+        userId: user?.id ?? null,
+        username,
+        result: until ? 'lockout' : 'failure',
+        ...client,
+      });
+      if (until) throw lockedError(until);
+      throw new AppError(ErrorCode.BAD_CREDENTIALS, 'Incorrect username or password');
+    }
+    if (!user.enabled) {
+      await repo.insertLoginLog(this.db, { userId: user.id, username, result: 'failure', ...client });
+      throw new AppError(ErrorCode.FORBIDDEN, 'This account is disabled');
+    }
+
+    const token = newToken();
+    await this.db.transaction(async (tx) => {
+      await repo.clearFailures(tx, username, client.ip);
+      await repo.insertSession(tx, {
+        userId: user.id,
+        tokenHash: hashToken(token),
+        ttlSeconds: this.opts.sessionTtl,
+        ...client,
+      });
+      await repo.insertLoginLog(tx, { userId: user.id, username, result: 'success', ...client });
+    });
+    return {
+      token,
+      user: {
+        id: user.id,
+        username: user.username,
+        type: user.type === 1 ? 1 : 0,
+        roleId: user.roleId,
+        language: user.language as Language,
+      },
+    };
+  }
+
+  /** Resolves a token to its session or throws the §8 session code. */
+  async authenticate(token: string | undefined): Promise<AuthContext> {
+    if (!token || token.length > 128) {
+      throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
+    }
+    const s = await repo.findSession(this.db, hashToken(token));
+    if (!s) throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
+    if (s.revokedAt || !s.enabled) {
+      throw new AppError(
+        ErrorCode.TOKEN_REVOKED,
+        s.revokedReason === 'password'
+          ? 'Your password was changed, please log in again'
+          : 'Your session has ended, please log in again',
+      );
+    }
+    if (s.expiresAt.getTime() <= Date.now()) {
+      throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Your session has expired, please log in again');
+    }
+    // Slide the expiry at most once a minute: no write on every request.
+    if (Date.now() - s.lastUsedAt.getTime() > 60_000) {
+      await repo.touchSession(this.db, s.sessionId, this.opts.sessionTtl);
+    }
+    return {
+      sessionId: s.sessionId,
+      userId: s.userId,
+      username: s.username,
+      type: s.type,
+      path: s.path,
+      roleId: s.roleId,
+      role: s.roleIdentification,
+      language: s.language,
+    };
+  }
+
+  async logout(auth: AuthContext, client: ClientInfo) {
+    const ended = await this.db.transaction(async (tx) => {
+      const ids = await repo.revokeSessions(tx, { sessionId: auth.sessionId }, 'logout');
+      await repo.insertLoginLog(tx, {
+        userId: auth.userId,
+        username: auth.username,
+        result: 'logout',
+        ...client,
+      });
+      return ids;
+    });
+    this.bus.emit('session.ended', {
+      sessionIds: ended,
+      code: ErrorCode.TOKEN_REVOKED,
+      reason: 'logout',
+    });
+  }
+
+  /** Ends every other session of a user (password change, disable, role change). */
+  async endOtherSessions(
+    userId: number,
+    reason: 'password' | 'disabled' | 'admin',
+    exceptSessionId?: number,
+  ) {
+    const ended = await repo.revokeSessions(this.db, { userId, exceptSessionId }, reason);
+    if (ended.length > 0) {
+      this.bus.emit('session.ended', { sessionIds: ended, code: ErrorCode.TOKEN_REVOKED, reason });
+    }
+    return ended.length;
+  }
+}
+
+function lockedError(until: Date) {
+  const retryAfter = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  return new AppError(
+    ErrorCode.ACCOUNT_LOCKED,
+    `Too many failed logins: this account is locked for ${Math.ceil(retryAfter / 60)} more minute(s)`,
+    { retryAfter },
+  );
+}

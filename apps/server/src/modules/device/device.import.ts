@@ -1,0 +1,98 @@
+import {
+  IMPORT_FORMAT_MESSAGE,
+  IMPORT_MAX_ROWS,
+  type ImportMode,
+  type ImportReport,
+  type Language,
+} from '@iot/contract';
+import type { z } from 'zod';
+import type { deviceListQuerySchema } from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { conflict, invalid } from '../../lib/errors.js';
+import { scopeOf } from '../../lib/scope.js';
+import { readSheet, writeSheet } from '../../lib/sheet.js';
+import { audit, type Actor } from '../../plugins/audit.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { typeOptions } from '../devicetype/devicetype.repo.js';
+import { ownedProjects } from '../project/project.repo.js';
+import * as repo from './device.repo.js';
+import { exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
+
+export const EXPORT_MAX_ROWS = 100_000;
+
+/** Bulk import from .xlsx/.xls and export to .xlsx (§5 batch upload). */
+export class DeviceSheetService {
+  constructor(private readonly db: Db) {}
+
+  template(lang: Language): Buffer {
+    return writeSheet('devices', [headerRow(lang)]);
+  }
+
+  /**
+   * Validates every row and reports row, column and reason. `all` writes nothing when any row is
+   * wrong; `valid` writes the valid rows. A dry run only reports. Never half-written: the insert
+   * is one statement in one transaction.
+   */
+  async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', IMPORT_FORMAT_MESSAGE);
+    let sheet: unknown[][];
+    try {
+      sheet = readSheet(file.data);
+    } catch {
+      throw invalid('file', IMPORT_FORMAT_MESSAGE);
+    }
+    const [header = [], ...rows] = sheet;
+    const { keys, missing } = mapHeader(header);
+    if (missing.length > 0) throw invalid('file', `missing column(s): ${missing.join(', ')}; download the template`);
+    if (rows.length === 0) throw invalid('file', 'the sheet has no data rows');
+    if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', `at most ${IMPORT_MAX_ROWS} rows per file`);
+
+    const scope = scopeOf(actor);
+    const projects = await ownedProjects(this.db, scope);
+    const byName = new Map<string, number[]>();
+    for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
+    const ownerOf = new Map(projects.map((p) => [p.id, p.ownerPath]));
+    const types = new Map((await typeOptions(this.db, scope)).map((t) => [t.code, t.id]));
+
+    const { valid, errors } = parseRows(rows, keys, { types, projects: byName });
+    const taken = await repo.existingSns(this.db, valid.map((v) => v.fields.sn));
+    const fresh = valid.filter((v) => {
+      if (!taken.has(v.fields.sn)) return true;
+      errors.push({ row: v.row, column: 'sn', reason: `a device with SN ${v.fields.sn} already exists` });
+      return false;
+    });
+    errors.sort((a, b) => a.row - b.row);
+
+    const report: ImportReport = { total: rows.length, valid: fresh.length, imported: 0, mode, dryRun, errors };
+    if (dryRun || fresh.length === 0 || (mode === 'all' && errors.length > 0)) return report;
+
+    try {
+      report.imported = await this.db.transaction(async (tx) => {
+        const n = await repo.bulkInsertDevices(
+          tx,
+          fresh.map(({ fields: f }) => ({
+            ...f,
+            projectId: f.projectId,
+            ownerPath: f.projectId ? ownerOf.get(f.projectId)! : actor.path,
+          })),
+        );
+        await audit(tx, actor, { summary: { file: file.filename, imported: n, rejected: errors.length, mode } });
+        return n;
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505' || String(err).includes('devices_sn_unique')) {
+        throw conflict('Some SNs were added by someone else meanwhile: nothing was imported, please retry');
+      }
+      throw err;
+    }
+    return report;
+  }
+
+  async export(ctx: AuthContext, q: z.output<typeof deviceListQuerySchema>, lang: Language): Promise<Buffer> {
+    const rows = await repo.exportDevices(this.db, { ...q, scopePath: scopeOf(ctx) }, EXPORT_MAX_ROWS);
+    if (rows.length >= EXPORT_MAX_ROWS) {
+      throw invalid('q', `more than ${EXPORT_MAX_ROWS} devices match: narrow the filters`);
+    }
+    return writeSheet('devices', [headerRow(lang), ...rows.map(exportRow)]);
+  }
+}

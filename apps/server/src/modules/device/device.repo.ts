@@ -1,0 +1,234 @@
+import { and, asc, count, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { deviceTypes, devices, projects } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
+import { visibleTypes } from '../devicetype/devicetype.repo.js';
+
+/**
+ * Devices a caller sees: owned in its subtree, or in a project it sees (owned in its subtree or
+ * assigned to a user of it). Undefined scope: all.
+ */
+export function visibleDevices(scopePath: string | undefined): SQL | undefined {
+  if (!scopePath) return undefined;
+  const prefix = `${escapeLike(scopePath)}%`;
+  return or(
+    like(devices.ownerPath, prefix),
+    sql`exists (select 1 from projects p where p.id = ${devices.projectId} and (p.owner_path like ${prefix}
+          or exists (select 1 from project_users pu join users u on u.id = pu.user_id
+                     where pu.project_id = p.id and u.path like ${prefix})))`,
+  );
+}
+
+const columns = {
+  id: devices.id,
+  name: devices.name,
+  sn: devices.sn,
+  typeId: devices.typeId,
+  typeName: deviceTypes.name,
+  projectId: devices.projectId,
+  projectName: projects.name,
+  projectOwnerPath: projects.ownerPath,
+  ownerPath: devices.ownerPath,
+  parentId: devices.parentId,
+  address: devices.address,
+  mapMode: devices.mapMode,
+  lng: devices.lng,
+  lat: devices.lat,
+  remarks: devices.remarks,
+  alarmPhone: devices.alarmPhone,
+  warningLevel: devices.warningLevel,
+  btCode: devices.btCode,
+  version4g: devices.version4g,
+  hardwareVersion: devices.hardwareVersion,
+  simNumber: devices.simNumber,
+  imei: devices.imei,
+  manufacturerModel: devices.manufacturerModel,
+  description: devices.description,
+  online: devices.online,
+  lastSeenAt: devices.lastSeenAt,
+  createdAt: devices.createdAt,
+  updatedAt: devices.updatedAt,
+  subCount: sql<number>`(select count(*)::int from devices s where s.parent_id = devices.id)`,
+};
+export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
+
+export interface DeviceFilter {
+  scopePath?: string;
+  projectId?: number;
+  typeId?: number;
+  online?: boolean;
+  warningLevel?: number;
+  q?: string;
+  parentId?: number;
+  sort: 'createdAt' | 'updatedAt' | 'name' | 'sn' | 'lastSeenAt' | 'warningLevel' | 'id';
+  order: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
+  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
+  return and(
+    visibleDevices(f.scopePath),
+    f.projectId ? eq(devices.projectId, f.projectId) : undefined,
+    f.typeId ? eq(devices.typeId, f.typeId) : undefined,
+    f.online === undefined ? undefined : eq(devices.online, f.online),
+    f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
+    f.parentId ? eq(devices.parentId, f.parentId) : undefined,
+    q ? or(ilike(devices.name, q), ilike(devices.sn, q), ilike(devices.imei, q), ilike(devices.simNumber, q)) : undefined,
+  );
+}
+
+export async function listDevices(db: Executor, f: DeviceFilter) {
+  const where = filterOf(f);
+  const dir = f.order === 'asc' ? asc : desc;
+  const [items, [total]] = await Promise.all([
+    db
+      .select(columns)
+      .from(devices)
+      .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
+      .leftJoin(projects, eq(projects.id, devices.projectId))
+      .where(where)
+      .orderBy(dir(devices[f.sort]), dir(devices.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: count() }).from(devices).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+export async function findDevices(db: Executor, ids: number[], scopePath: string | undefined) {
+  if (ids.length === 0) return [];
+  return db
+    .select(columns)
+    .from(devices)
+    .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
+    .leftJoin(projects, eq(projects.id, devices.projectId))
+    .where(and(inArray(devices.id, ids), visibleDevices(scopePath)));
+}
+
+/** Typeahead: name or SN starting with the text, visible to the caller. */
+export async function searchDevices(db: Executor, scopePath: string | undefined, q: string, limit: number) {
+  const prefix = `${escapeLike(q)}%`;
+  return db
+    .select({ id: devices.id, name: devices.name, sn: devices.sn })
+    .from(devices)
+    .where(and(visibleDevices(scopePath), or(ilike(devices.sn, prefix), ilike(devices.name, prefix))))
+    .orderBy(asc(devices.sn))
+    .limit(limit);
+}
+
+export async function snTaken(db: Executor, sn: string, exceptId?: number) {
+  const [row] = await db.select({ id: devices.id }).from(devices).where(eq(devices.sn, sn));
+  return Boolean(row && row.id !== exceptId);
+}
+
+export async function insertDevice(db: Executor, values: typeof devices.$inferInsert) {
+  const [row] = await db.insert(devices).values(values).returning({ id: devices.id });
+  return row!.id;
+}
+
+export async function updateDevice(db: Executor, id: number, set: Partial<typeof devices.$inferInsert>) {
+  await db
+    .update(devices)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(devices.id, id));
+}
+
+/** Deletes devices; their sub-devices become top-level devices. */
+export async function deleteDevices(db: Executor, ids: number[]) {
+  await db.update(devices).set({ parentId: null }).where(inArray(devices.parentId, ids));
+  await db.delete(devices).where(inArray(devices.id, ids));
+}
+
+export async function moveDevices(db: Executor, ids: number[], projectId: number | null) {
+  await db.update(devices).set({ projectId, updatedAt: new Date() }).where(inArray(devices.id, ids));
+}
+
+export async function countTypeDevices(db: Executor, typeId: number) {
+  const [row] = await db.select({ n: count() }).from(devices).where(eq(devices.typeId, typeId));
+  return row?.n ?? 0;
+}
+
+export async function typeVisible(db: Executor, typeId: number, scopePath: string | undefined) {
+  const [row] = await db
+    .select({ id: deviceTypes.id })
+    .from(deviceTypes)
+    .where(and(eq(deviceTypes.id, typeId), visibleTypes(scopePath)));
+  return Boolean(row);
+}
+
+/** Which of these SNs already exist. */
+export async function existingSns(db: Executor, sns: string[]): Promise<Set<string>> {
+  if (sns.length === 0) return new Set();
+  const rows = await db
+    .select({ sn: devices.sn })
+    .from(devices)
+    .where(sql`${devices.sn} = any(select jsonb_array_elements_text(${JSON.stringify(sns)}::jsonb))`);
+  return new Set(rows.map((r) => r.sn));
+}
+
+export interface BulkDevice {
+  sn: string;
+  name: string;
+  typeId: number;
+  projectId: number | null;
+  ownerPath: string;
+  address: string;
+  lng: number | null;
+  lat: number | null;
+  alarmPhone: string;
+  warningLevel: number;
+  btCode: string;
+  version4g: string;
+  hardwareVersion: string;
+  simNumber: string;
+  imei: string;
+  manufacturerModel: string;
+  remarks: string;
+  description: string;
+}
+
+/**
+ * Inserts many devices in one statement: one JSON parameter expanded by json_to_recordset, the
+ * same on PGlite and PostgreSQL, and free of the bind-parameter limit of a giant VALUES list.
+ */
+export async function bulkInsertDevices(db: Executor, rows: BulkDevice[]) {
+  if (rows.length === 0) return 0;
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      sn: r.sn, name: r.name, type_id: r.typeId, project_id: r.projectId, owner_path: r.ownerPath, address: r.address,
+      lng: r.lng, lat: r.lat, alarm_phone: r.alarmPhone, warning_level: r.warningLevel, bt_code: r.btCode,
+      version_4g: r.version4g, hardware_version: r.hardwareVersion, sim_number: r.simNumber, imei: r.imei,
+      manufacturer_model: r.manufacturerModel, remarks: r.remarks, description: r.description,
+    })),
+  );
+  await db.execute(sql`
+    insert into devices (sn, name, type_id, project_id, owner_path, address, lng, lat, alarm_phone, warning_level,
+      bt_code, version_4g, hardware_version, sim_number, imei, manufacturer_model, remarks, description)
+    select sn, name, type_id, project_id, owner_path, address, lng, lat, alarm_phone, warning_level,
+      bt_code, version_4g, hardware_version, sim_number, imei, manufacturer_model, remarks, description
+    from json_to_recordset(${json}::json) as x(sn text, name text, type_id int, project_id int, owner_path text,
+      address text, lng float8, lat float8, alarm_phone text, warning_level smallint, bt_code text, version_4g text,
+      hardware_version text, sim_number text, imei text, manufacturer_model text, remarks text, description text)`);
+  return rows.length;
+}
+
+/** Devices for export with the list's filters, up to `max` rows. */
+export async function exportDevices(db: Executor, f: Omit<DeviceFilter, 'page' | 'limit'>, max: number) {
+  const dir = f.order === 'asc' ? asc : desc;
+  return db
+    .select({
+      name: devices.name, sn: devices.sn, typeCode: deviceTypes.code, projectName: projects.name, address: devices.address,
+      lng: devices.lng, lat: devices.lat, alarmPhone: devices.alarmPhone, warningLevel: devices.warningLevel,
+      btCode: devices.btCode, version4g: devices.version4g, hardwareVersion: devices.hardwareVersion,
+      simNumber: devices.simNumber, imei: devices.imei, manufacturerModel: devices.manufacturerModel,
+      remarks: devices.remarks, description: devices.description,
+    })
+    .from(devices)
+    .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
+    .leftJoin(projects, eq(projects.id, devices.projectId))
+    .where(filterOf(f))
+    .orderBy(dir(devices[f.sort]), dir(devices.id))
+    .limit(max);
+}

@@ -1,0 +1,184 @@
+import type { AlarmRule, AlarmRuleDto, DeviceTypeDto, Param, ParamDto } from '@iot/contract';
+import type { z } from 'zod';
+import type { deviceTypeListQuerySchema } from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
+import { isSuper, scopeOf } from '../../lib/scope.js';
+import { audit, type Actor } from '../../plugins/audit.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { countTypeDevices } from '../device/device.repo.js';
+import * as repo from './devicetype.repo.js';
+import { checkRules } from './rules.js';
+
+type ListQuery = z.output<typeof deviceTypeListQuerySchema>;
+type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.findType>>>;
+type ParamRow = Awaited<ReturnType<typeof repo.paramsOf>>[number];
+
+/**
+ * Device types with their parameter and alarm definitions. Built-in types are visible to all and
+ * edited by the super administrator; others belong to the subtree of the user who created them.
+ */
+export class DeviceTypeService {
+  constructor(private readonly db: Db) {}
+
+  private async visible(ctx: AuthContext, id: number) {
+    const t = await repo.findType(this.db, id);
+    const scope = scopeOf(ctx);
+    if (!t || (scope && t.ownerPath !== '/' && !t.ownerPath.startsWith(scope))) throw notFound('Device type');
+    return t;
+  }
+
+  private async editable(ctx: AuthContext, id: number) {
+    const t = await this.visible(ctx, id);
+    if (t.ownerPath === '/' && !isSuper(ctx)) throw forbidden('Only a super administrator can change a built-in type');
+    return t;
+  }
+
+  async list(ctx: AuthContext, q: ListQuery) {
+    const res = await repo.listTypes(this.db, { ...q, scopePath: scopeOf(ctx) });
+    return {
+      total: res.total,
+      items: res.items.map((t) => ({ ...toDto(t), paramCount: t.paramCount, alarmCount: t.alarmCount })),
+    };
+  }
+
+  options(ctx: AuthContext) {
+    return repo.typeOptions(this.db, scopeOf(ctx));
+  }
+
+  async item(ctx: AuthContext, id: number): Promise<DeviceTypeDto> {
+    const t = await this.visible(ctx, id);
+    const [params, alarms] = await Promise.all([repo.paramsOf(this.db, id), repo.alarmsOf(this.db, id)]);
+    return { ...toDto(t), paramCount: params.length, alarmCount: alarms.length };
+  }
+
+  async create(actor: Actor, body: { code: string; name: string; remarks: string; recordTrack: boolean }) {
+    if (await repo.findTypeByCode(this.db, body.code)) throw conflict('This type code is already used', 'code');
+    return this.db.transaction(async (tx) => {
+      const id = await repo.insertType(tx, { ...body, ownerPath: actor.path });
+      await audit(tx, actor, { entityId: id, summary: body });
+      return id;
+    });
+  }
+
+  async edit(actor: Actor, body: { id: number; code: string; name: string; remarks: string; recordTrack: boolean }) {
+    const t = await this.editable(actor, body.id);
+    const other = await repo.findTypeByCode(this.db, body.code);
+    if (other && other.id !== t.id) throw conflict('This type code is already used', 'code');
+    if (t.builtin && body.code !== t.code) throw forbidden('The code of a built-in type cannot change');
+    const { id, ...set } = body;
+    await this.db.transaction(async (tx) => {
+      await repo.updateType(tx, id, set);
+      await audit(tx, actor, { entityId: id, summary: set });
+    });
+  }
+
+  async remove(actor: Actor, id: number) {
+    const t = await this.editable(actor, id);
+    if (t.builtin) throw forbidden('A built-in type cannot be deleted');
+    const n = await countTypeDevices(this.db, id);
+    if (n > 0) throw conflict(`${n} device(s) still use this type: change or delete them first`);
+    await this.db.transaction(async (tx) => {
+      await repo.deleteType(tx, id);
+      await audit(tx, actor, { entityId: id, summary: { code: t.code, name: t.name } });
+    });
+  }
+
+  async params(ctx: AuthContext, id: number): Promise<ParamDto[]> {
+    await this.visible(ctx, id);
+    return (await repo.paramsOf(this.db, id)).map(toParamDto);
+  }
+
+  /** Replaces the parameter list; refused while alarm rules use a parameter being removed. */
+  async setParams(actor: Actor, id: number, params: Param[]) {
+    await this.editable(actor, id);
+    const seen = new Set<string>();
+    for (const [i, p] of params.entries()) {
+      if (seen.has(p.semaphoreId)) throw invalid(`params.${i}.semaphoreId`, `semaphore id ${p.semaphoreId} appears twice`);
+      seen.add(p.semaphoreId);
+    }
+    const rules = await repo.alarmsOf(this.db, id);
+    const orphaned = rules.filter((r) => !seen.has(r.semaphoreId)).map((r) => r.semaphoreId);
+    if (orphaned.length > 0) {
+      throw conflict(`Alarm rules use parameters being removed: ${[...new Set(orphaned)].join(', ')}`);
+    }
+    const problem = checkRules(params, rules.map((r) => toRuleDto(r, numericSems(params))));
+    if (problem) throw conflict(`An alarm rule no longer fits its parameter (${problem.message})`);
+    await this.db.transaction(async (tx) => {
+      await repo.replaceParams(tx, id, params);
+      await audit(tx, actor, { entityId: id, summary: { params: params.map((p) => p.semaphoreId) } });
+    });
+  }
+
+  async alarms(ctx: AuthContext, id: number): Promise<AlarmRuleDto[]> {
+    await this.visible(ctx, id);
+    const numeric = numericSems((await repo.paramsOf(this.db, id)).map(toParamDto));
+    return (await repo.alarmsOf(this.db, id)).map((r) => toRuleDto(r, numeric));
+  }
+
+  async setAlarms(actor: Actor, id: number, rules: AlarmRule[]) {
+    await this.editable(actor, id);
+    const params = (await repo.paramsOf(this.db, id)).map(toParamDto);
+    const problem = checkRules(params, rules);
+    if (problem) throw invalid(problem.field, problem.message);
+    await this.db.transaction(async (tx) => {
+      await repo.replaceAlarms(tx, id, rules);
+      await audit(tx, actor, { entityId: id, summary: { rules: rules.length } });
+    });
+  }
+}
+
+function toDto(t: Pick<TypeRow, 'id' | 'code' | 'name' | 'remarks' | 'recordTrack' | 'builtin' | 'createdAt'>) {
+  return {
+    id: t.id,
+    code: t.code,
+    name: t.name,
+    remarks: t.remarks,
+    recordTrack: t.recordTrack,
+    builtin: t.builtin,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+function toParamDto(p: ParamRow): ParamDto {
+  return {
+    id: p.id,
+    semaphoreId: p.semaphoreId,
+    name: p.name,
+    nameEn: p.nameEn,
+    nameEs: p.nameEs,
+    nameJa: p.nameJa,
+    unit: p.unit,
+    groupName: p.groupName,
+    dataType: p.dataType as ParamDto['dataType'],
+    precision: p.precision,
+    min: p.min,
+    max: p.max,
+    enumValues: p.enumValues as ParamDto['enumValues'],
+    writable: p.writable,
+    sort: p.sort,
+  };
+}
+
+/** Semaphore ids of numeric parameters: their thresholds read back as numbers. */
+function numericSems(params: Pick<ParamDto, 'semaphoreId' | 'dataType'>[]): Set<string> {
+  return new Set(params.filter((p) => p.dataType === 'number' || p.dataType === 'integer').map((p) => p.semaphoreId));
+}
+
+function toRuleDto(r: Awaited<ReturnType<typeof repo.alarmsOf>>[number], numeric: Set<string>): AlarmRuleDto {
+  return {
+    id: r.id,
+    semaphoreId: r.semaphoreId,
+    comparison: r.comparison as AlarmRuleDto['comparison'],
+    // Stored as text so enum/text rules keep their value; numeric ones read back as numbers.
+    threshold: numeric.has(r.semaphoreId) ? Number(r.threshold) : r.threshold,
+    threshold2: r.threshold2,
+    level: r.level,
+    message: r.message,
+    messageEn: r.messageEn,
+    messageEs: r.messageEs,
+    messageJa: r.messageJa,
+    holdSeconds: r.holdSeconds,
+    enabled: r.enabled,
+  };
+}

@@ -1,0 +1,92 @@
+import type { MenuNode, MenuOption } from '@iot/contract';
+import type { z } from 'zod';
+import type { menuCreateSchema, menuEditSchema } from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { conflict, invalid, notFound } from '../../lib/errors.js';
+import type { EventBus } from '../../lib/events.js';
+import { audit, type Actor } from '../../plugins/audit.js';
+import { countMenuPermissions } from '../permission/permission.repo.js';
+import * as repo from './menu.repo.js';
+import { buildTree } from './menu.service.js';
+
+type CreateBody = z.output<typeof menuCreateSchema>;
+type EditBody = z.output<typeof menuEditSchema>;
+
+/** Menu management (the platform's structure: SUPERADMIN by default). */
+export class MenuAdminService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+  ) {}
+
+  async tree(): Promise<MenuNode[]> {
+    return buildTree(await repo.allMenus(this.db));
+  }
+
+  async options(): Promise<MenuOption[]> {
+    const strip = (n: MenuNode): MenuOption => ({
+      id: n.id,
+      name: n.name,
+      nameEn: n.nameEn,
+      nameEs: n.nameEs,
+      nameJa: n.nameJa,
+      children: n.children.map(strip),
+    });
+    return (await this.tree()).map(strip);
+  }
+
+  private async assertParent(parentId: number, selfId?: number) {
+    if (parentId === 0) return;
+    const rows = await repo.allMenus(this.db);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    if (!byId.has(parentId)) throw invalid('parentId', 'no such parent menu');
+    // Walk up from the new parent: meeting the menu itself would make a cycle.
+    for (let cur = byId.get(parentId); cur; cur = cur.parentId ? byId.get(cur.parentId) : undefined) {
+      if (cur.id === selfId) throw invalid('parentId', 'a menu cannot be placed below itself');
+    }
+  }
+
+  async create(actor: Actor, body: CreateBody) {
+    await this.assertParent(body.parentId);
+    if (await repo.menuIdentificationTaken(this.db, body.identification)) {
+      throw conflict('This identification is already used', 'identification');
+    }
+    const id = await this.db.transaction(async (tx) => {
+      const id = await repo.insertMenu(tx, body);
+      await audit(tx, actor, { entityId: id, summary: body });
+      return id;
+    });
+    this.bus.emit('menus.changed', {});
+    return id;
+  }
+
+  async edit(actor: Actor, body: EditBody) {
+    if (!(await repo.findMenu(this.db, body.id))) throw notFound('Menu');
+    await this.assertParent(body.parentId, body.id);
+    if (await repo.menuIdentificationTaken(this.db, body.identification, body.id)) {
+      throw conflict('This identification is already used', 'identification');
+    }
+    const { id, ...set } = body;
+    await this.db.transaction(async (tx) => {
+      await repo.updateMenu(tx, id, set);
+      await audit(tx, actor, { entityId: id, summary: set });
+    });
+    this.bus.emit('menus.changed', {});
+  }
+
+  async remove(actor: Actor, id: number) {
+    const menu = await repo.findMenu(this.db, id);
+    if (!menu) throw notFound('Menu');
+    if ((await repo.countMenuChildren(this.db, id)) > 0) {
+      throw conflict('This menu has sub-menus: delete or move them first');
+    }
+    if ((await countMenuPermissions(this.db, id)) > 0) {
+      throw conflict('This menu still owns permissions: delete or move them first');
+    }
+    await this.db.transaction(async (tx) => {
+      await repo.deleteMenu(tx, id);
+      await audit(tx, actor, { entityId: id, summary: { identification: menu.identification } });
+    });
+    this.bus.emit('menus.changed', {});
+  }
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MenuNode } from '@iot/contract';
+import { ErrorCode } from '@iot/contract';
+import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { seed } from '../../db/seed/index.js';
+import { MENU_SEED } from '../../db/seed/menus.js';
+import { menus, permissions, rolePermissions, roles, users } from '../../db/schema/index.js';
+
+const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+
+describe('menus and permissions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    // A guarded route to prove the one hook enforces declared codes.
+    t.app.get('/api/v1/test/roles', { config: { permission: 'role:list' } }, async () => ({
+      code: 20000,
+      message: 'success',
+      data: 'secret',
+    }));
+    await t.createUser({ username: 'battery', password: 'battery-pass', role: 'BATTERYMANAGEMENT' });
+  });
+  afterAll(() => t.close());
+
+  const tree = async (token: string) =>
+    flatten(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/user/menutestlist', headers: bearer(token) })).json()
+        .data as MenuNode[],
+    );
+
+  it('the super administrator sees every seeded menu, hidden ones flagged is_show 0', async () => {
+    const all = await tree(await t.login());
+    expect(all.map((m) => m.identification).sort()).toEqual(MENU_SEED.map((m) => m.identification).sort());
+    expect(all.find((m) => m.identification === 'device-addtype')?.isShow).toBe(0);
+    const device = all.find((m) => m.identification === 'device')!;
+    expect(device.menuType).toBe(1);
+    expect(device.children.map((c) => c.menuUrl)).toEqual(['type', 'addtype', 'edittype', 'setparam', 'setalarm']);
+  });
+
+  it('battery management sees only menus it holds permissions for', async () => {
+    const ids = (await tree(await t.login('battery', 'battery-pass'))).map((m) => m.identification);
+    expect(ids).toContain('device-type');
+    expect(ids).toContain('project-index');
+    expect(ids).not.toContain('sys');
+    expect(ids).not.toContain('sys-role');
+    expect(ids).not.toContain('device-addtype');
+    // Read-only settings pages come with the view codes.
+    expect(ids).toContain('device-setparam');
+    expect(ids).toContain('device-setalarm');
+  });
+
+  it('the hook refuses a code the role lacks (403) and allows one it holds', async () => {
+    const battery = await t.login('battery', 'battery-pass');
+    const refused = await t.app.inject({ method: 'GET', url: '/api/v1/test/roles', headers: bearer(battery) });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe(ErrorCode.FORBIDDEN);
+    const admin = await t.login();
+    const allowed = await t.app.inject({ method: 'GET', url: '/api/v1/test/roles', headers: bearer(admin) });
+    expect(allowed.json().data).toBe('secret');
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/test/roles' });
+    expect(anonymous.json().code).toBe(ErrorCode.TOKEN_ILLEGAL);
+  });
+
+  it('a route under /api/v1 without a declared permission cannot be registered', async () => {
+    const other = await buildTestApp();
+    expect(() => other.app.get('/api/v1/test/unguarded', async () => 'open')).toThrow(
+      /GET \/api\/v1\/test\/unguarded declares no permission/,
+    );
+    await other.close();
+  });
+
+  it('the seed is idempotent and keeps administrators’ changes', async () => {
+    const db = t.database.db;
+    const count = async () => ({
+      menus: (await db.select().from(menus)).length,
+      permissions: (await db.select().from(permissions)).length,
+      grants: (await db.select().from(rolePermissions)).length,
+      roles: (await db.select().from(roles)).length,
+      users: (await db.select().from(users)).length,
+    });
+    const before = await count();
+    const again = await seed(db, { adminUsername: 'admin', adminPassword: 'ignored-now' });
+    expect(again.adminCreated).toBe(false);
+    expect(await count()).toEqual(before);
+  });
+});

@@ -1,0 +1,156 @@
+import { and, asc, count, desc, eq, ilike, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
+
+/**
+ * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
+ * Undefined scope (super administrator): all.
+ */
+export function visibleProjects(scopePath: string | undefined): SQL | undefined {
+  if (!scopePath) return undefined;
+  const prefix = `${escapeLike(scopePath)}%`;
+  return or(
+    like(projects.ownerPath, prefix),
+    sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
+                where pu.project_id = ${projects.id} and u.path like ${prefix})`,
+  );
+}
+
+const columns = {
+  id: projects.id,
+  name: projects.name,
+  remarks: projects.remarks,
+  address: projects.address,
+  lng: projects.lng,
+  lat: projects.lat,
+  weather: projects.weather,
+  map: projects.map,
+  ownerId: projects.ownerId,
+  ownerName: users.username,
+  ownerPath: projects.ownerPath,
+  createdAt: projects.createdAt,
+  deviceCount: sql<number>`(select count(*)::int from devices d where d.project_id = projects.id)`,
+};
+
+export async function listProjects(
+  db: Executor,
+  f: { scopePath?: string; name?: string; ownerId?: number; sort: 'createdAt' | 'name' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
+) {
+  const where = and(
+    visibleProjects(f.scopePath),
+    f.name ? ilike(projects.name, `%${escapeLike(f.name)}%`) : undefined,
+    f.ownerId ? eq(projects.ownerId, f.ownerId) : undefined,
+  );
+  const dir = f.order === 'asc' ? asc : desc;
+  const [items, [total]] = await Promise.all([
+    db
+      .select(columns)
+      .from(projects)
+      .innerJoin(users, eq(users.id, projects.ownerId))
+      .where(where)
+      .orderBy(dir(projects[f.sort]), dir(projects.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: count() }).from(projects).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+export async function findProject(db: Executor, id: number, scopePath: string | undefined) {
+  const [row] = await db
+    .select(columns)
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.ownerId))
+    .where(and(eq(projects.id, id), visibleProjects(scopePath)));
+  return row;
+}
+
+export async function insertProject(db: Executor, values: typeof projects.$inferInsert) {
+  const [row] = await db.insert(projects).values(values).returning({ id: projects.id });
+  return row!.id;
+}
+
+export async function updateProject(db: Executor, id: number, set: Partial<typeof projects.$inferInsert>) {
+  await db
+    .update(projects)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(projects.id, id));
+}
+
+export async function deleteProject(db: Executor, id: number) {
+  await db.delete(projects).where(eq(projects.id, id));
+}
+
+export async function countProjectDevices(db: Executor, id: number) {
+  const [row] = await db.select({ n: count() }).from(devices).where(eq(devices.projectId, id));
+  return row?.n ?? 0;
+}
+
+/** Moves every device of a project to another project (or none), in one statement. */
+export async function moveProjectDevices(db: Executor, from: number, to: number | null) {
+  await db.update(devices).set({ projectId: to, updatedAt: new Date() }).where(eq(devices.projectId, from));
+}
+
+// ---------------------------------------------------------------- road sections
+
+export async function listRoadSections(db: Executor, projectId: number, page: number, limit: number) {
+  const where = eq(roadSections.projectId, projectId);
+  const [items, [total]] = await Promise.all([
+    db.select().from(roadSections).where(where).orderBy(asc(roadSections.sort), asc(roadSections.id)).limit(limit).offset((page - 1) * limit),
+    db.select({ n: count() }).from(roadSections).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+export async function findRoadSection(db: Executor, id: number) {
+  const [row] = await db.select().from(roadSections).where(eq(roadSections.id, id));
+  return row;
+}
+
+export async function insertRoadSection(db: Executor, values: typeof roadSections.$inferInsert) {
+  const [row] = await db.insert(roadSections).values(values).returning({ id: roadSections.id });
+  return row!.id;
+}
+
+export async function updateRoadSection(db: Executor, id: number, set: Partial<typeof roadSections.$inferInsert>) {
+  await db.update(roadSections).set(set).where(eq(roadSections.id, id));
+}
+
+export async function deleteRoadSection(db: Executor, id: number) {
+  await db.delete(roadSections).where(eq(roadSections.id, id));
+}
+
+// ---------------------------------------------------------------- project users
+
+export async function projectUserList(db: Executor, projectId: number) {
+  return db
+    .select({ id: users.id, username: users.username, corporateName: users.corporateName, path: users.path })
+    .from(projectUsers)
+    .innerJoin(users, eq(users.id, projectUsers.userId))
+    .where(eq(projectUsers.projectId, projectId))
+    .orderBy(asc(users.username));
+}
+
+export async function usersByIds(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.select({ id: users.id, path: users.path }).from(users).where(inArray(users.id, ids));
+}
+
+export async function replaceProjectUsers(db: Executor, projectId: number, keep: number[], add: number[]) {
+  // Users outside the caller's subtree (`keep`) stay untouched; the caller's part is replaced.
+  await db
+    .delete(projectUsers)
+    .where(and(eq(projectUsers.projectId, projectId), keep.length ? notInArray(projectUsers.userId, keep) : undefined));
+  if (add.length > 0) {
+    await db.insert(projectUsers).values(add.map((userId) => ({ projectId, userId }))).onConflictDoNothing();
+  }
+}
+
+/** Projects owned in a subtree (all for undefined scope): the ones a caller may put devices in. */
+export async function ownedProjects(db: Executor, scopePath: string | undefined) {
+  return db
+    .select({ id: projects.id, name: projects.name, ownerPath: projects.ownerPath })
+    .from(projects)
+    .where(scopePath ? like(projects.ownerPath, `${escapeLike(scopePath)}%`) : undefined);
+}

@@ -1,0 +1,173 @@
+import type { ProjectDto } from '@iot/contract';
+import type { z } from 'zod';
+import type { projectCreateSchema, projectEditSchema, projectListQuerySchema, roadSectionEditSchema, roadSectionSchema } from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
+import { inScope, scopeOf } from '../../lib/scope.js';
+import { audit, type Actor } from '../../plugins/audit.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { findUser } from '../user/admin.repo.js';
+import * as repo from './project.repo.js';
+
+type ListQuery = z.output<typeof projectListQuerySchema>;
+type CreateBody = z.output<typeof projectCreateSchema>;
+type EditBody = z.output<typeof projectEditSchema>;
+type Row = NonNullable<Awaited<ReturnType<typeof repo.findProject>>>;
+
+/**
+ * Projects with road sections and assigned users. A caller sees projects owned in its subtree or
+ * assigned to a user of it; it changes only those owned in its subtree.
+ */
+export class ProjectService {
+  constructor(private readonly db: Db) {}
+
+  async list(ctx: AuthContext, q: ListQuery) {
+    const res = await repo.listProjects(this.db, { ...q, scopePath: scopeOf(ctx) });
+    return { total: res.total, items: res.items.map(toDto) };
+  }
+
+  async visible(ctx: AuthContext, id: number) {
+    const p = await repo.findProject(this.db, id, scopeOf(ctx));
+    if (!p) throw notFound('Project');
+    return p;
+  }
+
+  /** A project the caller may change: owned by a user of its subtree. */
+  async manageable(ctx: AuthContext, id: number) {
+    const p = await this.visible(ctx, id);
+    if (!inScope(ctx, p.ownerPath)) throw sharedOnly();
+    return p;
+  }
+
+  async item(ctx: AuthContext, id: number) {
+    return toDto(await this.visible(ctx, id));
+  }
+
+  private async owner(ctx: AuthContext, ownerId: number | undefined) {
+    const owner = await findUser(this.db, ownerId ?? ctx.userId);
+    if (!owner || !inScope(ctx, owner.path)) throw invalid('ownerId', 'no such user');
+    return owner;
+  }
+
+  async create(actor: Actor, body: CreateBody) {
+    const owner = await this.owner(actor, body.ownerId);
+    return this.db.transaction(async (tx) => {
+      const id = await repo.insertProject(tx, { ...body, ownerId: owner.id, ownerPath: owner.path });
+      await audit(tx, actor, { entityId: id, summary: { ...body, ownerId: owner.id } });
+      return id;
+    });
+  }
+
+  async edit(actor: Actor, body: EditBody) {
+    await this.manageable(actor, body.id);
+    const owner = body.ownerId === undefined ? undefined : await this.owner(actor, body.ownerId);
+    const { id, ownerId: _o, ...set } = body;
+    await this.db.transaction(async (tx) => {
+      await repo.updateProject(tx, id, { ...set, ...(owner ? { ownerId: owner.id, ownerPath: owner.path } : {}) });
+      await audit(tx, actor, { entityId: id, summary: body });
+    });
+  }
+
+  /** Deleting a project that holds devices needs `moveTo`: another project, or 0 for none. */
+  async remove(actor: Actor, id: number, moveTo: number | undefined) {
+    const p = await this.manageable(actor, id);
+    const n = await repo.countProjectDevices(this.db, id);
+    if (n > 0 && moveTo === undefined) {
+      throw conflict(`This project still holds ${n} device(s): move them to another project first`);
+    }
+    if (moveTo) {
+      if (moveTo === id) throw invalid('moveTo', 'choose another project');
+      await this.manageable(actor, moveTo);
+    }
+    await this.db.transaction(async (tx) => {
+      if (n > 0) await repo.moveProjectDevices(tx, id, moveTo || null);
+      await repo.deleteProject(tx, id);
+      await audit(tx, actor, { entityId: id, summary: { name: p.name, movedDevices: n, moveTo: moveTo ?? null } });
+    });
+  }
+
+  async roadSections(ctx: AuthContext, projectId: number, page: number, limit: number) {
+    await this.visible(ctx, projectId);
+    const res = await repo.listRoadSections(this.db, projectId, page, limit);
+    return {
+      total: res.total,
+      items: res.items.map((r) => ({ ...r, points: r.points as [number, number][], createdAt: r.createdAt.toISOString() })),
+    };
+  }
+
+  async addRoadSection(actor: Actor, body: z.output<typeof roadSectionSchema>) {
+    await this.manageable(actor, body.projectId);
+    return this.db.transaction(async (tx) => {
+      const id = await repo.insertRoadSection(tx, body);
+      await audit(tx, actor, { entityId: id, summary: { projectId: body.projectId, name: body.name, points: body.points.length } });
+      return id;
+    });
+  }
+
+  private async section(ctx: AuthContext, id: number) {
+    const s = await repo.findRoadSection(this.db, id);
+    const p = s && (await repo.findProject(this.db, s.projectId, scopeOf(ctx)));
+    if (!s || !p) throw notFound('Road section');
+    if (!inScope(ctx, p.ownerPath)) throw sharedOnly();
+    return s;
+  }
+
+  async editRoadSection(actor: Actor, body: z.output<typeof roadSectionEditSchema>) {
+    await this.section(actor, body.id);
+    const { id, ...set } = body;
+    await this.db.transaction(async (tx) => {
+      await repo.updateRoadSection(tx, id, set);
+      await audit(tx, actor, { entityId: id, summary: { name: set.name, points: set.points.length } });
+    });
+  }
+
+  async removeRoadSection(actor: Actor, id: number) {
+    const s = await this.section(actor, id);
+    await this.db.transaction(async (tx) => {
+      await repo.deleteRoadSection(tx, id);
+      await audit(tx, actor, { entityId: id, summary: { projectId: s.projectId, name: s.name } });
+    });
+  }
+
+  /** Users assigned to a project, as far as the caller may see them. */
+  async users(ctx: AuthContext, id: number) {
+    await this.visible(ctx, id);
+    return (await repo.projectUserList(this.db, id))
+      .filter((u) => inScope(ctx, u.path))
+      .map(({ path: _p, ...u }) => u);
+  }
+
+  /** Replaces the caller's part of the assignment; users outside its subtree stay as they are. */
+  async setUsers(actor: Actor, id: number, userIds: number[]) {
+    await this.manageable(actor, id);
+    const wanted = [...new Set(userIds)];
+    const found = await repo.usersByIds(this.db, wanted);
+    const foreign = wanted.filter((u) => !found.some((f) => f.id === u && inScope(actor, f.path)));
+    if (foreign.length > 0) throw invalid('userIds', `no such user: ${foreign.join(', ')}`);
+    const current = await repo.projectUserList(this.db, id);
+    const keep = current.filter((u) => !inScope(actor, u.path)).map((u) => u.id);
+    await this.db.transaction(async (tx) => {
+      await repo.replaceProjectUsers(tx, id, keep, wanted);
+      await audit(tx, actor, { entityId: id, summary: { userIds: wanted } });
+    });
+  }
+}
+
+const sharedOnly = () => forbidden('This project is shared with you: only its owner’s line can change it');
+
+function toDto(p: Row): ProjectDto {
+  return {
+    id: p.id,
+    name: p.name,
+    remarks: p.remarks,
+    address: p.address,
+    lng: p.lng,
+    lat: p.lat,
+    weather: p.weather,
+    map: p.map,
+    ownerId: p.ownerId,
+    ownerName: p.ownerName,
+    deviceCount: p.deviceCount,
+    createdAt: p.createdAt.toISOString(),
+  };
+}

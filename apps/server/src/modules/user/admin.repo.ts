@@ -1,0 +1,189 @@
+import { and, asc, count, desc, eq, gt, ilike, inArray, like, ne, sql, type SQL } from 'drizzle-orm';
+import type { UserKind } from '@iot/contract';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.js';
+import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
+
+const parent = alias(users, 'parent');
+
+const userColumns = {
+  id: users.id,
+  username: users.username,
+  type: users.type,
+  path: users.path,
+  roleId: users.roleId,
+  roleName: roles.name,
+  roleIdentification: roles.identification,
+  parentId: users.parentId,
+  parentName: parent.username,
+  corporateName: users.corporateName,
+  corporateAddress: users.corporateAddress,
+  contactNumber: users.contactNumber,
+  dashboardStyle: users.dashboardStyle,
+  language: users.language,
+  enabled: users.enabled,
+  createdAt: users.createdAt,
+};
+
+export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
+
+export interface UserFilter {
+  scopePath?: string;
+  callerId: number;
+  kind: UserKind;
+  username?: string;
+  roleId?: number;
+  parentId?: number;
+  enabled?: boolean;
+  sort: 'createdAt' | 'username' | 'id';
+  order: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+export async function listUsers(db: Executor, f: UserFilter) {
+  const conds: (SQL | undefined)[] = [
+    f.scopePath ? like(users.path, `${escapeLike(f.scopePath)}%`) : undefined,
+    f.kind === 'admin' ? eq(users.type, 0) : f.kind === 'user' ? eq(users.type, 1) : ne(users.id, f.callerId),
+    f.username ? ilike(users.username, `%${escapeLike(f.username)}%`) : undefined,
+    f.roleId ? eq(users.roleId, f.roleId) : undefined,
+    f.parentId ? eq(users.parentId, f.parentId) : undefined,
+    f.enabled === undefined ? undefined : eq(users.enabled, f.enabled),
+  ];
+  const where = and(...conds);
+  const dir = f.order === 'asc' ? asc : desc;
+  const [items, [total]] = await Promise.all([
+    db
+      .select(userColumns)
+      .from(users)
+      .innerJoin(roles, eq(roles.id, users.roleId))
+      .leftJoin(parent, eq(parent.id, users.parentId))
+      .where(where)
+      .orderBy(dir(users[f.sort]), dir(users.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+export async function findUser(db: Executor, id: number) {
+  const [row] = await db
+    .select(userColumns)
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(parent, eq(parent.id, users.parentId))
+    .where(eq(users.id, id));
+  return row;
+}
+
+export async function usernameTaken(db: Executor, username: string) {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
+  return Boolean(row);
+}
+
+export async function insertUser(
+  db: Executor,
+  values: Omit<typeof users.$inferInsert, 'id' | 'path'>,
+  parentPath: string,
+) {
+  const [u] = await db.insert(users).values(values).returning({ id: users.id });
+  const path = `${parentPath}${u!.id}/`;
+  await db.update(users).set({ path }).where(eq(users.id, u!.id));
+  return u!.id;
+}
+
+export async function updateUser(db: Executor, id: number, set: Partial<typeof users.$inferInsert>) {
+  await db
+    .update(users)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+/** Moves a whole subtree: every path starting with `from` starts with `to` afterwards. */
+export async function movePaths(db: Executor, from: string, to: string) {
+  await db
+    .update(users)
+    .set({ path: sql`${to} || substr(${users.path}, ${from.length + 1})` })
+    .where(like(users.path, `${escapeLike(from)}%`));
+}
+
+export async function deleteUser(db: Executor, id: number) {
+  await db.delete(users).where(eq(users.id, id));
+}
+
+export async function countChildren(db: Executor, id: number) {
+  const [row] = await db.select({ n: count() }).from(users).where(eq(users.parentId, id));
+  return row?.n ?? 0;
+}
+
+/** Enabled users holding the SUPERADMIN role. */
+export async function countActiveSuperadmins(db: Executor) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(roles.identification, 'SUPERADMIN'), eq(users.enabled, true)));
+  return row?.n ?? 0;
+}
+
+export async function lockedUsernames(db: Executor, usernames: string[]): Promise<Set<string>> {
+  if (usernames.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ username: loginThrottle.username })
+    .from(loginThrottle)
+    .where(and(inArray(loginThrottle.username, usernames), gt(loginThrottle.lockedUntil, sql`now()`)));
+  return new Set(rows.map((r) => r.username));
+}
+
+export async function clearThrottle(db: Executor, username: string) {
+  await db.delete(loginThrottle).where(eq(loginThrottle.username, username));
+}
+
+export async function userOptions(db: Executor, scopePath: string | undefined, q: string, limit: number) {
+  return db
+    .select({ id: users.id, name: users.username })
+    .from(users)
+    .where(
+      and(
+        scopePath ? like(users.path, `${escapeLike(scopePath)}%`) : undefined,
+        q ? ilike(users.username, `%${escapeLike(q)}%`) : undefined,
+      ),
+    )
+    .orderBy(asc(users.username))
+    .limit(limit);
+}
+
+// ---------------------------------------------------------------- emails
+
+export async function listEmails(db: Executor, userId: number) {
+  return db
+    .select({ id: userEmails.id, email: userEmails.email, createdAt: userEmails.createdAt })
+    .from(userEmails)
+    .where(eq(userEmails.userId, userId))
+    .orderBy(asc(userEmails.id));
+}
+
+export async function insertEmail(db: Executor, userId: number, email: string) {
+  const [row] = await db.insert(userEmails).values({ userId, email }).returning({ id: userEmails.id });
+  return row!.id;
+}
+
+export async function findEmail(db: Executor, id: number) {
+  const [row] = await db
+    .select({ id: userEmails.id, userId: userEmails.userId, email: userEmails.email, path: users.path })
+    .from(userEmails)
+    .innerJoin(users, eq(users.id, userEmails.userId))
+    .where(eq(userEmails.id, id));
+  return row;
+}
+
+export async function deleteEmail(db: Executor, id: number) {
+  await db.delete(userEmails).where(eq(userEmails.id, id));
+}
+
+/** Serialises changes to one user's rows (the 3-email limit under concurrent adds). */
+export async function lockUser(db: Executor, id: number) {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+}

@@ -1,0 +1,247 @@
+import {
+  MAX_EMAILS,
+  type DashboardStyle,
+  type Language,
+  type UserDto,
+  type UserKind,
+} from '@iot/contract';
+import type { z } from 'zod';
+import type {
+  userCreateSchema,
+  userEditSchema,
+  userListQuerySchema,
+} from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
+import { hashPassword } from '../../lib/password.js';
+import { inScope, isSuper, scopeOf } from '../../lib/scope.js';
+import { audit, type Actor } from '../../plugins/audit.js';
+import type { AuthContext, AuthService } from '../auth/auth.service.js';
+import type { MenuService } from '../menu/menu.service.js';
+import * as roleRepo from '../role/role.repo.js';
+import * as repo from './admin.repo.js';
+
+type ListQuery = z.output<typeof userListQuerySchema>;
+type CreateBody = z.output<typeof userCreateSchema>;
+type EditBody = z.output<typeof userEditSchema>;
+
+const LIST_CODE: Record<UserKind, string> = { admin: 'admin:list', user: 'user:list', agent: 'agent:list' };
+
+/**
+ * Users with sub-users. A caller other than the super administrator manages only itself and its
+ * descendants; anything else answers "not found" so ids cannot be probed. Nobody hands out more
+ * permissions than it holds.
+ */
+export class UserAdminService {
+  constructor(
+    private readonly db: Db,
+    private readonly auth: AuthService,
+    private readonly menus: MenuService,
+  ) {}
+
+  async list(ctx: AuthContext, q: ListQuery) {
+    if (!(await this.menus.has(ctx, LIST_CODE[q.kind]))) {
+      throw forbidden(`You do not have the permission ${LIST_CODE[q.kind]}`);
+    }
+    const res = await repo.listUsers(this.db, { ...q, scopePath: scopeOf(ctx), callerId: ctx.userId });
+    const locked = await repo.lockedUsernames(this.db, res.items.map((u) => u.username));
+    return { total: res.total, items: res.items.map((u) => toDto(u, locked.has(u.username))) };
+  }
+
+  /** The user if it lies in the caller's subtree, else "not found". */
+  private async visible(ctx: AuthContext, id: number) {
+    const u = await repo.findUser(this.db, id);
+    if (!u || !inScope(ctx, u.path)) throw notFound('User');
+    return u;
+  }
+
+  /**
+   * A user the caller may change: in its subtree, and holding no permission the caller lacks
+   * (resetting a stronger user's password would be an escalation).
+   */
+  private async manageable(ctx: AuthContext, id: number) {
+    const u = await this.visible(ctx, id);
+    if (u.id === ctx.userId || isSuper(ctx)) return u;
+    const mine = new Set(await this.menus.codesFor(ctx));
+    const theirs =
+      u.roleIdentification === 'SUPERADMIN'
+        ? ['*']
+        : (await roleRepo.rolePermissionRows(this.db, u.roleId)).map((p) => p.identification);
+    if (theirs.some((c) => !mine.has(c))) {
+      throw forbidden('This user holds permissions you do not have: you cannot change it');
+    }
+    return u;
+  }
+
+  async item(ctx: AuthContext, id: number): Promise<UserDto> {
+    const u = await this.visible(ctx, id);
+    const locked = await repo.lockedUsernames(this.db, [u.username]);
+    return toDto(u, locked.has(u.username));
+  }
+
+  options(ctx: AuthContext, q: string, limit: number) {
+    return repo.userOptions(this.db, scopeOf(ctx), q, limit);
+  }
+
+  /** A role the caller may give: visible to it, and no permission beyond its own. */
+  private async assertAssignable(ctx: AuthContext, roleId: number) {
+    const role = await roleRepo.findRole(this.db, roleId);
+    const visible = role && (await roleRepo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === roleId);
+    if (!role || !visible) throw invalid('roleId', 'no such role');
+    if (isSuper(ctx)) return role;
+    if (role.identification === 'SUPERADMIN') throw forbidden('Only a super administrator can give this role');
+    const mine = new Set(await this.menus.codesFor(ctx));
+    const theirs = (await roleRepo.rolePermissionRows(this.db, roleId)).map((p) => p.identification);
+    const extra = theirs.filter((c) => !mine.has(c));
+    if (extra.length > 0) throw forbidden(`This role holds permissions you do not have: ${extra.join(', ')}`);
+    return role;
+  }
+
+  async create(actor: Actor, body: CreateBody) {
+    const parentId = body.parentId ?? actor.userId;
+    const parent = await repo.findUser(this.db, parentId);
+    if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'no such parent user');
+    await this.assertAssignable(actor, body.roleId);
+    if (await repo.usernameTaken(this.db, body.username)) {
+      throw conflict('This user name is already taken', 'username');
+    }
+    const passwordHash = await hashPassword(body.password);
+    return this.db.transaction(async (tx) => {
+      const { password: _password, ...fields } = body;
+      const id = await repo.insertUser(tx, { ...fields, parentId, passwordHash }, parent.path);
+      await audit(tx, actor, { entityId: id, summary: { ...fields, parentId } });
+      return id;
+    });
+  }
+
+  async edit(actor: Actor, body: EditBody) {
+    const target = await this.manageable(actor, body.id);
+    const self = target.id === actor.userId;
+    const changesRole = body.roleId !== undefined && body.roleId !== target.roleId;
+    const moves = body.parentId !== undefined && body.parentId !== target.parentId;
+    const disables = body.enabled === false && target.enabled;
+    if (self && (changesRole || moves || body.enabled === false || (body.type !== undefined && body.type !== target.type))) {
+      throw forbidden('You cannot change your own role, parent, type or state');
+    }
+    if (changesRole) await this.assertAssignable(actor, body.roleId!);
+    let newPath: string | undefined;
+    if (moves) {
+      const parent = await repo.findUser(this.db, body.parentId!);
+      if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'no such parent user');
+      if (parent.path.startsWith(target.path)) {
+        throw invalid('parentId', 'a user cannot be moved below itself or its own sub-users');
+      }
+      newPath = `${parent.path}${target.id}/`;
+    }
+    if ((changesRole || disables) && target.roleIdentification === 'SUPERADMIN') {
+      if ((await repo.countActiveSuperadmins(this.db)) <= 1) {
+        throw forbidden('The last super administrator must stay enabled and keep its role');
+      }
+    }
+    const { id, ...set } = body;
+    await this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, id, set);
+      if (newPath) await repo.movePaths(tx, target.path, newPath);
+      await audit(tx, actor, { entityId: id, summary: set });
+    });
+    if (changesRole || disables) {
+      await this.auth.endOtherSessions(id, disables ? 'disabled' : 'admin');
+    }
+  }
+
+  async remove(actor: Actor, id: number) {
+    const target = await this.manageable(actor, id);
+    if (target.id === actor.userId) throw forbidden('You cannot delete yourself');
+    if ((await repo.countChildren(this.db, id)) > 0) {
+      throw conflict('This user still has sub-users: move or delete them first');
+    }
+    if (target.roleIdentification === 'SUPERADMIN' && (await repo.countActiveSuperadmins(this.db)) <= 1) {
+      throw forbidden('The last super administrator cannot be deleted');
+    }
+    await this.auth.endOtherSessions(id, 'admin');
+    await this.db.transaction(async (tx) => {
+      await repo.deleteUser(tx, id);
+      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+    });
+  }
+
+  async resetPassword(actor: Actor, id: number, password: string) {
+    const target = await this.manageable(actor, id);
+    if (target.id === actor.userId) throw forbidden('Use "change password" for your own account');
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, id, { passwordHash });
+      await repo.clearThrottle(tx, target.username);
+      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+    });
+    await this.auth.endOtherSessions(id, 'admin');
+  }
+
+  async unlock(actor: Actor, id: number) {
+    const target = await this.manageable(actor, id);
+    await this.db.transaction(async (tx) => {
+      await repo.clearThrottle(tx, target.username);
+      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+    });
+  }
+
+  /** Own emails need only a session; another user's need a user-management code of the verb. */
+  private async emailAccess(ctx: AuthContext, userId: number, verb: 'list' | 'edit') {
+    await this.visible(ctx, userId);
+    if (userId === ctx.userId) return;
+    if (!(await this.menus.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
+      throw forbidden('You cannot manage the emails of other users');
+    }
+  }
+
+  async emails(ctx: AuthContext, userId: number) {
+    await this.emailAccess(ctx, userId, 'list');
+    return (await repo.listEmails(this.db, userId)).map((e) => ({ ...e, createdAt: e.createdAt.toISOString() }));
+  }
+
+  async addEmail(actor: Actor, userId: number, email: string) {
+    await this.emailAccess(actor, userId, 'edit');
+    return this.db.transaction(async (tx) => {
+      await repo.lockUser(tx, userId);
+      const existing = await repo.listEmails(tx, userId);
+      if (existing.some((e) => e.email === email)) throw conflict('This email is already linked', 'email');
+      if (existing.length >= MAX_EMAILS) {
+        throw conflict(`A user can have at most ${MAX_EMAILS} emails`, 'email');
+      }
+      const id = await repo.insertEmail(tx, userId, email);
+      await audit(tx, actor, { entityId: id, summary: { userId, email } });
+      return id;
+    });
+  }
+
+  async deleteEmail(actor: Actor, id: number) {
+    const row = await repo.findEmail(this.db, id);
+    if (!row || !inScope(actor, row.path)) throw notFound('Email');
+    await this.emailAccess(actor, row.userId, 'edit');
+    await this.db.transaction(async (tx) => {
+      await repo.deleteEmail(tx, id);
+      await audit(tx, actor, { entityId: id, summary: { userId: row.userId, email: row.email } });
+    });
+  }
+}
+
+function toDto(u: repo.UserRow, locked: boolean): UserDto {
+  return {
+    id: u.id,
+    username: u.username,
+    type: u.type,
+    roleId: u.roleId,
+    roleName: u.roleName,
+    roleIdentification: u.roleIdentification,
+    parentId: u.parentId,
+    parentName: u.parentName,
+    corporateName: u.corporateName,
+    corporateAddress: u.corporateAddress,
+    contactNumber: u.contactNumber,
+    dashboardStyle: u.dashboardStyle as DashboardStyle,
+    language: u.language as Language,
+    enabled: u.enabled,
+    locked,
+    createdAt: u.createdAt.toISOString(),
+  };
+}

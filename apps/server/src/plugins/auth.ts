@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  AUTHENTICATED,
+  ErrorCode,
+  PUBLIC,
+  type PermissionCode,
+  type RoutePermission,
+} from '@iot/contract';
+import { AppError } from '../lib/errors.js';
+import type { AuthContext, AuthService, ClientInfo } from '../modules/auth/auth.service.js';
+import type { MenuService } from '../modules/menu/menu.service.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The permission code this route needs; every /api/v1 route must declare one. A list means
+     * any of them (one API behind several screens); the service then checks the precise code.
+     */
+    permission?: RoutePermission | readonly PermissionCode[];
+    /** Also read the token from `?token` (GET /user/info, §7). */
+    queryToken?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set on every route that is not PUBLIC. */
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** Every /api/v1 route with its declared permission (for the authorization matrix test). */
+    apiRoutes: { method: string; url: string; permission: RoutePermission | readonly PermissionCode[] }[];
+  }
+}
+
+export const API_PREFIX = '/api/v1';
+
+export function tokenOf(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim();
+  const x = req.headers['x-token'];
+  if (typeof x === 'string' && x) return x;
+  if (req.routeOptions.config.queryToken) {
+    const q = (req.query as { token?: unknown } | undefined)?.token;
+    if (typeof q === 'string' && q) return q;
+  }
+  return undefined;
+}
+
+export function clientOf(req: FastifyRequest): ClientInfo {
+  return { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '').slice(0, 512) };
+}
+
+/** The caller of a guarded route (the hook guarantees it is set). */
+export function authOf(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
+  return req.auth;
+}
+
+/**
+ * One hook enforces the permission every route declares. A route under /api/v1 without a
+ * declaration fails at registration, so nothing ships unguarded.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { auth: AuthService; menus: MenuService }) => {
+    app.decorateRequest('auth', null);
+    app.decorate('apiRoutes', []);
+
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith(API_PREFIX)) return;
+      const permission = route.config?.permission;
+      if (!permission) {
+        throw new Error(`Route ${route.method} ${route.url} declares no permission`);
+      }
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, permission });
+      }
+    });
+
+    app.addHook('onRequest', async (req) => {
+      const permission = req.routeOptions.config.permission;
+      if (!permission || permission === PUBLIC) return;
+      req.auth = await opts.auth.authenticate(tokenOf(req));
+      if (permission === AUTHENTICATED) return;
+      const needed = typeof permission === 'string' ? [permission] : permission;
+      if (!(await opts.menus.hasAny(req.auth, needed))) {
+        throw new AppError(ErrorCode.FORBIDDEN, `You do not have the permission ${needed.join(' or ')}`);
+      }
+    });
+  },
+);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
+import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
+
+/** A live client that records what the server sends and when it closes. */
+function connect(url: string) {
+  const ws = new WebSocket(url);
+  const received: LiveServerMessage[] = [];
+  const waiters: (() => void)[] = [];
+  let closeCode: number | undefined;
+  ws.on('message', (raw) => {
+    received.push(JSON.parse(String(raw)));
+    waiters.splice(0).forEach((w) => w());
+  });
+  ws.on('close', (code) => {
+    closeCode = code;
+    waiters.splice(0).forEach((w) => w());
+  });
+  const until = async (pred: () => boolean, ms = 3000) => {
+    const end = Date.now() + ms;
+    while (!pred()) {
+      if (Date.now() > end) throw new Error('timed out waiting for the live channel');
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  };
+  return {
+    ws,
+    received,
+    closed: () => closeCode,
+    open: () => new Promise<void>((r) => ws.once('open', () => r())),
+    send: (m: object) => ws.send(JSON.stringify(m)),
+    until,
+  };
+}
+
+describe('live channel /api/v1/ws', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await buildTestApp({}, { liveTiming: { idleTimeoutMs: 600, loginTimeoutMs: 400 } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = t.app.server.address() as { port: number };
+    url = `ws://127.0.0.1:${addr.port}/api/v1/ws`;
+  });
+  afterAll(() => t.close());
+
+  it('authenticates LOGIN (110) by token, answers heartbeats (80) and delivers user-scoped pushes', async () => {
+    const token = await t.login();
+    const c = connect(url);
+    await c.open();
+    c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
+    c.send({ type: LiveType.HEARTBEAT, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.HEARTBEAT_ACK));
+    expect(t.app.realtime.publishToUser(1, { type: LiveType.MENUS_CHANGED, timestamp: 1 })).toBe(1);
+    expect(t.app.realtime.publishToUser(2, { type: LiveType.MENUS_CHANGED, timestamp: 1 })).toBe(0);
+    await c.until(() => c.received.some((m) => m.type === LiveType.MENUS_CHANGED));
+    c.ws.close();
+  });
+
+  it('closes a socket whose token is wrong or belongs to another user', async () => {
+    const bad = connect(url);
+    await bad.open();
+    bad.send({ type: LiveType.LOGIN, userId: 1, token: 'forged', timestamp: Date.now() });
+    await bad.until(() => bad.closed() !== undefined);
+    expect(bad.closed()).toBe(4001);
+
+    const token = await t.login();
+    const other = connect(url);
+    await other.open();
+    other.send({ type: LiveType.LOGIN, userId: 99, token, timestamp: Date.now() });
+    await other.until(() => other.closed() !== undefined);
+    expect(other.closed()).toBe(4001);
+  });
+
+  it('ignores malformed messages without dropping the socket', async () => {
+    const token = await t.login();
+    const c = connect(url);
+    await c.open();
+    c.ws.send('not json');
+    c.send({ type: 999 });
+    c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
+    c.ws.close();
+  });
+
+  it('logout pushes SESSION_ENDED (50012) and closes the socket of that session', async () => {
+    const token = await t.login();
+    const c = connect(url);
+    await c.open();
+    c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
+    await t.app.inject({ method: 'POST', url: '/api/v1/user/logout', headers: bearer(token) });
+    await c.until(() => c.closed() !== undefined);
+    expect(c.received.find((m) => m.type === LiveType.SESSION_ENDED)).toMatchObject({
+      code: ErrorCode.TOKEN_REVOKED,
+    });
+  });
+
+  it('drops sockets that never log in or fall silent', async () => {
+    const silent = connect(url);
+    await silent.open();
+    await silent.until(() => silent.closed() !== undefined);
+    expect(silent.closed()).toBe(4000);
+
+    const token = await t.login();
+    const idle = connect(url);
+    await idle.open();
+    idle.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await idle.until(() => idle.closed() !== undefined);
+    expect(idle.closed()).toBe(4002);
+    await idle.until(() => t.app.realtime.connections() === 0);
+  });
+});

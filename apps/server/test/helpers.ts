@@ -1,0 +1,141 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp, type AppDeps } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { roles, users } from '../src/db/schema/index.js';
+import { seed } from '../src/db/seed/index.js';
+import { hashPassword } from '../src/lib/password.js';
+
+export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
+ * the server at TEST_DATABASE_URL that is dropped on close.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (process.env.TEST_DB !== 'postgres') return openDatabase({ dataDir: 'memory://' });
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `iot_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+  /** Logs in through the API and returns the token. */
+  login(username?: string, password?: string): Promise<string>;
+  /** Creates a user directly (the user admin API arrives with access control). */
+  createUser(opts: { username: string; password: string; role: string; type?: number }): Promise<number>;
+}
+
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<AppDeps> = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    CAPTCHA: 'off',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent-web-dist',
+    ...env,
+  });
+  const database = await openTestDatabase();
+  await seed(database.db, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+  const app = await buildApp(config, { database, logger: false, ...deps });
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+    async login(username = ADMIN.username, password = ADMIN.password) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/user/login',
+        payload: { username, password },
+      });
+      const body = res.json();
+      if (body.code !== 20000) throw new Error(`login failed: ${res.body}`);
+      return body.data.token as string;
+    },
+    async createUser({ username, password, role, type = 0 }) {
+      const db = database.db;
+      const [r] = await db.select({ id: roles.id }).from(roles).where(eq(roles.identification, role));
+      const [u] = await db
+        .insert(users)
+        .values({ username, passwordHash: await hashPassword(password), roleId: r!.id, type, parentId: 1 })
+        .returning({ id: users.id });
+      await db.update(users).set({ path: `/1/${u!.id}/` }).where(eq(users.id, u!.id));
+      return u!.id;
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A multipart body with one file field, as a browser sends it. */
+export function multipart(filename: string, data: Buffer) {
+  const boundary = `----iotconsole${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, data, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export interface EnvelopeJson {
+  code: number;
+  message: string;
+  data: any;
+}
+
+/**
+ * Calls the API as one of several logged-in users (tokens by name), resolving the test app
+ * lazily because suites build it in beforeAll. `ok` throws unless the answer is 20000.
+ */
+export function apiAs(app: () => TestApp, tokens: Record<string, string>) {
+  const call = async (who: string, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => {
+    const res = await app().app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: bearer(tokens[who]!),
+      payload: method === 'POST' ? body : undefined,
+    });
+    return res.json() as EnvelopeJson;
+  };
+  const ok = async (who: string, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => {
+    const r = await call(who, method, url, body);
+    if (r.code !== 20000) throw new Error(`${url}: ${JSON.stringify(r)}`);
+    return r.data;
+  };
+  return { call, ok };
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_SHEET_COLUMNS, ErrorCode, IMPORT_FORMAT_MESSAGE } from '@iot/contract';
+import { readSheet, writeSheet } from '../src/lib/sheet.js';
+import { bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
+
+const EN = DEVICE_SHEET_COLUMNS.map((c) => c.en);
+
+describe('bulk device import and export', () => {
+  let t: TestApp;
+  let token: string;
+  const upload = async (filename: string, rows: unknown[][], query = 'mode=all') => {
+    const body = multipart(filename, writeSheet('devices', rows));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/device/import?${query}`,
+      headers: { ...bearer(token), ...body.headers },
+      payload: body.payload,
+    });
+    return res.json();
+  };
+  const list = async (q = '') =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/device/list?limit=200${q}`, headers: bearer(token) })).json().data;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    token = await t.login();
+    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Depot' } });
+  });
+  afterAll(() => t.close());
+
+  it('serves a template per language', async () => {
+    for (const [lang, first] of [['zh', '设备名称'], ['ja', 'デバイス名'], ['en', 'Device name']] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/device/importtemplate?lang=${lang}`, headers: bearer(token) });
+      expect(res.headers['content-type']).toContain('spreadsheetml');
+      expect(readSheet(res.rawPayload)[0]![0]).toBe(first);
+    }
+  });
+
+  it('refuses other formats and a missing attachment with the spec’s messages', async () => {
+    const csv = multipart('devices.csv', Buffer.from('name,sn\n'));
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: { ...bearer(token), ...csv.headers }, payload: csv.payload });
+    expect(wrong.json()).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'file' } });
+    expect(wrong.json().message).toContain(IMPORT_FORMAT_MESSAGE);
+    const none = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: bearer(token), payload: {} });
+    expect(none.json()).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'file' } });
+    const garbage = multipart('fake.xlsx', Buffer.from('this is not a spreadsheet'));
+    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: { ...bearer(token), ...garbage.headers }, payload: garbage.payload });
+    expect(bad.json().data.field).toBe('file');
+  });
+
+  it('reports every bad row with row, column and reason; all-or-nothing writes nothing', async () => {
+    const rows = [
+      EN,
+      ['Pack 1', 'IMP-001', 'BMU', 'Depot', 'Bay 1', 121.5, 31.2, '', 1, '', '', '', '8986001', '861234567890123', 'LFP', '', ''],
+      ['Pack 2', 'IMP-002', 'NOPE', '', '', '', '', '', '', '', '', '', '', '', '', '', ''],
+      ['Pack 3', 'IMP-001', 'BMU', 'Nowhere', '', 'east', '', '', 9, '', '', '', '', 'abc', '', '', ''],
+      ['', 'IMP-004', 'BMU', '', '', '', '', '', '', '', '', '', '', '', '', '', ''],
+    ];
+    const report = await upload('devices.xlsx', rows);
+    expect(report.code).toBe(20000);
+    expect(report.data).toMatchObject({ total: 4, valid: 1, imported: 0, mode: 'all' });
+    const errs = report.data.errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`);
+    expect(errs).toEqual(expect.arrayContaining(['3:type', '4:project', '4:lng', '4:warningLevel', '4:imei', '4:sn', '5:name']));
+    expect(report.data.errors.find((e: { row: number; column: string }) => e.row === 4 && e.column === 'sn').reason).toBe('duplicate of row 2');
+    expect((await list()).total).toBe(0);
+
+    const dry = await upload('devices.xlsx', rows, 'mode=valid&dryRun=true');
+    expect(dry.data).toMatchObject({ valid: 1, imported: 0, dryRun: true });
+    const partial = await upload('devices.xlsx', rows, 'mode=valid');
+    expect(partial.data.imported).toBe(1);
+    const [d] = (await list()).items;
+    expect(d).toMatchObject({ sn: 'IMP-001', projectName: 'Depot', typeName: '电池管理单元', lng: 121.5, warningLevel: 1, simNumber: '8986001' });
+
+    // Importing the same SN again is reported, never half-written.
+    const again = await upload('devices.xlsx', [EN, rows[1]!], 'mode=valid');
+    expect(again.data).toMatchObject({ imported: 0, valid: 0 });
+    expect(again.data.errors[0]).toMatchObject({ row: 2, column: 'sn' });
+  });
+
+  it('accepts headers in any language and in any order (.xls too)', async () => {
+    const zh = DEVICE_SHEET_COLUMNS.map((c) => c.zh);
+    const res = await upload('批量.xls', [[zh[1], zh[0], zh[2]], ['IMP-ZH-1', '电池一号', 'BMU']]);
+    expect(res.data.imported).toBe(1);
+    expect((await list('&q=IMP-ZH-1')).items[0].name).toBe('电池一号');
+  });
+
+  it('exports the devices matching the current filters', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=IMP-ZH&lang=zh', headers: bearer(token) });
+    const sheet = readSheet(res.rawPayload);
+    expect(sheet[0]![1]).toBe('设备编码');
+    expect(sheet.slice(1).map((r) => r[1])).toEqual(['IMP-ZH-1']);
+    const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
+    expect(all).toHaveLength(3);
+  });
+});

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@iot/contract';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      mqttPort: 1883,
+      adminUsername: 'admin',
+      captcha: true,
+      demo: false,
+      sessionTtl: 12 * 3600,
+      loginLockout: true,
+    });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', CAPTCHA: 'maybe', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', CAPTCHA: 'maybe', DATABASE_URL: 'mysql://x' });
+    } catch (err) {
+      const msg = (err as Error).message;
+      expect(msg).toMatch(/PORT:/);
+      expect(msg).toMatch(/CAPTCHA:/);
+      expect(msg).toMatch(/DATABASE_URL:/);
+    }
+  });
+
+  it('reads durations with units', () => {
+    expect(loadConfig({ SESSION_TTL: '30m' }).sessionTtl).toBe(1800);
+    expect(loadConfig({ SESSION_TTL: '7d' }).sessionTtl).toBe(7 * 86400);
+    expect(() => loadConfig({ SESSION_TTL: '10s' })).toThrow(/SESSION_TTL/);
+  });
+});
+
+describe('envelope, docs and the served console', () => {
+  let t: TestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    t = await buildTestApp({ WEB_DIST: dist });
+    t.app.get('/api/v1/test/boom', { config: { permission: 'public' } }, async () => {
+      throw new Error('database exploded at secret.ts:12');
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('site config is public and localised', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(res.json().code).toBe(20000);
+    expect(Object.keys(res.json().data)).toEqual(
+      expect.arrayContaining(['title', 'titleEn', 'titleEs', 'titleJa', 'particleBackground', 'particleButton']),
+    );
+  });
+
+  it('unknown API paths answer a 404 envelope, never the app', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/no/such/thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: ErrorCode.NOT_FOUND, data: null });
+  });
+
+  it('an unexpected failure is a 500 envelope without details', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/test/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: ErrorCode.SERVER_ERROR, message: 'Internal server error', data: null });
+  });
+
+  it('client routes fall back to index.html; assets are served with long caching', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/device/type' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
+    expect(missing.statusCode).toBe(404);
+    // A rebuilt console is served without a restart.
+    fs.writeFileSync(path.join(dist, 'assets', 'app-new456.js'), 'console.log(2)');
+    expect((await t.app.inject({ method: 'GET', url: '/assets/app-new456.js' })).body).toBe('console.log(2)');
+  });
+
+  it('publishes an OpenAPI document generated from the route schemas', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(doc.paths['/api/v1/user/login'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/v1/user/info'].get).toBeDefined();
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(ui.statusCode).toBe(200);
+  });
+});

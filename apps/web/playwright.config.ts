@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * E2E in the system Chromium (Debian `chromium`; no browser download) against the real server
+ * on embedded PGlite. Two servers: captcha off (most specs) and captcha on.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) {
+  throw new Error(
+    `Chromium not found at ${chromium}. Browser tests need it: apt-get install chromium fonts-noto-cjk ` +
+      '(or set CHROMIUM_PATH).',
+  );
+}
+
+import { ADMIN_PASSWORD, PORTS } from './e2e/env';
+
+function server(port: number, captcha: 'on' | 'off') {
+  // A fresh database every run (wiped by the command, not here: workers load this file too).
+  const dataDir = path.join(root, '.tmp', `e2e-${port}`);
+  return {
+    command: `rm -rf '${dataDir}' && node --import tsx apps/server/src/main.ts`,
+    cwd: root,
+    url: `http://127.0.0.1:${port}/api/v1/config`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CAPTCHA: captcha,
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD,
+      MQTT_PORT: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+  };
+}
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: path.join(root, 'test-results', String(PORTS.main)),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORTS.main}`,
+    viewport: { width: 1366, height: 800 },
+    locale: 'en-US',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [server(PORTS.main, 'off'), server(PORTS.captcha, 'on')],
+});

@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react';
+import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { feedbackMessage } from '../../lib/feedback';
+
+/** Fullscreen toggle (Fullscreen API); browsers without it get a warning instead. */
+export function Fullscreen() {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(() => Boolean(document.fullscreenElement));
+
+  useEffect(() => {
+    const onChange = () => setActive(Boolean(document.fullscreenElement));
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const toggle = () => {
+    if (!document.fullscreenEnabled || !document.documentElement.requestFullscreen) {
+      feedbackMessage().warning(t('navbar:fullscreenUnsupported'));
+      return;
+    }
+    const action = document.fullscreenElement
+      ? document.exitFullscreen()
+      : document.documentElement.requestFullscreen();
+    action.catch(() => feedbackMessage().warning(t('navbar:fullscreenUnsupported')));
+  };
+
+  const label = active ? t('navbar:exitFullscreen') : t('navbar:fullscreen');
+  const Icon = active ? FullscreenExitOutlined : FullscreenOutlined;
+  return (
+    <span
+      role="button"
+      tabIndex={0}
+      aria-label={label}
+      title={label}
+      data-testid="fullscreen-toggle"
+      onClick={toggle}
+      onKeyDown={(e) => e.key === 'Enter' && toggle()}
+      style={{ cursor: 'pointer', fontSize: 18, display: 'inline-flex' }}
+    >
+      <Icon />
+    </span>
+  );
+}

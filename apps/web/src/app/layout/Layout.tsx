@@ -1,0 +1,111 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Drawer, Layout as AntLayout, Spin, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { getSidebarOpened, setSidebarOpened } from '../../lib/cookies';
+import { currentLanguage } from '../../lib/i18n';
+import { siteText, useSiteConfig } from '../../lib/site';
+import type { RouteTable } from '../route-table';
+import { useSettings } from '../settings';
+import { pruneTags, visitTag } from '../tags';
+import { Navbar } from './Navbar';
+import { SettingsDrawer } from './SettingsDrawer';
+import { Sidebar, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './Sidebar';
+import { TagsView } from './TagsView';
+import { useIsMobile } from './use-mobile';
+
+export function PageSpin() {
+  return (
+    <div style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
+      <Spin />
+    </div>
+  );
+}
+
+/** The signed-in frame: sidebar (drawer on mobile), navbar, tags view and the page. */
+export function Layout({ table }: { table: RouteTable }) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const location = useLocation();
+  const isMobile = useIsMobile();
+  const settings = useSettings();
+  const { data: config } = useSiteConfig();
+  const [opened, setOpened] = useState(getSidebarOpened);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const route = table.byPath.get(location.pathname);
+
+  // Mobile: the sidebar drawer closes on every navigation.
+  useEffect(() => setDrawerOpen(false), [location.pathname]);
+
+  useEffect(() => {
+    if (route && !location.pathname.startsWith('/redirect')) {
+      visitTag({ path: route.path, fullPath: location.pathname + location.search });
+    }
+  }, [route, location.pathname, location.search]);
+
+  useEffect(() => pruneTags((path) => table.byPath.has(path)), [table]);
+
+  useEffect(() => {
+    const site = siteText(config, 'title', currentLanguage()) || t('common:appName');
+    document.title = route ? `${route.title} - ${site}` : site;
+  }, [route, config, t, i18n.language]);
+
+  const toggle = () => {
+    if (isMobile) setDrawerOpen((o) => !o);
+    else {
+      setSidebarOpened(!opened);
+      setOpened(!opened);
+    }
+  };
+
+  const sidebar = isMobile ? (
+    <Drawer
+      placement="left"
+      open={drawerOpen}
+      onClose={() => setDrawerOpen(false)}
+      size={SIDEBAR_WIDTH}
+      closable={false}
+      styles={{ body: { padding: 0 } }}
+    >
+      <Sidebar table={table} collapsed={false} />
+    </Drawer>
+  ) : (
+    <AntLayout.Sider
+      width={SIDEBAR_WIDTH}
+      collapsedWidth={SIDEBAR_COLLAPSED_WIDTH}
+      collapsed={!opened}
+      trigger={null}
+      style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'hidden' }}
+    >
+      <Sidebar table={table} collapsed={!opened} />
+    </AntLayout.Sider>
+  );
+
+  return (
+    <AntLayout style={{ minHeight: '100vh' }} data-testid="layout" data-mobile={isMobile ? 'true' : 'false'}>
+      {sidebar}
+      <AntLayout style={{ minWidth: 0 }}>
+        <div
+          data-testid="layout-header"
+          style={settings.fixedHeader ? { position: 'sticky', top: 0, zIndex: 10 } : undefined}
+        >
+          <Navbar
+            table={table}
+            isMobile={isMobile}
+            sidebarOpened={isMobile ? drawerOpen : opened}
+            onToggleSidebar={toggle}
+            onOpenSettings={() => setSettingsOpen(true)}
+          />
+          {settings.tagsView && <TagsView table={table} />}
+        </div>
+        <AntLayout.Content style={{ padding: 16, background: token.colorBgLayout }}>
+          <Suspense fallback={<PageSpin />}>
+            <Outlet />
+          </Suspense>
+        </AntLayout.Content>
+      </AntLayout>
+      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+    </AntLayout>
+  );
+}

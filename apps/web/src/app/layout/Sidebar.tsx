@@ -1,0 +1,119 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ConfigProvider, Menu, type MenuProps } from 'antd';
+import { useLocation, useNavigate } from 'react-router';
+import { currentLanguage } from '../../lib/i18n';
+import { siteText, useSiteConfig } from '../../lib/site';
+import type { SidebarItem } from '../menu-routes';
+import type { RouteTable } from '../route-table';
+import { useSettings } from '../settings';
+import { MenuIcon } from './menu-icons';
+
+export const SIDEBAR_WIDTH = 210;
+export const SIDEBAR_COLLAPSED_WIDTH = 54;
+const SIDEBAR_BG = '#304156';
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+function toMenuItems(items: SidebarItem[], nested = false): MenuItem[] {
+  return items.map((item) => {
+    const icon = nested && !item.icon ? undefined : <MenuIcon name={item.icon} />;
+    const label = item.external ? (
+      <a href={item.key} target="_blank" rel="noopener noreferrer" data-testid={`sidebar-item-${item.key}`}>
+        {item.title}
+      </a>
+    ) : (
+      <span data-testid={`sidebar-item-${item.key}`}>{item.title}</span>
+    );
+    return item.children
+      ? { key: item.key, icon, label, children: toMenuItems(item.children, true) }
+      : { key: item.key, icon, label };
+  });
+}
+
+function flatten(items: SidebarItem[]): SidebarItem[] {
+  return items.flatMap((i) => [i, ...flatten(i.children ?? [])]);
+}
+
+interface Props {
+  table: RouteTable;
+  collapsed: boolean;
+}
+
+/** §2 sidebar: logo and site title on top (setting), then the visible menu tree. */
+export function Sidebar({ table, collapsed }: Props) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { sidebarLogo } = useSettings();
+  const { data: config } = useSiteConfig();
+  const current = table.byPath.get(pathname);
+  const ancestors = useMemo(() => current?.parents ?? [], [current]);
+  const [openKeys, setOpenKeys] = useState<string[]>(ancestors);
+
+  useEffect(() => {
+    setOpenKeys((keys) => [...new Set([...keys, ...ancestors])]);
+  }, [ancestors]);
+
+  const items = useMemo(() => toMenuItems(table.sidebar), [table.sidebar]);
+  const externals = useMemo(
+    () => new Set(flatten(table.sidebar).filter((i) => i.external).map((i) => i.key)),
+    [table.sidebar],
+  );
+
+  return (
+    <div data-testid="sidebar" style={{ height: '100%', background: SIDEBAR_BG, overflowY: 'auto' }}>
+      {sidebarLogo && (
+        <a
+          href="/"
+          onClick={(e) => {
+            e.preventDefault();
+            void navigate('/');
+          }}
+          data-testid="sidebar-logo"
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: collapsed ? 'center' : 'flex-start',
+            gap: 10,
+            height: 50,
+            padding: collapsed ? 0 : '0 14px',
+            background: '#2b2f3a',
+            overflow: 'hidden',
+            whiteSpace: 'nowrap',
+          }}
+        >
+          <img src={config?.logo || '/logo.svg'} alt="" style={{ width: 28, height: 28 }} />
+          {!collapsed && (
+            <span style={{ color: '#fff', fontWeight: 600, fontSize: 14, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              {siteText(config, 'title', currentLanguage())}
+            </span>
+          )}
+        </a>
+      )}
+      <ConfigProvider
+        theme={{
+          components: {
+            Menu: {
+              darkItemBg: SIDEBAR_BG,
+              darkSubMenuItemBg: '#1f2d3d',
+              darkPopupBg: SIDEBAR_BG,
+              darkItemColor: '#bfcbd9',
+            },
+          },
+        }}
+      >
+        <Menu
+          theme="dark"
+          mode="inline"
+          inlineCollapsed={collapsed}
+          items={items}
+          selectedKeys={[pathname]}
+          {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+          onClick={({ key }) => {
+            if (!externals.has(key)) void navigate(key);
+          }}
+          style={{ borderInlineEnd: 'none' }}
+        />
+      </ConfigProvider>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+type Page = LazyExoticComponent<ComponentType>;
+
+/** Shown for every menu page that no feature implements yet: an honest notice, no fake data. */
+export const NotAvailablePage: Page = lazy(() => import('../features/errors/NotAvailable'));
+
+/**
+ * Full route path → page. Menu items load their page from here by parent and child path
+ * (`/device` + `type` → `/device/type`); a path that is not listed shows NotAvailablePage.
+ */
+const PAGES: Record<string, Page> = {
+  '/dashboard': lazy(() => import('../features/dashboard/DashboardPage')),
+  '/profile': lazy(() => import('../features/profile/ProfilePage')),
+  '/404': lazy(() => import('../features/errors/NotFound')),
+  '/401': lazy(() => import('../features/errors/Unauthorized')),
+  // Product modules of §2 that later issues build. Until then they share the notice page.
+  '/device/type': lazy(() => import('../features/devicetypes/DeviceTypeListPage')),
+  '/device/addtype': lazy(() => import('../features/devicetypes/AddTypePage')),
+  '/device/edittype': lazy(() => import('../features/devicetypes/EditTypePage')),
+  '/device/setparam': lazy(() => import('../features/devicetypes/ParamSettingsPage')),
+  '/device/setalarm': lazy(() => import('../features/devicetypes/AlarmSettingsPage')),
+  '/project/index': lazy(() => import('../features/projects/ProjectListPage')),
+  '/project/details': lazy(() => import('../features/projects/ProjectDetailsPage')),
+  '/project/devicelist': lazy(() => import('../features/devices/DeviceListPage')),
+  '/project/userProjectList': lazy(() => import('../features/projects/ProjectUsersPage')),
+  '/user/agent': lazy(() => import('../features/users/AgentUserPage')),
+  '/upgrade/version': NotAvailablePage,
+  '/upgrade/device': NotAvailablePage,
+  '/upgrade/external': NotAvailablePage,
+  '/card/index': NotAvailablePage,
+  '/card/orderManagement': NotAvailablePage,
+  '/sys/menu': lazy(() => import('../features/menus/MenuPage')),
+  '/sys/adminuser': lazy(() => import('../features/users/AdminUserPage')),
+  '/sys/role': lazy(() => import('../features/roles/RolePage')),
+  '/sys/permission': lazy(() => import('../features/permissions/PermissionPage')),
+  '/sys/user': lazy(() => import('../features/users/SysUserPage')),
+  '/sys/logs': lazy(() => import('../features/logs/OperationLogPage')),
+  '/sys/devlogs': lazy(() => import('../features/logs/DeviceLogPage')),
+};
+
+export function pageFor(path: string): Page {
+  return PAGES[path] ?? NotAvailablePage;
+}

@@ -1,0 +1,156 @@
+import {
+  LiveType,
+  type Language,
+  type LoginBody,
+  type LoginResultDto,
+  type MenuNode,
+  type PermissionCode,
+  type UserInfo,
+} from '@iot/contract';
+import i18n, { currentLanguage } from '../lib/i18n';
+import { getToken, removeToken, setToken } from '../lib/cookies';
+import { ApiError, ClientCode, http } from '../lib/http';
+import { feedbackMessage } from '../lib/feedback';
+import { live } from '../lib/live';
+import { showLogoutConfirm } from '../lib/logout-confirm';
+import { createStore, useStore } from '../lib/store';
+import { clearTags } from './tags';
+
+/**
+ * §8 asks for exactly this Chinese text whatever the UI language, so it is not a translation key.
+ */
+const MENU_LOAD_ERROR = '菜单数据加载异常';
+
+export interface SessionState {
+  token: string | undefined;
+  /** idle: token known, user not loaded yet; ready: user and menus loaded. */
+  status: 'idle' | 'loading' | 'ready';
+  user: UserInfo | null;
+  menus: MenuNode[];
+}
+
+const store = createStore<SessionState>({
+  token: getToken(),
+  status: 'idle',
+  user: null,
+  menus: [],
+});
+
+export const sessionStore = store;
+
+export function useSession(): SessionState {
+  return useStore(store);
+}
+
+/** Whether the signed-in user holds a permission code (hide buttons with it). */
+export function usePermission(code: PermissionCode): boolean {
+  return useStore(store, (s) => s.user?.permissions.includes(code) ?? false);
+}
+
+export async function login(body: LoginBody): Promise<LoginResultDto> {
+  const result = await http.post<LoginResultDto>('/user/login', body);
+  setToken(result.token);
+  store.set({ token: result.token, status: 'idle', user: null, menus: [] });
+  return result;
+}
+
+async function fetchUserInfo(): Promise<UserInfo> {
+  const info = await http.get<UserInfo | null>('/user/info', { silent: true });
+  if (!info) throw new Error(i18n.t('errors:verifyFailed'));
+  if (!Array.isArray(info.roles) || info.roles.length === 0) {
+    throw new Error(i18n.t('errors:rolesRequired'));
+  }
+  return info;
+}
+
+async function fetchMenus(): Promise<MenuNode[]> {
+  try {
+    const menus = await http.get<MenuNode[]>('/user/menutestlist', { silent: true });
+    return Array.isArray(menus) ? menus : [];
+  } catch (err) {
+    if (err instanceof ApiError && err.code === ClientCode.NETWORK) throw err;
+    feedbackMessage().error({ content: MENU_LOAD_ERROR, duration: 2 });
+    return [];
+  }
+}
+
+/**
+ * §1: the UI language comes from the cookie or the browser, never from the server; the server
+ * keeps a copy of it so that its own texts (mails, pushes) follow the user's language.
+ */
+export function savePreferences(prefs: { language?: Language; dashboardStyle?: string }): Promise<void> {
+  return http.post<null>('/user/preferences', prefs, { silent: true }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/** First navigation with a token: user info, then the menu tree; starts the live channel. */
+export async function loadSession(): Promise<void> {
+  const token = store.get().token;
+  if (!token) return;
+  store.set((s) => ({ ...s, status: 'loading' }));
+  try {
+    const user = await fetchUserInfo();
+    const menus = await fetchMenus();
+    menusLoadedAt = Date.now();
+    store.set({ token, status: 'ready', user, menus });
+    if (user.language !== currentLanguage()) void savePreferences({ language: currentLanguage() });
+    live.start({ userId: user.id, token });
+  } catch (err) {
+    store.set((s) => ({ ...s, status: 'idle' }));
+    throw err;
+  }
+}
+
+let menusLoadedAt = 0;
+
+/** Reloads user info and menus after the server says they changed (MENUS_CHANGED). */
+export async function reloadMenus(): Promise<void> {
+  if (store.get().status !== 'ready') return;
+  menusLoadedAt = Date.now();
+  const [user, menus] = await Promise.all([fetchUserInfo(), fetchMenus()]);
+  store.set((s) => ({ ...s, user, menus }));
+}
+
+/** Menus older than this are reloaded at the next navigation, so a missed push is caught up. */
+const MENU_REFRESH_MS = 30_000;
+
+/** Called on every navigation: refreshes permissions and menus when they are getting old. */
+export function refreshMenusIfStale(): void {
+  if (Date.now() - menusLoadedAt < MENU_REFRESH_MS) return;
+  reloadMenus().catch(() => undefined);
+}
+
+export function patchUser(patch: Partial<UserInfo>): void {
+  store.set((s) => (s.user ? { ...s, user: { ...s.user, ...patch } } : s));
+}
+
+/** Forgets the session locally: token cookie, user, menus, tabs and the live channel (§4). */
+export function resetSession(): void {
+  live.stop();
+  removeToken();
+  clearTags();
+  store.set({ token: undefined, status: 'idle', user: null, menus: [] });
+}
+
+export async function logout(): Promise<void> {
+  // Stop the live channel first: the server pushes SESSION_ENDED for this very logout, which must
+  // not open the "Confirm logout" box meant for sessions ended elsewhere.
+  live.stop();
+  try {
+    await http.post<null>('/user/logout', undefined, { silent: true });
+  } catch {
+    // The server may already have ended the session; the local logout still happens.
+  }
+  resetSession();
+}
+
+live.subscribe((message) => {
+  if (message.type === LiveType.SESSION_ENDED) {
+    live.stop();
+    showLogoutConfirm();
+  } else if (message.type === LiveType.MENUS_CHANGED) {
+    reloadMenus().catch(() => undefined);
+  }
+});

@@ -1,0 +1,173 @@
+import { useState, type HTMLAttributes } from 'react';
+import { Alert, Button, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
+import { DeleteOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ErrorCode, MAX_EMAILS, type EmailDto } from '@iot/contract';
+import { feedbackMessage } from '../lib/feedback';
+import { parseTime } from '../lib/format';
+import { ApiError, http, reportError } from '../lib/http';
+import { refusalText } from '../lib/refusal';
+
+interface Props {
+  userId: number;
+  /** Add and delete (own emails, or another user's with an edit code). */
+  canEdit: boolean;
+}
+
+const emailsKey = (userId: number) => ['user', 'emails', userId] as const;
+
+/**
+ * A user's linked emails (§3, §5: at most 3). The limit is the server's rule: a fourth address is
+ * sent and the server's refusal is shown, so the console never disagrees with the API.
+ */
+export function EmailManager({ userId, canEdit }: Props) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ email: string }>();
+  const [adding, setAdding] = useState(false);
+  const [refusal, setRefusal] = useState<{ text: string; server: string } | null>(null);
+  const { data: emails = [], isFetching } = useQuery({
+    queryKey: emailsKey(userId),
+    queryFn: () => http.get<EmailDto[]>('/user/emaillist', { params: { id: userId } }),
+  });
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: emailsKey(userId) });
+
+  const add = async ({ email }: { email: string }) => {
+    setAdding(true);
+    setRefusal(null);
+    try {
+      await http.post('/user/addemail', { userId, email: email.trim() }, { silent: true });
+      feedbackMessage().success(t('emails:added'));
+      form.resetFields();
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === ErrorCode.CONFLICT || err.code === ErrorCode.VALIDATION || err.code === ErrorCode.FORBIDDEN) {
+        // The server's refusal (the fourth address, a duplicate), in the UI language.
+        const text = refusalText(err);
+        setRefusal({ text, server: err.message });
+        feedbackMessage().error(text);
+      } else reportError(err);
+    } finally {
+      setAdding(false);
+      void refresh();
+    }
+  };
+
+  const remove = async (id: number) => {
+    try {
+      await http.delete('/user/deleteemail', { params: { id } });
+      feedbackMessage().success(t('emails:deleted'));
+      setRefusal(null);
+    } catch {
+      // reported by the http client
+    } finally {
+      void refresh();
+    }
+  };
+
+  return (
+    <div data-testid="email-manager">
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+        {t('emails:hint', { count: emails.length, max: MAX_EMAILS })}
+      </Typography.Paragraph>
+      <Table<EmailDto>
+        size="small"
+        bordered
+        rowKey="id"
+        loading={isFetching}
+        dataSource={emails}
+        pagination={false}
+        showHeader={false}
+        locale={{ emptyText: t('emails:empty') }}
+        data-testid="email-list"
+        onRow={(item) => ({ 'data-testid': `email-item-${item.id}` }) as HTMLAttributes<HTMLElement>}
+        columns={[
+          {
+            key: 'email',
+            render: (_, item) => (
+              <Space>
+                <MailOutlined />
+                <span>{item.email}</span>
+              </Space>
+            ),
+          },
+          {
+            key: 'createdAt',
+            width: 170,
+            render: (_, item) => (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {parseTime(item.createdAt)}
+              </Typography.Text>
+            ),
+          },
+          ...(canEdit
+            ? [
+                {
+                  key: 'actions',
+                  width: 90,
+                  align: 'right' as const,
+                  render: (_: unknown, item: EmailDto) => (
+                    <Popconfirm
+                      title={t('emails:deleteConfirm', { email: item.email })}
+                      okText={t('common:confirm')}
+                      cancelText={t('common:cancel')}
+                      okButtonProps={{ 'data-testid': 'confirm-ok' } as Record<string, string>}
+                      onConfirm={() => remove(item.id)}
+                    >
+                      <Button
+                        type="link"
+                        danger
+                        size="small"
+                        icon={<DeleteOutlined />}
+                        data-testid={`email-delete-${item.id}`}
+                      >
+                        {t('crud:delete')}
+                      </Button>
+                    </Popconfirm>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      {canEdit && (
+        <Form<{ email: string }>
+          form={form}
+          layout="inline"
+          onFinish={(values) => void add(values)}
+          style={{ marginTop: 12, rowGap: 8 }}
+          data-testid="email-form"
+        >
+          <Form.Item
+            name="email"
+            style={{ flex: 1, minWidth: 220 }}
+            rules={[
+              { required: true, message: t('emails:required') },
+              { type: 'email', message: t('emails:invalid') },
+            ]}
+          >
+            <Input placeholder={t('emails:placeholder')} autoComplete="email" data-testid="email-input" />
+          </Form.Item>
+          <Form.Item style={{ marginInlineEnd: 0 }}>
+            <Button type="primary" htmlType="submit" loading={adding} icon={<PlusOutlined />} data-testid="email-add">
+              {t('emails:add')}
+            </Button>
+          </Form.Item>
+        </Form>
+      )}
+      {refusal && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginTop: 12 }}
+          data-testid="email-error"
+          title={refusal.text}
+          description={refusal.server && refusal.server !== refusal.text ? refusal.server : undefined}
+          closable={{ onClose: () => setRefusal(null) }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react';
+import { Button, Form, Space } from 'antd';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+
+interface Props<F> {
+  /** The filter fields: `Form.Item`s with a `name`. */
+  children: ReactNode;
+  onSearch: (values: F) => void;
+  /** Buttons shown at the right end of the bar (e.g. "Add"). */
+  extra?: ReactNode;
+  initialValues?: Partial<F>;
+  testId?: string;
+}
+
+/** Drops empty strings so that a cleared input removes its filter. */
+function clean<F>(values: F): F {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && !v.trim()) continue;
+    out[k] = typeof v === 'string' ? v.trim() : v;
+  }
+  return out as F;
+}
+
+/** The filter row above a list: fields, Search and Reset, and the page's own buttons. */
+export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, testId = 'filter-bar' }: Props<F>) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<F>();
+  return (
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'space-between', marginBottom: 16 }}>
+      <Form<F>
+        form={form}
+        layout="inline"
+        initialValues={initialValues}
+        onFinish={(values) => onSearch(clean(values))}
+        data-testid={testId}
+        style={{ rowGap: 8 }}
+      >
+        {children}
+        <Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="filter-search">
+              {t('crud:search')}
+            </Button>
+            <Button
+              icon={<ReloadOutlined />}
+              data-testid="filter-reset"
+              onClick={() => {
+                form.resetFields();
+                onSearch(clean(form.getFieldsValue()));
+              }}
+            >
+              {t('crud:reset')}
+            </Button>
+          </Space>
+        </Form.Item>
+      </Form>
+      {extra && <Space wrap>{extra}</Space>}
+    </div>
+  );
+}

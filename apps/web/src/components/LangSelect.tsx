@@ -1,0 +1,44 @@
+import type { CSSProperties } from 'react';
+import { Dropdown } from 'antd';
+import { TranslationOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES, type Language } from '@iot/contract';
+import { changeLanguage } from '../app/language';
+
+interface Props {
+  style?: CSSProperties;
+  /** Show the current language's name beside the icon. */
+  showLabel?: boolean;
+}
+
+/** Language switch (§1): zh, en, es, ja; each language is named in its own script. */
+export function LangSelect({ style, showLabel = false }: Props) {
+  const { t, i18n } = useTranslation();
+  const items = LANGUAGES.map((lang) => ({
+    key: lang,
+    label: <span data-testid={`lang-${lang}`}>{t(`common:languages.${lang}`)}</span>,
+  }));
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items,
+        selectable: true,
+        selectedKeys: [i18n.language],
+        onClick: ({ key }) => void changeLanguage(key as Language),
+      }}
+    >
+      <span
+        role="button"
+        tabIndex={0}
+        aria-label={t('navbar:language')}
+        title={t('navbar:language')}
+        data-testid="lang-select"
+        style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center', gap: 6, ...style }}
+      >
+        <TranslationOutlined style={{ fontSize: 18 }} />
+        {showLabel && <span>{t(`common:languages.${i18n.language}`)}</span>}
+      </span>
+    </Dropdown>
+  );
+}

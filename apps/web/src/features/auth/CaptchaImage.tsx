@@ -1,0 +1,63 @@
+import { useEffect } from 'react';
+import { Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { feedbackMessage } from '../../lib/feedback';
+
+interface Props {
+  svg: string | undefined;
+  failed: boolean;
+  loading: boolean;
+  onRefresh: () => void;
+}
+
+/** The server's SVG challenge as an image (never injected as markup); a click asks for a new one. */
+export function CaptchaImage({ svg, failed, loading, onRefresh }: Props) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    if (failed) feedbackMessage().error(t('login:captchaFailed'));
+  }, [failed, t]);
+
+  const box = {
+    width: 110,
+    height: 36,
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    cursor: 'pointer',
+    borderRadius: 4,
+    background: '#fff',
+    overflow: 'hidden',
+  } as const;
+
+  if (loading && !svg) {
+    return (
+      <span style={box}>
+        <Spin size="small" />
+      </span>
+    );
+  }
+  if (failed || !svg) {
+    return (
+      <span
+        role="button"
+        tabIndex={0}
+        style={{ ...box, fontSize: 12, color: '#f56c6c' }}
+        onClick={onRefresh}
+        data-testid="captcha-image"
+        title={t('login:captchaRefresh')}
+      >
+        {t('login:captchaFailed')}
+      </span>
+    );
+  }
+  return (
+    <img
+      src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
+      alt={t('login:captchaAlt')}
+      title={t('login:captchaRefresh')}
+      onClick={onRefresh}
+      data-testid="captcha-image"
+      style={{ ...box, opacity: loading ? 0.5 : 1 }}
+    />
+  );
+}

@@ -1,0 +1,117 @@
+import { Tag, Tooltip, Typography } from 'antd';
+import type { ColumnType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import type { DeviceDto } from '@iot/contract';
+import { formatTime, parseTime } from '../../lib/format';
+import type { DeviceSort } from './api';
+
+export const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
+
+export function OnlineTag({ online, t }: { online: boolean; t: TFunction }) {
+  return (
+    <Tag color={online ? 'success' : 'default'} data-testid="online-tag">
+      {t(online ? 'devices:online' : 'devices:offline')}
+    </Tag>
+  );
+}
+
+export function LevelTag({ level, t }: { level: number; t: TFunction }) {
+  return <Tag color={LEVEL_COLORS[level] ?? 'default'}>{t(`devices:levels.${level}`, { defaultValue: String(level) })}</Tag>;
+}
+
+const empty = (v: string | null | undefined, t: TFunction) => (v ? v : t('common:empty'));
+
+function timeCell(value: string | null, t: TFunction, ago: boolean) {
+  if (!value) return t('common:empty');
+  const full = parseTime(value) ?? '';
+  return ago ? (
+    <Tooltip title={full}>
+      <span>{formatTime(value, undefined, t)}</span>
+    </Tooltip>
+  ) : (
+    full
+  );
+}
+
+/**
+ * Data columns of device tables (the list and the sub-device rows). Sortable ones carry their
+ * API sort key as `key`; the current sort is passed to show its arrow.
+ */
+export function deviceColumns(
+  t: TFunction,
+  sort?: { field: DeviceSort; order: 'asc' | 'desc' },
+  options: { project?: boolean } = {},
+): ColumnType<DeviceDto>[] {
+  const sortable = (key: DeviceSort): Partial<ColumnType<DeviceDto>> =>
+    sort
+      ? {
+          key,
+          sorter: true,
+          sortOrder: sort.field === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
+          sortDirections: ['ascend', 'descend', 'ascend'],
+        }
+      : {};
+  const columns: (ColumnType<DeviceDto> | false)[] = [
+    {
+      title: t('devices:fields.name'),
+      dataIndex: 'name',
+      ...sortable('name'),
+      width: 180,
+      render: (name: string, d) => (
+        <span>
+          <Typography.Text strong>{name}</Typography.Text>
+          {d.subCount > 0 && (
+            <Tooltip title={t('devices:subDevicesCount', { count: d.subCount })}>
+              <Tag style={{ marginLeft: 6 }}>{d.subCount}</Tag>
+            </Tooltip>
+          )}
+        </span>
+      ),
+    },
+    { title: t('devices:fields.sn'), dataIndex: 'sn', ...sortable('sn'), width: 160 },
+    { title: t('devices:fields.typeId'), dataIndex: 'typeName', width: 140 },
+    options.project !== false && {
+      title: t('devices:fields.projectId'),
+      dataIndex: 'projectName',
+      width: 150,
+      render: (v: string | null) => empty(v, t),
+    },
+    {
+      title: t('devices:columns.online'),
+      dataIndex: 'online',
+      width: 100,
+      render: (online: boolean) => <OnlineTag online={online} t={t} />,
+    },
+    {
+      title: t('devices:fields.warningLevel'),
+      dataIndex: 'warningLevel',
+      ...sortable('warningLevel'),
+      width: 120,
+      render: (level: number) => <LevelTag level={level} t={t} />,
+    },
+    { title: t('devices:fields.imei'), dataIndex: 'imei', width: 160, render: (v: string) => empty(v, t) },
+    { title: t('devices:fields.simNumber'), dataIndex: 'simNumber', width: 170, render: (v: string) => empty(v, t) },
+    {
+      title: t('devices:columns.lastSeen'),
+      dataIndex: 'lastSeenAt',
+      ...sortable('lastSeenAt'),
+      width: 130,
+      render: (v: string | null) => timeCell(v, t, true),
+    },
+    {
+      title: t('devices:columns.createdAt'),
+      dataIndex: 'createdAt',
+      ...sortable('createdAt'),
+      width: 170,
+      render: (v: string) => timeCell(v, t, false),
+    },
+    {
+      title: t('devices:columns.updatedAt'),
+      dataIndex: 'updatedAt',
+      ...sortable('updatedAt'),
+      width: 170,
+      render: (v: string) => timeCell(v, t, false),
+    },
+  ];
+  return columns.filter((c): c is ColumnType<DeviceDto> => c !== false);
+}

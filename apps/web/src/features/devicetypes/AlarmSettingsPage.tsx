@@ -1,0 +1,287 @@
+import { useEffect, useMemo, useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Form, Popconfirm, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { AlarmRuleDto, DeviceTypeDto, ParamDto } from '@iot/contract';
+import { useRouteTable } from '../../app/route-table';
+import { feedbackMessage } from '../../lib/feedback';
+import { currentLanguage } from '../../lib/i18n';
+import { alarmColumns } from './alarm-columns';
+import {
+  fitToParam,
+  isRange,
+  newRuleRow,
+  normalizeThreshold,
+  ruleProblems,
+  toRuleInput,
+  toRuleRow,
+  type RuleField,
+  type RuleRow,
+} from './alarm-rules';
+import { useDeviceType, useSaveAlarms, useTypeAlarms, useTypeParams } from './api';
+import {
+  editableRows,
+  fieldsWithErrors,
+  SaveProblemAlert,
+  saveFailure,
+  SettingsActions,
+  useRowErrors,
+  validateAll,
+  type NamePath,
+  type SaveProblem,
+} from './list-editor';
+import { paramName } from './localize';
+import { LIMITS } from './param-rules';
+import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
+import './devicetypes.css';
+
+interface Values {
+  rules: RuleRow[];
+}
+
+/** §2 /device/setalarm?id=: the type's alarm rules, edited as one list and saved at once. */
+export default function AlarmSettingsPage() {
+  const id = useTypeId();
+  const type = useDeviceType(id);
+  const params = useTypeParams(id);
+  const alarms = useTypeAlarms(id);
+  if (id === undefined || type.isError || params.isError || alarms.isError) return <TypeNotFound />;
+  if (!type.data || !params.data || !alarms.data) {
+    return (
+      <Card>
+        <Skeleton active />
+      </Card>
+    );
+  }
+  const reload = () => {
+    void params.refetch();
+    void alarms.refetch();
+  };
+  return <AlarmEditor type={type.data} params={params.data} rules={alarms.data} onReload={reload} />;
+}
+
+interface EditorProps {
+  type: DeviceTypeDto;
+  params: ParamDto[];
+  rules: AlarmRuleDto[];
+  /** Reads parameters and rules again (someone else may have changed them), dropping edits. */
+  onReload: () => void;
+}
+
+function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const canEdit = useCanChange('devicetype:alarm', type);
+  const canSetParams = useRouteTable().byPath.has('/device/setparam');
+  const save = useSaveAlarms();
+  const errorRows = useRowErrors(form, 'rules');
+  const [problem, setProblem] = useState<SaveProblem>();
+  const byId = useMemo(() => new Map(params.map((p) => [p.semaphoreId, p])), [params]);
+  const paramOf = (row: RuleRow | undefined) => (row?.semaphoreId ? byId.get(row.semaphoreId) : undefined);
+  const initial = useMemo<Values>(
+    () => ({ rules: rules.map((r) => normalizeThreshold(toRuleRow(r), byId.get(r.semaphoreId))) }),
+    [rules, byId],
+  );
+
+  useEffect(() => form.resetFields(), [form, initial]);
+
+  const lang = currentLanguage();
+  const paramOptions = useMemo(
+    () =>
+      params.map((p) => ({
+        value: p.semaphoreId,
+        label: `${p.semaphoreId} · ${paramName(p, lang)}${p.unit ? ` (${p.unit})` : ''}`,
+      })),
+    [params, lang],
+  );
+
+  const rows = () => (form.getFieldValue('rules') ?? []) as RuleRow[];
+
+  const rule = (index: number, field: RuleField) => ({
+    validator: async () => {
+      const p = ruleProblems(rows(), params).find((x) => x.index === index && x.field === field);
+      if (p) throw new Error(t(`devicetypes:${p.key}`, p.values));
+    },
+  });
+
+  /** A new parameter may change the allowed comparisons and the threshold's kind. */
+  const onValuesChange = (changed: Partial<Values>) => {
+    const all = rows();
+    const names = fieldsWithErrors(form);
+    (changed.rules ?? []).forEach((delta, i) => {
+      const row = all[i];
+      if (!delta || !row) return;
+      if ('semaphoreId' in delta) {
+        const patch = fitToParam(row, paramOf(row));
+        if (Object.keys(patch).length > 0) form.setFieldValue(['rules', i], { ...row, ...patch });
+        names.push(['rules', i, 'comparison'], ['rules', i, 'threshold']);
+      }
+      if (('threshold' in delta || 'comparison' in delta) && isRange(row.comparison)) {
+        names.push(['rules', i, 'threshold2']);
+      }
+    });
+    if (names.length > 0) {
+      // After the patch above has reached the fields.
+      setTimeout(() =>
+        form
+          .validateFields(names, { recursive: false })
+          .catch(() => undefined)
+          .finally(errorRows.refresh),
+      );
+    }
+  };
+
+  const onSave = async () => {
+    setProblem(undefined);
+    if (!(await validateAll(form, t, errorRows.refresh))) return;
+    const next = rows();
+    try {
+      await save.mutateAsync({ id: type.id, rules: next.map((r) => toRuleInput(r, paramOf(r))) });
+      errorRows.set([]);
+      feedbackMessage().success(t('devicetypes:alarms.saved', { count: next.length }));
+    } catch (err) {
+      setProblem(
+        saveFailure(err, {
+          form,
+          list: 'rules',
+          t,
+          markRow: (i) => errorRows.set([i]),
+          label: (field) => t(`devicetypes:alarms.columns.${field}`, { defaultValue: field }),
+        }),
+      );
+    }
+  };
+
+  const discard = () => {
+    form.resetFields();
+    errorRows.set([]);
+    setProblem(undefined);
+  };
+
+  return (
+    <Card
+      title={
+        <TypeHeader
+          type={type}
+          title={t('devicetypes:alarms.title')}
+          extra={canEdit && <SettingsActions saving={save.isPending} onDiscard={discard} onSave={onSave} />}
+        />
+      }
+      data-testid="alarm-settings"
+    >
+      {!canEdit && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={type.builtin ? t('devicetypes:builtinReadOnly') : t('devicetypes:alarms.readOnly')}
+        />
+      )}
+      {params.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('devicetypes:alarms.noParams')}
+          action={
+            canSetParams && (
+              <Link to={`/device/setparam?id=${type.id}`}>
+                <Button size="small">{t('devicetypes:list.params')}</Button>
+              </Link>
+            )
+          }
+          data-testid="no-params"
+        />
+      )}
+      {problem && (
+        <SaveProblemAlert
+          problem={problem}
+          onClose={() => setProblem(undefined)}
+          // The server checks rules against its current parameters, which may be newer than ours.
+          hint={
+            <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+              {t('devicetypes:alarms.staleHint')}
+            </Typography.Paragraph>
+          }
+          action={
+            <Popconfirm
+              title={t('devicetypes:discardConfirm')}
+              okText={t('common:confirm')}
+              cancelText={t('common:cancel')}
+              onConfirm={() => {
+                // Unchanged data keeps its identity (no reset from the effect): reset here too.
+                discard();
+                onReload();
+              }}
+            >
+              <Button size="small" data-testid="btn-reload">
+                {t('devicetypes:alarms.reload')}
+              </Button>
+            </Popconfirm>
+          }
+        />
+      )}
+      <Form<Values>
+        form={form}
+        initialValues={initial}
+        disabled={!canEdit || save.isPending}
+        onValuesChange={onValuesChange}
+        onFieldsChange={errorRows.refresh}
+        component={false}
+        size="small"
+      >
+        <Form.List name="rules">
+          {(fields, { add, remove }) => (
+            <>
+              <Table<FormListFieldData>
+                className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
+                size="small"
+                rowKey="key"
+                bordered
+                pagination={false}
+                dataSource={fields}
+                columns={alarmColumns({
+                  t,
+                  canEdit,
+                  params: byId,
+                  paramOptions,
+                  rule,
+                  remove: (i) => {
+                    remove(i);
+                    setTimeout(errorRows.refresh);
+                  },
+                })}
+                scroll={{ x: 'max-content' }}
+                sticky
+                {...editableRows('alarm', errorRows.rows)}
+                locale={{ emptyText: t('devicetypes:alarms.empty') }}
+                data-testid="table-alarms"
+              />
+              {canEdit && (
+                <Button
+                  type="dashed"
+                  block
+                  icon={<PlusOutlined />}
+                  style={{ marginTop: 12 }}
+                  disabled={params.length === 0 || fields.length >= LIMITS.rows}
+                  onClick={() => {
+                    add(newRuleRow());
+                    const at: NamePath = ['rules', fields.length, 'semaphoreId'];
+                    setTimeout(() => form.scrollToField(at, { block: 'center' }));
+                  }}
+                  data-testid="btn-add-row"
+                >
+                  {t('devicetypes:alarms.addRow')}
+                </Button>
+              )}
+              <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+                {t('devicetypes:alarms.footer', { count: fields.length })}
+              </Typography.Paragraph>
+            </>
+          )}
+        </Form.List>
+      </Form>
+    </Card>
+  );
+}

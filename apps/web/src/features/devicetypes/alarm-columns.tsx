@@ -1,0 +1,238 @@
+import type { ReactNode } from 'react';
+import { DeleteOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import {
+  Button,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Tooltip,
+  Typography,
+  type FormListFieldData,
+  type FormRule,
+  type TableColumnsType,
+} from 'antd';
+import type { TFunction } from 'i18next';
+import type { AlarmComparison, ParamDto } from '@iot/contract';
+import {
+  ALARM_LEVELS,
+  COMPARISONS_BY_TYPE,
+  isRange,
+  LEVEL_COLORS,
+  MAX_HOLD_SECONDS,
+  type RuleField,
+  type RuleRow,
+} from './alarm-rules';
+import { isNumeric } from './param-rules';
+import { ThresholdInput } from './ThresholdInput';
+
+interface Values {
+  rules: RuleRow[];
+}
+
+const SYMBOLS: Partial<Record<AlarmComparison, string>> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', ne: '≠' };
+
+export interface AlarmColumnsOptions {
+  t: TFunction;
+  canEdit: boolean;
+  /** The type's parameters by semaphore id. */
+  params: ReadonlyMap<string, ParamDto>;
+  /** Options of the parameter picker (semaphore id and localized name). */
+  paramOptions: { value: string; label: string }[];
+  /** The validation rule of one cell (checks of the whole list, see `ruleProblems`). */
+  rule: (index: number, field: RuleField) => FormRule;
+  remove: (index: number) => void;
+}
+
+/** Columns of the alarm rule table: one editable cell per field of a Form.List row. */
+export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListFieldData> {
+  const { t, rule } = o;
+  const title = (field: string) => t(`devicetypes:alarms.columns.${field}`);
+  const comparisonLabel = (c: AlarmComparison) => SYMBOLS[c] ?? t(`devicetypes:comparisons.${c}`);
+
+  /** Re-renders a cell when its row's parameter or comparison changes. */
+  const byRow = (f: FormListFieldData, render: (row: RuleRow, param: ParamDto | undefined) => ReactNode) => (
+    <Form.Item
+      noStyle
+      shouldUpdate={(prev: Values, cur: Values) => {
+        const a = prev.rules?.[f.name];
+        const b = cur.rules?.[f.name];
+        return a?.semaphoreId !== b?.semaphoreId || a?.comparison !== b?.comparison;
+      }}
+    >
+      {({ getFieldValue }) => {
+        const row = getFieldValue(['rules', f.name]) as RuleRow | undefined;
+        return row ? render(row, row.semaphoreId ? o.params.get(row.semaphoreId) : undefined) : null;
+      }}
+    </Form.Item>
+  );
+
+  const message = (field: 'message' | 'messageEn' | 'messageEs' | 'messageJa') => ({
+    title: title(field),
+    key: field,
+    width: 180,
+    render: (_: unknown, f: FormListFieldData) => (
+      <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]} validateTrigger={['onChange', 'onBlur']}>
+        <Input maxLength={128} data-testid={`field-${field}`} />
+      </Form.Item>
+    ),
+  });
+
+  const columns: TableColumnsType<FormListFieldData> = [
+    { title: '#', key: 'index', width: 48, fixed: 'left', align: 'center', render: (_, __, i) => i + 1 },
+    {
+      title: title('semaphoreId'),
+      key: 'semaphoreId',
+      fixed: 'left',
+      width: 250,
+      render: (_, f) => (
+        <Form.Item name={[f.name, 'semaphoreId']} rules={[rule(f.name, 'semaphoreId')]}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 234 }}
+            options={o.paramOptions}
+            placeholder={t('devicetypes:alarms.pickParam')}
+            popupMatchSelectWidth={false}
+            data-testid="field-semaphoreId"
+          />
+        </Form.Item>
+      ),
+    },
+    {
+      title: title('comparison'),
+      key: 'comparison',
+      width: 150,
+      render: (_, f) =>
+        byRow(f, (_row, p) => (
+          <Form.Item name={[f.name, 'comparison']} rules={[rule(f.name, 'comparison')]}>
+            <Select
+              style={{ width: 136 }}
+              options={(p ? COMPARISONS_BY_TYPE[p.dataType] : COMPARISONS_BY_TYPE.number).map((c) => ({
+                value: c,
+                label: comparisonLabel(c),
+              }))}
+              data-testid="field-comparison"
+            />
+          </Form.Item>
+        )),
+    },
+    {
+      title: title('threshold'),
+      key: 'threshold',
+      width: 170,
+      render: (_, f) =>
+        byRow(f, (_row, p) => (
+          <Form.Item name={[f.name, 'threshold']} rules={[rule(f.name, 'threshold')]}>
+            <ThresholdInput param={p} />
+          </Form.Item>
+        )),
+    },
+    {
+      title: title('threshold2'),
+      key: 'threshold2',
+      width: 170,
+      render: (_, f) =>
+        byRow(f, (row, p) =>
+          p && isNumeric(p.dataType) && isRange(row.comparison) ? (
+            <Form.Item name={[f.name, 'threshold2']} rules={[rule(f.name, 'threshold2')]}>
+              <ThresholdInput param={p} testId="field-threshold2" />
+            </Form.Item>
+          ) : (
+            <Typography.Text type="secondary">{t('common:empty')}</Typography.Text>
+          ),
+        ),
+    },
+    {
+      title: title('level'),
+      key: 'level',
+      width: 130,
+      render: (_, f) => (
+        <Form.Item name={[f.name, 'level']} rules={[rule(f.name, 'level')]}>
+          <Select
+            style={{ width: 116 }}
+            options={ALARM_LEVELS.map((level) => ({
+              value: level,
+              label: (
+                // Not greyed out in a view-only (disabled) form: the colour is the point.
+                <Tag color={LEVEL_COLORS[level]} disabled={false} style={{ marginInlineEnd: 0 }}>
+                  {t('devicetypes:alarms.level', { level })}
+                </Tag>
+              ),
+            }))}
+            data-testid="field-level"
+          />
+        </Form.Item>
+      ),
+    },
+    message('message'),
+    message('messageEn'),
+    message('messageEs'),
+    message('messageJa'),
+    {
+      title: (
+        <Space size={4}>
+          {title('holdSeconds')}
+          <Tooltip title={t('devicetypes:alarms.holdHint')}>
+            <QuestionCircleOutlined />
+          </Tooltip>
+        </Space>
+      ),
+      key: 'holdSeconds',
+      width: 130,
+      render: (_, f) => (
+        <Form.Item name={[f.name, 'holdSeconds']} rules={[rule(f.name, 'holdSeconds')]}>
+          <InputNumber
+            min={0}
+            max={MAX_HOLD_SECONDS}
+            precision={0}
+            style={{ width: 116 }}
+            suffix={t('devicetypes:alarms.seconds')}
+            data-testid="field-holdSeconds"
+          />
+        </Form.Item>
+      ),
+    },
+    {
+      title: title('enabled'),
+      key: 'enabled',
+      width: 80,
+      align: 'center',
+      render: (_, f) => (
+        <Form.Item name={[f.name, 'enabled']} valuePropName="checked">
+          <Switch size="small" data-testid="field-enabled" />
+        </Form.Item>
+      ),
+    },
+  ];
+  if (!o.canEdit) return columns;
+  columns.push({
+    title: t('devicetypes:actions'),
+    key: 'actions',
+    fixed: 'right',
+    width: 64,
+    align: 'center',
+    render: (_, f) => (
+      <Popconfirm
+        title={t('devicetypes:alarms.deleteConfirm')}
+        okText={t('common:confirm')}
+        cancelText={t('common:cancel')}
+        okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}
+        onConfirm={() => o.remove(f.name)}
+      >
+        <Button
+          type="text"
+          size="small"
+          danger
+          icon={<DeleteOutlined />}
+          aria-label={t('devicetypes:deleteRow')}
+          data-testid="btn-delete-row"
+        />
+      </Popconfirm>
+    ),
+  });
+  return columns;
+}

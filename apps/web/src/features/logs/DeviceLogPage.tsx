@@ -1,0 +1,113 @@
+import { Card, DatePicker, Empty, Form, Input, Select, Table, Tabs, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import { LOGIN_RESULTS } from '@iot/contract';
+import { FilterBar } from '../../components/FilterBar';
+import { parseTime } from '../../lib/format';
+import { useServerTable } from '../../lib/use-server-table';
+import { useLoginLogs, type LoginLogDto, type LoginLogFilters } from './api';
+import { withTimeRange, type RangeValue } from './time-range';
+
+const RESULT_COLORS: Record<string, string> = { success: 'success', failure: 'error', lockout: 'warning', logout: 'default' };
+
+type FilterValues = Omit<LoginLogFilters, 'from' | 'to'> & { range?: RangeValue };
+
+function LoginLogs() {
+  const { t } = useTranslation();
+  const table = useServerTable<LoginLogFilters>({ order: 'desc' });
+  const { data, isFetching } = useLoginLogs(table.params);
+  const columns: ColumnsType<LoginLogDto> = [
+    {
+      title: t('logs:time'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 180,
+      sorter: true,
+      sortOrder: table.sortOrderOf('createdAt'),
+      render: (v: string) => parseTime(v),
+    },
+    { title: t('logs:user'), dataIndex: 'username', width: 160 },
+    {
+      title: t('logs:result'),
+      dataIndex: 'result',
+      width: 120,
+      render: (v: string) => <Tag color={RESULT_COLORS[v] ?? 'default'}>{t(`logs:loginResults.${v}`, { defaultValue: v })}</Tag>,
+    },
+    { title: t('logs:address'), dataIndex: 'ip', width: 150 },
+    {
+      title: t('logs:userAgent'),
+      dataIndex: 'userAgent',
+      render: (v: string) => (
+        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 480 }}>
+          {v}
+        </Typography.Text>
+      ),
+    },
+  ];
+  return (
+    <>
+      <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))}>
+        <Form.Item name="username">
+          <Input placeholder={t('logs:user')} allowClear style={{ width: 160 }} data-testid="filter-username" />
+        </Form.Item>
+        <Form.Item name="result">
+          <Select
+            allowClear
+            placeholder={t('logs:result')}
+            style={{ width: 140 }}
+            options={LOGIN_RESULTS.map((r) => ({ value: r, label: t(`logs:loginResults.${r}`) }))}
+            data-testid="filter-result"
+          />
+        </Form.Item>
+        <Form.Item name="range">
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      <Table<LoginLogDto>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        scroll={{ x: 900 }}
+        data-testid="table-loginlogs"
+        {...table.tableProps(data, isFetching)}
+      />
+    </>
+  );
+}
+
+/**
+ * §2 /sys/devlogs: login logs, and the device-log tab. Device logs need device ingestion, which
+ * has no log API yet: the tab says so instead of showing invented rows.
+ */
+export default function DeviceLogPage() {
+  const { t } = useTranslation();
+  return (
+    <Card data-testid="page-devlogs">
+      <Tabs
+        defaultActiveKey="login"
+        items={[
+          { key: 'login', label: <span data-testid="tab-login">{t('logs:loginTab')}</span>, children: <LoginLogs /> },
+          {
+            key: 'device',
+            label: <span data-testid="tab-device">{t('logs:deviceTab')}</span>,
+            children: (
+              <Empty
+                data-testid="device-logs-empty"
+                style={{ padding: '48px 0' }}
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+                description={
+                  <>
+                    <Typography.Paragraph strong style={{ marginBottom: 4 }}>
+                      {t('logs:deviceEmptyTitle')}
+                    </Typography.Paragraph>
+                    <Typography.Text type="secondary">{t('logs:deviceEmpty')}</Typography.Text>
+                  </>
+                }
+              />
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

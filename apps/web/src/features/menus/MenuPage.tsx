@@ -1,0 +1,205 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { MenuNode } from '@iot/contract';
+import { MenuIcon } from '../../app/layout/menu-icons';
+import { reloadMenus, usePermission } from '../../app/session';
+import { FilterBar } from '../../components/FilterBar';
+import { localizedName } from '../../lib/acl-labels';
+import { feedbackMessage } from '../../lib/feedback';
+import { currentLanguage } from '../../lib/i18n';
+import { createMenu, deleteMenu, editMenu, menuKeys, useMenuOptions, useMenuTree, type MenuInput } from './api';
+import { MenuForm } from './MenuForm';
+
+type Editing = { mode: 'add'; parentId: number } | { mode: 'edit'; menu: MenuNode } | null;
+
+/** Keeps the nodes matching `keyword` (any language, url or identification) and their ancestors. */
+function filterTree(nodes: MenuNode[], keyword: string): MenuNode[] {
+  if (!keyword) return nodes;
+  const k = keyword.toLowerCase();
+  const hit = (n: MenuNode) =>
+    [n.name, n.nameEn, n.nameEs, n.nameJa, n.menuUrl, n.identification].some((v) => v?.toLowerCase().includes(k));
+  const out: MenuNode[] = [];
+  for (const n of nodes) {
+    const children = filterTree(n.children, keyword);
+    if (hit(n) || children.length > 0) out.push({ ...n, children });
+  }
+  return out;
+}
+
+const allIds = (nodes: MenuNode[]): number[] => nodes.flatMap((n) => [n.id, ...allIds(n.children ?? [])]);
+
+/** Leaves without a `children` array, so the table shows no expand button on them. */
+function asRows(nodes: MenuNode[]): MenuNode[] {
+  return nodes.map((n) => {
+    const { children, ...rest } = n;
+    return (children.length > 0 ? { ...rest, children: asRows(children) } : rest) as MenuNode;
+  });
+}
+
+/** §2 /sys/menu: the whole menu tree; add, edit and delete with menu:* codes. */
+export default function MenuPage() {
+  const { t } = useTranslation();
+  const lang = currentLanguage();
+  const queryClient = useQueryClient();
+  const canAdd = usePermission('menu:add');
+  const canEdit = usePermission('menu:edit');
+  const canDelete = usePermission('menu:delete');
+  const { data: menus = [], isFetching } = useMenuTree();
+  const { data: options = [] } = useMenuOptions();
+  const [keyword, setKeyword] = useState('');
+  const [collapsed, setCollapsed] = useState<number[]>([]);
+  const [editing, setEditing] = useState<Editing>(null);
+
+  const rows = useMemo(() => asRows(filterTree(menus, keyword)), [menus, keyword]);
+  const expanded = useMemo(() => allIds(rows).filter((id) => !collapsed.includes(id)), [rows, collapsed]);
+
+  /** The sidebar and the pickers read the same rows: refresh them all after a change. */
+  const changed = async () => {
+    await queryClient.invalidateQueries({ queryKey: menuKeys.all });
+    void reloadMenus().catch(() => undefined);
+  };
+
+  const save = async (values: MenuInput) => {
+    if (editing?.mode === 'edit') {
+      await editMenu({ ...values, id: editing.menu.id });
+      feedbackMessage().success(t('crud:updated'));
+    } else {
+      await createMenu(values);
+      feedbackMessage().success(t('crud:created'));
+    }
+    setEditing(null);
+    await changed();
+  };
+
+  const remove = async (menu: MenuNode) => {
+    try {
+      await deleteMenu(menu.id);
+      feedbackMessage().success(t('crud:deleted'));
+      await changed();
+    } catch {
+      // the server's refusal (sub-menus, permissions) is shown by the http client
+    }
+  };
+
+  const columns: ColumnsType<MenuNode> = [
+    {
+      title: t('menus:name'),
+      key: 'name',
+      render: (_, m) => (
+        <Space size={6}>
+          {m.icon && <MenuIcon name={m.icon} />}
+          <span>{localizedName(m, lang)}</span>
+        </Space>
+      ),
+    },
+    { title: t('menus:menuUrl'), dataIndex: 'menuUrl', width: 170, ellipsis: true },
+    { title: t('menus:identification'), dataIndex: 'identification', width: 230, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+    {
+      title: t('menus:jumpType'),
+      dataIndex: 'jumpType',
+      width: 110,
+      render: (v: number) => <Tag color={v === 2 ? 'purple' : 'blue'}>{t(`menus:jumpTypes.${v === 2 ? 2 : 1}`)}</Tag>,
+    },
+    {
+      title: t('menus:menuType'),
+      dataIndex: 'menuType',
+      width: 110,
+      render: (v: number) => t(`menus:menuTypes.${v === 1 ? 1 : 0}`),
+    },
+    {
+      title: t('menus:sort'),
+      dataIndex: 'sort',
+      width: 80,
+      sorter: (a, b) => a.sort - b.sort,
+    },
+    {
+      title: t('menus:isShow'),
+      dataIndex: 'isShow',
+      width: 90,
+      render: (v: number) =>
+        v === 0 ? <Tag>{t('menus:hidden')}</Tag> : <Tag color="success">{t('menus:shown')}</Tag>,
+    },
+  ];
+  if (canAdd || canEdit || canDelete) {
+    columns.push({
+      title: t('crud:actions'),
+      key: 'actions',
+      width: 230,
+      fixed: 'right',
+      render: (_, m) => (
+        <Space size={0} wrap>
+          {canAdd && (
+            <Button type="link" size="small" data-testid={`row-add-child-${m.id}`} onClick={() => setEditing({ mode: 'add', parentId: m.id })}>
+              {t('menus:addChild')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button type="link" size="small" data-testid={`row-edit-${m.id}`} onClick={() => setEditing({ mode: 'edit', menu: m })}>
+              {t('crud:edit')}
+            </Button>
+          )}
+          {canDelete && (
+            <Popconfirm
+              title={t('menus:deleteConfirm', { name: localizedName(m, lang) })}
+              description={(m.children?.length ?? 0) > 0 ? t('menus:deleteHasChildren') : undefined}
+              okText={t('common:confirm')}
+              cancelText={t('common:cancel')}
+              okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
+              onConfirm={() => remove(m)}
+            >
+              <Button type="link" size="small" danger data-testid={`row-delete-${m.id}`}>
+                {t('crud:delete')}
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    });
+  }
+
+  return (
+    <Card data-testid="page-menu">
+      <FilterBar<{ keyword?: string }>
+        onSearch={(v) => setKeyword(v.keyword ?? '')}
+        extra={
+          canAdd && (
+            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add', parentId: 0 })}>
+              {t('crud:add')}
+            </Button>
+          )
+        }
+      >
+        <Form.Item name="keyword">
+          <Input placeholder={t('menus:keyword')} allowClear data-testid="filter-keyword" style={{ width: 260 }} />
+        </Form.Item>
+      </FilterBar>
+      <Table<MenuNode>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={rows}
+        loading={isFetching}
+        pagination={false}
+        scroll={{ x: 1100 }}
+        data-testid="table-menu"
+        expandable={{
+          expandedRowKeys: expanded,
+          onExpand: (open, m) => setCollapsed((c) => (open ? c.filter((id) => id !== m.id) : [...c, m.id])),
+          childrenColumnName: 'children',
+        }}
+      />
+      <MenuForm
+        open={editing !== null}
+        menu={editing?.mode === 'edit' ? editing.menu : undefined}
+        parentId={editing?.mode === 'add' ? editing.parentId : 0}
+        options={options}
+        onCancel={() => setEditing(null)}
+        onSubmit={save}
+      />
+    </Card>
+  );
+}

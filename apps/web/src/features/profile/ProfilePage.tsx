@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Button, Card, Col, Descriptions, Form, Row, Select, Tag } from 'antd';
+import { LockOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { DASHBOARD_STYLES, LANGUAGES, type DashboardStyle, type Language } from '@iot/contract';
+import { changeLanguage } from '../../app/language';
+import { patchUser, useSession } from '../../app/session';
+import { EmailManager } from '../../components/EmailManager';
+import { ChangePasswordDialog } from '../auth/ChangePasswordDialog';
+import { roleLabel } from '../../lib/acl-labels';
+import { feedbackMessage } from '../../lib/feedback';
+import { http } from '../../lib/http';
+import { CompanyDetailsForm } from './CompanyDetailsForm';
+
+/** The signed-in user's own page: details, company details, preferences, emails and password. */
+export default function ProfilePage() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const [saving, setSaving] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  if (!user) return null;
+
+  const saveStyle = async (dashboardStyle: DashboardStyle) => {
+    setSaving(true);
+    try {
+      await http.post<null>('/user/preferences', { dashboardStyle });
+      patchUser({ dashboardStyle });
+      feedbackMessage().success(t('profile:saved'));
+    } catch {
+      // reported by the http client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="profile">
+      <Card title={t('profile:details')}>
+        <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
+          <Descriptions.Item label={t('fields:username')}>{user.name}</Descriptions.Item>
+          <Descriptions.Item label={t('fields:roleName')}>
+            {roleLabel(user.roles[0] ?? '', user.roleName)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('fields:userType')}>
+            <Tag color={user.type === 0 ? 'geekblue' : 'cyan'}>{t(`profile:userTypes.${user.type}`)}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('profile:permissionCount')}>{user.permissions.length}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card title={t('profile:company')} style={{ height: '100%' }}>
+            <CompanyDetailsForm user={user} />
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title={t('profile:preferences')} style={{ height: '100%' }}>
+            <Form layout="vertical" style={{ maxWidth: 360 }}>
+              <Form.Item label={t('fields:language')}>
+                <Select<Language>
+                  value={i18n.language as Language}
+                  onChange={(lang) => void changeLanguage(lang)}
+                  options={LANGUAGES.map((lang) => ({ value: lang, label: t(`profile:languages.${lang}`) }))}
+                  data-testid="profile-language"
+                />
+              </Form.Item>
+              <Form.Item label={t('fields:dashboardStyle')} extra={t('profile:dashboardStyleHint')}>
+                <Select<DashboardStyle>
+                  value={user.dashboardStyle}
+                  loading={saving}
+                  onChange={(style) => void saveStyle(style)}
+                  options={DASHBOARD_STYLES.map((style) => ({
+                    value: style,
+                    label: t(`profile:dashboardStyles.${style}`),
+                  }))}
+                  data-testid="profile-dashboard-style"
+                />
+              </Form.Item>
+            </Form>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title={t('profile:emails')} style={{ height: '100%' }}>
+            <EmailManager userId={user.id} canEdit />
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title={t('profile:security')} style={{ height: '100%' }}>
+            <p>{t('profile:passwordHint')}</p>
+            <Button icon={<LockOutlined />} onClick={() => setPasswordOpen(true)} data-testid="profile-change-password">
+              {t('profile:changePassword')}
+            </Button>
+          </Card>
+        </Col>
+      </Row>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </div>
+  );
+}

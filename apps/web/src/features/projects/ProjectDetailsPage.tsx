@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { Button, Card, Descriptions, Empty, Space, Spin, Tabs, Tag } from 'antd';
+import { EditOutlined, TeamOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { usePermission } from '../../app/session';
+import { parseTime } from '../../lib/format';
+// One-way seam: the project page embeds the device registry's table (devices never import projects).
+import { DeviceTable } from '../devices/DeviceTable';
+import { useProject } from './api';
+import { ProjectFormModal } from './ProjectFormModal';
+import { RoadSections } from './RoadSections';
+
+/** /project/details?id= : the project's details, its devices and its road sections. */
+export default function ProjectDetailsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const raw = Number(params.get('id'));
+  const id = Number.isInteger(raw) && raw > 0 ? raw : undefined;
+  const { data: project, isLoading } = useProject(id);
+  const canEdit = usePermission('project:edit');
+  const canUsers = usePermission('project:users');
+  const canDevices = usePermission('device:list');
+  const [editing, setEditing] = useState(false);
+
+  if (!id) return <Empty description={t('projects:details.noProject')} />;
+  if (isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (!project) return <Empty description={t('projects:details.notFound')} />;
+  const empty = t('common:empty');
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="project-details">
+      <Card
+        title={project.name}
+        extra={
+          <Space>
+            {canUsers && (
+              <Button icon={<TeamOutlined />} onClick={() => navigate(`/project/userProjectList?id=${project.id}`)}>
+                {t('projects:actions.users')}
+              </Button>
+            )}
+            {canEdit && (
+              <Button type="primary" icon={<EditOutlined />} onClick={() => setEditing(true)} data-testid="project-edit">
+                {t('projects:actions.edit')}
+              </Button>
+            )}
+          </Space>
+        }
+      >
+        <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }}>
+          <Descriptions.Item label={t('projects:fields.owner')}>{project.ownerName}</Descriptions.Item>
+          <Descriptions.Item label={t('projects:fields.address')}>{project.address || empty}</Descriptions.Item>
+          <Descriptions.Item label={t('projects:details.position')}>
+            {project.lng !== null && project.lat !== null ? `${project.lng}, ${project.lat}` : empty}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('projects:fields.weather')}>
+            <Tag color={project.weather ? 'blue' : 'default'}>{t(project.weather ? 'projects:on' : 'projects:off')}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('projects:fields.map')}>
+            <Tag color={project.map ? 'green' : 'default'}>{t(project.map ? 'projects:on' : 'projects:off')}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('projects:columns.deviceCount')}>{project.deviceCount}</Descriptions.Item>
+          <Descriptions.Item label={t('projects:columns.createdAt')}>{parseTime(project.createdAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('projects:fields.remarks')} span={2}>
+            {project.remarks || empty}
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card>
+        <Tabs
+          items={[
+            ...(canDevices
+              ? [
+                  {
+                    key: 'devices',
+                    label: t('projects:details.devices'),
+                    children: <DeviceTable key={project.id} fixedProjectId={project.id} fixedProjectName={project.name} />,
+                  },
+                ]
+              : []),
+            {
+              key: 'roads',
+              label: t('projects:details.roads'),
+              children: <RoadSections key={project.id} projectId={project.id} editable={canEdit} />,
+            },
+          ]}
+        />
+      </Card>
+      <ProjectFormModal open={editing} project={project} onClose={() => setEditing(false)} />
+    </Space>
+  );
+}

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import { Button, Card, Input, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { ProjectDto } from '@iot/contract';
+import { usePermission } from '../../app/session';
+import { parseTime } from '../../lib/format';
+import { useProjectList, type ProjectSort } from './api';
+import { useDeleteProjectFlow } from './DeleteProject';
+import { ProjectFormModal } from './ProjectFormModal';
+
+/** /project/index (project:list): projects with server-side paging, sorting and name filter. */
+export default function ProjectListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const canAdd = usePermission('project:add');
+  const canEdit = usePermission('project:edit');
+  const canDelete = usePermission('project:delete');
+  const canUsers = usePermission('project:users');
+  const canDevices = usePermission('device:list');
+  // Hidden routes exist only for holders of their menu's code (project:detail → /project/details).
+  const canDetails = usePermission('project:detail');
+
+  const [search, setSearch] = useState('');
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(20);
+  const [sort, setSort] = useState<{ field: ProjectSort; order: 'asc' | 'desc' }>({ field: 'createdAt', order: 'desc' });
+  const [editing, setEditing] = useState<{ open: boolean; project: ProjectDto | null }>({ open: false, project: null });
+  const list = useProjectList({ page, limit, name: name || undefined, sort: sort.field, order: sort.order });
+  const deletion = useDeleteProjectFlow();
+
+  const sortable = (key: ProjectSort) => ({
+    key,
+    sorter: true,
+    sortOrder: sort.field === key ? (sort.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
+    sortDirections: ['ascend' as const, 'descend' as const, 'ascend' as const],
+  });
+
+  const columns: ColumnsType<ProjectDto> = [
+    {
+      title: t('projects:fields.name'),
+      dataIndex: 'name',
+      ...sortable('name'),
+      render: (v: string, p) => (canDetails ? <Link to={`/project/details?id=${p.id}`}>{v}</Link> : v),
+    },
+    { title: t('projects:fields.owner'), dataIndex: 'ownerName', width: 140 },
+    {
+      title: t('projects:fields.address'),
+      dataIndex: 'address',
+      render: (v: string) =>
+        v ? (
+          <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 240 }}>
+            {v}
+          </Typography.Text>
+        ) : (
+          t('common:empty')
+        ),
+    },
+    {
+      title: t('projects:columns.deviceCount'),
+      dataIndex: 'deviceCount',
+      width: 110,
+      align: 'right',
+      render: (n: number, p) => (canDevices ? <Link to={`/project/devicelist?projectId=${p.id}`}>{n}</Link> : n),
+    },
+    {
+      title: t('projects:columns.features'),
+      key: 'features',
+      width: 180,
+      render: (_, p) => (
+        <Space size={4} wrap>
+          <Tag color={p.weather ? 'blue' : 'default'}>{t(p.weather ? 'projects:tags.weatherOn' : 'projects:tags.weatherOff')}</Tag>
+          <Tag color={p.map ? 'green' : 'default'}>{t(p.map ? 'projects:tags.mapOn' : 'projects:tags.mapOff')}</Tag>
+        </Space>
+      ),
+    },
+    {
+      title: t('projects:columns.createdAt'),
+      dataIndex: 'createdAt',
+      ...sortable('createdAt'),
+      width: 170,
+      render: (v: string) => parseTime(v) ?? '',
+    },
+    {
+      title: t('projects:columns.actions'),
+      key: 'actions',
+      fixed: 'end',
+      width: 320,
+      render: (_, p) => (
+        <Space size={0} wrap={false}>
+          {canDetails && (
+            <Button type="link" size="small" onClick={() => navigate(`/project/details?id=${p.id}`)} data-testid={`row-details-${p.id}`}>
+              {t('projects:actions.details')}
+            </Button>
+          )}
+          {canDevices && (
+            <Button type="link" size="small" onClick={() => navigate(`/project/devicelist?projectId=${p.id}`)} data-testid={`row-devices-${p.id}`}>
+              {t('projects:actions.devices')}
+            </Button>
+          )}
+          {canUsers && (
+            <Button type="link" size="small" onClick={() => navigate(`/project/userProjectList?id=${p.id}`)} data-testid={`row-users-${p.id}`}>
+              {t('projects:actions.users')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button type="link" size="small" onClick={() => setEditing({ open: true, project: p })} data-testid={`row-edit-${p.id}`}>
+              {t('projects:actions.edit')}
+            </Button>
+          )}
+          {canDelete && (
+            <Button type="link" size="small" danger onClick={() => deletion.start(p)} data-testid={`row-delete-${p.id}`}>
+              {t('projects:actions.delete')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('projects:title')} data-testid="project-list-page">
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+        <Input.Search
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            if (!e.target.value) {
+              setName('');
+              setPage(1);
+            }
+          }}
+          onSearch={(v) => {
+            setName(v.trim());
+            setPage(1);
+          }}
+          allowClear
+          maxLength={64}
+          placeholder={t('projects:filters.name')}
+          style={{ width: 260 }}
+          data-testid="filter-name"
+        />
+        <div style={{ flex: 1 }} />
+        {canDevices && (
+          <Button icon={<UnorderedListOutlined />} onClick={() => navigate('/project/devicelist')} data-testid="btn-all-devices">
+            {t('projects:allDevices')}
+          </Button>
+        )}
+        {canAdd && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ open: true, project: null })} data-testid="btn-add">
+            {t('projects:add')}
+          </Button>
+        )}
+      </div>
+      <Table<ProjectDto>
+        rowKey="id"
+        size="middle"
+        data-testid="table-projects"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.items ?? []}
+        scroll={{ x: 'max-content' }}
+        onChange={(_, __, sorter) => {
+          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<ProjectDto> | undefined;
+          const key = s?.columnKey as ProjectSort | undefined;
+          if (key && s?.order) setSort({ field: key, order: s.order === 'ascend' ? 'asc' : 'desc' });
+          else if (s && !s.order) setSort({ field: 'createdAt', order: 'desc' });
+        }}
+        pagination={{
+          current: page,
+          pageSize: limit,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          showTotal: (total) => t('common:total', { total }),
+          onChange: (p, size) => {
+            setPage(size === limit ? p : 1);
+            setLimit(size);
+          },
+        }}
+      />
+      <ProjectFormModal open={editing.open} project={editing.project} onClose={() => setEditing({ open: false, project: null })} />
+      {deletion.element}
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+import { useMemo, useState } from 'react';
+import { Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+// One-way seam: projects reuse the device registry's debounce (devices never import projects).
+import { useDebounced } from '../devices/pickers';
+import { useUserOptions, type UserOption } from './api';
+
+interface BaseProps {
+  /** Users already known by name (the current owner, the project's users). */
+  known?: UserOption[];
+  placeholder?: string;
+  style?: React.CSSProperties;
+  'data-testid'?: string;
+}
+
+type Props = BaseProps &
+  (
+    | { mode?: undefined; value?: number; onChange?: (value: number | undefined) => void }
+    | { mode: 'multiple'; value?: number[]; onChange?: (value: number[]) => void }
+  );
+
+/** Users of the caller's subtree, searched by name on the server (GET /user/options?q=). */
+export function UserSelect(props: Props) {
+  const { known = [], placeholder, style, 'data-testid': testId } = props;
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const { data = [], isFetching } = useUserOptions(useDebounced(search));
+  const options = useMemo(() => {
+    const byId = new Map<number, string>();
+    for (const u of [...known, ...data]) byId.set(u.id, u.name);
+    return [...byId].map(([value, label]) => ({ value, label }));
+  }, [known, data]);
+  const common = {
+    options,
+    loading: isFetching,
+    placeholder: placeholder ?? t('projects:placeholders.user'),
+    showSearch: { filterOption: false, onSearch: setSearch },
+    onOpenChange: (open: boolean) => !open && setSearch(''),
+    notFoundContent: t('projects:noMatch'),
+    style,
+    'data-testid': testId,
+  };
+  if (props.mode === 'multiple') {
+    return (
+      <Select<number[]>
+        {...common}
+        mode="multiple"
+        value={props.value}
+        onChange={(v) => props.onChange?.(v)}
+        onSelect={() => setSearch('')}
+      />
+    );
+  }
+  return <Select<number> {...common} value={props.value} onChange={(v) => props.onChange?.(v)} />;
+}

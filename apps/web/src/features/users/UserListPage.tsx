@@ -1,0 +1,273 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, Drawer, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
+import { useSession } from '../../app/session';
+import { EmailManager } from '../../components/EmailManager';
+import { FilterBar } from '../../components/FilterBar';
+import { roleLabel } from '../../lib/acl-labels';
+import { feedbackMessage } from '../../lib/feedback';
+import { parseTime } from '../../lib/format';
+import { useServerTable } from '../../lib/use-server-table';
+import {
+  createUser,
+  deleteUser,
+  editUser,
+  resetPassword,
+  unlockUser,
+  useRoleOptions,
+  userKeys,
+  useUserList,
+  type UserCreateInput,
+  type UserFilters,
+} from './api';
+import { ResetPasswordModal } from './ResetPasswordModal';
+import { UserForm, type UserFormValues } from './UserForm';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; user: UserDto } | null;
+
+/** Codes that open GET /role/getoptionslist (role filter and role picker). */
+const ROLE_OPTION_CODES: readonly string[] = ['role:list', 'admin:add', 'admin:edit', 'user:add', 'user:edit', 'agent:add', 'agent:edit'];
+
+const EMPTY = '—';
+
+/**
+ * One page for the three user screens: administrators (/sys/adminuser), company users
+ * (/sys/user) and the caller's own sub-users (/user/agent). Buttons follow `<kind>:*` codes.
+ */
+export function UserListPage({ kind }: { kind: UserKind }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { user: me } = useSession();
+  const held = useMemo(() => new Set<string>(me?.permissions ?? []), [me]);
+  const can = (verb: 'add' | 'edit' | 'delete' | 'list') => held.has(`${kind}:${verb}` satisfies PermissionCode);
+  const canAdd = can('add');
+  const canEdit = can('edit');
+  const canDelete = can('delete');
+  const canList = can('list');
+  const table = useServerTable<UserFilters>({ sort: 'createdAt', order: 'desc' });
+  const { data, isFetching } = useUserList(kind, table.params);
+  const { data: roles = [] } = useRoleOptions(ROLE_OPTION_CODES.some((c) => held.has(c)));
+  const [editing, setEditing] = useState<Editing>(null);
+  const [passwordOf, setPasswordOf] = useState<UserDto | null>(null);
+  const [emailsOf, setEmailsOf] = useState<UserDto | null>(null);
+
+  if (!me) return null;
+  const meOption = { id: me.id, name: me.name };
+  const changed = () => queryClient.invalidateQueries({ queryKey: userKeys.all });
+
+  const save = async (values: UserFormValues) => {
+    if (editing?.mode === 'edit') {
+      const self = editing.user.id === me.id;
+      const { username: _u, password: _p, ...fields } = values;
+      await editUser({
+        id: editing.user.id,
+        ...fields,
+        // Oneself: role, parent, type and state are fixed (the server refuses a change).
+        ...(self ? { type: undefined, roleId: undefined, parentId: undefined, enabled: undefined } : {}),
+      });
+      feedbackMessage().success(t('crud:updated'));
+    } else {
+      await createUser(values as UserCreateInput);
+      feedbackMessage().success(t('crud:created'));
+    }
+    setEditing(null);
+    await changed();
+  };
+
+  const act = async (run: () => Promise<unknown>, done: string) => {
+    try {
+      await run();
+      feedbackMessage().success(done);
+      await changed();
+    } catch {
+      // reported by the http client
+    }
+  };
+
+  const columns: ColumnsType<UserDto> = [
+    {
+      title: t('users:username'),
+      dataIndex: 'username',
+      key: 'username',
+      sorter: true,
+      sortOrder: table.sortOrderOf('username'),
+      fixed: 'left',
+      width: 150,
+    },
+    {
+      title: t('users:type'),
+      dataIndex: 'type',
+      width: 120,
+      render: (v: number) => <Tag color={v === 0 ? 'geekblue' : 'cyan'}>{t(`users:types.${v === 0 ? 0 : 1}`)}</Tag>,
+    },
+    { title: t('users:role'), dataIndex: 'roleName', width: 160, render: (_, u) => roleLabel(u.roleIdentification, u.roleName) },
+    { title: t('users:parent'), dataIndex: 'parentName', width: 130, render: (v: string | null) => v ?? EMPTY },
+    { title: t('users:corporateName'), dataIndex: 'corporateName', width: 160, ellipsis: true, render: (v: string) => v || EMPTY },
+    { title: t('users:contactNumber'), dataIndex: 'contactNumber', width: 140, render: (v: string) => v || EMPTY },
+    {
+      title: t('users:dashboardStyle'),
+      dataIndex: 'dashboardStyle',
+      width: 110,
+      render: (v: string) => t(`users:dashboardStyles.${v}`, { defaultValue: v }),
+    },
+    { title: t('users:language'), dataIndex: 'language', width: 100, render: (v: string) => t(`users:languages.${v}`, { defaultValue: v }) },
+    {
+      title: t('users:state'),
+      key: 'state',
+      width: 150,
+      render: (_, u) => (
+        <Space size={4} wrap>
+          {u.enabled ? <Tag color="success">{t('users:enabledTag')}</Tag> : <Tag color="default">{t('users:disabledTag')}</Tag>}
+          {u.locked && <Tag color="error">{t('users:lockedTag')}</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: t('crud:createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 170,
+      sorter: true,
+      sortOrder: table.sortOrderOf('createdAt'),
+      render: (v: string) => parseTime(v),
+    },
+  ];
+  if (canEdit || canDelete || canList) {
+    columns.push({
+      title: t('crud:actions'),
+      key: 'actions',
+      width: 300,
+      fixed: 'right',
+      render: (_, u) => {
+        const self = u.id === me.id;
+        return (
+          <Space size={0} wrap>
+            {canEdit && (
+              <Button type="link" size="small" data-testid={`row-edit-${u.id}`} onClick={() => setEditing({ mode: 'edit', user: u })}>
+                {t('crud:edit')}
+              </Button>
+            )}
+            {canEdit && !self && (
+              <Button type="link" size="small" data-testid={`row-password-${u.id}`} onClick={() => setPasswordOf(u)}>
+                {t('users:resetPassword')}
+              </Button>
+            )}
+            {canEdit && u.locked && (
+              <Popconfirm
+                title={t('users:unlockConfirm', { name: u.username })}
+                okText={t('common:confirm')}
+                cancelText={t('common:cancel')}
+                okButtonProps={{ 'data-testid': 'confirm-ok' } as Record<string, string>}
+                onConfirm={() => act(() => unlockUser(u.id), t('users:unlocked'))}
+              >
+                <Button type="link" size="small" data-testid={`row-unlock-${u.id}`}>
+                  {t('users:unlock')}
+                </Button>
+              </Popconfirm>
+            )}
+            <Button type="link" size="small" data-testid={`row-emails-${u.id}`} onClick={() => setEmailsOf(u)}>
+              {t('users:emails')}
+            </Button>
+            {canDelete && !self && (
+              <Popconfirm
+                title={t('users:deleteConfirm', { name: u.username })}
+                okText={t('common:confirm')}
+                cancelText={t('common:cancel')}
+                okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
+                onConfirm={() => act(() => deleteUser(u.id), t('crud:deleted'))}
+              >
+                <Button type="link" size="small" danger data-testid={`row-delete-${u.id}`}>
+                  {t('crud:delete')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Space>
+        );
+      },
+    });
+  }
+
+  return (
+    <Card data-testid={`page-${kind}`}>
+      <FilterBar<UserFilters>
+        onSearch={table.search}
+        extra={
+          canAdd && (
+            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
+              {t('crud:add')}
+            </Button>
+          )
+        }
+      >
+        <Form.Item name="username">
+          <Input placeholder={t('users:username')} allowClear data-testid="filter-username" style={{ width: 170 }} />
+        </Form.Item>
+        {roles.length > 0 && (
+          <Form.Item name="roleId">
+            <Select
+              allowClear
+              placeholder={t('users:role')}
+              style={{ width: 180 }}
+              options={roles.map((r) => ({ value: r.id, label: roleLabel(r.identification, r.name) }))}
+              data-testid="filter-roleId"
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="enabled">
+          <Select
+            allowClear
+            placeholder={t('users:enabled')}
+            style={{ width: 140 }}
+            options={[
+              { value: true, label: t('users:enabledTag') },
+              { value: false, label: t('users:disabledTag') },
+            ]}
+            data-testid="filter-enabled"
+          />
+        </Form.Item>
+      </FilterBar>
+      <Table<UserDto>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        scroll={{ x: 1700 }}
+        data-testid={`table-${kind === 'admin' ? 'adminuser' : kind}`}
+        {...table.tableProps(data, isFetching)}
+      />
+      <UserForm
+        open={editing !== null}
+        kind={kind}
+        user={editing?.mode === 'edit' ? editing.user : undefined}
+        me={meOption}
+        roles={roles}
+        onCancel={() => setEditing(null)}
+        onSubmit={save}
+      />
+      <ResetPasswordModal
+        user={passwordOf}
+        onCancel={() => setPasswordOf(null)}
+        onSubmit={async (password) => {
+          if (!passwordOf) return;
+          await resetPassword(passwordOf.id, password);
+          feedbackMessage().success(t('users:passwordReset'));
+          setPasswordOf(null);
+          await changed();
+        }}
+      />
+      <Drawer
+        open={emailsOf !== null}
+        onClose={() => setEmailsOf(null)}
+        size={480}
+        destroyOnHidden
+        title={t('users:emailsOf', { name: emailsOf?.username ?? '' })}
+        data-testid="email-drawer"
+      >
+        {emailsOf && <EmailManager userId={emailsOf.id} canEdit={canEdit || emailsOf.id === me.id} />}
+      </Drawer>
+    </Card>
+  );
+}

@@ -1,0 +1,98 @@
+import type { TFunction } from 'i18next';
+import i18n from './i18n';
+
+export type TimeInput = Date | number | string | null | undefined;
+
+/** A 10-digit number is a Unix timestamp in seconds (§9); 13 digits are milliseconds. */
+function toMillis(value: number): number {
+  return String(Math.trunc(Math.abs(value))).length === 10 ? value * 1000 : value;
+}
+
+/** Turns any accepted input into a Date, or undefined when it is empty or not a date. */
+export function toDate(time: TimeInput): Date | undefined {
+  if (time === null || time === undefined || time === '') return undefined;
+  let date: Date;
+  if (time instanceof Date) date = time;
+  else if (typeof time === 'number') date = new Date(toMillis(time));
+  else if (/^\d+$/.test(time.trim())) date = new Date(toMillis(Number(time.trim())));
+  else if (/^\d{4}-\d{1,2}-\d{1,2}( \d{1,2}:\d{1,2}(:\d{1,2})?)?$/.test(time.trim())) {
+    // "2024-1-2 03:04" without a zone is local time; slashes make every engine read it so.
+    date = new Date(time.trim().replace(/-/g, '/'));
+  } else date = new Date(time);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Formats a time with `{y} {m} {d} {h} {i} {s}` (zero padded) and `{a}` (weekday name in the UI
+ * language). Returns null when the input is empty or not a date.
+ */
+export function parseTime(time: TimeInput, pattern = '{y}-{m}-{d} {h}:{i}:{s}'): string | null {
+  const date = toDate(time);
+  if (!date) return null;
+  const parts: Record<string, string> = {
+    y: String(date.getFullYear()),
+    m: pad(date.getMonth() + 1),
+    d: pad(date.getDate()),
+    h: pad(date.getHours()),
+    i: pad(date.getMinutes()),
+    s: pad(date.getSeconds()),
+  };
+  return pattern.replace(/\{([ymdhisa])+\}/g, (_, key: string) =>
+    key === 'a'
+      ? new Intl.DateTimeFormat(i18n.language || 'en', { weekday: 'short' }).format(date)
+      : (parts[key] ?? ''),
+  );
+}
+
+/**
+ * Time ago (§9): under 30 s "just now", under an hour minutes, under a day hours, under two days
+ * "1 day ago", otherwise `pattern` when given or month/day hour:minute. Texts come from the
+ * `common:timeAgo` keys in the current language (or the `t` passed in).
+ */
+export function formatTime(time: TimeInput, pattern?: string, t: TFunction = i18n.t): string {
+  const date = toDate(time);
+  if (!date) return '';
+  const diff = (Date.now() - date.getTime()) / 1000;
+  if (diff < 30) return t('common:timeAgo.justNow');
+  if (diff < 3600) return t('common:timeAgo.minutes', { count: Math.ceil(diff / 60) });
+  if (diff < 3600 * 24) return t('common:timeAgo.hours', { count: Math.ceil(diff / 3600) });
+  if (diff < 3600 * 24 * 2) return t('common:timeAgo.oneDay');
+  if (pattern) return parseTime(date, pattern) ?? '';
+  return t('common:timeAgo.date', {
+    month: date.getMonth() + 1,
+    day: date.getDate(),
+    hour: date.getHours(),
+    minute: pad(date.getMinutes()),
+  });
+}
+
+const SI = [
+  { value: 1e18, symbol: 'E' },
+  { value: 1e15, symbol: 'P' },
+  { value: 1e12, symbol: 'T' },
+  { value: 1e9, symbol: 'G' },
+  { value: 1e6, symbol: 'M' },
+  { value: 1e3, symbol: 'k' },
+];
+
+/** 1500 → "1.5k" with `digits` decimals at most (trailing zeros dropped); keeps the sign. */
+export function numberFormatter(num: number, digits = 1): string {
+  if (!Number.isFinite(num)) return String(num);
+  const abs = Math.abs(num);
+  const sign = num < 0 ? '-' : '';
+  for (const { value, symbol } of SI) {
+    if (abs >= value) {
+      const scaled = (abs / value).toFixed(digits).replace(/\.0+$|(\.[0-9]*[1-9])0+$/, '$1');
+      return sign + scaled + symbol;
+    }
+  }
+  return String(num);
+}
+
+/** 10000 → "10,000"; decimals are kept as they are; not-a-number becomes "0". */
+export function toThousandFilter(num: number | string): string {
+  const value = Number(num) || 0;
+  return value.toString().replace(/^-?\d+/, (int) => int.replace(/(?=(?!\b)(\d{3})+$)/g, ','));
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** Where `npm run dev` forwards API and live-channel calls: the server's PORT (8080). */
+const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
+
+// Vendor groups: each becomes its own long-cacheable chunk (vite 8 bundles with rolldown).
+const vendorGroups = [
+  { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 40 },
+  // pinyin-pro is only imported on demand (Chinese menu search): its own chunk, loaded late.
+  { name: 'vendor-pinyin', test: /node_modules[\\/]pinyin-pro[\\/]/, priority: 50 },
+  { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 30 },
+  { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs)[\\/]/, priority: 20 },
+  { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: true, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: vendorGroups },
+      },
+    },
+  },
+});

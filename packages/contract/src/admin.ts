@@ -1,0 +1,286 @@
+import { z } from 'zod';
+import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
+import { pageQuerySchema } from './envelope.js';
+
+/**
+ * Access-control administration (§2 /sys/*, /user/agent; §3; §7 user, menu, permission, role,
+ * logs). Lists are server-paged; `sort` names a column and `order` its direction.
+ */
+
+const id = z.coerce.number().int().positive();
+export const idQuerySchema = z.object({ id });
+const order = z.enum(['asc', 'desc']).default('desc');
+const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+const trimmed = (max: number, message: string) => z.string().trim().min(1, message).max(max);
+const optionalText = (max: number) => z.string().trim().max(max).default('');
+
+// ---------------------------------------------------------------- users
+
+/** The three user screens over one API: administrators (type 0), companies (type 1), own sub-users. */
+export const USER_KINDS = ['admin', 'user', 'agent'] as const;
+export type UserKind = (typeof USER_KINDS)[number];
+
+export const userListQuerySchema = pageQuerySchema.extend({
+  kind: z.enum(USER_KINDS).default('agent'),
+  username: z.string().trim().max(64).optional(),
+  roleId: id.optional(),
+  parentId: id.optional(),
+  enabled: boolQuery.optional(),
+  sort: z.enum(['createdAt', 'username', 'id']).default('createdAt'),
+  order,
+});
+export type UserListQuery = z.input<typeof userListQuerySchema>;
+
+export const userDtoSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  type: z.number().int(),
+  roleId: z.number().int(),
+  roleName: z.string(),
+  roleIdentification: z.string(),
+  parentId: z.number().int().nullable(),
+  parentName: z.string().nullable(),
+  corporateName: z.string(),
+  corporateAddress: z.string(),
+  contactNumber: z.string(),
+  dashboardStyle: z.enum(DASHBOARD_STYLES),
+  language: z.enum(LANGUAGES),
+  enabled: z.boolean(),
+  /** Locked by the failed-login rule right now. */
+  locked: z.boolean(),
+  createdAt: z.string(),
+});
+export type UserDto = z.infer<typeof userDtoSchema>;
+
+const userFields = {
+  type: z.union([z.literal(0), z.literal(1)]),
+  roleId: id,
+  parentId: id.optional(),
+  corporateName: optionalText(128),
+  corporateAddress: optionalText(256),
+  contactNumber: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .default(''),
+  dashboardStyle: z.enum(DASHBOARD_STYLES).default('default'),
+  language: z.enum(LANGUAGES).default('en'),
+  enabled: z.boolean().default(true),
+};
+
+export const userCreateSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'please enter the user name')
+    .max(64)
+    .regex(/^[\p{L}\p{N}_.@-]+$/u, 'letters, digits and _ . @ - only'),
+  password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
+  ...userFields,
+});
+export type UserCreate = z.input<typeof userCreateSchema>;
+
+export const userEditSchema = z.object({
+  id,
+  type: userFields.type.optional(),
+  roleId: id.optional(),
+  parentId: id.optional(),
+  corporateName: z.string().trim().max(128).optional(),
+  corporateAddress: z.string().trim().max(256).optional(),
+  contactNumber: userFields.contactNumber.optional(),
+  dashboardStyle: z.enum(DASHBOARD_STYLES).optional(),
+  language: z.enum(LANGUAGES).optional(),
+  enabled: z.boolean().optional(),
+});
+export type UserEdit = z.input<typeof userEditSchema>;
+
+export const userRepasswordSchema = z.object({
+  id,
+  password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
+});
+
+/** §5: at most 3 emails per user. */
+export const MAX_EMAILS = 3;
+export const emailAddSchema = z.object({
+  userId: id,
+  email: z.string().trim().toLowerCase().max(254).email('please enter a valid email address'),
+});
+export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() });
+export type EmailDto = z.infer<typeof emailDtoSchema>;
+
+/** Options for the parent-user picker: searchable, limited. */
+export const userOptionsQuerySchema = z.object({
+  q: z.string().trim().max(64).default(''),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const optionSchema = z.object({ id: z.number().int(), name: z.string() });
+
+// ---------------------------------------------------------------- roles
+
+export const roleListQuerySchema = pageQuerySchema.extend({
+  name: z.string().trim().max(64).optional(),
+  sort: z.enum(['createdAt', 'name', 'id']).default('id'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+});
+export const roleDtoSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  identification: z.string(),
+  builtin: z.boolean(),
+  userCount: z.number().int(),
+  /** Whether the caller may edit it (own subtree's roles; built-ins for the super administrator). */
+  editable: z.boolean(),
+  createdAt: z.string(),
+});
+export type RoleDto = z.infer<typeof roleDtoSchema>;
+const identification = z
+  .string()
+  .trim()
+  .min(1, 'please enter the identification')
+  .max(64)
+  .regex(/^[A-Za-z][A-Za-z0-9_:.-]*$/, 'letters, digits and _ : . - , starting with a letter');
+export const roleCreateSchema = z.object({
+  name: trimmed(64, 'please enter the name'),
+  identification,
+});
+export const roleEditSchema = roleCreateSchema.extend({ id });
+export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(z.number().int().positive()).max(1000) });
+export const roleOptionSchema = z.object({ id: z.number().int(), name: z.string(), identification: z.string() });
+
+// ---------------------------------------------------------------- permissions
+
+export const permissionListQuerySchema = pageQuerySchema.extend({
+  name: z.string().trim().max(64).optional(),
+  identification: z.string().trim().max(64).optional(),
+  menuId: id.optional(),
+  sort: z.enum(['createdAt', 'name', 'identification', 'id']).default('id'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+});
+export const permissionDtoSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  identification: z.string(),
+  menuId: z.number().int(),
+  menuName: z.string(),
+  createdAt: z.string(),
+});
+export type PermissionDto = z.infer<typeof permissionDtoSchema>;
+export const permissionCreateSchema = z.object({
+  name: trimmed(64, 'please enter the name'),
+  identification,
+  menuId: id,
+});
+export const permissionEditSchema = permissionCreateSchema.extend({ id });
+
+/** Menu → permission tree for the role editor: menus with their permissions as leaves. */
+export interface PermissionTreeNode {
+  key: string;
+  title: string;
+  titleEn: string;
+  titleEs: string;
+  titleJa: string;
+  /** Set on permission leaves. */
+  permissionId?: number;
+  identification?: string;
+  children: PermissionTreeNode[];
+}
+export const permissionTreeNodeSchema: z.ZodType<PermissionTreeNode> = z.lazy(() =>
+  z.object({
+    key: z.string(),
+    title: z.string(),
+    titleEn: z.string(),
+    titleEs: z.string(),
+    titleJa: z.string(),
+    permissionId: z.number().int().optional(),
+    identification: z.string().optional(),
+    children: z.array(permissionTreeNodeSchema),
+  }),
+);
+export const rolePermissionViewSchema = z.object({
+  /** Permissions the role holds. */
+  permissionIds: z.array(z.number().int()),
+  /** What the caller may grant, as a tree. */
+  tree: z.array(permissionTreeNodeSchema),
+});
+
+// ---------------------------------------------------------------- menus
+
+export const menuCreateSchema = z.object({
+  parentId: z.coerce.number().int().min(0).default(0),
+  name: trimmed(64, 'please enter the name'),
+  nameEn: optionalText(64),
+  nameEs: optionalText(64),
+  nameJa: optionalText(64),
+  jumpType: z.union(JUMP_TYPES.map((v) => z.literal(v))),
+  menuUrl: trimmed(256, 'please enter the menu url'),
+  menuType: z.union(MENU_TYPES.map((v) => z.literal(v))).default(0),
+  sort: z.coerce.number().int().min(0).max(100000).default(0),
+  icon: optionalText(64),
+  identification,
+  isShow: z.union([z.literal(0), z.literal(1)]).default(1),
+});
+export const menuEditSchema = menuCreateSchema.extend({ id });
+export interface MenuOption {
+  id: number;
+  name: string;
+  nameEn: string;
+  nameEs: string;
+  nameJa: string;
+  children: MenuOption[];
+}
+export const menuOptionSchema: z.ZodType<MenuOption> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    nameEn: z.string(),
+    nameEs: z.string(),
+    nameJa: z.string(),
+    children: z.array(menuOptionSchema),
+  }),
+);
+
+// ---------------------------------------------------------------- logs
+
+const dateTime = z.iso.datetime({ offset: true });
+export const operationLogQuerySchema = pageQuerySchema.extend({
+  username: z.string().trim().max(64).optional(),
+  action: z.string().trim().max(64).optional(),
+  entity: z.string().trim().max(32).optional(),
+  result: z.enum(['success', 'failure']).optional(),
+  from: dateTime.optional(),
+  to: dateTime.optional(),
+  order,
+});
+export const operationLogDtoSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int().nullable(),
+  username: z.string(),
+  role: z.string(),
+  action: z.string(),
+  entity: z.string(),
+  entityId: z.string(),
+  summary: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  result: z.string(),
+  createdAt: z.string(),
+});
+export type OperationLogDto = z.infer<typeof operationLogDtoSchema>;
+
+export const loginLogQuerySchema = pageQuerySchema.extend({
+  username: z.string().trim().max(64).optional(),
+  result: z.enum(LOGIN_RESULTS).optional(),
+  from: dateTime.optional(),
+  to: dateTime.optional(),
+  order,
+});
+export const loginLogDtoSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  result: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  createdAt: z.string(),
+});

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { DASHBOARD_STYLES, LANGUAGES, USER_TYPES } from './enums.js';
+
+/** §5: the message the spec gives for a short password. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MIN_MESSAGE = 'the password can not be less than 6 digits';
+export const PASSWORD_MAX = 128;
+
+export const captchaInfoSchema = z.object({
+  key: z.string(),
+  /** SVG markup of the challenge. */
+  image: z.string(),
+  /** Whether login requires it (false when the server runs with CAPTCHA=off). */
+  required: z.boolean(),
+});
+export type CaptchaInfo = z.infer<typeof captchaInfoSchema>;
+
+export const loginBodySchema = z.object({
+  username: z.string().trim().min(1, 'username is required').max(64),
+  password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
+  captcha: z.string().trim().max(16).optional().default(''),
+  key: z.string().max(64).optional().default(''),
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+export const sessionUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  type: z.union(USER_TYPES.map((t) => z.literal(t))),
+  roleId: z.number().int(),
+  language: z.enum(LANGUAGES),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const loginResultSchema = z.object({
+  token: z.string(),
+  user: sessionUserSchema,
+});
+export type LoginResultDto = z.infer<typeof loginResultSchema>;
+
+export const userInfoSchema = z.object({
+  id: z.number().int(),
+  /** Role identifications; never empty (§6). */
+  roles: z.array(z.string()).min(1),
+  roleId: z.number().int(),
+  roleName: z.string(),
+  name: z.string(),
+  avatar: z.string(),
+  introduction: z.string(),
+  type: z.union(USER_TYPES.map((t) => z.literal(t))),
+  dashboardStyle: z.enum(DASHBOARD_STYLES),
+  language: z.enum(LANGUAGES),
+  corporateName: z.string(),
+  corporateAddress: z.string(),
+  contactNumber: z.string(),
+  /** Permission codes the user holds: the web hides buttons with them. */
+  permissions: z.array(z.string()),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+export const changePasswordBodySchema = z
+  .object({
+    oldPassword: z.string().min(1, 'please enter old password').max(PASSWORD_MAX),
+    newPassword: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
+    confirmPassword: z.string().min(1, 'please enter the new password again').max(PASSWORD_MAX),
+  })
+  .refine((b) => b.newPassword === b.confirmPassword, {
+    message: 'the two new passwords do not match',
+    path: ['confirmPassword'],
+  });
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+export const userInfoQuerySchema = z.object({ token: z.string().optional() });
+
+/** Last logins shown on the dashboard. */
+export const loginRecordSchema = z.object({
+  result: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  createdAt: z.string(),
+});
+export type LoginRecord = z.infer<typeof loginRecordSchema>;

@@ -1,0 +1,103 @@
+/**
+ * Permission codes: every route declares one, the web hides menus and buttons with the same codes.
+ * Each code belongs to the menu (by identification) whose screen it guards; a menu shows for a user
+ * holding any permission of it or of a descendant. The seed creates the permission rows from this
+ * table, so a new code here reaches the database at the next start.
+ */
+
+/** Route needs no session (login, captcha, site config). */
+export const PUBLIC = 'public' as const;
+/** Route needs a valid session and nothing more (own profile, own menus, logout). */
+export const AUTHENTICATED = 'authenticated' as const;
+
+export const PERMISSIONS = {
+  'devicetype:list': { menu: 'device-type', name: 'List device types' },
+  'devicetype:add': { menu: 'device-addtype', name: 'Add device type' },
+  'devicetype:edit': { menu: 'device-edittype', name: 'Edit device type' },
+  'devicetype:delete': { menu: 'device-type', name: 'Delete device type' },
+  'devicetype:paramview': { menu: 'device-setparam', name: 'View parameter settings' },
+  'devicetype:param': { menu: 'device-setparam', name: 'Edit parameter settings' },
+  'devicetype:alarmview': { menu: 'device-setalarm', name: 'View alarm settings' },
+  'devicetype:alarm': { menu: 'device-setalarm', name: 'Edit alarm settings' },
+  'project:list': { menu: 'project-index', name: 'List projects' },
+  'project:add': { menu: 'project-index', name: 'Add project' },
+  'project:edit': { menu: 'project-index', name: 'Edit project' },
+  'project:delete': { menu: 'project-index', name: 'Delete project' },
+  'project:users': { menu: 'project-userprojectlist', name: 'Assign project users' },
+  'device:list': { menu: 'project-devicelist', name: 'List devices' },
+  'project:detail': { menu: 'project-details', name: 'View project details' },
+  'device:detail': { menu: 'project-info', name: 'View device details' },
+  'device:add': { menu: 'project-index', name: 'Add device' },
+  'device:edit': { menu: 'project-index', name: 'Edit device' },
+  'device:delete': { menu: 'project-index', name: 'Delete device' },
+  'device:import': { menu: 'project-index', name: 'Import devices' },
+  'device:command': { menu: 'project-index', name: 'Send device commands' },
+  'alarm:list': { menu: 'project-alarminfo', name: 'List alarms' },
+  'alarm:handle': { menu: 'project-index', name: 'Handle alarms' },
+  'agent:list': { menu: 'user-agent', name: 'List users' },
+  'agent:add': { menu: 'user-agent', name: 'Add user' },
+  'agent:edit': { menu: 'user-agent', name: 'Edit user' },
+  'agent:delete': { menu: 'user-agent', name: 'Delete user' },
+  'upgrade:list': { menu: 'upgrade-version', name: 'List firmware versions' },
+  'upgrade:add': { menu: 'upgrade-version', name: 'Add firmware version' },
+  'upgrade:edit': { menu: 'upgrade-version', name: 'Edit firmware version' },
+  'upgrade:delete': { menu: 'upgrade-version', name: 'Delete firmware version' },
+  'upgrade:device': { menu: 'upgrade-device', name: 'Upgrade devices' },
+  'upgrade:external': { menu: 'upgrade-external', name: 'Upgrade external devices' },
+  'card:list': { menu: 'card-index', name: 'List SIM cards' },
+  'card:edit': { menu: 'card-index', name: 'Edit SIM cards' },
+  'card:order': { menu: 'card-order', name: 'Manage card orders' },
+  'menu:list': { menu: 'sys-menu', name: 'List menus' },
+  'menu:add': { menu: 'sys-menu', name: 'Add menu' },
+  'menu:edit': { menu: 'sys-menu', name: 'Edit menu' },
+  'menu:delete': { menu: 'sys-menu', name: 'Delete menu' },
+  'admin:list': { menu: 'sys-adminuser', name: 'List administrators' },
+  'admin:add': { menu: 'sys-adminuser', name: 'Add administrator' },
+  'admin:edit': { menu: 'sys-adminuser', name: 'Edit administrator' },
+  'admin:delete': { menu: 'sys-adminuser', name: 'Delete administrator' },
+  'role:list': { menu: 'sys-role', name: 'List roles' },
+  'role:add': { menu: 'sys-role', name: 'Add role' },
+  'role:edit': { menu: 'sys-role', name: 'Edit role' },
+  'role:delete': { menu: 'sys-role', name: 'Delete role' },
+  'permission:list': { menu: 'sys-permission', name: 'List permissions' },
+  'permission:add': { menu: 'sys-permission', name: 'Add permission' },
+  'permission:edit': { menu: 'sys-permission', name: 'Edit permission' },
+  'permission:delete': { menu: 'sys-permission', name: 'Delete permission' },
+  'user:list': { menu: 'sys-user', name: 'List users (system)' },
+  'user:add': { menu: 'sys-user', name: 'Add user (system)' },
+  'user:edit': { menu: 'sys-user', name: 'Edit user (system)' },
+  'user:delete': { menu: 'sys-user', name: 'Delete user (system)' },
+  'log:operation': { menu: 'sys-logs', name: 'Read operation logs' },
+  'log:device': { menu: 'sys-devlogs', name: 'Read device and login logs' },
+} as const satisfies Record<string, { menu: string; name: string }>;
+
+export type PermissionCode = keyof typeof PERMISSIONS;
+export type RoutePermission = PermissionCode | typeof PUBLIC | typeof AUTHENTICATED;
+
+export const PERMISSION_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
+
+/** Codes the ADMIN role does not get by default: the platform's own structure stays with SUPERADMIN. */
+export const SUPERADMIN_ONLY: readonly PermissionCode[] = [
+  'menu:add',
+  'menu:edit',
+  'menu:delete',
+  'permission:add',
+  'permission:edit',
+  'permission:delete',
+];
+
+/** BATTERYMANAGEMENT operates the fleet: projects, devices, alarms, read-only types. */
+export const BATTERY_MANAGEMENT_DEFAULT: readonly PermissionCode[] = [
+  'devicetype:list',
+  'devicetype:paramview',
+  'devicetype:alarmview',
+  'project:list',
+  'project:detail',
+  'device:list',
+  'device:detail',
+  'device:edit',
+  'device:command',
+  'alarm:list',
+  'alarm:handle',
+  'card:list',
+];

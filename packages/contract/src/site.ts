@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Fields of the site configuration that are localised with the suffixes En, Es, Ja (§1). */
+export const LOCALISED_SITE_FIELDS = [
+  'title',
+  'company',
+  'copyright',
+  'address',
+] as const;
+
+const localised = <K extends string>(k: K) =>
+  ({
+    [k]: z.string(),
+    [`${k}En`]: z.string(),
+    [`${k}Es`]: z.string(),
+    [`${k}Ja`]: z.string(),
+  }) as Record<K | `${K}En` | `${K}Es` | `${K}Ja`, z.ZodString>;
+
+const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #409EFF');
+
+export const siteConfigSchema = z.object({
+  ...localised('title'),
+  ...localised('company'),
+  ...localised('copyright'),
+  ...localised('address'),
+  logo: z.string(),
+  contactTel: z.string(),
+  email: z.string(),
+  /** Particle colours for the login page (§1). */
+  particleLogo: hex,
+  particleBackground: hex,
+  particleButton: hex,
+  particleFooter: hex,
+});
+export type SiteConfig = z.infer<typeof siteConfigSchema>;
