@@ -55,6 +55,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORTS.main}`,
     viewport: { width: 1366, height: 800 },
     locale: 'en-US',
+    // The console honours the OS preference by switching antd's animations off; popups then
+    // open in place and a click cannot land on a menu that is still sliding in.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

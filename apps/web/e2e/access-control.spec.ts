@@ -5,7 +5,7 @@
  * Two logins in all (one API, one form) because login rate limits and lockout are on.
  */
 import type { Page } from '@playwright/test';
-import { expect, openFromSidebar, setTokenCookie, shell, test, tokenCookie } from './fixtures';
+import { expect, openFromSidebar, pickOption, setTokenCookie, shell, test, tokenCookie } from './fixtures';
 
 const run = Date.now().toString(36);
 const ROLE = { name: `E2E operators ${run}`, identification: `E2E_OPS_${run.toUpperCase()}` };
@@ -16,12 +16,6 @@ const GRANTED = ['agent:list', 'agent:add', 'agent:edit', 'log:operation'];
 
 /** Set by the first test, used by the next ones (serial). */
 let operatorToken: string | undefined;
-
-/** Picks an option of an antd Select (opened by clicking `field`). */
-async function pick(page: Page, field: string, option: string) {
-  await page.getByTestId(field).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
 
 /** A validation message under a form field. */
 function fieldError(page: Page, text: string) {
@@ -85,7 +79,7 @@ test.describe.serial('access control', () => {
     await page.getByTestId('field-password').fill('12345');
     await expect(fieldError(page, 'The password can not be less than 6 digits')).toBeVisible();
     await page.getByTestId('field-password').fill(OPERATOR.password);
-    await pick(page, 'field-roleId', ROLE.name);
+    await pickOption(page, page.getByTestId('field-roleId'), ROLE.name);
     await page.getByTestId('field-corporateName').fill('Acme Energy');
     await page.getByTestId('field-corporateAddress').fill('1 Harbour Road');
     await page.getByTestId('field-contactNumber').fill('+34 600 000 000');
@@ -120,7 +114,7 @@ test.describe.serial('access control', () => {
     await page.getByTestId('btn-add').click();
     await page.getByTestId('field-username').fill(FIELD_USER);
     await page.getByTestId('field-password').fill('field-pass-1');
-    await pick(page, 'field-roleId', ROLE.name);
+    await pickOption(page, page.getByTestId('field-roleId'), ROLE.name);
     await page.getByTestId('field-corporateName').fill('Acme Energy');
     await page.getByTestId('field-corporateAddress').fill('2 Harbour Road');
     await page.getByTestId('field-contactNumber').fill('600 000 001');

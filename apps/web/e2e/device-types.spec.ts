@@ -1,5 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
-import { callApi, expect, openFromSidebar, test } from './fixtures';
+import { callApi, expect, openFromSidebar, pickOption, test } from './fixtures';
 
 /**
  * Device types (§2 /device/type, addtype, setparam, setalarm): create a type, give it one
@@ -8,16 +7,6 @@ import { callApi, expect, openFromSidebar, test } from './fixtures';
  */
 
 /** Picks an option of an antd Select by its visible text. */
-async function pick(page: Page, select: Locator, text: string | RegExp) {
-  await select.click();
-  await page
-    .locator('.ant-select-dropdown .ant-select-item-option')
-    .filter({ hasText: text })
-    .filter({ visible: true })
-    .first()
-    .click();
-}
-
 interface ParamDto {
   id: number;
   semaphoreId: string;
@@ -73,7 +62,7 @@ test.describe('device types', () => {
       await r.getByTestId('field-semaphoreId').fill(p.id);
       await r.getByTestId('field-name').fill(p.name);
       await r.getByTestId('field-nameEn').fill(p.en);
-      if (p.type !== 'Number') await pick(page, r.getByTestId('field-dataType'), p.type);
+      if (p.type !== 'Number') await pickOption(page, r.getByTestId('field-dataType'), p.type);
     }
     const p0 = page.getByTestId('param-row-0');
     await p0.getByTestId('field-unit').fill('V');
@@ -134,30 +123,30 @@ test.describe('device types', () => {
 
     await page.getByTestId('btn-add-row').click();
     let r = page.getByTestId('alarm-row-0');
-    await pick(page, r.getByTestId('field-semaphoreId'), 'P1 · Voltage');
+    await pickOption(page, r.getByTestId('field-semaphoreId'), 'P1 · Voltage');
     // Numeric parameters offer every comparison, ranges need a second threshold.
-    await pick(page, r.getByTestId('field-comparison'), 'Outside range');
+    await pickOption(page, r.getByTestId('field-comparison'), 'Outside range');
     await r.getByTestId('field-threshold').fill('10');
     await r.getByTestId('field-threshold2').fill('90');
-    await pick(page, r.getByTestId('field-level'), 'Level 1');
+    await pickOption(page, r.getByTestId('field-level'), 'Level 1');
     await r.getByTestId('field-message').fill('电压异常');
     await r.getByTestId('field-messageEn').fill('Voltage out of range');
     await r.getByTestId('field-holdSeconds').fill('30');
 
     await page.getByTestId('btn-add-row').click();
     r = page.getByTestId('alarm-row-1');
-    await pick(page, r.getByTestId('field-semaphoreId'), 'P4 · State');
+    await pickOption(page, r.getByTestId('field-semaphoreId'), 'P4 · State');
     // Enum parameters: only = and ≠, the threshold is one of the enum's values.
     await r.getByTestId('field-comparison').click();
     await expect(page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true })).toHaveText(['=', '≠']);
     await page.keyboard.press('Escape');
-    await pick(page, r.getByTestId('field-threshold'), '1 · Running');
+    await pickOption(page, r.getByTestId('field-threshold'), '1 · Running');
     await r.getByTestId('field-message').fill('运行中');
 
     await page.getByTestId('btn-add-row').click();
     r = page.getByTestId('alarm-row-2');
-    await pick(page, r.getByTestId('field-semaphoreId'), 'P3 · Switch');
-    await pick(page, r.getByTestId('field-comparison'), '≠');
+    await pickOption(page, r.getByTestId('field-semaphoreId'), 'P3 · Switch');
+    await pickOption(page, r.getByTestId('field-comparison'), '≠');
     await page.getByTestId('btn-save').click();
     await expect(r).toHaveAttribute('data-error', 'true');
     await expect(r).toContainText('Please enter the message');
@@ -178,7 +167,7 @@ test.describe('device types', () => {
     // rules.3.threshold and the row is highlighted.
     await page.getByTestId('btn-add-row').click();
     r = page.getByTestId('alarm-row-3');
-    await pick(page, r.getByTestId('field-semaphoreId'), 'P5 · Note');
+    await pickOption(page, r.getByTestId('field-semaphoreId'), 'P5 · Note');
     await r.getByTestId('field-threshold').fill('ERR');
     await r.getByTestId('field-message').fill('备注错误');
     const changed = await callApi(request, 'POST', '/devicetype/addsetparam', {

@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { DEVICE_SHEET_COLUMNS } from '@iot/contract';
-import type { Locator, Page } from '@playwright/test';
-import { callApi, expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { callApi, expect, pickOption, test } from './fixtures';
 
 /**
  * Projects and the device registry against the real server: a project is created, a device is
@@ -20,12 +20,6 @@ function sheet(rows: (string | number)[][]): Buffer {
 /** A sheet row from column keys (missing keys stay empty). */
 function row(values: Partial<Record<(typeof DEVICE_SHEET_COLUMNS)[number]['key'], string | number>>) {
   return DEVICE_SHEET_COLUMNS.map((c) => values[c.key] ?? '');
-}
-
-/** Picks an option of the open antd Select dropdown. */
-async function pickOption(page: Page, select: Locator, text: string) {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first().click();
 }
 
 const devicesTable = (page: Page) => page.getByTestId('table-devices');

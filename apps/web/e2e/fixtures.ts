@@ -105,6 +105,23 @@ export async function openFromSidebar(page: Page, group: string, item: string) {
   await entry.click();
 }
 
+/**
+ * Picks an option of an antd Select and checks the select now shows it. A click that lands while
+ * the dropdown is still animating open can be lost; then the pick is tried again.
+ */
+export async function pickOption(page: Page, select: Locator, text: string | RegExp) {
+  const option = page
+    .locator('.ant-select-dropdown .ant-select-item-option')
+    .filter({ hasText: text })
+    .filter({ visible: true })
+    .first();
+  await expect(async () => {
+    if (!(await option.isVisible())) await select.click();
+    await option.click({ timeout: 3_000 });
+    await expect(select).toContainText(text, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** Live channel (contract `live.ts`): the server's answer to the socket's LOGIN message. */
 const LIVE_LOGIN_OK = 111;
 

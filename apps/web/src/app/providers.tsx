@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { Language } from '@iot/contract';
 import { bindFeedback } from '../lib/feedback';
 import { isLanguage } from '../lib/i18n';
+import { usePrefersReducedMotion } from '../lib/reduced-motion';
 import { useSettings } from './settings';
 
 type Locale = NonNullable<ConfigProviderProps['locale']>;
@@ -34,6 +35,7 @@ export function Providers({ children }: { children: ReactNode }) {
   );
   const { i18n } = useTranslation();
   const { themeColor } = useSettings();
+  const reducedMotion = usePrefersReducedMotion();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
 
   return (
@@ -42,7 +44,7 @@ export function Providers({ children }: { children: ReactNode }) {
         locale={ANTD_LOCALES[lang]}
         componentSize="middle"
         button={{ autoInsertSpace: false }}
-        theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: themeColor } }}
+        theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: themeColor, motion: !reducedMotion } }}
       >
         <AntApp>
           <FeedbackBridge />

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { usePrefersReducedMotion } from '../../lib/reduced-motion';
 
 interface Props {
   background: string;
@@ -26,12 +27,12 @@ function withAlpha(hex: string, alpha: number): string {
 /** The login page's moving particle network, drawn on one canvas (no library). */
 export function ParticleBackground({ background, particle }: Props) {
   const ref = useRef<HTMLCanvasElement>(null);
+  const still = usePrefersReducedMotion();
 
   useEffect(() => {
     const canvas = ref.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
-    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
     let particles: Particle[] = [];
     let frame = 0;
     const pointer = { x: -1000, y: -1000 };
@@ -107,7 +108,7 @@ export function ParticleBackground({ background, particle }: Props) {
       window.removeEventListener('resize', onResize);
       window.removeEventListener('pointermove', onMove);
     };
-  }, [background, particle]);
+  }, [background, particle, still]);
 
   return (
     <canvas
