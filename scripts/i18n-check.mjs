@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks the web console's translations (apps/web/src/locales/<lang>/<namespace>.json):
 // every language has every namespace and key, no value is empty, and every literal key used in
-// apps/web/src (t('ns:key'), t("key"), i18nKey="…") exists in English. Exit 1 lists the problems.
+// apps/web/src (t('ns:key'), t("key"), i18nKey="…") exists in English, and every refusal reason of
+// the API contract is translated with the same {{params}}. Exit 1 lists the problems.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +119,25 @@ for (const file of sourceFiles(webSrc)) {
   }
 }
 
+// The server's refusal reasons (packages/contract/src/refusals.ts): each one is translated in
+// every language as refusals:<reason>, and a translation keeps every {{param}} of the English
+// template (the console fills them from the envelope's data.params).
+const refusalsFile = join(root, 'packages/contract/src/refusals.ts');
+const refusalTemplates = new Map(
+  [...readFileSync(refusalsFile, 'utf8').matchAll(/^ {2}(\w+): '((?:[^'\\]|\\.)*)',$/gm)].map((m) => [m[1], m[2]]),
+);
+if (refusalTemplates.size === 0) problems.push(`${relative(root, refusalsFile)}: no refusal reasons found`);
+const paramsOf = (text) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort().join(',');
+for (const [reason, template] of refusalTemplates) {
+  for (const lang of languages) {
+    const value = catalog.get(lang).get('refusals')?.get(reason);
+    if (typeof value !== 'string') problems.push(`${lang}/refusals.json: missing server reason "${reason}"`);
+    else if (paramsOf(value) !== paramsOf(template)) {
+      problems.push(`${lang}/refusals.json: "${reason}" must use {{${paramsOf(template) || '—'}}} like the contract`);
+    }
+  }
+}
+
 if (problems.length > 0) {
   console.error(`i18n-check: ${problems.length} problem(s)`);
   for (const p of problems) console.error(`  - ${p}`);
@@ -126,5 +146,5 @@ if (problems.length > 0) {
 const keyCount = [...english.values()].reduce((n, m) => n + m.size, 0);
 console.log(
   `i18n-check: ok — ${languages.length} languages (${languages.join(', ')}), ${namespaces.size} namespaces, ` +
-    `${keyCount} keys, ${usages} literal usages checked`,
+    `${keyCount} keys, ${usages} literal usages, ${refusalTemplates.size} server refusal reasons checked`,
 );

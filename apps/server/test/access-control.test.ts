@@ -133,7 +133,11 @@ describe('access control', () => {
       const list = await ok('alpha', 'GET', `/user/emaillist?id=${ids.alphaSub}`);
       expect(list.map((e: { email: string }) => e.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
       const fourth = await call('alpha', 'POST', '/user/addemail', { userId: ids.alphaSub, email: 'd@example.com' });
-      expect(fourth).toMatchObject({ code: ErrorCode.CONFLICT, message: 'A user can have at most 3 emails' });
+      expect(fourth).toMatchObject({
+        code: ErrorCode.CONFLICT,
+        message: 'A user can have at most 3 emails',
+        data: { field: 'email', reason: 'emailLimit', params: { max: 3 } },
+      });
       await ok('alpha', 'DELETE', `/user/deleteemail?id=${list[0].id}`);
       const dup = await call('alpha', 'POST', '/user/addemail', { userId: ids.alphaSub, email: 'b@example.com' });
       expect(dup.code).toBe(ErrorCode.CONFLICT);

@@ -71,7 +71,10 @@ describe('device registry', () => {
     const basic = await ok('alpha', 'GET', `/device/basic?id=${created.id}`);
     expect(basic).toMatchObject({ sn: 'HB-0001', projectName: 'Harbour', typeName: '电池管理单元', warningLevel: 2, imei: '861234567890123', online: false, lastSeenAt: null });
 
-    expect(await call('alpha', 'POST', '/device/add', { name: 'Dup', sn: 'HB-0001', typeId: ids.bmu })).toMatchObject({ code: ErrorCode.CONFLICT, data: { field: 'sn' } });
+    expect(await call('alpha', 'POST', '/device/add', { name: 'Dup', sn: 'HB-0001', typeId: ids.bmu })).toMatchObject({
+      code: ErrorCode.CONFLICT,
+      data: { field: 'sn', reason: 'snTaken', params: { sn: 'HB-0001' } },
+    });
     expect((await call('alpha', 'POST', '/device/add', { name: 'x', sn: 'HB-9', typeId: ids.bmu, imei: '86123abc' })).data.field).toBe('imei');
     expect((await call('alpha', 'POST', '/device/add', { name: 'x', sn: 'HB-9', typeId: ids.bmu, warningLevel: 5 })).data.field).toBe('warningLevel');
     expect((await call('alpha', 'POST', '/device/add', { name: 'x', sn: 'HB 9', typeId: ids.bmu })).data.field).toBe('sn');
@@ -113,14 +116,21 @@ describe('device registry', () => {
     expect((await ok('alpha', 'GET', `/device/list?projectId=${ids.pa2}`)).total).toBe(2);
 
     const refused = await call('alpha', 'DELETE', `/project/deleteproject?id=${ids.pa2}`);
-    expect(refused.code).toBe(ErrorCode.CONFLICT);
-    expect(refused.message).toContain('2 device(s)');
+    // The console translates the reason code; the message is the English text for API users.
+    expect(refused).toMatchObject({
+      code: ErrorCode.CONFLICT,
+      message: 'This project still holds 2 device(s): move them to another project first',
+      data: { reason: 'projectHasDevices', params: { count: 2 } },
+    });
     await ok('alpha', 'DELETE', `/project/deleteproject?id=${ids.pa2}&moveTo=${ids.pa}`);
     expect((await ok('alpha', 'GET', `/device/list?projectId=${ids.pa}`)).total).toBe(6);
 
     const { id: type } = await ok('alpha', 'POST', '/devicetype/addtype', { code: 'TMP', name: 'Temporary' });
     const { id: dev } = await ok('alpha', 'POST', '/device/add', { name: 'tmp', sn: 'TMP-1', typeId: type });
-    expect((await call('alpha', 'DELETE', `/devicetype/deletetype?id=${type}`)).code).toBe(ErrorCode.CONFLICT);
+    expect(await call('alpha', 'DELETE', `/devicetype/deletetype?id=${type}`)).toMatchObject({
+      code: ErrorCode.CONFLICT,
+      data: { reason: 'typeInUse', params: { count: 1 } },
+    });
     expect((await ok('alpha', 'DELETE', `/device/delete?id=${dev},${two[0]}`)).count).toBe(2);
     await ok('alpha', 'DELETE', `/devicetype/deletetype?id=${type}`);
     expect((await call('alpha', 'DELETE', '/device/delete?id=1,x')).data.field).toBe('id');

@@ -16,6 +16,8 @@ interface ParamDto {
 
 test.describe('device types', () => {
   test('create a type, set parameters and alarm rules, server errors highlighted', async ({ page, request, session }) => {
+    // One long journey (about 40 s on an idle machine): room for a loaded CI host.
+    test.setTimeout(150_000);
     const code = `E2E-${Date.now().toString(36).toUpperCase()}`;
 
     // ------------------------------------------------------------ list and the add form
@@ -182,7 +184,7 @@ test.describe('device types', () => {
     await expect(r).toHaveAttribute('data-error', 'true');
     await expect(r).toContainText('Not accepted by the server');
     await expect(page.getByTestId('save-problem')).toContainText('Row 4, Threshold');
-    await expect(page.getByTestId('save-problem')).toContainText('a number is required');
+    await expect(page.getByTestId('save-problem')).toContainText('A number is required');
     const rules = await callApi<unknown[]>(request, 'GET', `/devicetype/setalarm?id=${typeId}`, { token: session.token });
     expect(rules.body.data).toHaveLength(3);
 

@@ -6,7 +6,7 @@ import { callApi, expect, pickOption, test } from './fixtures';
 /**
  * Projects and the device registry against the real server: a project is created, a device is
  * added (its secret shown once), the list is filtered, a sheet with one bad row is imported in
- * "valid rows" mode and devices are deleted in bulk. One API login for the whole journey.
+ * "valid rows" mode, devices are deleted in bulk and one is moved to another project. One API login for the whole journey.
  */
 
 /** An .xlsx with the English headers of the contract and the given data rows. */
@@ -29,7 +29,7 @@ const deviceRow = (page: Page, sn: string) =>
     .locator('tr.ant-table-row')
     .filter({ has: page.getByRole('cell', { name: sn, exact: true }) });
 
-test('projects and devices: create, add with a one-time secret, filter, import with a bad row, bulk delete', async ({
+test('projects and devices: create, add with a one-time secret, filter, import with a bad row, bulk delete, move', async ({
   page,
   session,
 }) => {
@@ -181,5 +181,28 @@ test('projects and devices: create, add with a one-time secret, filter, import w
       token: session.token,
     });
     expect(left.body.data.total).toBe(1);
+  });
+  await test.step('move a device to another project', async () => {
+    const otherName = `E2E Depot ${stamp}`;
+    const made = await callApi(page.request, 'POST', '/project/addproject', {
+      token: session.token,
+      data: { name: otherName },
+    });
+    expect(made.body.code).toBe(20000);
+
+    await deviceRow(page, `${sn}-B`).locator('.ant-table-selection-column input').check();
+    await page.getByTestId('btn-bulk-move').click();
+    await page.getByTestId('move-ok').click();
+    await expect(page.getByText('Please select a project')).toBeVisible();
+    await pickOption(page, page.getByTestId('move-target'), otherName, { search: otherName });
+    await page.getByTestId('move-ok').click();
+    await expect(page.getByText('1 device moved')).toBeVisible();
+
+    await expect(deviceRow(page, `${sn}-B`)).toContainText(otherName);
+    await pickOption(page, page.getByTestId('filter-project'), projectName, { search: projectName });
+    await expect(devicesTable(page)).toContainText('No data');
+    await pickOption(page, page.getByTestId('filter-project'), otherName, { search: otherName });
+    await expect(devicesTable(page).locator('tr.ant-table-row')).toHaveCount(1);
+    await expect(deviceRow(page, `${sn}-B`)).toBeVisible();
   });
 });

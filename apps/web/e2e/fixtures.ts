@@ -107,16 +107,25 @@ export async function openFromSidebar(page: Page, group: string, item: string) {
 
 /**
  * Picks an option of an antd Select and checks the select now shows it. A click that lands while
- * the dropdown is still animating open can be lost; then the pick is tried again.
+ * the dropdown is still animating open can be lost; then the pick is tried again. `search` is
+ * typed into a searchable select first, for options the server looks up by name.
  */
-export async function pickOption(page: Page, select: Locator, text: string | RegExp) {
+export async function pickOption(
+  page: Page,
+  select: Locator,
+  text: string | RegExp,
+  opts: { search?: string } = {},
+) {
   const option = page
     .locator('.ant-select-dropdown .ant-select-item-option')
     .filter({ hasText: text })
     .filter({ visible: true })
     .first();
   await expect(async () => {
-    if (!(await option.isVisible())) await select.click();
+    if (!(await option.isVisible())) {
+      await select.click();
+      if (opts.search !== undefined) await select.locator('input').fill(opts.search);
+    }
     await option.click({ timeout: 3_000 });
     await expect(select).toContainText(text, { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });

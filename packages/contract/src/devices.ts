@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.js';
+import { REFUSALS } from './refusals.js';
 
 /**
  * Device registry (§2 /device/*, /project/*; §3 device type, project, device; §7 device type,
@@ -356,7 +357,7 @@ export type DeviceSheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
 export const IMPORT_MODES = ['all', 'valid'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 /** §5: the message for a file that is not .xlsx/.xls. */
-export const IMPORT_FORMAT_MESSAGE = 'Only .xlsx or .xls files can be uploaded: delete this file and upload again';
+export const IMPORT_FORMAT_MESSAGE = REFUSALS.importFormat;
 export const IMPORT_MAX_ROWS = 20_000;
 
 export const importErrorSchema = z.object({

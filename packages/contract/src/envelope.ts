@@ -62,6 +62,10 @@ export const errorDataSchema = z
   .object({
     field: z.string().optional(),
     retryAfter: z.number().optional(),
+    /** Why, as a key of REFUSALS (refusals.ts); the console translates it. */
+    reason: z.string().optional(),
+    /** The values the reason's text refers to. */
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   })
   .nullable();
 export type ErrorData = z.infer<typeof errorDataSchema>;

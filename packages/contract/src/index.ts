@@ -7,3 +7,4 @@ export * from './menu.js';
 export * from './live.js';
 export * from './admin.js';
 export * from './devices.js';
+export * from './refusals.js';

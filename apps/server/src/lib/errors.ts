@@ -1,4 +1,11 @@
-import { ErrorCode, httpStatusFor, type ErrorData } from '@iot/contract';
+import {
+  ErrorCode,
+  httpStatusFor,
+  refusalMessage,
+  type ErrorData,
+  type RefusalParams,
+  type RefusalReason,
+} from '@iot/contract';
 
 /** An error the caller can act on: becomes an envelope with the code's HTTP status. */
 export class AppError extends Error {
@@ -13,11 +20,29 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what = 'Resource') =>
-  new AppError(ErrorCode.NOT_FOUND, `${what} not found`);
-export const forbidden = (message = 'You do not have permission to do this') =>
-  new AppError(ErrorCode.FORBIDDEN, message);
-export const conflict = (message: string, field?: string) =>
-  new AppError(ErrorCode.CONFLICT, message, field ? { field } : null);
-export const invalid = (field: string, message: string) =>
-  new AppError(ErrorCode.VALIDATION, `${field}: ${message}`, { field });
+/**
+ * A refusal with a reason code of the contract's REFUSALS: the envelope's message is the English
+ * text, `data` carries reason, params and (when one field is to blame) the field.
+ */
+export function refuse(
+  code: ErrorCode,
+  reason: RefusalReason,
+  opts: { params?: RefusalParams; field?: string } = {},
+): AppError {
+  const { params, field } = opts;
+  const text = refusalMessage(reason, params);
+  return new AppError(code, field && code === ErrorCode.VALIDATION ? `${field}: ${text}` : text, {
+    ...(field ? { field } : {}),
+    reason,
+    ...(params ? { params } : {}),
+  });
+}
+
+export const notFound = (reason: RefusalReason, params?: RefusalParams) =>
+  refuse(ErrorCode.NOT_FOUND, reason, { params });
+export const forbidden = (reason: RefusalReason, params?: RefusalParams) =>
+  refuse(ErrorCode.FORBIDDEN, reason, { params });
+export const conflict = (reason: RefusalReason, opts: { params?: RefusalParams; field?: string } = {}) =>
+  refuse(ErrorCode.CONFLICT, reason, opts);
+export const invalid = (field: string, reason: RefusalReason, params?: RefusalParams) =>
+  refuse(ErrorCode.VALIDATION, reason, { field, params });

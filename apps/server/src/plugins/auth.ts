@@ -7,7 +7,7 @@ import {
   type PermissionCode,
   type RoutePermission,
 } from '@iot/contract';
-import { AppError } from '../lib/errors.js';
+import { AppError, forbidden } from '../lib/errors.js';
 import type { AuthContext, AuthService, ClientInfo } from '../modules/auth/auth.service.js';
 import type { MenuService } from '../modules/menu/menu.service.js';
 
@@ -82,7 +82,7 @@ export const authPlugin = fp(
       if (permission === AUTHENTICATED) return;
       const needed = typeof permission === 'string' ? [permission] : permission;
       if (!(await opts.menus.hasAny(req.auth, needed))) {
-        throw new AppError(ErrorCode.FORBIDDEN, `You do not have the permission ${needed.join(' or ')}`);
+        throw forbidden('missingPermission', { codes: needed.join(' or ') });
       }
     });
   },

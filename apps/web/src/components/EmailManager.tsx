@@ -6,8 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorCode, MAX_EMAILS, type EmailDto } from '@iot/contract';
 import { feedbackMessage } from '../lib/feedback';
 import { parseTime } from '../lib/format';
-import { ApiError, http, reportError } from '../lib/http';
-import { refusalText } from '../lib/refusal';
+import { ApiError, describeError, http, reportError } from '../lib/http';
 
 interface Props {
   userId: number;
@@ -26,7 +25,7 @@ export function EmailManager({ userId, canEdit }: Props) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ email: string }>();
   const [adding, setAdding] = useState(false);
-  const [refusal, setRefusal] = useState<{ text: string; server: string } | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const { data: emails = [], isFetching } = useQuery({
     queryKey: emailsKey(userId),
     queryFn: () => http.get<EmailDto[]>('/user/emaillist', { params: { id: userId } }),
@@ -45,8 +44,8 @@ export function EmailManager({ userId, canEdit }: Props) {
       if (!(err instanceof ApiError)) throw err;
       if (err.code === ErrorCode.CONFLICT || err.code === ErrorCode.VALIDATION || err.code === ErrorCode.FORBIDDEN) {
         // The server's refusal (the fourth address, a duplicate), in the UI language.
-        const text = refusalText(err);
-        setRefusal({ text, server: err.message });
+        const text = describeError(err);
+        setRefusal(text);
         feedbackMessage().error(text);
       } else reportError(err);
     } finally {
@@ -163,8 +162,7 @@ export function EmailManager({ userId, canEdit }: Props) {
           showIcon
           style={{ marginTop: 12 }}
           data-testid="email-error"
-          title={refusal.text}
-          description={refusal.server && refusal.server !== refusal.text ? refusal.server : undefined}
+          title={refusal}
           closable={{ onClose: () => setRefusal(null) }}
         />
       )}

@@ -1,8 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Form, Modal, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../lib/http';
-import { refusalText } from '../lib/refusal';
+import { ApiError, describeError } from '../lib/http';
 
 interface Props<T> {
   open: boolean;
@@ -49,7 +48,7 @@ export function FormModal<T extends object>({
       // Already reported; a refusal naming one of the form's fields is also shown beside it.
       const field = err instanceof ApiError ? (err.data as { field?: unknown } | null)?.field : undefined;
       if (err instanceof ApiError && typeof field === 'string' && field in (form.getFieldsValue(true) as object)) {
-        form.setFields([{ name: field as never, errors: [refusalText(err)] }]);
+        form.setFields([{ name: field as never, errors: [describeError(err)] }]);
       }
     } finally {
       setSaving(false);

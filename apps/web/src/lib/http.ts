@@ -52,10 +52,24 @@ function retryAfterOf(data: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
-/** The localized text for an error: per-code text with the field name, else the server's message. */
+/** The refusal reason (contract `refusals.ts`) and its params, when the server gave one. */
+export function refusalOf(data: unknown): { reason: string; params: Record<string, string | number> } | undefined {
+  const { reason, params } = (data ?? {}) as { reason?: unknown; params?: unknown };
+  if (typeof reason !== 'string') return undefined;
+  return { reason, params: params && typeof params === 'object' ? (params as Record<string, string | number>) : {} };
+}
+
+/**
+ * The localized text for an error: the refusal reason in the UI language, else the per-code text
+ * with the field name, else the server's message.
+ */
 export function describeError(err: ApiError): string {
   if (err.code === ClientCode.NETWORK) return i18n.t('errors:network');
   if (err.code === ClientCode.EMPTY_BODY) return i18n.t('errors:emptyData');
+  const refusal = refusalOf(err.data);
+  if (refusal && i18n.exists(`refusals:${refusal.reason}`)) {
+    return i18n.t(`refusals:${refusal.reason}`, refusal.params);
+  }
   const field = fieldOf(err.data);
   const key = `errors:${err.code}`;
   const preferServer =

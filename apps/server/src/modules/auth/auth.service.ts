@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, forbidden } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
 import { dummyHash, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
@@ -93,7 +93,7 @@ export class AuthService {
     }
     if (!user.enabled) {
       await repo.insertLoginLog(this.db, { userId: user.id, username, result: 'failure', ...client });
-      throw new AppError(ErrorCode.FORBIDDEN, 'This account is disabled');
+      throw forbidden('accountDisabled');
     }
 
     const token = newToken();

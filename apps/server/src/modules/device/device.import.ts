@@ -1,5 +1,4 @@
 import {
-  IMPORT_FORMAT_MESSAGE,
   IMPORT_MAX_ROWS,
   type ImportMode,
   type ImportReport,
@@ -34,18 +33,18 @@ export class DeviceSheetService {
    * is one statement in one transaction.
    */
   async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', IMPORT_FORMAT_MESSAGE);
+    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
     let sheet: unknown[][];
     try {
       sheet = readSheet(file.data);
     } catch {
-      throw invalid('file', IMPORT_FORMAT_MESSAGE);
+      throw invalid('file', 'importFormat');
     }
     const [header = [], ...rows] = sheet;
     const { keys, missing } = mapHeader(header);
-    if (missing.length > 0) throw invalid('file', `missing column(s): ${missing.join(', ')}; download the template`);
-    if (rows.length === 0) throw invalid('file', 'the sheet has no data rows');
-    if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', `at most ${IMPORT_MAX_ROWS} rows per file`);
+    if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
+    if (rows.length === 0) throw invalid('file', 'importNoRows');
+    if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
 
     const scope = scopeOf(actor);
     const projects = await ownedProjects(this.db, scope);
@@ -81,7 +80,7 @@ export class DeviceSheetService {
       });
     } catch (err) {
       if ((err as { code?: string }).code === '23505' || String(err).includes('devices_sn_unique')) {
-        throw conflict('Some SNs were added by someone else meanwhile: nothing was imported, please retry');
+        throw conflict('importRace');
       }
       throw err;
     }
@@ -91,7 +90,7 @@ export class DeviceSheetService {
   async export(ctx: AuthContext, q: z.output<typeof deviceListQuerySchema>, lang: Language): Promise<Buffer> {
     const rows = await repo.exportDevices(this.db, { ...q, scopePath: scopeOf(ctx) }, EXPORT_MAX_ROWS);
     if (rows.length >= EXPORT_MAX_ROWS) {
-      throw invalid('q', `more than ${EXPORT_MAX_ROWS} devices match: narrow the filters`);
+      throw invalid('q', 'exportTooMany', { max: EXPORT_MAX_ROWS });
     }
     return writeSheet('devices', [headerRow(lang), ...rows.map(exportRow)]);
   }

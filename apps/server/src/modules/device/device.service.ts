@@ -39,7 +39,7 @@ export class DeviceService {
     const rows = await repo.findDevices(this.db, ids, scopeOf(ctx));
     if (rows.length !== ids.length) {
       const missing = ids.filter((id) => !rows.some((r) => r.id === id));
-      throw notFound(`Device ${missing.join(', ')}`);
+      throw notFound('devicesNotFound', { ids: missing.join(', ') });
     }
     return rows;
   }
@@ -48,7 +48,7 @@ export class DeviceService {
     const rows = await this.visible(ctx, ids);
     const shared = rows.filter((d) => !inScope(ctx, d.ownerPath) && !(d.projectOwnerPath && inScope(ctx, d.projectOwnerPath)));
     if (shared.length > 0) {
-      throw forbidden(`Shared with you, not yours to change: ${shared.map((d) => d.sn).join(', ')}`);
+      throw forbidden('devicesSharedOnly', { sns: shared.map((d) => d.sn).join(', ') });
     }
     return rows;
   }
@@ -68,16 +68,16 @@ export class DeviceService {
 
   /** Checks references and returns the owner path the device gets. */
   private async checkFields(ctx: AuthContext, f: Fields, selfId?: number): Promise<string> {
-    if (!(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) throw invalid('typeId', 'no such device type');
+    if (!(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) throw invalid('typeId', 'noDeviceType');
     if (f.parentId) {
-      if (f.parentId === selfId) throw invalid('parentId', 'a device cannot be its own parent');
+      if (f.parentId === selfId) throw invalid('parentId', 'deviceOwnParent');
       const [parent] = await repo.findDevices(this.db, [f.parentId], scopeOf(ctx));
-      if (!parent) throw invalid('parentId', 'no such device');
-      if (parent.parentId) throw invalid('parentId', 'a sub-device cannot have sub-devices');
+      if (!parent) throw invalid('parentId', 'noParentDevice');
+      if (parent.parentId) throw invalid('parentId', 'subDeviceNesting');
     }
     if (f.projectId) {
       const project = await this.projects.manageable(ctx, f.projectId).catch(() => undefined);
-      if (!project) throw invalid('projectId', 'no such project');
+      if (!project) throw invalid('projectId', 'noProject');
       return project.ownerPath;
     }
     return ctx.path;
@@ -86,7 +86,7 @@ export class DeviceService {
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
     const ownerPath = await this.checkFields(actor, f);
-    if (await repo.snTaken(this.db, f.sn)) throw conflict(`A device with SN ${f.sn} already exists`, 'sn');
+    if (await repo.snTaken(this.db, f.sn)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
     const secret = newSecret();
     return this.db.transaction(async (tx) => {
       const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
@@ -99,8 +99,8 @@ export class DeviceService {
     const [current] = await this.manageable(actor, [body.id]);
     const { id, ...f } = body;
     const ownerPath = await this.checkFields(actor, f, id);
-    if (await repo.snTaken(this.db, f.sn, id)) throw conflict(`A device with SN ${f.sn} already exists`, 'sn');
-    if (f.parentId && current!.subCount > 0) throw invalid('parentId', 'a device with sub-devices cannot become a sub-device');
+    if (await repo.snTaken(this.db, f.sn, id)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
+    if (f.parentId && current!.subCount > 0) throw invalid('parentId', 'parentWithSubs');
     await this.db.transaction(async (tx) => {
       await repo.updateDevice(tx, id, { ...f, ownerPath: f.projectId ? ownerPath : current!.ownerPath });
       await audit(tx, actor, { entityId: id, summary: f });
@@ -121,7 +121,7 @@ export class DeviceService {
     await this.manageable(actor, unique);
     if (projectId) {
       const ok = await this.projects.manageable(actor, projectId).catch(() => undefined);
-      if (!ok) throw invalid('projectId', 'no such project');
+      if (!ok) throw invalid('projectId', 'noProject');
     }
     await this.db.transaction(async (tx) => {
       await repo.moveDevices(tx, unique, projectId);

@@ -37,9 +37,9 @@ export const deviceSheetRoutes: FastifyPluginAsyncZod<{ sheets: DeviceSheetServi
       },
     },
     async (req) => {
-      if (!req.isMultipart()) throw invalid('file', 'an attachment is required');
+      if (!req.isMultipart()) throw invalid('file', 'fileRequired');
       const file = await req.file();
-      if (!file) throw invalid('file', 'an attachment is required');
+      if (!file) throw invalid('file', 'fileRequired');
       const data = await file.toBuffer();
       const report = await sheets.import(actorOf(req), { filename: file.filename, data }, req.query.mode, req.query.dryRun);
       return ok(report, report.dryRun ? 'checked' : `${report.imported} device(s) imported`);

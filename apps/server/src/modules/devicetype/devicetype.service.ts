@@ -24,13 +24,13 @@ export class DeviceTypeService {
   private async visible(ctx: AuthContext, id: number) {
     const t = await repo.findType(this.db, id);
     const scope = scopeOf(ctx);
-    if (!t || (scope && t.ownerPath !== '/' && !t.ownerPath.startsWith(scope))) throw notFound('Device type');
+    if (!t || (scope && t.ownerPath !== '/' && !t.ownerPath.startsWith(scope))) throw notFound('deviceTypeNotFound');
     return t;
   }
 
   private async editable(ctx: AuthContext, id: number) {
     const t = await this.visible(ctx, id);
-    if (t.ownerPath === '/' && !isSuper(ctx)) throw forbidden('Only a super administrator can change a built-in type');
+    if (t.ownerPath === '/' && !isSuper(ctx)) throw forbidden('builtinTypeSuperOnly');
     return t;
   }
 
@@ -53,7 +53,7 @@ export class DeviceTypeService {
   }
 
   async create(actor: Actor, body: { code: string; name: string; remarks: string; recordTrack: boolean }) {
-    if (await repo.findTypeByCode(this.db, body.code)) throw conflict('This type code is already used', 'code');
+    if (await repo.findTypeByCode(this.db, body.code)) throw conflict('typeCodeTaken', { field: 'code' });
     return this.db.transaction(async (tx) => {
       const id = await repo.insertType(tx, { ...body, ownerPath: actor.path });
       await audit(tx, actor, { entityId: id, summary: body });
@@ -64,8 +64,8 @@ export class DeviceTypeService {
   async edit(actor: Actor, body: { id: number; code: string; name: string; remarks: string; recordTrack: boolean }) {
     const t = await this.editable(actor, body.id);
     const other = await repo.findTypeByCode(this.db, body.code);
-    if (other && other.id !== t.id) throw conflict('This type code is already used', 'code');
-    if (t.builtin && body.code !== t.code) throw forbidden('The code of a built-in type cannot change');
+    if (other && other.id !== t.id) throw conflict('typeCodeTaken', { field: 'code' });
+    if (t.builtin && body.code !== t.code) throw forbidden('builtinTypeCode');
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateType(tx, id, set);
@@ -75,9 +75,9 @@ export class DeviceTypeService {
 
   async remove(actor: Actor, id: number) {
     const t = await this.editable(actor, id);
-    if (t.builtin) throw forbidden('A built-in type cannot be deleted');
+    if (t.builtin) throw forbidden('builtinTypeDelete');
     const n = await countTypeDevices(this.db, id);
-    if (n > 0) throw conflict(`${n} device(s) still use this type: change or delete them first`);
+    if (n > 0) throw conflict('typeInUse', { params: { count: n } });
     await this.db.transaction(async (tx) => {
       await repo.deleteType(tx, id);
       await audit(tx, actor, { entityId: id, summary: { code: t.code, name: t.name } });
@@ -94,16 +94,16 @@ export class DeviceTypeService {
     await this.editable(actor, id);
     const seen = new Set<string>();
     for (const [i, p] of params.entries()) {
-      if (seen.has(p.semaphoreId)) throw invalid(`params.${i}.semaphoreId`, `semaphore id ${p.semaphoreId} appears twice`);
+      if (seen.has(p.semaphoreId)) throw invalid(`params.${i}.semaphoreId`, 'semaphoreTwice', { id: p.semaphoreId });
       seen.add(p.semaphoreId);
     }
     const rules = await repo.alarmsOf(this.db, id);
     const orphaned = rules.filter((r) => !seen.has(r.semaphoreId)).map((r) => r.semaphoreId);
     if (orphaned.length > 0) {
-      throw conflict(`Alarm rules use parameters being removed: ${[...new Set(orphaned)].join(', ')}`);
+      throw conflict('rulesUseRemovedParams', { params: { ids: [...new Set(orphaned)].join(', ') } });
     }
     const problem = checkRules(params, rules.map((r) => toRuleDto(r, numericSems(params))));
-    if (problem) throw conflict(`An alarm rule no longer fits its parameter (${problem.message})`);
+    if (problem) throw conflict('ruleNoLongerFits', { params: { id: problem.semaphoreId } });
     await this.db.transaction(async (tx) => {
       await repo.replaceParams(tx, id, params);
       await audit(tx, actor, { entityId: id, summary: { params: params.map((p) => p.semaphoreId) } });
@@ -120,7 +120,7 @@ export class DeviceTypeService {
     await this.editable(actor, id);
     const params = (await repo.paramsOf(this.db, id)).map(toParamDto);
     const problem = checkRules(params, rules);
-    if (problem) throw invalid(problem.field, problem.message);
+    if (problem) throw invalid(problem.field, problem.reason, problem.params);
     await this.db.transaction(async (tx) => {
       await repo.replaceAlarms(tx, id, rules);
       await audit(tx, actor, { entityId: id, summary: { rules: rules.length } });

@@ -39,17 +39,17 @@ export class MenuAdminService {
     if (parentId === 0) return;
     const rows = await repo.allMenus(this.db);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    if (!byId.has(parentId)) throw invalid('parentId', 'no such parent menu');
+    if (!byId.has(parentId)) throw invalid('parentId', 'noParentMenu');
     // Walk up from the new parent: meeting the menu itself would make a cycle.
     for (let cur = byId.get(parentId); cur; cur = cur.parentId ? byId.get(cur.parentId) : undefined) {
-      if (cur.id === selfId) throw invalid('parentId', 'a menu cannot be placed below itself');
+      if (cur.id === selfId) throw invalid('parentId', 'menuCycle');
     }
   }
 
   async create(actor: Actor, body: CreateBody) {
     await this.assertParent(body.parentId);
     if (await repo.menuIdentificationTaken(this.db, body.identification)) {
-      throw conflict('This identification is already used', 'identification');
+      throw conflict('identificationTaken', { field: 'identification' });
     }
     const id = await this.db.transaction(async (tx) => {
       const id = await repo.insertMenu(tx, body);
@@ -61,10 +61,10 @@ export class MenuAdminService {
   }
 
   async edit(actor: Actor, body: EditBody) {
-    if (!(await repo.findMenu(this.db, body.id))) throw notFound('Menu');
+    if (!(await repo.findMenu(this.db, body.id))) throw notFound('menuNotFound');
     await this.assertParent(body.parentId, body.id);
     if (await repo.menuIdentificationTaken(this.db, body.identification, body.id)) {
-      throw conflict('This identification is already used', 'identification');
+      throw conflict('identificationTaken', { field: 'identification' });
     }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
@@ -76,12 +76,12 @@ export class MenuAdminService {
 
   async remove(actor: Actor, id: number) {
     const menu = await repo.findMenu(this.db, id);
-    if (!menu) throw notFound('Menu');
+    if (!menu) throw notFound('menuNotFound');
     if ((await repo.countMenuChildren(this.db, id)) > 0) {
-      throw conflict('This menu has sub-menus: delete or move them first');
+      throw conflict('menuHasChildren');
     }
     if ((await countMenuPermissions(this.db, id)) > 0) {
-      throw conflict('This menu still owns permissions: delete or move them first');
+      throw conflict('menuHasPermissions');
     }
     await this.db.transaction(async (tx) => {
       await repo.deleteMenu(tx, id);

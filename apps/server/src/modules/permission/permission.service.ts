@@ -30,14 +30,14 @@ export class PermissionService {
 
   async item(id: number) {
     const row = await repo.findPermission(this.db, id);
-    if (!row) throw notFound('Permission');
+    if (!row) throw notFound('permissionNotFound');
     return toDto(row);
   }
 
   private async check(body: { identification: string; menuId: number }, id?: number) {
-    if (!(await findMenu(this.db, body.menuId))) throw invalid('menuId', 'no such menu');
+    if (!(await findMenu(this.db, body.menuId))) throw invalid('menuId', 'noMenu');
     if (await repo.identificationTaken(this.db, body.identification, id)) {
-      throw conflict('This identification is already used', 'identification');
+      throw conflict('identificationTaken', { field: 'identification' });
     }
   }
 
@@ -53,7 +53,7 @@ export class PermissionService {
   async edit(actor: Actor, body: { id: number; name: string; identification: string; menuId: number }) {
     const row = await this.item(body.id);
     if (isBuiltin(row.identification) && body.identification !== row.identification) {
-      throw forbidden('The console itself uses this permission code: it cannot be renamed');
+      throw forbidden('consoleCodeRename');
     }
     await this.check(body, body.id);
     const { id, ...set } = body;
@@ -67,7 +67,7 @@ export class PermissionService {
   async remove(actor: Actor, id: number) {
     const row = await this.item(id);
     if (isBuiltin(row.identification)) {
-      throw forbidden('The console itself uses this permission code: it cannot be deleted');
+      throw forbidden('consoleCodeDelete');
     }
     await this.db.transaction(async (tx) => {
       await repo.deletePermission(tx, id);

@@ -28,7 +28,7 @@ export class ProjectService {
 
   async visible(ctx: AuthContext, id: number) {
     const p = await repo.findProject(this.db, id, scopeOf(ctx));
-    if (!p) throw notFound('Project');
+    if (!p) throw notFound('projectNotFound');
     return p;
   }
 
@@ -45,7 +45,7 @@ export class ProjectService {
 
   private async owner(ctx: AuthContext, ownerId: number | undefined) {
     const owner = await findUser(this.db, ownerId ?? ctx.userId);
-    if (!owner || !inScope(ctx, owner.path)) throw invalid('ownerId', 'no such user');
+    if (!owner || !inScope(ctx, owner.path)) throw invalid('ownerId', 'noUser');
     return owner;
   }
 
@@ -73,10 +73,10 @@ export class ProjectService {
     const p = await this.manageable(actor, id);
     const n = await repo.countProjectDevices(this.db, id);
     if (n > 0 && moveTo === undefined) {
-      throw conflict(`This project still holds ${n} device(s): move them to another project first`);
+      throw conflict('projectHasDevices', { params: { count: n } });
     }
     if (moveTo) {
-      if (moveTo === id) throw invalid('moveTo', 'choose another project');
+      if (moveTo === id) throw invalid('moveTo', 'chooseAnotherProject');
       await this.manageable(actor, moveTo);
     }
     await this.db.transaction(async (tx) => {
@@ -107,7 +107,7 @@ export class ProjectService {
   private async section(ctx: AuthContext, id: number) {
     const s = await repo.findRoadSection(this.db, id);
     const p = s && (await repo.findProject(this.db, s.projectId, scopeOf(ctx)));
-    if (!s || !p) throw notFound('Road section');
+    if (!s || !p) throw notFound('roadSectionNotFound');
     if (!inScope(ctx, p.ownerPath)) throw sharedOnly();
     return s;
   }
@@ -143,7 +143,7 @@ export class ProjectService {
     const wanted = [...new Set(userIds)];
     const found = await repo.usersByIds(this.db, wanted);
     const foreign = wanted.filter((u) => !found.some((f) => f.id === u && inScope(actor, f.path)));
-    if (foreign.length > 0) throw invalid('userIds', `no such user: ${foreign.join(', ')}`);
+    if (foreign.length > 0) throw invalid('userIds', 'noUsers', { ids: foreign.join(', ') });
     const current = await repo.projectUserList(this.db, id);
     const keep = current.filter((u) => !inScope(actor, u.path)).map((u) => u.id);
     await this.db.transaction(async (tx) => {
@@ -153,7 +153,7 @@ export class ProjectService {
   }
 }
 
-const sharedOnly = () => forbidden('This project is shared with you: only its owner’s line can change it');
+const sharedOnly = () => forbidden('projectSharedOnly');
 
 function toDto(p: Row): ProjectDto {
   return {

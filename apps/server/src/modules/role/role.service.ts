@@ -63,13 +63,13 @@ export class RoleService {
   private async visible(ctx: AuthContext, id: number) {
     const role = await repo.findRole(this.db, id);
     const ok = role && (await repo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === id);
-    if (!role || !ok) throw notFound('Role');
+    if (!role || !ok) throw notFound('roleNotFound');
     return role;
   }
 
   private async editableRole(ctx: AuthContext, id: number) {
     const role = await this.visible(ctx, id);
-    if (!this.editable(ctx, role)) throw forbidden('You cannot change this role');
+    if (!this.editable(ctx, role)) throw forbidden('roleNotEditable');
     return role;
   }
 
@@ -88,7 +88,7 @@ export class RoleService {
 
   async create(actor: Actor, body: { name: string; identification: string }) {
     if (await repo.identificationTaken(this.db, body.identification)) {
-      throw conflict('This identification is already used', 'identification');
+      throw conflict('identificationTaken', { field: 'identification' });
     }
     return this.db.transaction(async (tx) => {
       const id = await repo.insertRole(tx, { ...body, ownerPath: actor.path });
@@ -100,10 +100,10 @@ export class RoleService {
   async edit(actor: Actor, body: { id: number; name: string; identification: string }) {
     const role = await this.editableRole(actor, body.id);
     if (role.builtin && body.identification !== role.identification) {
-      throw forbidden('The identification of a built-in role cannot change');
+      throw forbidden('builtinRoleRename');
     }
     if (await repo.identificationTaken(this.db, body.identification, body.id)) {
-      throw conflict('This identification is already used', 'identification');
+      throw conflict('identificationTaken', { field: 'identification' });
     }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
@@ -114,9 +114,9 @@ export class RoleService {
 
   async remove(actor: Actor, id: number) {
     const role = await this.editableRole(actor, id);
-    if (role.builtin) throw forbidden('Built-in roles cannot be deleted');
+    if (role.builtin) throw forbidden('builtinRoleDelete');
     if ((await repo.countRoleUsers(this.db, id)) > 0) {
-      throw conflict('This role is still given to users: change their role first');
+      throw conflict('roleInUse');
     }
     await this.db.transaction(async (tx) => {
       await repo.deleteRole(tx, id);
@@ -134,15 +134,15 @@ export class RoleService {
   async setPermissions(actor: Actor, id: number, permissionIds: number[]) {
     const role = await this.editableRole(actor, id);
     if (role.identification === 'SUPERADMIN') {
-      throw forbidden('The super administrator holds every permission; its set cannot be edited');
+      throw forbidden('superPermissions');
     }
     const unique = [...new Set(permissionIds)];
     const found = await permRepo.permissionsByIds(this.db, unique);
-    if (found.length !== unique.length) throw notFound('Permission');
+    if (found.length !== unique.length) throw notFound('permissionNotFound');
     if (!isSuper(actor)) {
       const mine = new Set(await this.menus.codesFor(actor));
       const extra = found.filter((p) => !mine.has(p.identification)).map((p) => p.identification);
-      if (extra.length > 0) throw forbidden(`You cannot grant permissions you do not hold: ${extra.join(', ')}`);
+      if (extra.length > 0) throw forbidden('grantBeyondOwn', { codes: extra.join(', ') });
     }
     await this.db.transaction(async (tx) => {
       await repo.replaceRolePermissions(tx, id, unique);

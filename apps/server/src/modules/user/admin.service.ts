@@ -41,7 +41,7 @@ export class UserAdminService {
 
   async list(ctx: AuthContext, q: ListQuery) {
     if (!(await this.menus.has(ctx, LIST_CODE[q.kind]))) {
-      throw forbidden(`You do not have the permission ${LIST_CODE[q.kind]}`);
+      throw forbidden('missingPermission', { codes: LIST_CODE[q.kind] });
     }
     const res = await repo.listUsers(this.db, { ...q, scopePath: scopeOf(ctx), callerId: ctx.userId });
     const locked = await repo.lockedUsernames(this.db, res.items.map((u) => u.username));
@@ -51,7 +51,7 @@ export class UserAdminService {
   /** The user if it lies in the caller's subtree, else "not found". */
   private async visible(ctx: AuthContext, id: number) {
     const u = await repo.findUser(this.db, id);
-    if (!u || !inScope(ctx, u.path)) throw notFound('User');
+    if (!u || !inScope(ctx, u.path)) throw notFound('userNotFound');
     return u;
   }
 
@@ -68,7 +68,7 @@ export class UserAdminService {
         ? ['*']
         : (await roleRepo.rolePermissionRows(this.db, u.roleId)).map((p) => p.identification);
     if (theirs.some((c) => !mine.has(c))) {
-      throw forbidden('This user holds permissions you do not have: you cannot change it');
+      throw forbidden('userStronger');
     }
     return u;
   }
@@ -87,23 +87,23 @@ export class UserAdminService {
   private async assertAssignable(ctx: AuthContext, roleId: number) {
     const role = await roleRepo.findRole(this.db, roleId);
     const visible = role && (await roleRepo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === roleId);
-    if (!role || !visible) throw invalid('roleId', 'no such role');
+    if (!role || !visible) throw invalid('roleId', 'noRole');
     if (isSuper(ctx)) return role;
-    if (role.identification === 'SUPERADMIN') throw forbidden('Only a super administrator can give this role');
+    if (role.identification === 'SUPERADMIN') throw forbidden('superRoleOnly');
     const mine = new Set(await this.menus.codesFor(ctx));
     const theirs = (await roleRepo.rolePermissionRows(this.db, roleId)).map((p) => p.identification);
     const extra = theirs.filter((c) => !mine.has(c));
-    if (extra.length > 0) throw forbidden(`This role holds permissions you do not have: ${extra.join(', ')}`);
+    if (extra.length > 0) throw forbidden('roleBeyondOwn', { codes: extra.join(', ') });
     return role;
   }
 
   async create(actor: Actor, body: CreateBody) {
     const parentId = body.parentId ?? actor.userId;
     const parent = await repo.findUser(this.db, parentId);
-    if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'no such parent user');
+    if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'noParentUser');
     await this.assertAssignable(actor, body.roleId);
     if (await repo.usernameTaken(this.db, body.username)) {
-      throw conflict('This user name is already taken', 'username');
+      throw conflict('usernameTaken', { field: 'username' });
     }
     const passwordHash = await hashPassword(body.password);
     return this.db.transaction(async (tx) => {
@@ -121,21 +121,21 @@ export class UserAdminService {
     const moves = body.parentId !== undefined && body.parentId !== target.parentId;
     const disables = body.enabled === false && target.enabled;
     if (self && (changesRole || moves || body.enabled === false || (body.type !== undefined && body.type !== target.type))) {
-      throw forbidden('You cannot change your own role, parent, type or state');
+      throw forbidden('ownFixed');
     }
     if (changesRole) await this.assertAssignable(actor, body.roleId!);
     let newPath: string | undefined;
     if (moves) {
       const parent = await repo.findUser(this.db, body.parentId!);
-      if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'no such parent user');
+      if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'noParentUser');
       if (parent.path.startsWith(target.path)) {
-        throw invalid('parentId', 'a user cannot be moved below itself or its own sub-users');
+        throw invalid('parentId', 'userCycle');
       }
       newPath = `${parent.path}${target.id}/`;
     }
     if ((changesRole || disables) && target.roleIdentification === 'SUPERADMIN') {
       if ((await repo.countActiveSuperadmins(this.db)) <= 1) {
-        throw forbidden('The last super administrator must stay enabled and keep its role');
+        throw forbidden('lastSuperKeep');
       }
     }
     const { id, ...set } = body;
@@ -151,12 +151,12 @@ export class UserAdminService {
 
   async remove(actor: Actor, id: number) {
     const target = await this.manageable(actor, id);
-    if (target.id === actor.userId) throw forbidden('You cannot delete yourself');
+    if (target.id === actor.userId) throw forbidden('deleteSelf');
     if ((await repo.countChildren(this.db, id)) > 0) {
-      throw conflict('This user still has sub-users: move or delete them first');
+      throw conflict('userHasChildren');
     }
     if (target.roleIdentification === 'SUPERADMIN' && (await repo.countActiveSuperadmins(this.db)) <= 1) {
-      throw forbidden('The last super administrator cannot be deleted');
+      throw forbidden('lastSuperDelete');
     }
     await this.auth.endOtherSessions(id, 'admin');
     await this.db.transaction(async (tx) => {
@@ -167,7 +167,7 @@ export class UserAdminService {
 
   async resetPassword(actor: Actor, id: number, password: string) {
     const target = await this.manageable(actor, id);
-    if (target.id === actor.userId) throw forbidden('Use "change password" for your own account');
+    if (target.id === actor.userId) throw forbidden('resetSelf');
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, id, { passwordHash });
@@ -190,7 +190,7 @@ export class UserAdminService {
     await this.visible(ctx, userId);
     if (userId === ctx.userId) return;
     if (!(await this.menus.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
-      throw forbidden('You cannot manage the emails of other users');
+      throw forbidden('foreignEmails');
     }
   }
 
@@ -204,9 +204,9 @@ export class UserAdminService {
     return this.db.transaction(async (tx) => {
       await repo.lockUser(tx, userId);
       const existing = await repo.listEmails(tx, userId);
-      if (existing.some((e) => e.email === email)) throw conflict('This email is already linked', 'email');
+      if (existing.some((e) => e.email === email)) throw conflict('emailTaken', { field: 'email' });
       if (existing.length >= MAX_EMAILS) {
-        throw conflict(`A user can have at most ${MAX_EMAILS} emails`, 'email');
+        throw conflict('emailLimit', { params: { max: MAX_EMAILS }, field: 'email' });
       }
       const id = await repo.insertEmail(tx, userId, email);
       await audit(tx, actor, { entityId: id, summary: { userId, email } });
@@ -216,7 +216,7 @@ export class UserAdminService {
 
   async deleteEmail(actor: Actor, id: number) {
     const row = await repo.findEmail(this.db, id);
-    if (!row || !inScope(actor, row.path)) throw notFound('Email');
+    if (!row || !inScope(actor, row.path)) throw notFound('emailNotFound');
     await this.emailAccess(actor, row.userId, 'edit');
     await this.db.transaction(async (tx) => {
       await repo.deleteEmail(tx, id);

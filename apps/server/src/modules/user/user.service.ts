@@ -45,10 +45,10 @@ export class UserService {
   async changePassword(ctx: Actor, body: ChangePasswordBody) {
     const hash = await repo.passwordHashOf(this.db, ctx.userId);
     if (!hash || !(await verifyPassword(hash, body.oldPassword))) {
-      throw invalid('oldPassword', 'the old password is incorrect');
+      throw invalid('oldPassword', 'oldPasswordWrong');
     }
     if (body.oldPassword === body.newPassword) {
-      throw invalid('newPassword', 'the new password must differ from the old one');
+      throw invalid('newPassword', 'samePassword');
     }
     const passwordHash = await hashPassword(body.newPassword);
     await this.db.transaction(async (tx) => {

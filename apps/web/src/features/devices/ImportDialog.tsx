@@ -80,7 +80,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
     } catch (err) {
       setPhase('idle');
       if (err instanceof ApiError && err.code === 40000) {
-        setProblem(importFileProblem(err.message, t, lang));
+        setProblem(importFileProblem(err, t, lang));
       } else if (err instanceof ApiError) reportError(err);
     } finally {
       upload.current = null;

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_FORMAT_MESSAGE, LANGUAGES, deviceFieldsSchema } from '@iot/contract';
+import {
+  ErrorCode,
+  LANGUAGES,
+  deviceFieldsSchema,
+  refusalMessage,
+  type RefusalParams,
+  type RefusalReason,
+} from '@iot/contract';
+import { ApiError } from '../../lib/http';
 import i18n from '../../lib/i18n';
 import { columnLabel, importFileProblem, importReason, isSpreadsheet } from './sheet-text';
 
@@ -72,20 +80,32 @@ describe('importReason', () => {
 });
 
 describe('importFileProblem', () => {
+  /** A file-level refusal as the server sends it (contract refusals.ts). */
+  const refused = (reason: RefusalReason, params?: RefusalParams) =>
+    new ApiError(ErrorCode.VALIDATION, `file: ${refusalMessage(reason, params)}`, { field: 'file', reason, params });
+
   it('gives the §5 message for a file that is not a spreadsheet', () => {
-    expect(importFileProblem(IMPORT_FORMAT_MESSAGE, t, 'en')).toBe(
+    expect(importFileProblem(refused('importFormat'), t, 'en')).toBe(
       'Only .xlsx or .xls files can be uploaded: delete this file and upload again',
     );
   });
 
-  it('names missing columns in the UI language', () => {
-    expect(importFileProblem('missing column(s): name, sn; download the template', t, 'en')).toBe(
+  it('names missing columns by their headers in the UI language', async () => {
+    const err = refused('importMissingColumns', { columns: 'name, sn' });
+    expect(importFileProblem(err, t, 'en')).toBe(
       'The sheet lacks required columns: Device name, Device code (SN). Please download a template.',
     );
+    await i18n.changeLanguage('zh');
+    try {
+      expect(importFileProblem(err, i18n.t.bind(i18n), 'zh')).toBe('表格缺少必填列：设备名称、设备编码。请下载模板。');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
-  it('passes other messages through', () => {
-    expect(importFileProblem('the sheet has no data rows', t, 'en')).toBe('The sheet has no data rows.');
-    expect(importFileProblem('disk on fire', t, 'en')).toBe('disk on fire');
+  it('translates the other reasons with their params; a message without a reason passes through', () => {
+    expect(importFileProblem(refused('importNoRows'), t, 'en')).toBe('The sheet has no data rows.');
+    expect(importFileProblem(refused('importTooManyRows', { max: 20000 }), t, 'en')).toBe('At most 20000 rows per file.');
+    expect(importFileProblem(new ApiError(ErrorCode.VALIDATION, 'disk on fire'), t, 'en')).toBe('disk on fire');
   });
 });

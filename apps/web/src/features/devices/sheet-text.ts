@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { DEVICE_SHEET_COLUMNS, IMPORT_FORMAT_MESSAGE, type Language } from '@iot/contract';
+import { DEVICE_SHEET_COLUMNS, type Language } from '@iot/contract';
+import { describeError, refusalOf, type ApiError } from '../../lib/http';
 
 /** A spreadsheet column's header in a language (the same text the template carries). */
 export function columnLabel(key: string, lang: Language): string {
@@ -44,17 +45,16 @@ export function importReason(reason: string, t: TFunction): string {
   return reason;
 }
 
-/** File-level refusals of POST /device/import (40000 with field `file`), in the UI language. */
-export function importFileProblem(message: string, t: TFunction, lang: Language): string {
-  if (message === IMPORT_FORMAT_MESSAGE) return t('devices:import.formatError');
-  const missing = /^missing column\(s\): (.+?); download the template$/.exec(message);
-  if (missing?.[1]) {
-    const columns = missing[1].split(/,\s*/).map((k) => columnLabel(k, lang));
-    return t('devices:import.missingColumns', { columns: columns.join(lang === 'zh' || lang === 'ja' ? '、' : ', ') });
+/**
+ * File-level refusals of POST /device/import (40000 with field `file`), in the UI language; the
+ * missing columns are named by their headers in that language.
+ */
+export function importFileProblem(err: ApiError, t: TFunction, lang: Language): string {
+  const refusal = refusalOf(err.data);
+  if (refusal?.reason === 'importMissingColumns') {
+    const keys = String(refusal.params.columns ?? '').split(/,\s*/).filter(Boolean);
+    const columns = keys.map((k) => columnLabel(k, lang)).join(lang === 'zh' || lang === 'ja' ? '、' : ', ');
+    return t('refusals:importMissingColumns', { columns });
   }
-  if (message === 'the sheet has no data rows') return t('devices:import.noRows');
-  const tooMany = /^at most (\d+) rows per file$/.exec(message);
-  if (tooMany) return t('devices:import.tooManyRows', { max: tooMany[1] });
-  if (message === 'an attachment is required') return t('devices:import.fileRequired');
-  return message;
+  return describeError(err);
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { DeviceTypeDto, PermissionCode } from '@iot/contract';
 import { usePermission, useSession } from '../../app/session';
-import { ApiError } from '../../lib/http';
+import { ApiError, describeError, refusalOf } from '../../lib/http';
 
 export const LIST_PATH = '/device/type';
 
@@ -96,7 +96,12 @@ export function listFieldOf(err: unknown, list: string): { path: [string, number
   if (typeof field !== 'string') return undefined;
   const [head, index, name] = field.split('.');
   if (head !== list || !index || !/^\d+$/.test(index) || !name) return undefined;
-  // The server's message may repeat the field path in front of the reason.
-  const message = err.message.startsWith(`${field}: `) ? err.message.slice(field.length + 2) : err.message;
+  // A refusal reason is shown in the UI language; else the server's message, which may repeat
+  // the field path in front of the reason.
+  const message = refusalOf(err.data)
+    ? describeError(err)
+    : err.message.startsWith(`${field}: `)
+      ? err.message.slice(field.length + 2)
+      : err.message;
   return { path: [list, Number(index), name], message };
 }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MenuNode, MenuOption } from '@iot/contract';
-import { reported } from '../../lib/refusal';
 import { http } from '../../lib/http';
 
 export const menuKeys = {
@@ -38,8 +37,8 @@ export interface MenuInput {
 }
 
 export const createMenu = (body: MenuInput) =>
-  http.post<{ id: number }>('/menu/addmenutest', body, { silent: true }).catch(reported);
+  http.post<{ id: number }>('/menu/addmenutest', body);
 export const editMenu = (body: MenuInput & { id: number }) =>
-  http.post<null>('/menu/editmenutest', body, { silent: true }).catch(reported);
+  http.post<null>('/menu/editmenutest', body);
 export const deleteMenu = (id: number) =>
-  http.delete<null>('/menu/deletemenutest', { params: { id }, silent: true }).catch(reported);
+  http.delete<null>('/menu/deletemenutest', { params: { id } });

@@ -1,6 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { MenuOption, Page, PermissionDto } from '@iot/contract';
-import { reported } from '../../lib/refusal';
 import { http, type QueryValue } from '../../lib/http';
 
 export const permissionKeys = {
@@ -38,8 +37,8 @@ export interface PermissionInput {
 }
 
 export const createPermission = (body: PermissionInput) =>
-  http.post<{ id: number }>('/permission/add', body, { silent: true }).catch(reported);
+  http.post<{ id: number }>('/permission/add', body);
 export const editPermission = (body: PermissionInput & { id: number }) =>
-  http.post<null>('/permission/edit', body, { silent: true }).catch(reported);
+  http.post<null>('/permission/edit', body);
 export const deletePermission = (id: number) =>
-  http.delete<null>('/permission/delete', { params: { id }, silent: true }).catch(reported);
+  http.delete<null>('/permission/delete', { params: { id } });

@@ -1,6 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page, PermissionTreeNode, RoleDto } from '@iot/contract';
-import { reported } from '../../lib/refusal';
 import { http, type QueryValue } from '../../lib/http';
 
 export const roleKeys = {
@@ -42,10 +41,10 @@ export interface RoleInput {
 }
 
 export const createRole = (body: RoleInput) =>
-  http.post<{ id: number }>('/role/add', body, { silent: true }).catch(reported);
+  http.post<{ id: number }>('/role/add', body);
 export const editRole = (body: RoleInput & { id: number }) =>
-  http.post<null>('/role/edit', body, { silent: true }).catch(reported);
+  http.post<null>('/role/edit', body);
 export const deleteRole = (id: number) =>
-  http.delete<null>('/role/delete', { params: { id }, silent: true }).catch(reported);
+  http.delete<null>('/role/delete', { params: { id } });
 export const setRolePermissions = (id: number, permissionIds: number[]) =>
-  http.post<null>('/role/setpermission', { id, permissionIds }, { silent: true }).catch(reported);
+  http.post<null>('/role/setpermission', { id, permissionIds });

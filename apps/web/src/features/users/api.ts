@@ -1,6 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DashboardStyle, Language, Page, UserDto, UserKind } from '@iot/contract';
-import { reported } from '../../lib/refusal';
 import { http, type QueryValue } from '../../lib/http';
 
 export const userKeys = {
@@ -72,12 +71,12 @@ export interface UserCreateInput extends UserFields {
 export type UserEditInput = Partial<UserFields> & { id: number };
 
 export const createUser = (body: UserCreateInput) =>
-  http.post<{ id: number }>('/user/add', body, { silent: true }).catch(reported);
+  http.post<{ id: number }>('/user/add', body);
 export const editUser = (body: UserEditInput) =>
-  http.post<null>('/user/edit', body, { silent: true }).catch(reported);
+  http.post<null>('/user/edit', body);
 export const deleteUser = (id: number) =>
-  http.delete<null>('/user/delete', { params: { id }, silent: true }).catch(reported);
+  http.delete<null>('/user/delete', { params: { id } });
 export const resetPassword = (id: number, password: string) =>
-  http.post<null>('/user/repassword', { id, password }, { silent: true }).catch(reported);
+  http.post<null>('/user/repassword', { id, password });
 export const unlockUser = (id: number) =>
-  http.post<null>('/user/unlock', { id }, { silent: true }).catch(reported);
+  http.post<null>('/user/unlock', { id });

@@ -1,0 +1,122 @@
+/**
+ * Why the API refused a request, as stable reason codes. An error envelope carries
+ * `data.reason` (a key of REFUSALS) and `data.params`; `message` is the English text below with
+ * the params filled in, for API users and logs. The console shows `refusals:<reason>` in the UI
+ * language instead (scripts/i18n-check.mjs fails the build when a language lacks one, or when a
+ * translation drops a `{{param}}` of the English template).
+ */
+export const REFUSALS = {
+  // Permissions and sessions
+  missingPermission: 'You do not have the permission {{codes}}',
+  accountDisabled: 'This account is disabled',
+  oldPasswordWrong: 'The old password is incorrect',
+  samePassword: 'The new password must differ from the old one',
+
+  // Not found (foreign objects answer the same way, so ids cannot be probed)
+  userNotFound: 'The user does not exist',
+  roleNotFound: 'The role does not exist',
+  menuNotFound: 'The menu does not exist',
+  permissionNotFound: 'The permission does not exist',
+  emailNotFound: 'The email does not exist',
+  deviceTypeNotFound: 'The device type does not exist',
+  projectNotFound: 'The project does not exist',
+  roadSectionNotFound: 'The road section does not exist',
+  devicesNotFound: 'These devices do not exist: {{ids}}',
+
+  // Menus and permissions
+  menuHasChildren: 'This menu has sub-menus: delete or move them first',
+  menuHasPermissions: 'This menu still owns permissions: delete or move them first',
+  menuCycle: 'A menu cannot be placed below itself',
+  noParentMenu: 'The parent menu does not exist',
+  noMenu: 'The menu does not exist',
+  identificationTaken: 'This identification is already used',
+  consoleCodeDelete: 'The console itself uses this permission code: it cannot be deleted',
+  consoleCodeRename: 'The console itself uses this permission code: it cannot be renamed',
+
+  // Roles
+  roleInUse: 'This role is still given to users: change their role first',
+  builtinRoleDelete: 'Built-in roles cannot be deleted',
+  builtinRoleRename: 'The identification of a built-in role cannot change',
+  roleNotEditable: 'You cannot change this role',
+  superPermissions: 'The super administrator holds every permission; its set cannot be edited',
+  grantBeyondOwn: 'You cannot grant permissions you do not hold: {{codes}}',
+
+  // Users and emails
+  roleBeyondOwn: 'This role holds permissions you do not have: {{codes}}',
+  superRoleOnly: 'Only a super administrator can give this role',
+  noRole: 'The role does not exist or cannot be given',
+  noParentUser: 'The parent user does not exist',
+  userCycle: 'A user cannot be moved below itself or its own sub-users',
+  usernameTaken: 'This user name is already taken',
+  userHasChildren: 'This user still has sub-users: move or delete them first',
+  userStronger: 'This user holds permissions you do not have: you cannot change it',
+  ownFixed: 'You cannot change your own role, parent, type or state',
+  deleteSelf: 'You cannot delete yourself',
+  resetSelf: 'Use "Change password" for your own account',
+  lastSuperDelete: 'The last super administrator cannot be deleted',
+  lastSuperKeep: 'The last super administrator must stay enabled and keep its role',
+  emailLimit: 'A user can have at most {{max}} emails',
+  emailTaken: 'This email is already linked',
+  foreignEmails: 'You cannot manage the emails of other users',
+
+  // Device types, parameters and alarm rules
+  builtinTypeSuperOnly: 'Only a super administrator can change a built-in type',
+  typeCodeTaken: 'This type code is already used',
+  builtinTypeCode: 'The code of a built-in type cannot change',
+  builtinTypeDelete: 'A built-in type cannot be deleted',
+  typeInUse: '{{count}} device(s) still use this type: change or delete them first',
+  semaphoreTwice: 'Semaphore id {{id}} appears twice',
+  rulesUseRemovedParams: 'Alarm rules use parameters being removed: {{ids}}',
+  ruleNoLongerFits: 'The alarm rule on {{id}} no longer fits its changed parameter',
+  ruleNoParam: 'This type has no parameter {{id}}',
+  ruleComparison: 'This parameter can only be compared with {{allowed}}',
+  ruleNumber: 'A number is required',
+  ruleInteger: 'An integer is required',
+  ruleRangeSecond: 'A range needs a second threshold',
+  ruleRangeOrder: 'The upper bound must be above the lower bound',
+  ruleBoolean: 'true or false is required',
+  ruleEnum: 'One of {{values}} is required',
+
+  // Projects
+  noUser: 'The user does not exist',
+  noUsers: 'These users do not exist: {{ids}}',
+  projectHasDevices: 'This project still holds {{count}} device(s): move them to another project first',
+  chooseAnotherProject: 'Choose another project to move the devices to',
+  projectSharedOnly: 'This project is shared with you: only its owner’s line can change it',
+
+  // Devices
+  devicesSharedOnly: 'Shared with you, not yours to change: {{sns}}',
+  noDeviceType: 'The device type does not exist',
+  deviceOwnParent: 'A device cannot be its own parent',
+  noParentDevice: 'The parent device does not exist',
+  subDeviceNesting: 'A sub-device cannot have sub-devices',
+  parentWithSubs: 'A device with sub-devices cannot become a sub-device',
+  noProject: 'The project does not exist',
+  snTaken: 'A device with SN {{sn}} already exists',
+
+  // Import and export
+  fileRequired: 'An attachment is required',
+  importFormat: 'Only .xlsx or .xls files can be uploaded: delete this file and upload again',
+  importMissingColumns: 'Missing column(s): {{columns}}; download the template',
+  importNoRows: 'The sheet has no data rows',
+  importTooManyRows: 'At most {{max}} rows per file',
+  importRace: 'Some SNs were added by someone else meanwhile: nothing was imported, please retry',
+  exportTooMany: 'More than {{max}} devices match: narrow the filters',
+} as const satisfies Record<string, string>;
+
+export type RefusalReason = keyof typeof REFUSALS;
+export type RefusalParams = Record<string, string | number>;
+
+export function isRefusalReason(value: unknown): value is RefusalReason {
+  return typeof value === 'string' && Object.hasOwn(REFUSALS, value);
+}
+
+/** The English text of a refusal with its params filled in. */
+export function refusalMessage(reason: RefusalReason, params: RefusalParams = {}): string {
+  return REFUSALS[reason].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+/** The `{{param}}` names a template uses. */
+export function refusalParams(template: string): string[] {
+  return [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!);
+}
