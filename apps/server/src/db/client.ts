@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -41,12 +42,14 @@ export async function openDatabase(opts: {
   }
   const dir = opts.dataDir ?? 'memory://';
   let client: PGlite;
+  // The same extensions the migrations create on PostgreSQL.
+  const extensions = { pg_trgm };
   if (dir.startsWith('memory://')) {
-    client = new PGlite(dir);
+    client = new PGlite(dir, { extensions });
   } else {
     const pgDir = path.join(dir, 'pglite');
     fs.mkdirSync(pgDir, { recursive: true });
-    client = new PGlite(pgDir);
+    client = new PGlite(pgDir, { extensions });
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;

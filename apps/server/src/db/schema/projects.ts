@@ -121,6 +121,11 @@ export const devices = pgTable(
     index('devices_imei_idx').on(t.imei),
     index('devices_sim_idx').on(t.simNumber),
     index('devices_name_idx').on(t.name),
+    // The list's free-text search and the typeahead (ILIKE '%q%' / 'q%'); pg_trgm, migration 0004.
+    index('devices_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('devices_sn_trgm_idx').using('gin', t.sn.op('gin_trgm_ops')),
+    index('devices_imei_trgm_idx').using('gin', t.imei.op('gin_trgm_ops')),
+    index('devices_sim_trgm_idx').using('gin', t.simNumber.op('gin_trgm_ops')),
     check('devices_warning_level_chk', sql`warning_level between 0 and 4`),
   ],
 );
