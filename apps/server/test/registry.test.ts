@@ -69,7 +69,7 @@ describe('device registry', () => {
     const [row] = await t.database.db.select({ h: devices.credentialHash }).from(devices).where(eq(devices.id, created.id));
     expect(row!.h).toBe(hashToken(created.secret));
     const basic = await ok('alpha', 'GET', `/device/basic?id=${created.id}`);
-    expect(basic).toMatchObject({ sn: 'HB-0001', projectName: 'Harbour', typeName: '电池管理单元', warningLevel: 2, imei: '861234567890123', online: false, lastSeenAt: null });
+    expect(basic).toMatchObject({ sn: 'HB-0001', projectName: 'Harbour', typeName: '电池管理单元', typeNameEn: 'Battery management unit', typeNameJa: 'バッテリー管理ユニット', warningLevel: 2, imei: '861234567890123', online: false, lastSeenAt: null });
 
     expect(await call('alpha', 'POST', '/device/add', { name: 'Dup', sn: 'HB-0001', typeId: ids.bmu })).toMatchObject({
       code: ErrorCode.CONFLICT,

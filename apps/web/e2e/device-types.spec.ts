@@ -25,6 +25,7 @@ test.describe('device types', () => {
     await openFromSidebar(page, 'Devices', 'Device types');
     const table = page.getByTestId('table-devicetypes');
     await expect(table.getByTestId('type-row-BMU')).toContainText('Built-in');
+    await expect(table.getByTestId('type-row-BMU')).toContainText('Battery management unit');
     // The built-in type cannot be deleted.
     await expect(table.getByTestId('type-row-BMU').getByText('Delete')).toHaveCount(0);
 

@@ -39,7 +39,11 @@ export const deviceTypeListQuerySchema = pageQuerySchema.extend({
 export const deviceTypeDtoSchema = z.object({
   id: z.number().int(),
   code: z.string(),
+  /** Chinese (always filled); the suffixed names are shown in those languages when set. */
   name: z.string(),
+  nameEn: z.string(),
+  nameEs: z.string(),
+  nameJa: z.string(),
   remarks: z.string(),
   recordTrack: z.boolean(),
   builtin: z.boolean(),
@@ -56,6 +60,9 @@ export const deviceTypeCreateSchema = z.object({
     .max(32)
     .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only'),
   name: required(64, 'please enter the name'),
+  nameEn: text(64),
+  nameEs: text(64),
+  nameJa: text(64),
   remarks: text(500),
   recordTrack: z.boolean().default(false),
 });
@@ -285,6 +292,9 @@ export const deviceDtoSchema = z.object({
   sn: z.string(),
   typeId: z.number().int(),
   typeName: z.string(),
+  typeNameEn: z.string(),
+  typeNameEs: z.string(),
+  typeNameJa: z.string(),
   projectId: z.number().int().nullable(),
   projectName: z.string().nullable(),
   parentId: z.number().int().nullable(),

@@ -21,6 +21,9 @@ export const deviceTypes = pgTable('device_types', {
   id: serial('id').primaryKey(),
   code: varchar('code', { length: 32 }).notNull().unique(),
   name: varchar('name', { length: 64 }).notNull(),
+  nameEn: varchar('name_en', { length: 64 }).notNull().default(''),
+  nameEs: varchar('name_es', { length: 64 }).notNull().default(''),
+  nameJa: varchar('name_ja', { length: 64 }).notNull().default(''),
   remarks: text('remarks').notNull().default(''),
   recordTrack: boolean('record_track').notNull().default(false),
   /** Shipped with the console (the battery management unit); cannot be deleted. */

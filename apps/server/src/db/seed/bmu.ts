@@ -7,6 +7,9 @@ import type { AlarmRuleInput, ParamInput } from '@iot/contract';
 export const BMU_TYPE = {
   code: 'BMU',
   name: '电池管理单元',
+  nameEn: 'Battery management unit',
+  nameEs: 'Unidad de gestión de baterías',
+  nameJa: 'バッテリー管理ユニット',
   remarks: 'Battery management unit (built in)',
   recordTrack: true,
 };

@@ -16,7 +16,7 @@ export async function listTypes(
 ) {
   const where = and(
     visibleTypes(f.scopePath),
-    f.name ? ilike(deviceTypes.name, `%${escapeLike(f.name)}%`) : undefined,
+    f.name ? nameLike(`%${escapeLike(f.name)}%`) : undefined,
     f.code ? ilike(deviceTypes.code, `%${escapeLike(f.code)}%`) : undefined,
   );
   const dir = f.order === 'asc' ? asc : desc;
@@ -26,6 +26,9 @@ export async function listTypes(
         id: deviceTypes.id,
         code: deviceTypes.code,
         name: deviceTypes.name,
+        nameEn: deviceTypes.nameEn,
+        nameEs: deviceTypes.nameEs,
+        nameJa: deviceTypes.nameJa,
         remarks: deviceTypes.remarks,
         recordTrack: deviceTypes.recordTrack,
         builtin: deviceTypes.builtin,
@@ -45,9 +48,26 @@ export async function listTypes(
   return { total: total?.n ?? 0, items };
 }
 
+/** A name filter matches the type's name in any of its languages. */
+function nameLike(pattern: string): SQL | undefined {
+  return or(
+    ilike(deviceTypes.name, pattern),
+    ilike(deviceTypes.nameEn, pattern),
+    ilike(deviceTypes.nameEs, pattern),
+    ilike(deviceTypes.nameJa, pattern),
+  );
+}
+
 export async function typeOptions(db: Executor, scopePath: string | undefined) {
   return db
-    .select({ id: deviceTypes.id, code: deviceTypes.code, name: deviceTypes.name })
+    .select({
+      id: deviceTypes.id,
+      code: deviceTypes.code,
+      name: deviceTypes.name,
+      nameEn: deviceTypes.nameEn,
+      nameEs: deviceTypes.nameEs,
+      nameJa: deviceTypes.nameJa,
+    })
     .from(deviceTypes)
     .where(visibleTypes(scopePath))
     .orderBy(asc(deviceTypes.name));

@@ -1,6 +1,6 @@
 import type { AlarmRule, AlarmRuleDto, DeviceTypeDto, Param, ParamDto } from '@iot/contract';
 import type { z } from 'zod';
-import type { deviceTypeListQuerySchema } from '@iot/contract';
+import type { deviceTypeCreateSchema, deviceTypeListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
@@ -8,6 +8,8 @@ import { audit, type Actor } from '../../plugins/audit.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { countTypeDevices } from '../device/device.repo.js';
 import * as repo from './devicetype.repo.js';
+
+type TypeFields = z.output<typeof deviceTypeCreateSchema>;
 import { checkRules } from './rules.js';
 
 type ListQuery = z.output<typeof deviceTypeListQuerySchema>;
@@ -52,7 +54,7 @@ export class DeviceTypeService {
     return { ...toDto(t), paramCount: params.length, alarmCount: alarms.length };
   }
 
-  async create(actor: Actor, body: { code: string; name: string; remarks: string; recordTrack: boolean }) {
+  async create(actor: Actor, body: TypeFields) {
     if (await repo.findTypeByCode(this.db, body.code)) throw conflict('typeCodeTaken', { field: 'code' });
     return this.db.transaction(async (tx) => {
       const id = await repo.insertType(tx, { ...body, ownerPath: actor.path });
@@ -61,7 +63,7 @@ export class DeviceTypeService {
     });
   }
 
-  async edit(actor: Actor, body: { id: number; code: string; name: string; remarks: string; recordTrack: boolean }) {
+  async edit(actor: Actor, body: TypeFields & { id: number }) {
     const t = await this.editable(actor, body.id);
     const other = await repo.findTypeByCode(this.db, body.code);
     if (other && other.id !== t.id) throw conflict('typeCodeTaken', { field: 'code' });
@@ -128,11 +130,16 @@ export class DeviceTypeService {
   }
 }
 
-function toDto(t: Pick<TypeRow, 'id' | 'code' | 'name' | 'remarks' | 'recordTrack' | 'builtin' | 'createdAt'>) {
+function toDto(
+  t: Pick<TypeRow, 'id' | 'code' | 'name' | 'nameEn' | 'nameEs' | 'nameJa' | 'remarks' | 'recordTrack' | 'builtin' | 'createdAt'>,
+) {
   return {
     id: t.id,
     code: t.code,
     name: t.name,
+    nameEn: t.nameEn,
+    nameEs: t.nameEs,
+    nameJa: t.nameJa,
     remarks: t.remarks,
     recordTrack: t.recordTrack,
     builtin: t.builtin,

@@ -17,7 +17,15 @@ describe('device types with parameter and alarm settings', () => {
 
   it('ships the battery management unit type with its parameters and alarm rules', async () => {
     const list = await ok('ops', 'GET', '/devicetype/list?code=BMU');
-    expect(list.items[0]).toMatchObject({ code: 'BMU', builtin: true, recordTrack: true });
+    expect(list.items[0]).toMatchObject({
+      code: 'BMU',
+      name: '电池管理单元',
+      nameEn: 'Battery management unit',
+      nameEs: 'Unidad de gestión de baterías',
+      nameJa: 'バッテリー管理ユニット',
+      builtin: true,
+      recordTrack: true,
+    });
     expect(list.items[0].paramCount).toBeGreaterThan(30);
     const params = await ok('ops', 'GET', `/devicetype/setparam?id=${list.items[0].id}`);
     const names = params.map((p: { nameEn: string }) => p.nameEn);
@@ -38,7 +46,12 @@ describe('device types with parameter and alarm settings', () => {
   });
 
   it('creates a type, saves parameters and rules, and validates them by field', async () => {
-    const { id } = await ok('ops', 'POST', '/devicetype/addtype', { code: 'METER', name: 'Meter', remarks: 'Power meter' });
+    const { id } = await ok('ops', 'POST', '/devicetype/addtype', { code: 'METER', name: '电表', nameEs: 'Medidor', remarks: 'Power meter' });
+    // The name filter matches the name in any language; untranslated names stay empty.
+    const found = (await ok('ops', 'GET', '/devicetype/list?name=medidor')).items;
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ id, name: '电表', nameEn: '', nameEs: 'Medidor', nameJa: '' });
+    expect((await ok('ops', 'GET', '/devicetype/typeoptionslist')).find((o: { id: number }) => o.id === id)).toMatchObject({ nameEs: 'Medidor' });
     expect((await call('ops', 'POST', '/devicetype/addtype', { code: 'METER', name: 'Again' }))).toMatchObject({ code: ErrorCode.CONFLICT, data: { field: 'code' } });
 
     const params = [

@@ -3,6 +3,8 @@ import type { ColumnType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
+import { localized } from '../devicetypes/localize';
 import type { DeviceSort } from './api';
 
 export const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
@@ -69,7 +71,12 @@ export function deviceColumns(
       ),
     },
     { title: t('devices:fields.sn'), dataIndex: 'sn', ...sortable('sn'), width: 160 },
-    { title: t('devices:fields.typeId'), dataIndex: 'typeName', width: 140 },
+    {
+      title: t('devices:fields.typeId'),
+      dataIndex: 'typeName',
+      width: 140,
+      render: (_: string, d) => localized(d, 'typeName', currentLanguage()),
+    },
     options.project !== false && {
       title: t('devices:fields.projectId'),
       dataIndex: 'projectName',

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDevice, useDeviceSearch, useProjectOptions, useTypeOptions } from './api';
+import { currentLanguage } from '../../lib/i18n';
+import { localName } from '../devicetypes/localize';
 
 /** A value that follows `value` after `ms` without changes (server-side search while typing). */
 export function useDebounced<T>(value: T, ms = 300): T {
@@ -92,7 +94,7 @@ export function TypeSelect({ value, onChange, placeholder, allowClear, style, 'd
       loading={isFetching}
       allowClear={allowClear}
       placeholder={placeholder ?? t('devices:placeholders.type')}
-      options={data.map((o) => ({ value: o.id, label: `${o.name} (${o.code})` }))}
+      options={data.map((o) => ({ value: o.id, label: `${localName(o, currentLanguage())} (${o.code})` }))}
       showSearch={{ optionFilterProp: 'label' }}
       style={style}
       data-testid={testId}

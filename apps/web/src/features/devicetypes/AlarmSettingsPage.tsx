@@ -31,7 +31,7 @@ import {
   type NamePath,
   type SaveProblem,
 } from './list-editor';
-import { paramName } from './localize';
+import { localName } from './localize';
 import { LIMITS } from './param-rules';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
@@ -91,7 +91,7 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
     () =>
       params.map((p) => ({
         value: p.semaphoreId,
-        label: `${p.semaphoreId} · ${paramName(p, lang)}${p.unit ? ` (${p.unit})` : ''}`,
+        label: `${p.semaphoreId} · ${localName(p, lang)}${p.unit ? ` (${p.unit})` : ''}`,
       })),
     [params, lang],
   );

@@ -10,7 +10,9 @@ import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { useServerTable } from '../../lib/use-server-table';
+import { currentLanguage } from '../../lib/i18n';
 import { useDeleteDeviceType, useDeviceTypeList } from './api';
+import { localName } from './localize';
 import { useIsSuperAdmin } from './shared';
 
 interface Filters {
@@ -44,7 +46,7 @@ export default function DeviceTypeListPage() {
   const onDelete = async (type: DeviceTypeDto) => {
     try {
       await remove.mutateAsync(type.id);
-      feedbackMessage().success(t('devicetypes:list.deleted', { name: type.name }));
+      feedbackMessage().success(t('devicetypes:list.deleted', { name: localName(type, currentLanguage()) }));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // 409: devices still use the type; the server says how many.
@@ -69,6 +71,7 @@ export default function DeviceTypeListPage() {
       key: 'name',
       sorter: true,
       sortOrder: table.sortOrderOf('name'),
+      render: (_: string, row) => localName(row, currentLanguage()),
     },
     {
       title: t('devicetypes:fields.remarks'),
@@ -146,7 +149,7 @@ export default function DeviceTypeListPage() {
             {canDelete && editable && !row.builtin && (
               <Popconfirm
                 title={t('devicetypes:list.deleteTitle')}
-                description={t('devicetypes:list.deleteConfirm', { name: row.name, code: row.code })}
+                description={t('devicetypes:list.deleteConfirm', { name: localName(row, currentLanguage()), code: row.code })}
                 okText={t('common:confirm')}
                 cancelText={t('common:cancel')}
                 okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}

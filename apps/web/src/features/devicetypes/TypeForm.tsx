@@ -10,8 +10,9 @@ import { useDeviceType, useSaveDeviceType, type DeviceTypeFields } from './api';
 import { ID_PATTERN } from './param-rules';
 import { LIST_PATH, TypeHeader, TypeNotFound, useIsSuperAdmin, useTypeId } from './shared';
 
-const EMPTY: DeviceTypeFields = { code: '', name: '', remarks: '', recordTrack: false };
-const FORM_FIELDS: readonly string[] = ['code', 'name', 'remarks', 'recordTrack'];
+const EMPTY: DeviceTypeFields = { code: '', name: '', nameEn: '', nameEs: '', nameJa: '', remarks: '', recordTrack: false };
+const FORM_FIELDS: readonly string[] = Object.keys(EMPTY);
+const TRANSLATED_NAMES = ['nameEn', 'nameEs', 'nameJa'] as const;
 
 /** §2 /device/addtype and /device/edittype?id=: the type's own fields. */
 export function TypeForm({ mode }: { mode: 'add' | 'edit' }) {
@@ -41,7 +42,19 @@ function TypeFormCard({ mode, type }: { mode: 'add' | 'edit'; type?: DeviceTypeD
   const path = mode === 'add' ? '/device/addtype' : '/device/edittype';
 
   useEffect(() => {
-    form.setFieldsValue(type ? { code: type.code, name: type.name, remarks: type.remarks, recordTrack: type.recordTrack } : EMPTY);
+    form.setFieldsValue(
+      type
+        ? {
+            code: type.code,
+            name: type.name,
+            nameEn: type.nameEn,
+            nameEs: type.nameEs,
+            nameJa: type.nameJa,
+            remarks: type.remarks,
+            recordTrack: type.recordTrack,
+          }
+        : EMPTY,
+    );
   }, [form, type]);
 
   const leave = () => {
@@ -53,6 +66,9 @@ function TypeFormCard({ mode, type }: { mode: 'add' | 'edit'; type?: DeviceTypeD
     const body = {
       code: values.code.trim(),
       name: values.name.trim(),
+      nameEn: (values.nameEn ?? '').trim(),
+      nameEs: (values.nameEs ?? '').trim(),
+      nameJa: (values.nameJa ?? '').trim(),
       remarks: (values.remarks ?? '').trim(),
       recordTrack: !!values.recordTrack,
     };
@@ -100,6 +116,7 @@ function TypeFormCard({ mode, type }: { mode: 'add' | 'edit'; type?: DeviceTypeD
         <Form.Item
           name="name"
           label={t('devicetypes:fields.name')}
+          extra={t('devicetypes:form.nameHint')}
           rules={[
             { required: true, whitespace: true, message: t('devicetypes:form.nameRequired') },
             { max: 64, message: t('devicetypes:form.tooLong', { max: 64 }) },
@@ -107,6 +124,16 @@ function TypeFormCard({ mode, type }: { mode: 'add' | 'edit'; type?: DeviceTypeD
         >
           <Input maxLength={64} autoComplete="off" data-testid="field-name" />
         </Form.Item>
+        {TRANSLATED_NAMES.map((name) => (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t(`devicetypes:fields.${name}`)}
+            rules={[{ max: 64, message: t('devicetypes:form.tooLong', { max: 64 }) }]}
+          >
+            <Input maxLength={64} autoComplete="off" data-testid={`field-${name}`} />
+          </Form.Item>
+        ))}
         <Form.Item
           name="remarks"
           label={t('devicetypes:fields.remarks')}

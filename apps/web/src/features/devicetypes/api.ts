@@ -6,6 +6,9 @@ import { http, type QueryValue } from '../../lib/http';
 export interface DeviceTypeFields {
   code: string;
   name: string;
+  nameEn: string;
+  nameEs: string;
+  nameJa: string;
   remarks: string;
   recordTrack: boolean;
 }

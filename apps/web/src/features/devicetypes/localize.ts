@@ -15,7 +15,8 @@ export function localized<B extends string>(
   return own?.trim() || row[base] || '';
 }
 
-export const paramName = (p: { name: string; nameEn?: string; nameEs?: string; nameJa?: string }, lang: Language) =>
+/** The name of a parameter or a device type in the UI language. */
+export const localName = (p: { name: string; nameEn?: string; nameEs?: string; nameJa?: string }, lang: Language) =>
   localized(p, 'name', lang);
 
 export const enumLabel = (

@@ -6,6 +6,8 @@ import { Link, useSearchParams } from 'react-router';
 import type { DeviceTypeDto, PermissionCode } from '@iot/contract';
 import { usePermission, useSession } from '../../app/session';
 import { ApiError, describeError, refusalOf } from '../../lib/http';
+import { currentLanguage } from '../../lib/i18n';
+import { localName } from './localize';
 
 export const LIST_PATH = '/device/type';
 
@@ -57,7 +59,7 @@ export function TypeHeader({ type, title, extra }: { type: DeviceTypeDto | undef
         {type && (
           <Space size={8} wrap>
             <Typography.Text strong data-testid="type-name">
-              {type.name}
+              {localName(type, currentLanguage())}
             </Typography.Text>
             <Tag data-testid="type-code">{type.code}</Tag>
             {type.builtin && <Tag color="purple">{t('devicetypes:builtin')}</Tag>}
