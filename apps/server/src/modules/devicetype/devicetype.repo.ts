@@ -10,6 +10,16 @@ export function visibleTypes(scopePath: string | undefined): SQL | undefined {
   return or(eq(deviceTypes.ownerPath, '/'), like(deviceTypes.ownerPath, `${escapeLike(scopePath)}%`));
 }
 
+/** What a type is shown by: id, code and its name in every language. */
+const typeLabel = {
+  id: deviceTypes.id,
+  code: deviceTypes.code,
+  name: deviceTypes.name,
+  nameEn: deviceTypes.nameEn,
+  nameEs: deviceTypes.nameEs,
+  nameJa: deviceTypes.nameJa,
+};
+
 export async function listTypes(
   db: Executor,
   f: { scopePath?: string; name?: string; code?: string; sort: 'createdAt' | 'name' | 'code' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
@@ -23,12 +33,7 @@ export async function listTypes(
   const [items, [total]] = await Promise.all([
     db
       .select({
-        id: deviceTypes.id,
-        code: deviceTypes.code,
-        name: deviceTypes.name,
-        nameEn: deviceTypes.nameEn,
-        nameEs: deviceTypes.nameEs,
-        nameJa: deviceTypes.nameJa,
+        ...typeLabel,
         remarks: deviceTypes.remarks,
         recordTrack: deviceTypes.recordTrack,
         builtin: deviceTypes.builtin,
@@ -60,14 +65,7 @@ function nameLike(pattern: string): SQL | undefined {
 
 export async function typeOptions(db: Executor, scopePath: string | undefined) {
   return db
-    .select({
-      id: deviceTypes.id,
-      code: deviceTypes.code,
-      name: deviceTypes.name,
-      nameEn: deviceTypes.nameEn,
-      nameEs: deviceTypes.nameEs,
-      nameJa: deviceTypes.nameJa,
-    })
+    .select(typeLabel)
     .from(deviceTypes)
     .where(visibleTypes(scopePath))
     .orderBy(asc(deviceTypes.name));

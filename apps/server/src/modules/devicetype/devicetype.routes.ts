@@ -19,14 +19,7 @@ import { ok } from '../../plugins/envelope.js';
 import type { DeviceTypeService } from './devicetype.service.js';
 
 const none = envelope(z.null());
-const typeOption = z.object({
-  id: z.number().int(),
-  code: z.string(),
-  name: z.string(),
-  nameEn: z.string(),
-  nameEs: z.string(),
-  nameJa: z.string(),
-});
+const typeOption = deviceTypeDtoSchema.pick({ id: true, code: true, name: true, nameEn: true, nameEs: true, nameJa: true });
 
 export const deviceTypeRoutes: FastifyPluginAsyncZod<{ types: DeviceTypeService }> = async (app, { types }) => {
   const tags = ['device types'];
