@@ -6,11 +6,8 @@
  *   npm run bench            # prints one line per engine
  */
 import crypto from 'node:crypto';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase, type Database } from '../apps/server/src/db/client.js';
-import { seed } from '../apps/server/src/db/seed/index.js';
+import type { Database } from '../apps/server/src/db/client.js';
+import { onEachEngine, startApp } from './engines.js';
 import { writeSheet } from '../apps/server/src/lib/sheet.js';
 import { DEVICE_SHEET_COLUMNS } from '../packages/contract/src/index.js';
 
@@ -38,11 +35,7 @@ function multipart(data: Buffer) {
 }
 
 async function run(label: string, database: Database, file: Buffer) {
-  const config = loadConfig({ CAPTCHA: 'off', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'silent', WEB_DIST: '/none' });
-  await seed(database.db, { adminUsername: 'admin', adminPassword: 'bench-pass' });
-  const app = await buildApp(config, { database, logger: false });
-  const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: 'bench-pass' } });
-  const auth = { authorization: `Bearer ${login.json().data.token}` };
+  const { app, auth } = await startApp(database);
   await app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: auth, payload: { name: 'Bench project' } });
   const body = multipart(file);
   const t0 = performance.now();
@@ -65,31 +58,7 @@ async function main() {
   const file = sheet();
   console.log(`built a ${ROWS}-row sheet (${(file.length / 1024).toFixed(0)} KiB) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
 
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (base) {
-    const name = `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString() });
-    try {
-      await run('postgres', database, file);
-    } finally {
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  } else {
-    console.log('postgres   skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
-  }
-  const lite = await openDatabase({ dataDir: 'memory://' });
-  try {
-    await run('pglite', lite, file);
-  } finally {
-    await lite.close();
-  }
+  await onEachEngine((label, database) => run(label, database, file));
 }
 
 main().catch((err) => {

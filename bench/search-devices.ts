@@ -7,22 +7,13 @@
  *
  *   npm run bench:search     # prints one line per engine, query kind and index state
  */
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase, type Database } from '../apps/server/src/db/client.js';
-import { seed } from '../apps/server/src/db/seed/index.js';
+import type { Database } from '../apps/server/src/db/client.js';
+import { onEachEngine, startApp } from './engines.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200_000);
 const SAMPLES = 25;
-const TRGM_INDEXES = {
-  devices_name_trgm_idx: 'name',
-  devices_sn_trgm_idx: 'sn',
-  devices_imei_trgm_idx: 'imei',
-  devices_sim_trgm_idx: 'sim_number',
-} as const;
+const TRGM_INDEXES = ['devices_name_trgm_idx', 'devices_sn_trgm_idx', 'devices_imei_trgm_idx', 'devices_sim_trgm_idx'];
 
 /** Deterministic pseudo-random device numbers to look for. */
 function picks(seed: number): number[] {
@@ -47,8 +38,7 @@ function stats(ms: number[]) {
 }
 
 async function run(label: string, database: Database) {
-  const config = loadConfig({ CAPTCHA: 'off', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'silent', WEB_DIST: '/none' });
-  await seed(database.db, { adminUsername: 'admin', adminPassword: 'bench-pass' });
+  const { app, auth: headers } = await startApp(database);
   const { db } = database;
 
   const t0 = performance.now();
@@ -64,10 +54,6 @@ async function run(label: string, database: Database) {
     from generate_series(1, ${DEVICES}) as i`);
   await db.execute(sql`analyze devices`);
   console.log(`${label.padEnd(9)} ${DEVICES} devices inserted and indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-  const app = await buildApp(config, { database, logger: false });
-  const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: 'bench-pass' } });
-  const headers = { authorization: `Bearer ${login.json().data.token}` };
 
   const time = async (kind: string, url: (i: number) => string, expect: (data: unknown) => boolean, seed: number, state: string) => {
     const ms: number[] = [];
@@ -92,37 +78,13 @@ async function run(label: string, database: Database) {
   };
 
   await measure('trgm indexes');
-  for (const name of Object.keys(TRGM_INDEXES)) await db.execute(sql.raw(`drop index ${name}`));
+  for (const name of TRGM_INDEXES) await db.execute(sql.raw(`drop index ${name}`));
   await measure('no trgm');
   await app.close();
 }
 
 async function main() {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (base) {
-    const name = `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString() });
-    try {
-      await run('postgres', database);
-    } finally {
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  } else {
-    console.log('postgres  skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
-  }
-  const lite = await openDatabase({ dataDir: 'memory://' });
-  try {
-    await run('pglite', lite);
-  } finally {
-    await lite.close();
-  }
+  await onEachEngine(run);
 }
 
 main().catch((err) => {

@@ -6,7 +6,8 @@ import { callApi, expect, pickOption, test } from './fixtures';
 /**
  * Projects and the device registry against the real server: a project is created, a device is
  * added (its secret shown once), the list is filtered, a sheet with one bad row is imported in
- * "valid rows" mode, devices are deleted in bulk and one is moved to another project. One API login for the whole journey.
+ * "valid rows" mode, devices are deleted in bulk and one is moved to another project. One API
+ * login for the whole journey.
  */
 
 /** An .xlsx with the English headers of the contract and the given data rows. */

@@ -107,16 +107,7 @@ export const REFUSALS = {
 export type RefusalReason = keyof typeof REFUSALS;
 export type RefusalParams = Record<string, string | number>;
 
-export function isRefusalReason(value: unknown): value is RefusalReason {
-  return typeof value === 'string' && Object.hasOwn(REFUSALS, value);
-}
-
 /** The English text of a refusal with its params filled in. */
 export function refusalMessage(reason: RefusalReason, params: RefusalParams = {}): string {
   return REFUSALS[reason].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
-
-/** The `{{param}}` names a template uses. */
-export function refusalParams(template: string): string[] {
-  return [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!);
 }

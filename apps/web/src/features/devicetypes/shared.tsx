@@ -98,12 +98,10 @@ export function listFieldOf(err: unknown, list: string): { path: [string, number
   if (typeof field !== 'string') return undefined;
   const [head, index, name] = field.split('.');
   if (head !== list || !index || !/^\d+$/.test(index) || !name) return undefined;
+  const path: [string, number, string] = [list, Number(index), name];
   // A refusal reason is shown in the UI language; else the server's message, which may repeat
   // the field path in front of the reason.
-  const message = refusalOf(err.data)
-    ? describeError(err)
-    : err.message.startsWith(`${field}: `)
-      ? err.message.slice(field.length + 2)
-      : err.message;
-  return { path: [list, Number(index), name], message };
+  if (refusalOf(err.data)) return { path, message: describeError(err) };
+  const prefix = `${field}: `;
+  return { path, message: err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message };
 }

@@ -1,0 +1,47 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { openDatabase, type Database } from '../apps/server/src/db/client.js';
+import { seed } from '../apps/server/src/db/seed/index.js';
+
+/**
+ * Runs a benchmark on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL; in a database it
+ * creates and drops) and then on embedded in-memory PGlite.
+ */
+export async function onEachEngine(run: (label: string, database: Database) => Promise<void>): Promise<void> {
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (base) {
+    const name = `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString() });
+    try {
+      await run('postgres', database);
+    } finally {
+      await database.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  } else {
+    console.log('postgres   skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  }
+  const lite = await openDatabase({ dataDir: 'memory://' });
+  try {
+    await run('pglite', lite);
+  } finally {
+    await lite.close();
+  }
+}
+
+/** The server on `database`, seeded with the administrator, and that administrator's auth header. */
+export async function startApp(database: Database) {
+  const config = loadConfig({ CAPTCHA: 'off', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'silent', WEB_DIST: '/none' });
+  await seed(database.db, { adminUsername: 'admin', adminPassword: 'bench-pass' });
+  const app = await buildApp(config, { database, logger: false });
+  const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: 'bench-pass' } });
+  return { app, auth: { authorization: `Bearer ${login.json().data.token}` } };
+}
