@@ -82,6 +82,7 @@ describe('envelope, docs and the served console', () => {
     const page = await t.app.inject({ method: 'GET', url: '/device/type' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<div id="root">');
+    expect(page.headers['cache-control']).toBe('no-cache');
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
     const missing = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
@@ -89,6 +90,18 @@ describe('envelope, docs and the served console', () => {
     // A rebuilt console is served without a restart.
     fs.writeFileSync(path.join(dist, 'assets', 'app-new456.js'), 'console.log(2)');
     expect((await t.app.inject({ method: 'GET', url: '/assets/app-new456.js' })).body).toBe('console.log(2)');
+  });
+
+  it('the console address itself serves the console: /, /?x=1, HEAD / and folders', async () => {
+    for (const url of ['/', '/?x=1', '/assets/', '/assets']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<div id="root">');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('text/html');
   });
 
   it('publishes an OpenAPI document generated from the route schemas', async () => {

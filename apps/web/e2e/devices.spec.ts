@@ -55,7 +55,7 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(projectRow).toBeVisible();
     await expect(projectRow).toContainText('admin');
     await projectRow.getByRole('button', { name: 'Devices' }).click();
-    await expect(page).toHaveURL(/\/project\/devicelist\?projectId=\d+$/);
+    await expect(page).toHaveURL(/\/device\/list\?projectId=\d+$/);
     await expect(page.getByTestId('filter-project')).toContainText(projectName);
   });
 
@@ -110,6 +110,8 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(deviceRow(page, `${sn}-B`)).toBeVisible();
 
     await page.getByTestId('filter-reset').click();
+    // Reset also drops the project the list was opened with, from the address too.
+    await expect(page).toHaveURL(/\/device\/list$/);
     await page.getByTestId('filter-q').locator('input').fill(imei);
     await page.getByTestId('filter-q').locator('input').press('Enter');
     await expect(devicesTable(page).locator('tr.ant-table-row')).toHaveCount(1);

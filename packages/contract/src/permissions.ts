@@ -24,7 +24,7 @@ export const PERMISSIONS = {
   'project:edit': { menu: 'project-index', name: 'Edit project' },
   'project:delete': { menu: 'project-index', name: 'Delete project' },
   'project:users': { menu: 'project-userprojectlist', name: 'Assign project users' },
-  'device:list': { menu: 'project-devicelist', name: 'List devices' },
+  'device:list': { menu: 'device-list', name: 'List devices' },
   'project:detail': { menu: 'project-details', name: 'View project details' },
   'device:detail': { menu: 'project-info', name: 'View device details' },
   'device:add': { menu: 'project-index', name: 'Add device' },

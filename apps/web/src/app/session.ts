@@ -23,8 +23,11 @@ const MENU_LOAD_ERROR = '菜单数据加载异常';
 
 export interface SessionState {
   token: string | undefined;
-  /** idle: token known, user not loaded yet; ready: user and menus loaded. */
-  status: 'idle' | 'loading' | 'ready';
+  /**
+   * idle: token known, user not loaded yet; ready: user and menus loaded; unreachable: the server
+   * could not be asked (network failure, or a page unload cut the request): the token is kept.
+   */
+  status: 'idle' | 'loading' | 'ready' | 'unreachable';
   user: UserInfo | null;
   menus: MenuNode[];
 }
@@ -98,9 +101,17 @@ export async function loadSession(): Promise<void> {
     if (user.language !== currentLanguage()) void savePreferences({ language: currentLanguage() });
     live.start({ userId: user.id, token });
   } catch (err) {
-    store.set((s) => ({ ...s, status: 'idle' }));
+    // Only the server's word ends a session. A request that never got an answer (offline, or cut
+    // short because the page is reloading right after login) keeps the token for the next try.
+    const unanswered = err instanceof ApiError && err.code === ClientCode.NETWORK;
+    store.set((s) => ({ ...s, status: unanswered ? 'unreachable' : 'idle' }));
     throw err;
   }
+}
+
+/** Tries again after `loadSession` could not reach the server. */
+export function retrySession(): void {
+  store.set((s) => (s.status === 'unreachable' ? { ...s, status: 'idle' } : s));
 }
 
 let menusLoadedAt = 0;

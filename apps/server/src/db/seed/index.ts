@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   BATTERY_MANAGEMENT_DEFAULT,
   PERMISSION_CODES,
@@ -23,7 +23,7 @@ import {
 } from '../schema/index.js';
 import { BMU_ALARMS, BMU_PARAMS, BMU_TYPE } from './bmu.js';
 import { hashPassword } from '../../lib/password.js';
-import { MENU_SEED } from './menus.js';
+import { MENU_SEED, MOVED_PERMISSIONS } from './menus.js';
 import { SITE_DEFAULTS } from './site.js';
 
 const ROLE_SEED = [
@@ -89,6 +89,15 @@ export async function seed(
         (m) => [m.identification, m.id],
       ),
     );
+    for (const move of MOVED_PERMISSIONS) {
+      const [from, to] = [menuIds.get(move.from), menuIds.get(move.to)];
+      if (from === undefined || to === undefined) continue;
+      await tx
+        .update(permissions)
+        .set({ menuId: to })
+        .where(and(eq(permissions.identification, move.code), eq(permissions.menuId, from)));
+    }
+
     const created = await tx
       .insert(permissions)
       .values(
