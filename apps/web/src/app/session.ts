@@ -42,9 +42,16 @@ export function useSession(): SessionState {
   return useStore(store);
 }
 
-/** Whether the signed-in user holds a permission code (hide buttons with it). */
-export function usePermission(code: PermissionCode): boolean {
-  return useStore(store, (s) => s.user?.permissions.includes(code) ?? false);
+/**
+ * Whether the signed-in user holds a permission code, or any of a list of codes (a route that
+ * accepts several): hide buttons, and skip calls the user may not make, with it.
+ */
+export function usePermission(code: PermissionCode | readonly PermissionCode[]): boolean {
+  return useStore(store, (s) => {
+    const held = s.user?.permissions;
+    if (!held) return false;
+    return typeof code === 'string' ? held.includes(code) : code.some((c) => held.includes(c));
+  });
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
