@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
+import { editOf } from './edit.js';
 import { pageQuerySchema } from './envelope.js';
 
 /**
@@ -53,7 +54,8 @@ export const userDtoSchema = z.object({
 });
 export type UserDto = z.infer<typeof userDtoSchema>;
 
-const userFields = {
+/** What a user is, apart from its name and password: the fields an edit may send. */
+export const userFieldsSchema = z.object({
   type: z.union([z.literal(0), z.literal(1)]),
   roleId: id,
   parentId: id.optional(),
@@ -68,7 +70,7 @@ const userFields = {
   dashboardStyle: z.enum(DASHBOARD_STYLES).default('default'),
   language: z.enum(LANGUAGES).default('en'),
   enabled: z.boolean().default(true),
-};
+});
 
 export const userCreateSchema = z.object({
   username: z
@@ -78,23 +80,24 @@ export const userCreateSchema = z.object({
     .max(64)
     .regex(/^[\p{L}\p{N}_.@-]+$/u, 'letters, digits and _ . @ - only'),
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
-  ...userFields,
+  ...userFieldsSchema.shape,
 });
 export type UserCreate = z.input<typeof userCreateSchema>;
 
-export const userEditSchema = z.object({
-  id,
-  type: userFields.type.optional(),
-  roleId: id.optional(),
-  parentId: id.optional(),
-  corporateName: z.string().trim().max(128).optional(),
-  corporateAddress: z.string().trim().max(256).optional(),
-  contactNumber: userFields.contactNumber.optional(),
-  dashboardStyle: z.enum(DASHBOARD_STYLES).optional(),
-  language: z.enum(LANGUAGES).optional(),
-  enabled: z.boolean().optional(),
-});
+/** `id` and any subset of the user's fields; only those sent change (name and password do not). */
+export const userEditSchema = editOf(userFieldsSchema).extend({ id });
 export type UserEdit = z.input<typeof userEditSchema>;
+
+/**
+ * The caller's own profile (POST /user/preferences): any subset of language, dashboard style,
+ * company details and introduction, validated as on the user screens.
+ */
+export const preferencesSchema = editOf(
+  userFieldsSchema
+    .pick({ language: true, dashboardStyle: true, corporateName: true, corporateAddress: true, contactNumber: true })
+    .extend({ introduction: optionalText(500) }),
+).strict();
+export type Preferences = z.output<typeof preferencesSchema>;
 
 export const userRepasswordSchema = z.object({
   id,
@@ -145,7 +148,7 @@ export const roleCreateSchema = z.object({
   name: trimmed(64, 'please enter the name'),
   identification,
 });
-export const roleEditSchema = roleCreateSchema.extend({ id });
+export const roleEditSchema = editOf(roleCreateSchema).extend({ id });
 export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(z.number().int().positive()).max(1000) });
 export const roleOptionSchema = z.object({ id: z.number().int(), name: z.string(), identification: z.string() });
 
@@ -172,7 +175,7 @@ export const permissionCreateSchema = z.object({
   identification,
   menuId: id,
 });
-export const permissionEditSchema = permissionCreateSchema.extend({ id });
+export const permissionEditSchema = editOf(permissionCreateSchema).extend({ id });
 
 /** Menu → permission tree for the role editor: menus with their permissions as leaves. */
 export interface PermissionTreeNode {
@@ -221,7 +224,7 @@ export const menuCreateSchema = z.object({
   identification,
   isShow: z.union([z.literal(0), z.literal(1)]).default(1),
 });
-export const menuEditSchema = menuCreateSchema.extend({ id });
+export const menuEditSchema = editOf(menuCreateSchema).extend({ id });
 export interface MenuOption {
   id: number;
   name: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { editOf } from './edit.js';
 import { pageQuerySchema } from './envelope.js';
 import { REFUSALS } from './refusals.js';
 
@@ -66,7 +67,7 @@ export const deviceTypeCreateSchema = z.object({
   remarks: text(500),
   recordTrack: z.boolean().default(false),
 });
-export const deviceTypeEditSchema = deviceTypeCreateSchema.extend({ id });
+export const deviceTypeEditSchema = editOf(deviceTypeCreateSchema).extend({ id });
 
 export const enumOptionSchema = z.object({
   value: z.string().trim().min(1).max(32),
@@ -205,7 +206,7 @@ export const projectCreateSchema = z.object({
   /** Defaults to the caller; must be in the caller's subtree. */
   ownerId: id.optional(),
 });
-export const projectEditSchema = projectCreateSchema.extend({ id });
+export const projectEditSchema = editOf(projectCreateSchema).extend({ id });
 export const projectDeleteQuerySchema = z.object({
   id,
   /** Where the project's devices go: another project id, or 0 to leave them without a project. */
@@ -220,7 +221,8 @@ export const roadSectionSchema = z.object({
   points: z.array(z.tuple([lng, lat])).max(5000).default([]),
   sort: z.number().int().min(0).max(100000).default(0),
 });
-export const roadSectionEditSchema = roadSectionSchema.omit({ projectId: true }).extend({ id });
+/** A road section stays in its project; any subset of the other fields. */
+export const roadSectionEditSchema = editOf(roadSectionSchema.omit({ projectId: true })).extend({ id });
 export const roadSectionDtoSchema = z.object({
   id: z.number().int(),
   projectId: z.number().int(),
@@ -285,7 +287,7 @@ export const deviceFieldsSchema = z.object({
   description: text(1000),
 });
 export type DeviceFields = z.input<typeof deviceFieldsSchema>;
-export const deviceEditSchema = deviceFieldsSchema.extend({ id });
+export const deviceEditSchema = editOf(deviceFieldsSchema).extend({ id });
 export const deviceDtoSchema = z.object({
   id: z.number().int(),
   name: z.string(),

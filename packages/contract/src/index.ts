@@ -8,3 +8,4 @@ export * from './live.js';
 export * from './admin.js';
 export * from './devices.js';
 export * from './refusals.js';
+export * from './edit.js';

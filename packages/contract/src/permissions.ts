@@ -76,6 +76,14 @@ export type RoutePermission = PermissionCode | typeof PUBLIC | typeof AUTHENTICA
 
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
 
+/**
+ * Codes that open the user picker (GET /user/options): listing, adding or editing users on any of
+ * the three user screens. The console searches users only for holders of one of them.
+ */
+export const USER_PICKER_PERMISSIONS: readonly PermissionCode[] = (['admin', 'user', 'agent'] as const).flatMap(
+  (screen) => (['list', 'add', 'edit'] as const).map((verb): PermissionCode => `${screen}:${verb}`),
+);
+
 /** Codes the ADMIN role does not get by default: the platform's own structure stays with SUPERADMIN. */
 export const SUPERADMIN_ONLY: readonly PermissionCode[] = [
   'menu:add',

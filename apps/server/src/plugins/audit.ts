@@ -80,6 +80,14 @@ export async function audit(
 }
 
 /**
+ * A change request that turned out to change nothing (it sent what is already stored): no
+ * operation-log row, and the route's hook does not write one in its place either.
+ */
+export function auditNothing(actor: Actor) {
+  actor.markWritten();
+}
+
+/**
  * Every state-changing route declares its action; failures of authenticated callers (refused
  * permission, validation, conflicts) are logged too, outside the rolled-back transaction.
  */

@@ -45,9 +45,16 @@ export function useSession(): SessionState {
   return useStore(store);
 }
 
-/** Whether the signed-in user holds a permission code (hide buttons with it). */
-export function usePermission(code: PermissionCode): boolean {
-  return useStore(store, (s) => s.user?.permissions.includes(code) ?? false);
+/**
+ * Whether the signed-in user holds a permission code, or any of a list of codes (a route that
+ * accepts several): hide buttons, and skip calls the user may not make, with it.
+ */
+export function usePermission(code: PermissionCode | readonly PermissionCode[]): boolean {
+  return useStore(store, (s) => {
+    const held = s.user?.permissions;
+    if (!held) return false;
+    return typeof code === 'string' ? held.includes(code) : code.some((c) => held.includes(c));
+  });
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
@@ -79,26 +86,37 @@ async function fetchMenus(): Promise<MenuNode[]> {
 
 /**
  * §1: the UI language comes from the cookie or the browser, never from the server; the server
- * keeps a copy of it so that its own texts (mails, pushes) follow the user's language.
+ * keeps a copy of it so that its own texts (mails, pushes) follow the user's language. The copy
+ * is written only when it differs from the stored one, and remembered at once, so a switch sends
+ * one request and a login in the same language sends none. Before the user is loaded nothing is
+ * sent: loadSession compares once it knows the stored language.
  */
-export function savePreferences(prefs: { language?: Language; dashboardStyle?: string }): Promise<void> {
-  return http.post<null>('/user/preferences', prefs, { silent: true }).then(
+export function saveLanguage(language: Language): Promise<void> {
+  const previous = store.get().user?.language;
+  if (!store.get().token || previous === undefined || previous === language) return Promise.resolve();
+  patchUser({ language });
+  return http.post<null>('/user/preferences', { language }, { silent: true }).then(
     () => undefined,
-    () => undefined,
+    () => {
+      // Not stored: forget the optimistic copy so the next switch tries again.
+      if (store.get().user?.language === language) patchUser({ language: previous });
+    },
   );
 }
 
 /** First navigation with a token: user info, then the menu tree; starts the live channel. */
 export async function loadSession(): Promise<void> {
   const token = store.get().token;
-  if (!token) return;
+  // Once per session: a second call while loading (React's strict mode runs effects twice) or
+  // after it would repeat every request, the language save included.
+  if (!token || store.get().status !== 'idle') return;
   store.set((s) => ({ ...s, status: 'loading' }));
   try {
     const user = await fetchUserInfo();
     const menus = await fetchMenus();
     menusLoadedAt = Date.now();
     store.set({ token, status: 'ready', user, menus });
-    if (user.language !== currentLanguage()) void savePreferences({ language: currentLanguage() });
+    void saveLanguage(currentLanguage());
     live.start({ userId: user.id, token });
   } catch (err) {
     // Only the server's word ends a session. A request that never got an answer (offline, or cut

@@ -66,26 +66,37 @@ export class DeviceService {
     return (await this.visible(ctx, [id]))[0]!.subCount;
   }
 
-  /** Checks references and returns the owner path the device gets. */
-  private async checkFields(ctx: AuthContext, f: Fields, selfId?: number): Promise<string> {
-    if (!(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) throw invalid('typeId', 'noDeviceType');
+  /**
+   * Checks the references given (type, parent device, project) and returns the owner path of the
+   * project when one is given. `self` is the edited device: it cannot become its own parent, nor a
+   * sub-device while it has sub-devices.
+   */
+  private async checkRefs(
+    ctx: AuthContext,
+    f: { typeId?: number; parentId?: number | null; projectId?: number | null },
+    self?: { id: number; subCount: number },
+  ): Promise<string | undefined> {
+    if (f.typeId !== undefined && !(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) {
+      throw invalid('typeId', 'noDeviceType');
+    }
     if (f.parentId) {
-      if (f.parentId === selfId) throw invalid('parentId', 'deviceOwnParent');
+      if (f.parentId === self?.id) throw invalid('parentId', 'deviceOwnParent');
       const [parent] = await repo.findDevices(this.db, [f.parentId], scopeOf(ctx));
       if (!parent) throw invalid('parentId', 'noParentDevice');
       if (parent.parentId) throw invalid('parentId', 'subDeviceNesting');
+      if (self && self.subCount > 0) throw invalid('parentId', 'parentWithSubs');
     }
     if (f.projectId) {
       const project = await this.projects.manageable(ctx, f.projectId).catch(() => undefined);
       if (!project) throw invalid('projectId', 'noProject');
       return project.ownerPath;
     }
-    return ctx.path;
+    return undefined;
   }
 
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
-    const ownerPath = await this.checkFields(actor, f);
+    const ownerPath = (await this.checkRefs(actor, f)) ?? actor.path;
     if (await repo.snTaken(this.db, f.sn)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
     const secret = newSecret();
     return this.db.transaction(async (tx) => {
@@ -95,14 +106,27 @@ export class DeviceService {
     });
   }
 
+  /**
+   * Changes only the fields sent; position, IMEI, warning level and the rest keep their values.
+   * References are checked where they change: a new type, parent or project must be one the
+   * caller may use; the ones the device already has stay valid. Moving it into a project gives it
+   * that project owner's line.
+   */
   async edit(actor: Actor, body: EditBody) {
     const [current] = await this.manageable(actor, [body.id]);
     const { id, ...f } = body;
-    const ownerPath = await this.checkFields(actor, f, id);
-    if (await repo.snTaken(this.db, f.sn, id)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
-    if (f.parentId && current!.subCount > 0) throw invalid('parentId', 'parentWithSubs');
+    const changes = <K extends 'typeId' | 'parentId' | 'projectId'>(key: K) =>
+      f[key] !== undefined && f[key] !== current![key] ? f[key] : undefined;
+    const projectOwner = await this.checkRefs(
+      actor,
+      { typeId: changes('typeId'), parentId: changes('parentId'), projectId: changes('projectId') },
+      { id, subCount: current!.subCount },
+    );
+    if (f.sn !== undefined && (await repo.snTaken(this.db, f.sn, id))) {
+      throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
+    }
     await this.db.transaction(async (tx) => {
-      await repo.updateDevice(tx, id, { ...f, ownerPath: f.projectId ? ownerPath : current!.ownerPath });
+      await repo.updateDevice(tx, id, { ...f, ownerPath: projectOwner ?? current!.ownerPath });
       await audit(tx, actor, { entityId: id, summary: f });
     });
   }

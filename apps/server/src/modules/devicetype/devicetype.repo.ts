@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, like, or, sql, type SQL } from 'drizz
 import type { AlarmRule, Param } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceTypeAlarms, deviceTypeParams, deviceTypes } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
 
 /** Types a caller sees: built-ins and those created in its subtree (all for undefined scope). */
 export function visibleTypes(scopePath: string | undefined): SQL | undefined {
@@ -86,8 +86,10 @@ export async function insertType(db: Executor, values: typeof deviceTypes.$infer
   return row!.id;
 }
 
+/** Sets the fields given a value; the others keep theirs. */
 export async function updateType(db: Executor, id: number, set: Partial<typeof deviceTypes.$inferInsert>) {
-  await db.update(deviceTypes).set(set).where(eq(deviceTypes.id, id));
+  const values = sentValues(set);
+  if (values) await db.update(deviceTypes).set(values).where(eq(deviceTypes.id, id));
 }
 
 export async function deleteType(db: Executor, id: number) {

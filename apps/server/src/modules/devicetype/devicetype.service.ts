@@ -1,6 +1,6 @@
 import type { AlarmRule, AlarmRuleDto, DeviceTypeDto, Param, ParamDto } from '@iot/contract';
 import type { z } from 'zod';
-import type { deviceTypeCreateSchema, deviceTypeListQuerySchema } from '@iot/contract';
+import type { deviceTypeCreateSchema, deviceTypeEditSchema, deviceTypeListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
@@ -8,10 +8,10 @@ import { audit, type Actor } from '../../plugins/audit.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { countTypeDevices } from '../device/device.repo.js';
 import * as repo from './devicetype.repo.js';
-
-type TypeFields = z.output<typeof deviceTypeCreateSchema>;
 import { checkRules } from './rules.js';
 
+type TypeFields = z.output<typeof deviceTypeCreateSchema>;
+type EditBody = z.output<typeof deviceTypeEditSchema>;
 type ListQuery = z.output<typeof deviceTypeListQuerySchema>;
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.findType>>>;
 type ParamRow = Awaited<ReturnType<typeof repo.paramsOf>>[number];
@@ -63,11 +63,13 @@ export class DeviceTypeService {
     });
   }
 
-  async edit(actor: Actor, body: TypeFields & { id: number }) {
+  /** Changes only the fields sent; a new code must be free, and a built-in type keeps its code. */
+  async edit(actor: Actor, body: EditBody) {
     const t = await this.editable(actor, body.id);
-    const other = await repo.findTypeByCode(this.db, body.code);
-    if (other && other.id !== t.id) throw conflict('typeCodeTaken', { field: 'code' });
-    if (t.builtin && body.code !== t.code) throw forbidden('builtinTypeCode');
+    if (body.code !== undefined && body.code !== t.code) {
+      if (t.builtin) throw forbidden('builtinTypeCode');
+      if (await repo.findTypeByCode(this.db, body.code)) throw conflict('typeCodeTaken', { field: 'code' });
+    }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateType(tx, id, set);

@@ -60,10 +60,14 @@ export class MenuAdminService {
     return id;
   }
 
+  /** Changes only the fields sent; a new parent must exist and not lie below the menu itself. */
   async edit(actor: Actor, body: EditBody) {
     if (!(await repo.findMenu(this.db, body.id))) throw notFound('menuNotFound');
-    await this.assertParent(body.parentId, body.id);
-    if (await repo.menuIdentificationTaken(this.db, body.identification, body.id)) {
+    if (body.parentId !== undefined) await this.assertParent(body.parentId, body.id);
+    if (
+      body.identification !== undefined &&
+      (await repo.menuIdentificationTaken(this.db, body.identification, body.id))
+    ) {
       throw conflict('identificationTaken', { field: 'identification' });
     }
     const { id, ...set } = body;

@@ -1,6 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { menus, permissions, rolePermissions } from '../../db/schema/index.js';
+import { sentValues } from '../../lib/sql.js';
 
 /** Permission codes granted to a role. */
 export async function roleCodes(db: Executor, roleId: number): Promise<string[]> {
@@ -48,8 +49,10 @@ export async function insertMenu(db: Executor, values: MenuValues) {
   return row!.id;
 }
 
-export async function updateMenu(db: Executor, id: number, set: MenuValues) {
-  await db.update(menus).set(set).where(eq(menus.id, id));
+/** Sets the fields given a value; the others keep theirs. */
+export async function updateMenu(db: Executor, id: number, set: Partial<MenuValues>) {
+  const values = sentValues(set);
+  if (values) await db.update(menus).set(values).where(eq(menus.id, id));
 }
 
 export async function deleteMenu(db: Executor, id: number) {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { menus, permissions } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
 
 const columns = {
   id: permissions.id,
@@ -85,9 +85,10 @@ export async function insertPermission(db: Executor, values: { name: string; ide
 export async function updatePermission(
   db: Executor,
   id: number,
-  set: { name: string; identification: string; menuId: number },
+  set: Partial<{ name: string; identification: string; menuId: number }>,
 ) {
-  await db.update(permissions).set(set).where(eq(permissions.id, id));
+  const values = sentValues(set);
+  if (values) await db.update(permissions).set(values).where(eq(permissions.id, id));
 }
 
 export async function deletePermission(db: Executor, id: number) {

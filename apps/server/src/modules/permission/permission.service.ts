@@ -1,6 +1,6 @@
 import { PERMISSIONS, type PermissionDto } from '@iot/contract';
 import type { z } from 'zod';
-import type { permissionListQuerySchema } from '@iot/contract';
+import type { permissionCreateSchema, permissionEditSchema, permissionListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
@@ -34,14 +34,15 @@ export class PermissionService {
     return toDto(row);
   }
 
-  private async check(body: { identification: string; menuId: number }, id?: number) {
-    if (!(await findMenu(this.db, body.menuId))) throw invalid('menuId', 'noMenu');
-    if (await repo.identificationTaken(this.db, body.identification, id)) {
+  /** The menu given must exist and the identification given must be free. */
+  private async check(body: { identification?: string; menuId?: number }, id?: number) {
+    if (body.menuId !== undefined && !(await findMenu(this.db, body.menuId))) throw invalid('menuId', 'noMenu');
+    if (body.identification !== undefined && (await repo.identificationTaken(this.db, body.identification, id))) {
       throw conflict('identificationTaken', { field: 'identification' });
     }
   }
 
-  async create(actor: Actor, body: { name: string; identification: string; menuId: number }) {
+  async create(actor: Actor, body: z.output<typeof permissionCreateSchema>) {
     await this.check(body);
     return this.db.transaction(async (tx) => {
       const id = await repo.insertPermission(tx, body);
@@ -50,9 +51,10 @@ export class PermissionService {
     });
   }
 
-  async edit(actor: Actor, body: { id: number; name: string; identification: string; menuId: number }) {
+  /** Changes only the fields sent; codes the console's routes declare are not renamed. */
+  async edit(actor: Actor, body: z.output<typeof permissionEditSchema>) {
     const row = await this.item(body.id);
-    if (isBuiltin(row.identification) && body.identification !== row.identification) {
+    if (isBuiltin(row.identification) && body.identification !== undefined && body.identification !== row.identification) {
       throw forbidden('consoleCodeRename');
     }
     await this.check(body, body.id);

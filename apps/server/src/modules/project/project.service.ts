@@ -58,6 +58,7 @@ export class ProjectService {
     });
   }
 
+  /** Changes only the fields sent; a new owner must be in the caller's subtree. */
   async edit(actor: Actor, body: EditBody) {
     await this.manageable(actor, body.id);
     const owner = body.ownerId === undefined ? undefined : await this.owner(actor, body.ownerId);
@@ -112,12 +113,14 @@ export class ProjectService {
     return s;
   }
 
+  /** Changes only the fields sent. */
   async editRoadSection(actor: Actor, body: z.output<typeof roadSectionEditSchema>) {
     await this.section(actor, body.id);
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateRoadSection(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: { name: set.name, points: set.points.length } });
+      // The points themselves can be thousands: the log keeps their number.
+      await audit(tx, actor, { entityId: id, summary: { ...set, points: set.points?.length } });
     });
   }
 

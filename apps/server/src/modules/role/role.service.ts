@@ -1,6 +1,6 @@
 import type { PermissionTreeNode, RoleDto } from '@iot/contract';
 import type { z } from 'zod';
-import type { roleListQuerySchema } from '@iot/contract';
+import type { roleEditSchema, roleListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
@@ -97,13 +97,16 @@ export class RoleService {
     });
   }
 
-  async edit(actor: Actor, body: { id: number; name: string; identification: string }) {
+  /** Changes only the fields sent; a built-in role keeps its identification. */
+  async edit(actor: Actor, body: z.output<typeof roleEditSchema>) {
     const role = await this.editableRole(actor, body.id);
-    if (role.builtin && body.identification !== role.identification) {
-      throw forbidden('builtinRoleRename');
-    }
-    if (await repo.identificationTaken(this.db, body.identification, body.id)) {
-      throw conflict('identificationTaken', { field: 'identification' });
+    if (body.identification !== undefined) {
+      if (role.builtin && body.identification !== role.identification) {
+        throw forbidden('builtinRoleRename');
+      }
+      if (await repo.identificationTaken(this.db, body.identification, body.id)) {
+        throw conflict('identificationTaken', { field: 'identification' });
+      }
     }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {

@@ -3,12 +3,13 @@ import {
   type ChangePasswordBody,
   type DashboardStyle,
   type Language,
+  type Preferences,
   type UserInfo,
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, invalid } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, auditNothing, type Actor } from '../../plugins/audit.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
 import type { MenuService } from '../menu/menu.service.js';
 import * as repo from './user.repo.js';
@@ -58,21 +59,24 @@ export class UserService {
     return this.auth.endOtherSessions(ctx.userId, 'password', ctx.sessionId);
   }
 
-  async setPreferences(
-    ctx: Actor,
-    prefs: {
-      language?: Language;
-      dashboardStyle?: DashboardStyle;
-      corporateName?: string;
-      corporateAddress?: string;
-      contactNumber?: string;
-      introduction?: string;
-    },
-  ) {
-    const set = Object.fromEntries(Object.entries(prefs).filter(([, v]) => v !== undefined));
+  /**
+   * Changes the fields of the caller's own profile that differ from the stored ones. Sending what
+   * is already stored (the console re-saving the language at login, a double click) changes
+   * nothing and writes no operation-log row.
+   */
+  async setPreferences(ctx: Actor, prefs: Preferences) {
     await this.db.transaction(async (tx) => {
-      if (Object.keys(set).length > 0) await repo.updateUser(tx, ctx.userId, set);
-      await audit(tx, ctx, { entityId: ctx.userId, summary: set });
+      // Locked, so two identical requests at once cannot both see a change.
+      const stored = await repo.lockPreferences(tx, ctx.userId);
+      const changed = Object.fromEntries(
+        Object.entries(prefs).filter(([key, value]) => value !== undefined && value !== stored?.[key as keyof Preferences]),
+      ) as Preferences;
+      if (Object.keys(changed).length === 0) {
+        auditNothing(ctx);
+        return;
+      }
+      await repo.updateUser(tx, ctx.userId, changed);
+      await audit(tx, ctx, { entityId: ctx.userId, summary: changed });
     });
   }
 
