@@ -37,6 +37,18 @@ import { deviceRoutes } from './modules/device/device.routes.js';
 import { DeviceSheetService } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
+import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/ingest.service.js';
+import { PartitionKeeper } from './ingest/partitions.js';
+import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
+import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The ingestion path; main.ts attaches the MQTT broker to it. */
+    ingest: IngestService;
+    partitions: PartitionKeeper;
+  }
+}
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
@@ -45,6 +57,8 @@ import { webPlugin } from './plugins/web.js';
 export interface AppDeps {
   database: Database;
   bus?: EventBus;
+  /** Ingestion timings and batch sizes (tests shorten them). */
+  ingest?: Partial<IngestOptions>;
   /** Shorter live-channel timings for tests. */
   liveTiming?: RealtimeOptions['timing'];
   logger?: boolean | object;
@@ -81,6 +95,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const projects = new ProjectService(db);
   const devices = new DeviceService(db, projects);
   const sheets = new DeviceSheetService(db);
+  const ingest = new IngestService(db, bus, app.log, {
+    ...DEFAULT_INGEST,
+    offlineAfterMs: config.deviceOfflineAfter * 1000,
+    ...deps.ingest,
+  });
+  const partitions = new PartitionKeeper(db, app.log, {
+    retentionDays: config.telemetryRetentionDays,
+    behindMs: ingest.opts.maxPastMs,
+  });
+  // Every day a message may be dated in exists before the first message arrives.
+  await partitions.run();
+  partitions.start();
+  await ingest.start();
+  const deviceData = new DeviceDataService(db, ingest, devices);
+  app.decorate('ingest', ingest);
+  app.decorate('partitions', partitions);
 
   await app.register(envelopePlugin);
   await app.register(swagger, {
@@ -99,7 +129,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, menus });
   await app.register(auditPlugin, { db });
-  await app.register(realtimePlugin, { auth, bus, timing: deps.liveTiming });
+  await app.register(realtimePlugin, {
+    auth,
+    bus,
+    timing: deps.liveTiming,
+    visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids),
+  });
 
   await app.register(
     async (api) => {
@@ -115,12 +150,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(projectRoutes, { projects });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
+      await api.register(deviceDataRoutes, { data: deviceData });
     },
     { prefix: API_PREFIX },
   );
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {
+    partitions.stop();
+    // What is queued is written before the database closes (SIGTERM drains).
+    await ingest.stop();
     await bus.close();
   });
   return app;

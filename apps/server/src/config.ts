@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 const onOff = z.enum(['on', 'off']);
 
-const durationSeconds = z
+const anyDuration = z
   .string()
   .regex(/^\d+\s*[smhd]?$/, 'a duration such as 3600, 30m, 12h or 7d')
   .transform((v) => {
@@ -15,8 +15,8 @@ const durationSeconds = z
     const unit = v.trim().slice(-1);
     const mult = unit === 'm' ? 60 : unit === 'h' ? 3600 : unit === 'd' ? 86400 : 1;
     return n * mult;
-  })
-  .refine((s) => s >= 60, 'at least 60 seconds');
+  });
+const durationSeconds = anyDuration.refine((s) => s >= 60, 'at least 60 seconds');
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -40,6 +40,8 @@ const envSchema = z.object({
   DEMO: onOff.default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL: durationSeconds.default(12 * 3600),
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
   LOGIN_LOCKOUT: onOff.default('on'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
@@ -62,6 +64,10 @@ export interface Config {
   sessionTtl: number;
   /** Lock an account for 15 minutes after 5 failed logins from one address. */
   loginLockout: boolean;
+  /** Whole days of telemetry kept; older days are dropped as partitions. */
+  telemetryRetentionDays: number;
+  /** Seconds of silence after which a device is marked offline. */
+  deviceOfflineAfter: number;
   /** Folder of the built web console; defaults to apps/web/dist. */
   webDist: string;
   /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
@@ -96,6 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     sessionTtl: e.SESSION_TTL,
     loginLockout: e.LOGIN_LOCKOUT === 'on',
+    telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
+    deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
     trustProxy: e.TRUST_PROXY === 'on',
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
 
 async function main() {
   let config: Config;
@@ -47,7 +48,26 @@ async function main() {
   }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  printBanner(config, port, database.engine, seeded);
+
+  let broker: EmbeddedBroker | undefined;
+  if (config.mqttUrl) {
+    app.log.warn('MQTT_URL is set but this version has only the embedded broker: devices use HTTP or the embedded one is off');
+  } else {
+    try {
+      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      app.log.error(
+        code === 'EADDRINUSE'
+          ? `MQTT_PORT ${config.mqttPort} is already in use (another broker?): stop it or set MQTT_PORT`
+          : `cannot start the MQTT broker: ${String(err)}`,
+      );
+      await app.close();
+      await database.close();
+      process.exit(1);
+    }
+  }
+  printBanner(config, port, database.engine, seeded, broker?.port);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -57,6 +77,8 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      // Devices first (no new messages), then the app drains the ingestion queue.
+      await broker?.close();
       await app.close();
       await database.close();
     } finally {
@@ -67,7 +89,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function printBanner(config: Config, port: number, engine: string, seeded: SeedResult) {
+function printBanner(config: Config, port: number, engine: string, seeded: SeedResult, mqttPort?: number) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [
     `IoT device management console is running`,
@@ -75,6 +97,7 @@ function printBanner(config: Config, port: number, engine: string, seeded: SeedR
     `  API docs  http://${host}:${port}/api/docs`,
     `  Database  ${engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
+    `  Devices   ${mqttPort !== undefined ? `mqtt://${host}:${mqttPort} (embedded broker)` : 'HTTP only'}; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
   ];
   if (seeded.adminCreated) {
     lines.push(

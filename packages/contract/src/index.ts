@@ -9,3 +9,4 @@ export * from './admin.js';
 export * from './devices.js';
 export * from './refusals.js';
 export * from './edit.js';
+export * from './protocol.js';

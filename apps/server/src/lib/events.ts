@@ -10,6 +10,10 @@ export interface AppEvents {
   'session.ended': { sessionIds: number[]; code: number; reason: string };
   /** Menus or permissions changed for these users (undefined: everyone). */
   'menus.changed': { userIds?: number[] };
+  /** New values of a device, committed (ingestion). */
+  'device.values': { deviceId: number; ts: string; values: Record<string, string | number | boolean> };
+  /** A device went online or offline (ingestion). */
+  'device.status': { deviceId: number; online: boolean; at: string };
 }
 
 export type EventName = keyof AppEvents;

@@ -9,13 +9,18 @@ import {
   type LiveServerMessage,
 } from '@iot/contract';
 import type { EventBus } from '../lib/events.js';
-import type { AuthService } from '../modules/auth/auth.service.js';
+import type { AuthContext, AuthService } from '../modules/auth/auth.service.js';
 import { API_PREFIX } from './auth.js';
 
 interface Conn {
   socket: WebSocket;
   userId: number;
   sessionId: number;
+  auth: AuthContext;
+  /** Devices this socket follows (SUBSCRIBE_DEVICES), all visible to the user. */
+  devices: Set<number>;
+  /** Values waiting for the next push, per device (coalesced: newest wins). */
+  pending: Map<number, { ts: string; values: Record<string, string | number | boolean> }>;
 }
 
 /** Typed, user-scoped delivery to live sockets. Services emit events; only this sends. */
@@ -36,6 +41,8 @@ declare module 'fastify' {
 export interface RealtimeOptions {
   auth: AuthService;
   bus: EventBus;
+  /** The subset of `ids` the user may see (device scoping lives in the device service). */
+  visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
 }
 
@@ -43,6 +50,20 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
   const timing: Record<keyof typeof LIVE_TIMING, number> = { ...LIVE_TIMING, ...opts.timing };
   const byUser = new Map<number, Set<Conn>>();
   const bySession = new Map<number, Set<Conn>>();
+  const byDevice = new Map<number, Set<Conn>>();
+
+  const follow = (c: Conn, ids: number[]) => {
+    for (const id of c.devices) {
+      byDevice.get(id)?.delete(c);
+      if (byDevice.get(id)?.size === 0) byDevice.delete(id);
+    }
+    c.devices = new Set(ids);
+    c.pending.clear();
+    for (const id of ids) {
+      if (!byDevice.has(id)) byDevice.set(id, new Set());
+      byDevice.get(id)!.add(c);
+    }
+  };
 
   const add = (c: Conn) => {
     if (!byUser.has(c.userId)) byUser.set(c.userId, new Set());
@@ -51,6 +72,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     bySession.get(c.sessionId)!.add(c);
   };
   const remove = (c: Conn) => {
+    follow(c, []);
     byUser.get(c.userId)?.delete(c);
     if (byUser.get(c.userId)?.size === 0) byUser.delete(c.userId);
     bySession.get(c.sessionId)?.delete(c);
@@ -103,8 +125,35 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       if (userIds) realtime.publishToUsers(userIds, msg);
       else realtime.broadcast(msg);
     }),
+    // Values are coalesced per socket and device and pushed once a second (below).
+    opts.bus.on('device.values', ({ deviceId, ts, values }) => {
+      for (const c of byDevice.get(deviceId) ?? []) {
+        const p = c.pending.get(deviceId);
+        if (!p) c.pending.set(deviceId, { ts, values: { ...values } });
+        else {
+          Object.assign(p.values, values);
+          if (ts > p.ts) p.ts = ts;
+        }
+      }
+    }),
+    opts.bus.on('device.status', ({ deviceId, online, at }) => {
+      for (const c of byDevice.get(deviceId) ?? []) send(c.socket, { type: LiveType.DEVICE_STATUS, deviceId, online, at });
+    }),
   ];
-  app.addHook('onClose', async () => offs.forEach((off) => off()));
+  const pushTimer = setInterval(() => {
+    for (const set of byUser.values()) {
+      for (const c of set) {
+        if (c.pending.size === 0) continue;
+        for (const [deviceId, p] of c.pending) send(c.socket, { type: LiveType.DEVICE_VALUES, deviceId, ts: p.ts, values: p.values });
+        c.pending.clear();
+      }
+    }
+  }, timing.devicePushMs);
+  pushTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(pushTimer);
+    offs.forEach((off) => off());
+  });
 
   app.get(
     `${API_PREFIX}/ws`,
@@ -142,13 +191,24 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
           return;
         }
+        if (msg.type === LiveType.SUBSCRIBE_DEVICES) {
+          // Only after LOGIN, and only devices the user may see.
+          if (!conn) return;
+          const c = conn;
+          const ids = [...new Set(msg.deviceIds)];
+          const visible = ids.length > 0 ? await opts.visibleDevices(c.auth, ids) : [];
+          if (conn !== c) return;
+          follow(c, visible);
+          send(socket, { type: LiveType.DEVICES_SUBSCRIBED, deviceIds: visible });
+          return;
+        }
         // LOGIN: authenticate by the token; anything wrong closes the socket.
         try {
           const auth = await opts.auth.authenticate(msg.token);
           if (auth.userId !== msg.userId) throw new Error('user mismatch');
           if (socket.readyState !== socket.OPEN) return;
           if (conn) remove(conn);
-          conn = { socket, userId: auth.userId, sessionId: auth.sessionId };
+          conn = { socket, userId: auth.userId, sessionId: auth.sessionId, auth, devices: new Set(), pending: new Map() };
           add(conn);
           send(socket, { type: LiveType.LOGIN_OK, userId: auth.userId, timestamp: Date.now() });
         } catch {

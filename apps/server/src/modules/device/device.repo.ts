@@ -100,6 +100,16 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   return { total: total?.n ?? 0, items };
 }
 
+/** Which of `ids` the scope may see (live subscriptions). */
+export async function visibleDeviceIds(db: Executor, ids: number[], scopePath: string | undefined): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(inArray(devices.id, ids), visibleDevices(scopePath)));
+  return rows.map((r) => r.id);
+}
+
 export async function findDevices(db: Executor, ids: number[], scopePath: string | undefined) {
   if (ids.length === 0) return [];
   return db

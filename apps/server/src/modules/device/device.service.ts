@@ -34,6 +34,11 @@ export class DeviceService {
     return repo.searchDevices(this.db, scopeOf(ctx), q, limit);
   }
 
+  /** The subset of `ids` the caller may see (live subscriptions drop the others silently). */
+  visibleIds(ctx: AuthContext, ids: number[]): Promise<number[]> {
+    return repo.visibleDeviceIds(this.db, ids, scopeOf(ctx));
+  }
+
   /** Visible devices by id; any id missing answers "not found" as a whole. */
   private async visible(ctx: AuthContext, ids: number[]) {
     const rows = await repo.findDevices(this.db, ids, scopeOf(ctx));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { App, Button, Input, Select, Space, Table, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import {
@@ -33,6 +33,7 @@ import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
 import { actionsColumn } from '../../components/RowActions';
 import { useIsMobile } from '../../lib/use-mobile';
+import { useLiveDevices } from '../../lib/use-live-devices';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { downloadFile } from './transfer';
 
@@ -88,6 +89,17 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     q: q || undefined,
   };
   const list = useDeviceList({ ...filters, page, limit, sort: sort.field, order: sort.order });
+  // Online state and last-seen of the rows on screen follow the live channel.
+  const pageIds = useMemo(() => (list.data?.items ?? []).map((d) => d.id), [list.data]);
+  const liveStates = useLiveDevices(pageIds);
+  const rows = useMemo(
+    () =>
+      (list.data?.items ?? []).map((d) => {
+        const s = liveStates.get(d.id);
+        return s ? { ...d, online: s.online ?? d.online, lastSeenAt: s.lastSeenAt ?? d.lastSeenAt } : d;
+      }),
+    [list.data, liveStates],
+  );
   const remove = useDeleteDevices();
   const regenerate = useRegenerateSecret();
   const invalidate = useInvalidateDevices();
@@ -290,7 +302,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         data-testid="table-devices"
         loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.items ?? []}
+        dataSource={rows}
         scroll={{ x: 1800 }}
         rowSelection={
           canEdit || canDelete
