@@ -53,6 +53,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   mqttPort: number;
+  /** MQTT_PORT was set: a busy port is then an error, not a warning. */
+  mqttPortSet: boolean;
   mqttUrl?: string;
   redisUrl?: string;
   adminUsername: string;
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
+    mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
     redisUrl: e.REDIS_URL,
     adminUsername: e.ADMIN_USERNAME,

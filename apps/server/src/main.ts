@@ -57,14 +57,23 @@ async function main() {
       broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      app.log.error(
-        code === 'EADDRINUSE'
-          ? `MQTT_PORT ${config.mqttPort} is already in use (another broker?): stop it or set MQTT_PORT`
-          : `cannot start the MQTT broker: ${String(err)}`,
-      );
-      await app.close();
-      await database.close();
-      process.exit(1);
+      if (code === 'EADDRINUSE' && !config.mqttPortSet) {
+        // The default port is taken (often by a system Mosquitto): the console still starts, and
+        // says how to give devices a broker.
+        app.log.warn(
+          `port ${config.mqttPort} is taken (another MQTT broker?): the embedded broker is off; devices can use HTTP, ` +
+            'or set MQTT_PORT to a free port (0 picks one)',
+        );
+      } else {
+        app.log.error(
+          code === 'EADDRINUSE'
+            ? `MQTT_PORT ${config.mqttPort} is already in use (another broker?): stop it or choose another MQTT_PORT`
+            : `cannot start the MQTT broker: ${String(err)}`,
+        );
+        await app.close();
+        await database.close();
+        process.exit(1);
+      }
     }
   }
   printBanner(config, port, database.engine, seeded, broker?.port);
