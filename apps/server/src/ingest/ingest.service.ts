@@ -16,6 +16,7 @@ import { hashToken } from '../lib/tokens.js';
 import { decodeValues, deviceTime, type ParamDef, type Rejected } from './decode.js';
 import * as repo from './ingest.repo.js';
 import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
+import type { CommandService } from './commands.js';
 import { BatchWriter, type WriterOptions } from './writer.js';
 
 export interface IngestOptions {
@@ -76,6 +77,8 @@ export class IngestService {
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
     readonly opts: IngestOptions = DEFAULT_INGEST,
+    /** Acknowledgements end the commands they answer. */
+    private readonly commands?: CommandService,
   ) {
     this.writer = new BatchWriter(
       (batch) => repo.writeBatch(db, batch),
@@ -247,6 +250,7 @@ export class IngestService {
         const msg = ackSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         part.logs!.push(this.logRow(device, device.sn, 'ack', undefined, msg.data));
+        await this.commands?.ack(device.id, msg.data);
         return { accepted: 1, rejected: [] };
       }
     }

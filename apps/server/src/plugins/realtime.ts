@@ -136,6 +136,9 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
         }
       }
     }),
+    opts.bus.on('device.command', (c) => {
+      for (const conn of byDevice.get(c.deviceId) ?? []) send(conn.socket, { type: LiveType.DEVICE_COMMAND, ...c });
+    }),
     opts.bus.on('device.status', ({ deviceId, online, at }) => {
       for (const c of byDevice.get(deviceId) ?? []) send(c.socket, { type: LiveType.DEVICE_STATUS, deviceId, online, at });
     }),

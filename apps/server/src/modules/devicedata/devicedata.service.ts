@@ -1,6 +1,7 @@
 import type { DeviceLogQuery, DeviceLogDto, LatestValue, UplinkResult } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import * as ingestRepo from '../../ingest/ingest.repo.js';
+import type { CommandService } from '../../ingest/commands.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -12,6 +13,7 @@ export class DeviceDataService {
     private readonly db: Db,
     private readonly ingest: IngestService,
     private readonly devices: DeviceService,
+    private readonly commands: CommandService,
   ) {}
 
   /** Undefined: unknown device or wrong secret (the caller answers 60204 either way). */
@@ -25,8 +27,8 @@ export class DeviceDataService {
     return {
       accepted: outcome.accepted,
       rejected: outcome.rejected.map(({ reason, semaphoreId, field }) => ({ reason, semaphoreId, field })),
-      // Commands arrive with the command channel (set parameters); none are queued yet.
-      commands: [],
+      // A polling device gets what waits for it in the answer.
+      commands: await this.commands.takePending(auth.device.id),
     };
   }
 
