@@ -103,7 +103,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     db,
     bus,
     app.log,
-    { ...DEFAULT_INGEST, offlineAfterMs: config.deviceOfflineAfter * 1000, ...deps.ingest },
+    {
+      ...DEFAULT_INGEST,
+      offlineAfterMs: config.deviceOfflineAfter * 1000,
+      perDeviceRate: config.deviceRateLimit,
+      ...deps.ingest,
+    },
     commands,
   );
   const partitions = new PartitionKeeper(db, app.log, {

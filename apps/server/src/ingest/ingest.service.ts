@@ -28,7 +28,11 @@ export interface IngestOptions {
   maxPastMs: number;
   /** … and this far in the future (clock drift). */
   maxFutureMs: number;
-  /** Messages per device per second before the device is rate limited (excess dropped, logged once a minute). */
+  /**
+   * Messages per device per second (bursts of twice that). Past it a message is not taken: MQTT
+   * QoS 1 closes the connection unacknowledged (the device sends again later), QoS 0 is dropped,
+   * HTTP answers 42900; logged once a minute.
+   */
   perDeviceRate: number;
   writer: WriterOptions;
 }

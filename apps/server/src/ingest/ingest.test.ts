@@ -305,4 +305,18 @@ describe('device ingestion', () => {
     const rows = await t.database.db.execute(sql`select status from device_commands where id = ${cmd.id}`);
     expect((rows as unknown as { rows: { status: string }[] }).rows[0]!.status).toBe('succeeded');
   });
+
+  it('holds back a flooding device without acknowledging what it does not take', async () => {
+    const d = await addDevice('ING-11');
+    const answers = [];
+    for (let i = 0; i < 60; i++) answers.push((await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000003': 1 } })).json().code);
+    // A burst of 40 is taken, the rest is refused with 42900 (never a silent drop).
+    expect(answers.filter((c) => c === 20000).length).toBeGreaterThanOrEqual(40);
+    expect(answers.filter((c) => c === 42900).length).toBeGreaterThan(0);
+    expect(answers.every((c) => c === 20000 || c === 42900)).toBe(true);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('rateLimited');
+    // Another device is not affected.
+    const other = await addDevice('ING-11B');
+    expect((await httpUplink(other.sn, other.secret, 'telemetry', { values: { '10000003': 2 } })).json().code).toBe(20000);
+  });
 });

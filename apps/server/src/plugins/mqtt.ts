@@ -66,10 +66,10 @@ export async function startEmbeddedBroker(
         work.catch((err: unknown) => log.error({ err }, 'ingestion failed'));
         return done(null);
       }
-      // At least once: PUBACK after the commit; a failed write drops the connection unacknowledged
-      // so that the device sends the message again.
+      // At least once: PUBACK after the commit; a failed write, or a message over the device's
+      // rate, drops the connection unacknowledged so that the device sends the message again.
       work.then(
-        () => done(null),
+        (outcome) => done(outcome.rejected[0]?.reason === 'rateLimited' ? new Error('rate limited') : null),
         (err: unknown) => {
           log.error({ err }, 'ingestion failed');
           done(new Error('not stored'));
