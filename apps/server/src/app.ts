@@ -107,6 +107,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       ...DEFAULT_INGEST,
       offlineAfterMs: config.deviceOfflineAfter * 1000,
       perDeviceRate: config.deviceRateLimit,
+      // PostgreSQL's pool writes several batches at once; PGlite has a single connection.
+      writer: { ...DEFAULT_INGEST.writer, concurrency: deps.database.engine === 'postgres' ? 3 : 1 },
       ...deps.ingest,
     },
     commands,

@@ -271,7 +271,7 @@ export class IngestService {
   // ---- presence ---------------------------------------------------------------------------------
 
   private newPresence(now: number, online: boolean): Presence {
-    return { online, lastSeen: now, lastWritten: online ? now : 0, tokens: this.opts.perDeviceRate, refilledAt: now, limitedLoggedAt: 0 };
+    return { online, lastSeen: now, lastWritten: online ? now : 0, tokens: this.opts.perDeviceRate * 2, refilledAt: now, limitedLoggedAt: 0 };
   }
 
   private presenceOf(id: number, now: number): Presence {
