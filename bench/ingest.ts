@@ -243,9 +243,10 @@ async function main() {
         method,
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: body ? JSON.stringify(body) : undefined,
-      })).json()) as { code: number; data: any };
-    const token = (await api('POST', '/user/login', undefined, { username: 'admin', password: 'bench-pass', captcha: '', key: '' })).data.token as string;
-    const typeId = (await api('GET', '/devicetype/typeoptionslist', token)).data.find((t: { code: string }) => t.code === 'BMU').id as number;
+      })).json()) as { code: number; data: Record<string, unknown> & { token?: string; secret?: string; items?: { id: number }[] } };
+    const token = (await api('POST', '/user/login', undefined, { username: 'admin', password: 'bench-pass', captcha: '', key: '' })).data.token!;
+    const types = (await api('GET', '/devicetype/typeoptionslist', token)).data as unknown as { id: number; code: string }[];
+    const typeId = types.find((t) => t.code === 'BMU')!.id;
 
     // The fleet, registered in one statement (secrets derived from the SN for the bench).
     if (databaseUrl) {
@@ -266,10 +267,10 @@ async function main() {
       for (let i = 0; i < DEVICES; i++) {
         const r = await api('POST', '/device/add', token, { name: `Bench ${i}`, sn: sn(i), typeId });
         // PGlite: the registry's own secret, saved in memory for the clients below.
-        SECRETS.set(sn(i), r.data.secret);
+        SECRETS.set(sn(i), r.data.secret!);
       }
     }
-    const ids = (await api('GET', `/device/list?limit=200&sort=sn&order=asc`, token)).data.items.map((d: { id: number }) => d.id) as number[];
+    const ids = (await api('GET', `/device/list?limit=200&sort=sn&order=asc`, token)).data.items!.map((d) => d.id);
 
     // A browser following 200 devices: publish→WebSocket latency from the message's own ts.
     const wsLat: number[] = [];
