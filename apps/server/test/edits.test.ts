@@ -155,4 +155,41 @@ describe('edits change only the fields sent', () => {
     });
     expect((await call('admin', 'POST', '/user/preferences', { contactNumber: 'call me' })).data.field).toBe('contactNumber');
   });
+
+  it('the operation log names the edited object and only the fields sent', async () => {
+    const last = async (action: string) =>
+      ((await ok('admin', 'GET', `/logs/list?action=${action}&limit=1`)).items as { entityName: string; summary: string }[])[0]!;
+    const summaryOf = async (action: string) => JSON.parse((await last(action)).summary) as unknown;
+
+    const { id: project } = await ok('admin', 'POST', '/project/addproject', { name: 'Depot', remarks: 'east', address: 'Gate 1' });
+    const { id: device } = await ok('admin', 'POST', '/device/add', { name: 'BMU L', sn: 'ED-LOG1', typeId: ids.bmu, warningLevel: 1, imei: '861234567890999' });
+    await ok('admin', 'POST', '/device/edit', { id: device, warningLevel: 3 });
+    expect(await last('device.edit')).toMatchObject({ entityName: 'BMU L', summary: JSON.stringify({ warningLevel: 3 }) });
+    // A new name and project: the project by its name; the old name stays the row's object.
+    await ok('admin', 'POST', '/device/edit', { id: device, name: 'BMU L2', projectId: project });
+    expect(await last('device.edit')).toMatchObject({ entityName: 'BMU L' });
+    expect(await summaryOf('device.edit')).toEqual({ name: 'BMU L2', project: 'Depot' });
+    await ok('admin', 'POST', '/device/edit', { id: device, projectId: null });
+    expect(await summaryOf('device.edit')).toEqual({ project: null });
+
+    await ok('admin', 'POST', '/project/editproject', { id: project, remarks: 'west' });
+    expect(await last('project.edit')).toMatchObject({ entityName: 'Depot', summary: JSON.stringify({ remarks: 'west' }) });
+    const { id: section } = await ok('admin', 'POST', '/project/addroadsection', { projectId: project, name: 'Gate road', sort: 1, points: [[121.5, 31.2]] });
+    await ok('admin', 'POST', '/project/editroadsection', { id: section, sort: 4 });
+    expect(await last('roadsection.edit')).toMatchObject({ entityName: 'Gate road', summary: JSON.stringify({ sort: 4 }) });
+    await ok('admin', 'POST', '/project/editroadsection', { id: section, points: [[121.6, 31.3], [121.7, 31.4]] });
+    expect(await summaryOf('roadsection.edit')).toEqual({ points: 2 });
+
+    const { id: user } = await ok('admin', 'POST', '/user/add', {
+      username: 'logged', password: 'secret-pass', type: 1, roleId: ids.BATTERY, corporateName: 'Log Ltd', contactNumber: '555 0100',
+    });
+    await ok('admin', 'POST', '/user/edit', { id: user, contactNumber: '555 0199' });
+    expect(await last('user.edit')).toMatchObject({ entityName: 'logged', summary: JSON.stringify({ contactNumber: '555 0199' }) });
+    const { id: role } = await ok('admin', 'POST', '/role/add', { name: 'Day shift', identification: 'DAY' });
+    await ok('admin', 'POST', '/role/edit', { id: role, name: 'Day crew' });
+    expect(await last('role.edit')).toMatchObject({ entityName: 'Day shift', summary: JSON.stringify({ name: 'Day crew' }) });
+    const { id: type } = await ok('admin', 'POST', '/devicetype/addtype', { code: 'LOGT', name: '记录型', nameEn: 'Logger' });
+    await ok('admin', 'POST', '/devicetype/edittype', { id: type, remarks: 'spare' });
+    expect(await last('devicetype.edit')).toMatchObject({ entityName: '记录型', summary: JSON.stringify({ remarks: 'spare' }) });
+  });
 });

@@ -260,10 +260,17 @@ export const operationLogDtoSchema = z.object({
   id: z.number().int(),
   userId: z.number().int().nullable(),
   username: z.string(),
+  /** Identification of the acting user's role (e.g. `ADMIN`). */
   role: z.string(),
+  /** That role's current name; empty when the role no longer exists. */
+  roleName: z.string(),
+  /** One of AUDIT_ACTIONS (older rows may hold codes since retired). */
   action: z.string(),
   entity: z.string(),
   entityId: z.string(),
+  /** The changed object's name (username, role name, SN…) when the action wrote it; else empty. */
+  entityName: z.string(),
+  /** JSON of what changed (no secrets); for a failure `{code, message, reason?, params?, field?}`. */
   summary: z.string(),
   ip: z.string(),
   userAgent: z.string(),

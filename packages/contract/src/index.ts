@@ -10,3 +10,4 @@ export * from './devices.js';
 export * from './refusals.js';
 export * from './edit.js';
 export * from './protocol.js';
+export * from './audit.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorCode } from '@iot/contract';
+import { ErrorCode, auditEntityOf, type AuditAction } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
 import { summarize } from '../lib/summary.js';
@@ -14,17 +14,26 @@ declare module 'fastify' {
      * Operation-log action (`<entity>.<verb>`) of a state-changing route, or false for the few
      * that log elsewhere (login and logout go to the login log). Required on every non-GET route.
      */
-    audit?: string | false;
+    audit?: AuditAction | false;
   }
   interface FastifyRequest {
     auditWritten: boolean;
-    auditError: { code: number; message: string } | null;
+    auditError: AuditError | null;
   }
+}
+
+/** What a refused change logs: the code, the English message and the refusal's reason. */
+interface AuditError {
+  code: number;
+  message: string;
+  reason?: string;
+  params?: unknown;
+  field?: string;
 }
 
 /** Who does what, from where: passed by routes to services, which log inside their transaction. */
 export interface Actor extends AuthContext {
-  action: string;
+  action: AuditAction;
   ip: string;
   userAgent: string;
   /** Set when the service has written its log row. */
@@ -53,15 +62,29 @@ function entityIdOf(req: FastifyRequest): string {
   return '';
 }
 
-function entityOf(action: string) {
-  return action.split('.')[0] ?? action;
+/** The name a refused request gives its object (`name` or `username` of the body), if any. */
+function entityNameOf(req: FastifyRequest): string {
+  const body = req.body as { name?: unknown; username?: unknown } | undefined;
+  const name = typeof body?.name === 'string' ? body.name : typeof body?.username === 'string' ? body.username : '';
+  return boundName(name);
 }
 
-/** Writes the operation-log row of a successful change, in the change's transaction. */
+const NAME_MAX = 128;
+function boundName(name: string): string {
+  const trimmed = name.trim();
+  return trimmed.length > NAME_MAX ? `${trimmed.slice(0, NAME_MAX - 1)}…` : trimmed;
+}
+
+/**
+ * Writes the operation-log row of a successful change, in the change's transaction. `name` is
+ * the object's name as readers know it (username, role name, SN…), kept even after the object
+ * is renamed or deleted; `summary` what changed, ids already resolved to names where the service
+ * has them.
+ */
 export async function audit(
   tx: Executor,
   actor: Actor,
-  entry: { entityId?: number | string; summary?: unknown },
+  entry: { entityId?: number | string; name?: string; summary?: unknown },
 ) {
   await insertOperationLog(tx, {
     userId: actor.userId,
@@ -69,8 +92,9 @@ export async function audit(
     userPath: actor.path,
     role: actor.role,
     action: actor.action,
-    entity: entityOf(actor.action),
+    entity: auditEntityOf(actor.action),
     entityId: entry.entityId === undefined ? '' : String(entry.entityId),
+    entityName: boundName(entry.name ?? ''),
     summary: entry.summary === undefined ? '' : summarize(entry.summary),
     ip: actor.ip,
     userAgent: actor.userAgent,
@@ -106,7 +130,15 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
 
   app.addHook('onError', async (req, _reply, err: unknown) => {
     if (err instanceof AppError) {
-      req.auditError = { code: err.code, message: err.message };
+      const { reason, params, field } = (err.data ?? {}) as { reason?: unknown; params?: unknown; field?: unknown };
+      req.auditError = {
+        code: err.code,
+        message: err.message,
+        // The console names the refusal in the reader's language from these.
+        ...(typeof reason === 'string' ? { reason } : {}),
+        ...(params && typeof params === 'object' ? { params } : {}),
+        ...(typeof field === 'string' ? { field } : {}),
+      };
     } else {
       const e = err as { validation?: unknown; message?: string };
       req.auditError = {
@@ -131,8 +163,9 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
         userPath: req.auth.path,
         role: req.auth.role,
         action,
-        entity: entityOf(action),
+        entity: auditEntityOf(action),
         entityId: entityIdOf(req),
+        entityName: entityNameOf(req),
         summary: failed ? summarize(req.auditError ?? { status: reply.statusCode }) : '',
         ...clientOf(req),
         result: failed ? 'failure' : 'success',

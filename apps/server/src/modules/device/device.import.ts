@@ -75,7 +75,7 @@ export class DeviceSheetService {
             ownerPath: f.projectId ? ownerOf.get(f.projectId)! : actor.path,
           })),
         );
-        await audit(tx, actor, { summary: { file: file.filename, imported: n, rejected: errors.length, mode } });
+        await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });
         return n;
       });
     } catch (err) {

@@ -72,15 +72,15 @@ export class DeviceService {
   }
 
   /**
-   * Checks the references given (type, parent device, project) and returns the owner path of the
-   * project when one is given. `self` is the edited device: it cannot become its own parent, nor a
-   * sub-device while it has sub-devices.
+   * Checks the references given (type, parent device, project) and returns the project when one
+   * is given: its owner's path (the device's new line) and its name (for the log). `self` is the
+   * edited device: it cannot become its own parent, nor a sub-device while it has sub-devices.
    */
   private async checkRefs(
     ctx: AuthContext,
     f: { typeId?: number; parentId?: number | null; projectId?: number | null },
     self?: { id: number; subCount: number },
-  ): Promise<string | undefined> {
+  ): Promise<{ ownerPath: string; name: string } | undefined> {
     if (f.typeId !== undefined && !(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) {
       throw invalid('typeId', 'noDeviceType');
     }
@@ -94,19 +94,29 @@ export class DeviceService {
     if (f.projectId) {
       const project = await this.projects.manageable(ctx, f.projectId).catch(() => undefined);
       if (!project) throw invalid('projectId', 'noProject');
-      return project.ownerPath;
+      return { ownerPath: project.ownerPath, name: project.name };
     }
     return undefined;
   }
 
+  /**
+   * What a device's log row says: the fields given, the project by name (null: none) when it was
+   * given. The device's own name is the row's entityName.
+   */
+  private static summaryOf(f: Partial<Fields>, project: string | null | undefined) {
+    const { name: _n, projectId: _p, ...rest } = f;
+    return { ...rest, ...(project !== undefined ? { project } : {}) };
+  }
+
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
-    const ownerPath = (await this.checkRefs(actor, f)) ?? actor.path;
+    const project = await this.checkRefs(actor, f);
+    const ownerPath = project?.ownerPath ?? actor.path;
     if (await repo.snTaken(this.db, f.sn)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
     const secret = newSecret();
     return this.db.transaction(async (tx) => {
       const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
-      await audit(tx, actor, { entityId: id, summary: f });
+      await audit(tx, actor, { entityId: id, name: f.name, summary: DeviceService.summaryOf(f, project?.name ?? null) });
       return { id, sn: f.sn, secret };
     });
   }
@@ -122,7 +132,7 @@ export class DeviceService {
     const { id, ...f } = body;
     const changes = <K extends 'typeId' | 'parentId' | 'projectId'>(key: K) =>
       f[key] !== undefined && f[key] !== current![key] ? f[key] : undefined;
-    const projectOwner = await this.checkRefs(
+    const target = await this.checkRefs(
       actor,
       { typeId: changes('typeId'), parentId: changes('parentId'), projectId: changes('projectId') },
       { id, subCount: current!.subCount },
@@ -130,9 +140,19 @@ export class DeviceService {
     if (f.sn !== undefined && (await repo.snTaken(this.db, f.sn, id))) {
       throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
     }
+    // The log names the project sent: the new one, the one the device already has, or none.
+    const project = f.projectId === undefined ? undefined : f.projectId === null ? null : (target?.name ?? current!.projectName ?? null);
     await this.db.transaction(async (tx) => {
-      await repo.updateDevice(tx, id, { ...f, ownerPath: projectOwner ?? current!.ownerPath });
-      await audit(tx, actor, { entityId: id, summary: f });
+      await repo.updateDevice(tx, id, { ...f, ownerPath: target?.ownerPath ?? current!.ownerPath });
+      await audit(tx, actor, {
+        entityId: id,
+        name: current!.name,
+        // Only the fields sent; a new name is logged when it differs from the one in entityName.
+        summary: {
+          ...(f.name !== undefined && f.name !== current!.name ? { name: f.name } : {}),
+          ...DeviceService.summaryOf(f, project),
+        },
+      });
     });
   }
 
@@ -140,21 +160,23 @@ export class DeviceService {
     const rows = await this.manageable(actor, ids);
     await this.db.transaction(async (tx) => {
       await repo.deleteDevices(tx, ids);
-      await audit(tx, actor, { entityId: ids.join(','), summary: { sn: rows.map((r) => r.sn) } });
+      await audit(tx, actor, { entityId: ids.join(','), name: namesOf(rows), summary: { sn: rows.map((r) => r.sn) } });
     });
     return ids.length;
   }
 
   async move(actor: Actor, ids: number[], projectId: number | null) {
     const unique = [...new Set(ids)];
-    await this.manageable(actor, unique);
+    const rows = await this.manageable(actor, unique);
+    let project: string | null = null;
     if (projectId) {
-      const ok = await this.projects.manageable(actor, projectId).catch(() => undefined);
-      if (!ok) throw invalid('projectId', 'noProject');
+      const target = await this.projects.manageable(actor, projectId).catch(() => undefined);
+      if (!target) throw invalid('projectId', 'noProject');
+      project = target.name;
     }
     await this.db.transaction(async (tx) => {
       await repo.moveDevices(tx, unique, projectId);
-      await audit(tx, actor, { entityId: unique.join(','), summary: { projectId } });
+      await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project } });
     });
     return unique.length;
   }
@@ -164,10 +186,15 @@ export class DeviceService {
     const secret = newSecret();
     await this.db.transaction(async (tx) => {
       await repo.updateDevice(tx, id, { credentialHash: hashToken(secret) });
-      await audit(tx, actor, { entityId: id, summary: { sn: d!.sn } });
+      await audit(tx, actor, { entityId: id, name: d!.name, summary: { sn: d!.sn } });
     });
     return { sn: d!.sn, secret };
   }
+}
+
+/** The devices a bulk change touched, by name (bounded by the log). */
+function namesOf(rows: { name: string }[]) {
+  return rows.map((r) => r.name).join(', ');
 }
 
 function newSecret() {

@@ -58,7 +58,7 @@ export class DeviceTypeService {
     if (await repo.findTypeByCode(this.db, body.code)) throw conflict('typeCodeTaken', { field: 'code' });
     return this.db.transaction(async (tx) => {
       const id = await repo.insertType(tx, { ...body, ownerPath: actor.path });
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: body });
       return id;
     });
   }
@@ -73,7 +73,7 @@ export class DeviceTypeService {
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateType(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: set });
     });
   }
 
@@ -84,7 +84,7 @@ export class DeviceTypeService {
     if (n > 0) throw conflict('typeInUse', { params: { count: n } });
     await this.db.transaction(async (tx) => {
       await repo.deleteType(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { code: t.code, name: t.name } });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: { code: t.code } });
     });
   }
 
@@ -95,7 +95,7 @@ export class DeviceTypeService {
 
   /** Replaces the parameter list; refused while alarm rules use a parameter being removed. */
   async setParams(actor: Actor, id: number, params: Param[]) {
-    await this.editable(actor, id);
+    const t = await this.editable(actor, id);
     const seen = new Set<string>();
     for (const [i, p] of params.entries()) {
       if (seen.has(p.semaphoreId)) throw invalid(`params.${i}.semaphoreId`, 'semaphoreTwice', { id: p.semaphoreId });
@@ -110,7 +110,7 @@ export class DeviceTypeService {
     if (problem) throw conflict('ruleNoLongerFits', { params: { id: problem.semaphoreId } });
     await this.db.transaction(async (tx) => {
       await repo.replaceParams(tx, id, params);
-      await audit(tx, actor, { entityId: id, summary: { params: params.map((p) => p.semaphoreId) } });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: { params: params.map((p) => p.semaphoreId) } });
     });
   }
 
@@ -121,13 +121,13 @@ export class DeviceTypeService {
   }
 
   async setAlarms(actor: Actor, id: number, rules: AlarmRule[]) {
-    await this.editable(actor, id);
+    const t = await this.editable(actor, id);
     const params = (await repo.paramsOf(this.db, id)).map(toParamDto);
     const problem = checkRules(params, rules);
     if (problem) throw invalid(problem.field, problem.reason, problem.params);
     await this.db.transaction(async (tx) => {
       await repo.replaceAlarms(tx, id, rules);
-      await audit(tx, actor, { entityId: id, summary: { rules: rules.length } });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: { rules: rules.length } });
     });
   }
 }

@@ -53,7 +53,7 @@ export class MenuAdminService {
     }
     const id = await this.db.transaction(async (tx) => {
       const id = await repo.insertMenu(tx, body);
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: body });
       return id;
     });
     this.bus.emit('menus.changed', {});
@@ -62,7 +62,8 @@ export class MenuAdminService {
 
   /** Changes only the fields sent; a new parent must exist and not lie below the menu itself. */
   async edit(actor: Actor, body: EditBody) {
-    if (!(await repo.findMenu(this.db, body.id))) throw notFound('menuNotFound');
+    const menu = await repo.findMenu(this.db, body.id);
+    if (!menu) throw notFound('menuNotFound');
     if (body.parentId !== undefined) await this.assertParent(body.parentId, body.id);
     if (
       body.identification !== undefined &&
@@ -73,7 +74,7 @@ export class MenuAdminService {
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateMenu(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: menu.name, summary: set });
     });
     this.bus.emit('menus.changed', {});
   }
@@ -89,7 +90,7 @@ export class MenuAdminService {
     }
     await this.db.transaction(async (tx) => {
       await repo.deleteMenu(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { identification: menu.identification } });
+      await audit(tx, actor, { entityId: id, name: menu.name, summary: { identification: menu.identification } });
     });
     this.bus.emit('menus.changed', {});
   }

@@ -46,7 +46,7 @@ export class PermissionService {
     await this.check(body);
     return this.db.transaction(async (tx) => {
       const id = await repo.insertPermission(tx, body);
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: body });
       return id;
     });
   }
@@ -61,7 +61,7 @@ export class PermissionService {
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updatePermission(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: row.name, summary: set });
     });
     this.bus.emit('menus.changed', {});
   }
@@ -73,7 +73,7 @@ export class PermissionService {
     }
     await this.db.transaction(async (tx) => {
       await repo.deletePermission(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { identification: row.identification } });
+      await audit(tx, actor, { entityId: id, name: row.name, summary: { identification: row.identification } });
     });
     this.bus.emit('menus.changed', {});
   }

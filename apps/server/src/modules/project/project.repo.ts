@@ -136,7 +136,10 @@ export async function projectUserList(db: Executor, projectId: number) {
 
 export async function usersByIds(db: Executor, ids: number[]) {
   if (ids.length === 0) return [];
-  return db.select({ id: users.id, path: users.path }).from(users).where(inArray(users.id, ids));
+  return db
+    .select({ id: users.id, username: users.username, path: users.path })
+    .from(users)
+    .where(inArray(users.id, ids));
 }
 
 export async function replaceProjectUsers(db: Executor, projectId: number, keep: number[], add: number[]) {

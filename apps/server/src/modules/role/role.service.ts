@@ -92,7 +92,7 @@ export class RoleService {
     }
     return this.db.transaction(async (tx) => {
       const id = await repo.insertRole(tx, { ...body, ownerPath: actor.path });
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: { identification: body.identification } });
       return id;
     });
   }
@@ -111,7 +111,7 @@ export class RoleService {
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateRole(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: role.name, summary: set });
     });
   }
 
@@ -123,7 +123,7 @@ export class RoleService {
     }
     await this.db.transaction(async (tx) => {
       await repo.deleteRole(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { name: role.name, identification: role.identification } });
+      await audit(tx, actor, { entityId: id, name: role.name, summary: { identification: role.identification } });
     });
   }
 
@@ -149,7 +149,11 @@ export class RoleService {
     }
     await this.db.transaction(async (tx) => {
       await repo.replaceRolePermissions(tx, id, unique);
-      await audit(tx, actor, { entityId: id, summary: { permissions: found.map((p) => p.identification).sort() } });
+      await audit(tx, actor, {
+        entityId: id,
+        name: role.name,
+        summary: { permissions: found.map((p) => p.identification).sort() },
+      });
     });
     this.bus.emit('menus.changed', { userIds: await repo.roleUserIds(this.db, id) });
   }

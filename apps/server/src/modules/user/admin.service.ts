@@ -101,7 +101,7 @@ export class UserAdminService {
     const parentId = body.parentId ?? actor.userId;
     const parent = await repo.findUser(this.db, parentId);
     if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'noParentUser');
-    await this.assertAssignable(actor, body.roleId);
+    const role = await this.assertAssignable(actor, body.roleId);
     if (await repo.usernameTaken(this.db, body.username)) {
       throw conflict('usernameTaken', { field: 'username' });
     }
@@ -109,7 +109,12 @@ export class UserAdminService {
     return this.db.transaction(async (tx) => {
       const { password: _password, ...fields } = body;
       const id = await repo.insertUser(tx, { ...fields, parentId, passwordHash }, parent.path);
-      await audit(tx, actor, { entityId: id, summary: { ...fields, parentId } });
+      const { username, roleId: _r, parentId: _p, ...rest } = fields;
+      await audit(tx, actor, {
+        entityId: id,
+        name: username,
+        summary: { ...rest, role: role.name, parent: parent.username },
+      });
       return id;
     });
   }
@@ -123,10 +128,11 @@ export class UserAdminService {
     if (self && (changesRole || moves || body.enabled === false || (body.type !== undefined && body.type !== target.type))) {
       throw forbidden('ownFixed');
     }
-    if (changesRole) await this.assertAssignable(actor, body.roleId!);
+    const role = changesRole ? await this.assertAssignable(actor, body.roleId!) : undefined;
     let newPath: string | undefined;
+    let parent: Awaited<ReturnType<typeof repo.findUser>>;
     if (moves) {
-      const parent = await repo.findUser(this.db, body.parentId!);
+      parent = await repo.findUser(this.db, body.parentId!);
       if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'noParentUser');
       if (parent.path.startsWith(target.path)) {
         throw invalid('parentId', 'userCycle');
@@ -139,10 +145,16 @@ export class UserAdminService {
       }
     }
     const { id, ...set } = body;
+    // The log names the new role and parent, and only when they change.
+    const { roleId: _r, parentId: _p, ...rest } = set;
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, id, set);
       if (newPath) await repo.movePaths(tx, target.path, newPath);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, {
+        entityId: id,
+        name: target.username,
+        summary: { ...rest, ...(role ? { role: role.name } : {}), ...(parent ? { parent: parent.username } : {}) },
+      });
     });
     if (changesRole || disables) {
       await this.auth.endOtherSessions(id, disables ? 'disabled' : 'admin');
@@ -161,7 +173,7 @@ export class UserAdminService {
     await this.auth.endOtherSessions(id, 'admin');
     await this.db.transaction(async (tx) => {
       await repo.deleteUser(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+      await audit(tx, actor, { entityId: id, name: target.username });
     });
   }
 
@@ -172,7 +184,7 @@ export class UserAdminService {
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, id, { passwordHash });
       await repo.clearThrottle(tx, target.username);
-      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+      await audit(tx, actor, { entityId: id, name: target.username });
     });
     await this.auth.endOtherSessions(id, 'admin');
   }
@@ -181,17 +193,18 @@ export class UserAdminService {
     const target = await this.manageable(actor, id);
     await this.db.transaction(async (tx) => {
       await repo.clearThrottle(tx, target.username);
-      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+      await audit(tx, actor, { entityId: id, name: target.username });
     });
   }
 
   /** Own emails need only a session; another user's need a user-management code of the verb. */
   private async emailAccess(ctx: AuthContext, userId: number, verb: 'list' | 'edit') {
-    await this.visible(ctx, userId);
-    if (userId === ctx.userId) return;
+    const user = await this.visible(ctx, userId);
+    if (userId === ctx.userId) return user;
     if (!(await this.menus.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
       throw forbidden('foreignEmails');
     }
+    return user;
   }
 
   async emails(ctx: AuthContext, userId: number) {
@@ -200,7 +213,7 @@ export class UserAdminService {
   }
 
   async addEmail(actor: Actor, userId: number, email: string) {
-    await this.emailAccess(actor, userId, 'edit');
+    const user = await this.emailAccess(actor, userId, 'edit');
     return this.db.transaction(async (tx) => {
       await repo.lockUser(tx, userId);
       const existing = await repo.listEmails(tx, userId);
@@ -209,7 +222,7 @@ export class UserAdminService {
         throw conflict('emailLimit', { params: { max: MAX_EMAILS }, field: 'email' });
       }
       const id = await repo.insertEmail(tx, userId, email);
-      await audit(tx, actor, { entityId: id, summary: { userId, email } });
+      await audit(tx, actor, { entityId: id, name: email, summary: { user: user.username } });
       return id;
     });
   }
@@ -217,10 +230,10 @@ export class UserAdminService {
   async deleteEmail(actor: Actor, id: number) {
     const row = await repo.findEmail(this.db, id);
     if (!row || !inScope(actor, row.path)) throw notFound('emailNotFound');
-    await this.emailAccess(actor, row.userId, 'edit');
+    const user = await this.emailAccess(actor, row.userId, 'edit');
     await this.db.transaction(async (tx) => {
       await repo.deleteEmail(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { userId: row.userId, email: row.email } });
+      await audit(tx, actor, { entityId: id, name: row.email, summary: { user: user.username } });
     });
   }
 }

@@ -54,7 +54,7 @@ export class UserService {
     const passwordHash = await hashPassword(body.newPassword);
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, ctx.userId, { passwordHash });
-      await audit(tx, ctx, { entityId: ctx.userId });
+      await audit(tx, ctx, { entityId: ctx.userId, name: ctx.username });
     });
     return this.auth.endOtherSessions(ctx.userId, 'password', ctx.sessionId);
   }
@@ -76,7 +76,7 @@ export class UserService {
         return;
       }
       await repo.updateUser(tx, ctx.userId, changed);
-      await audit(tx, ctx, { entityId: ctx.userId, summary: changed });
+      await audit(tx, ctx, { entityId: ctx.userId, name: ctx.username, summary: changed });
     });
   }
 
