@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN } from '@iot/contract';
 import { login } from '../../app/session';
 import { LangSelect } from '../../components/LangSelect';
+import { SiteContactInfo } from '../../components/SiteContactInfo';
 import { currentLanguage } from '../../lib/i18n';
 import { safeRedirect } from '../../lib/redirect';
 import { siteText, useSiteConfig } from '../../lib/site';
@@ -79,7 +80,7 @@ export default function LoginPage() {
           flexDirection: 'column',
           alignItems: 'center',
           justifyContent: 'center',
-          padding: '24px 16px 72px',
+          padding: '24px 16px 96px',
         }}
       >
         <div style={{ textAlign: 'center', marginBottom: 24, color: colours.logo }}>
@@ -179,8 +180,11 @@ export default function LoginPage() {
           textAlign: 'center',
           color: colours.footer,
           fontSize: 12,
+          padding: '0 16px',
         }}
+        data-testid="login-footer"
       >
+        <SiteContactInfo variant="line" color={colours.footer} />
         <Typography.Text style={{ color: colours.footer, fontSize: 12 }}>
           {[siteText(config, 'company', lang), siteText(config, 'copyright', lang)]
             .filter(Boolean)
