@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { DASHBOARD_STYLES, LANGUAGES, PASSWORD_MIN, type UserDto, type UserKind } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { roleLabel } from '../../lib/acl-labels';
+import { currentLanguage } from '../../lib/i18n';
 import type { RoleOption, UserCreateInput, UserOption } from './api';
 import { ParentUserSelect } from './ParentUserSelect';
 
@@ -45,7 +46,8 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
         corporateAddress: '',
         contactNumber: '',
         dashboardStyle: 'default',
-        language: 'en',
+        // The creator's console language: the person setting up the account usually shares it.
+        language: currentLanguage(),
         enabled: true,
       };
   // The user's own role stays selectable even when the caller could not give it.
