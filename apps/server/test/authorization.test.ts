@@ -10,6 +10,8 @@ import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.
  */
 
 interface Req {
+  /** Values of the route's path parameters (`/ingest/:kind`). */
+  params?: Record<string, string>;
   query?: Record<string, string | number>;
   payload?: object | Buffer;
   headers?: Record<string, string>;
@@ -26,12 +28,15 @@ describe('authorization matrix over every /api/v1 route', () => {
   const tok: Record<string, string> = {};
   const ids: Record<string, number> = {};
   let seq = 0;
+  /** HTTP Basic credentials of a device (SN and secret) for the device uplink. */
+  let deviceBasic = '';
 
   const call = async (who: string | undefined, method: string, url: string, req: Req = {}) => {
     const qs = req.query ? `?${new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
+    const path = url.replace(/:(\w+)/g, (_, name: string) => req.params?.[name] ?? `:${name}`);
     const res = await t.app.inject({
       method: method as 'GET',
-      url: `${url}${qs}`,
+      url: `${path}${qs}`,
       headers: { ...(who ? bearer(tok[who]!) : {}), ...req.headers },
       payload: req.payload,
     });
@@ -86,6 +91,10 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.betaSection = betaSection!;
     const { id: betaDevice } = await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: betaProject } });
     ids.betaDevice = betaDevice!;
+    const { sn, secret } = (await as('admin', 'POST', '/api/v1/device/add', {
+      payload: { name: 'HTTP BMU', sn: 'HTTP-1', typeId: ids.betaType },
+    })) as unknown as { sn: string; secret: string };
+    deviceBasic = `Basic ${Buffer.from(`${sn}:${secret}`).toString('base64')}`;
   });
   const newDevice = async () => {
     const { id } = await as('admin', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType } });
@@ -199,6 +208,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/logs/list': { ok: async () => ({}) },
     'GET /api/v1/logs/loginlist': { ok: async () => ({}) },
+    'GET /api/v1/logs/devicelogs': { ok: async () => ({}) },
     'GET /api/v1/ws': { ok: async () => ({}) },
     'GET /api/v1/project/list': { ok: async () => ({}) },
     'GET /api/v1/project/item': { ok: async () => ({ query: { id: ids.betaProject! } }), foreign: async () => ({ query: { id: ids.betaProject! } }) },
@@ -236,6 +246,11 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/device/seachList': { ok: async () => ({ query: { q: 'BE' } }) },
     'GET /api/v1/device/basic': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
     'GET /api/v1/device/subdevicelist': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
+    'GET /api/v1/device/latest': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
+    // Devices authenticate with their SN and secret, not a session (public for the console).
+    'POST /api/v1/ingest/:kind': {
+      ok: async () => ({ params: { kind: 'telemetry' }, headers: { authorization: deviceBasic }, payload: { values: { '1': 1 } } }),
+    },
     'GET /api/v1/device/subnum': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
     'POST /api/v1/device/add': { ok: async () => ({ payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType! } }) },
     'POST /api/v1/device/edit': {
