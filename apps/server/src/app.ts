@@ -12,6 +12,7 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
+import { openapiTransformObject } from './lib/openapi.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { MenuService } from './modules/menu/menu.service.js';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: openapiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(rateLimit, { global: false });

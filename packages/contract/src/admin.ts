@@ -51,7 +51,7 @@ export const userDtoSchema = z.object({
   /** Locked by the failed-login rule right now. */
   locked: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: 'User' });
 export type UserDto = z.infer<typeof userDtoSchema>;
 
 /** What a user is, apart from its name and password: the fields an edit may send. */
@@ -110,7 +110,7 @@ export const emailAddSchema = z.object({
   userId: id,
   email: z.string().trim().toLowerCase().max(254).email('please enter a valid email address'),
 });
-export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() });
+export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() }).meta({ id: 'Email' });
 export type EmailDto = z.infer<typeof emailDtoSchema>;
 
 /** Options for the parent-user picker: searchable, limited. */
@@ -136,7 +136,7 @@ export const roleDtoSchema = z.object({
   /** Whether the caller may edit it (own subtree's roles; built-ins for the super administrator). */
   editable: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Role' });
 export type RoleDto = z.infer<typeof roleDtoSchema>;
 const identification = z
   .string()
@@ -168,7 +168,7 @@ export const permissionDtoSchema = z.object({
   menuId: z.number().int(),
   menuName: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Permission' });
 export type PermissionDto = z.infer<typeof permissionDtoSchema>;
 export const permissionCreateSchema = z.object({
   name: trimmed(64, 'please enter the name'),
@@ -200,7 +200,7 @@ export const permissionTreeNodeSchema: z.ZodType<PermissionTreeNode> = z.lazy(()
     identification: z.string().optional(),
     children: z.array(permissionTreeNodeSchema),
   }),
-);
+).meta({ id: 'PermissionTreeNode' });
 export const rolePermissionViewSchema = z.object({
   /** Permissions the role holds. */
   permissionIds: z.array(z.number().int()),
@@ -242,7 +242,7 @@ export const menuOptionSchema: z.ZodType<MenuOption> = z.lazy(() =>
     nameJa: z.string(),
     children: z.array(menuOptionSchema),
   }),
-);
+).meta({ id: 'MenuOption' });
 
 // ---------------------------------------------------------------- logs
 
@@ -269,7 +269,7 @@ export const operationLogDtoSchema = z.object({
   userAgent: z.string(),
   result: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'OperationLog' });
 export type OperationLogDto = z.infer<typeof operationLogDtoSchema>;
 
 export const loginLogQuerySchema = pageQuerySchema.extend({
@@ -286,4 +286,4 @@ export const loginLogDtoSchema = z.object({
   ip: z.string(),
   userAgent: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'LoginLog' });

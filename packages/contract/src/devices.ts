@@ -51,7 +51,7 @@ export const deviceTypeDtoSchema = z.object({
   paramCount: z.number().int(),
   alarmCount: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'DeviceType' });
 export type DeviceTypeDto = z.infer<typeof deviceTypeDtoSchema>;
 export const deviceTypeCreateSchema = z.object({
   code: z
@@ -130,7 +130,7 @@ export const paramDtoSchema = z.object({ id: z.number().int() }).and(
     writable: z.boolean(),
     sort: z.number().int(),
   }),
-);
+).meta({ id: 'Param' });
 export type ParamDto = z.infer<typeof paramDtoSchema>;
 /** Replaces the whole parameter list of a type (the settings page saves it at once). */
 export const setParamsSchema = z.object({ id, params: z.array(paramSchema).max(500) });
@@ -164,7 +164,7 @@ export const alarmRuleDtoSchema = z.object({
   messageJa: z.string(),
   holdSeconds: z.number().int(),
   enabled: z.boolean(),
-});
+}).meta({ id: 'AlarmRule' });
 export type AlarmRuleDto = z.infer<typeof alarmRuleDtoSchema>;
 export const setAlarmsSchema = z.object({ id, rules: z.array(alarmRuleSchema).max(500) });
 
@@ -193,7 +193,7 @@ export const projectDtoSchema = z.object({
   ownerName: z.string(),
   deviceCount: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Project' });
 export type ProjectDto = z.infer<typeof projectDtoSchema>;
 export const projectCreateSchema = z.object({
   name: required(64, 'please enter the name'),
@@ -231,7 +231,7 @@ export const roadSectionDtoSchema = z.object({
   points: z.array(z.tuple([z.number(), z.number()])),
   sort: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'RoadSection' });
 export const roadSectionListQuerySchema = pageQuerySchema.extend({ projectId: id });
 
 export const projectUsersQuerySchema = z.object({ id });
@@ -319,7 +319,7 @@ export const deviceDtoSchema = z.object({
   subCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'Device' });
 export type DeviceDto = z.infer<typeof deviceDtoSchema>;
 /** Ids for bulk actions, as `1,2,3` in a query or an array in a body. */
 export const idsQuerySchema = z.object({
@@ -340,7 +340,7 @@ export const deviceSearchQuerySchema = z.object({
 });
 export const deviceSearchItemSchema = z.object({ id: z.number().int(), name: z.string(), sn: z.string() });
 /** The ingestion secret, shown once when (re)generated. */
-export const deviceCredentialSchema = z.object({ sn: z.string(), secret: z.string() });
+export const deviceCredentialSchema = z.object({ sn: z.string(), secret: z.string() }).meta({ id: 'DeviceCredential' });
 
 // ---------------------------------------------------------------- bulk import and export
 
@@ -388,6 +388,6 @@ export const importReportSchema = z.object({
   mode: z.enum(IMPORT_MODES),
   dryRun: z.boolean(),
   errors: z.array(importErrorSchema),
-});
+}).meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof importReportSchema>;
 export const templateQuerySchema = z.object({ lang: z.enum(['zh', 'en', 'es', 'ja']).default('en') });
