@@ -287,3 +287,4 @@ export const loginLogDtoSchema = z.object({
   userAgent: z.string(),
   createdAt: z.string(),
 }).meta({ id: 'LoginLog' });
+export type LoginLogDto = z.infer<typeof loginLogDtoSchema>;

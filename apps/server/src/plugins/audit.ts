@@ -3,9 +3,7 @@ import fp from 'fastify-plugin';
 import { ErrorCode } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
-import { summarize } from '../lib/summary.js';
-import { insertOperationLog } from '../modules/audit/audit.repo.js';
-import type { AuthContext } from '../modules/auth/auth.service.js';
+import { auditRequest, type Actor } from '../modules/audit/audit.service.js';
 import { API_PREFIX, authOf, clientOf } from './auth.js';
 
 declare module 'fastify' {
@@ -22,15 +20,7 @@ declare module 'fastify' {
   }
 }
 
-/** Who does what, from where: passed by routes to services, which log inside their transaction. */
-export interface Actor extends AuthContext {
-  action: string;
-  ip: string;
-  userAgent: string;
-  /** Set when the service has written its log row. */
-  markWritten(): void;
-}
-
+/** The caller of a state-changing route as services log it (see modules/audit). */
 export function actorOf(req: FastifyRequest): Actor {
   const action = req.routeOptions.config.audit;
   if (!action) throw new Error(`route ${req.url} has no audit action`);
@@ -51,40 +41,6 @@ function entityIdOf(req: FastifyRequest): string {
     if (typeof id === 'number' || (typeof id === 'string' && id.length <= 64)) return String(id);
   }
   return '';
-}
-
-function entityOf(action: string) {
-  return action.split('.')[0] ?? action;
-}
-
-/** Writes the operation-log row of a successful change, in the change's transaction. */
-export async function audit(
-  tx: Executor,
-  actor: Actor,
-  entry: { entityId?: number | string; summary?: unknown },
-) {
-  await insertOperationLog(tx, {
-    userId: actor.userId,
-    username: actor.username,
-    userPath: actor.path,
-    role: actor.role,
-    action: actor.action,
-    entity: entityOf(actor.action),
-    entityId: entry.entityId === undefined ? '' : String(entry.entityId),
-    summary: entry.summary === undefined ? '' : summarize(entry.summary),
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-    result: 'success',
-  });
-  actor.markWritten();
-}
-
-/**
- * A change request that turned out to change nothing (it sent what is already stored): no
- * operation-log row, and the route's hook does not write one in its place either.
- */
-export function auditNothing(actor: Actor) {
-  actor.markWritten();
 }
 
 /**
@@ -125,17 +81,12 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
     const failed = reply.statusCode >= 400;
     if (!failed) req.log.warn({ action }, 'a change finished without its operation-log row');
     try {
-      await insertOperationLog(opts.db, {
-        userId: req.auth.userId,
-        username: req.auth.username,
-        userPath: req.auth.path,
-        role: req.auth.role,
+      await auditRequest(opts.db, req.auth, {
         action,
-        entity: entityOf(action),
         entityId: entityIdOf(req),
-        summary: failed ? summarize(req.auditError ?? { status: reply.statusCode }) : '',
+        failed,
+        summary: failed ? (req.auditError ?? { status: reply.statusCode }) : undefined,
         ...clientOf(req),
-        result: failed ? 'failure' : 'success',
       });
     } catch (err) {
       req.log.error({ err }, 'could not write the operation log');

@@ -4,9 +4,8 @@ import type { deviceTypeCreateSchema, deviceTypeEditSchema, deviceTypeListQueryS
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { countTypeDevices } from '../device/device.repo.js';
 import * as repo from './devicetype.repo.js';
 import { checkRules } from './rules.js';
 
@@ -42,6 +41,11 @@ export class DeviceTypeService {
       total: res.total,
       items: res.items.map((t) => ({ ...toDto(t), paramCount: t.paramCount, alarmCount: t.alarmCount })),
     };
+  }
+
+  /** Whether the caller may use the type (for devices): built-in or created in its subtree. */
+  isVisible(ctx: AuthContext, id: number): Promise<boolean> {
+    return repo.typeVisible(this.db, id, scopeOf(ctx));
   }
 
   options(ctx: AuthContext) {
@@ -80,7 +84,7 @@ export class DeviceTypeService {
   async remove(actor: Actor, id: number) {
     const t = await this.editable(actor, id);
     if (t.builtin) throw forbidden('builtinTypeDelete');
-    const n = await countTypeDevices(this.db, id);
+    const n = await repo.countTypeDevices(this.db, id);
     if (n > 0) throw conflict('typeInUse', { params: { count: n } });
     await this.db.transaction(async (tx) => {
       await repo.deleteType(tx, id);
