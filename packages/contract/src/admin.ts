@@ -3,6 +3,7 @@ import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } fr
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
 import { editOf } from './edit.js';
 import { pageQuerySchema } from './envelope.js';
+import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
 
 /**
  * Access-control administration (§2 /sys/*, /user/agent; §3; §7 user, menu, permission, role,
@@ -59,13 +60,13 @@ export const userFieldsSchema = z.object({
   type: z.union([z.literal(0), z.literal(1)]),
   roleId: id,
   parentId: id.optional(),
-  corporateName: optionalText(128),
-  corporateAddress: optionalText(256),
+  corporateName: optionalText(USER_LIMITS.corporateName),
+  corporateAddress: optionalText(USER_LIMITS.corporateAddress),
   contactNumber: z
     .string()
     .trim()
-    .max(32)
-    .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .max(USER_LIMITS.contactNumber)
+    .regex(PATTERNS.phone, 'digits, spaces and + - ( ) only')
     .default(''),
   dashboardStyle: z.enum(DASHBOARD_STYLES).default('default'),
   language: z.enum(LANGUAGES).default('en'),
@@ -77,8 +78,8 @@ export const userCreateSchema = z.object({
     .string()
     .trim()
     .min(1, 'please enter the user name')
-    .max(64)
-    .regex(/^[\p{L}\p{N}_.@-]+$/u, 'letters, digits and _ . @ - only'),
+    .max(USER_LIMITS.username)
+    .regex(PATTERNS.username, 'letters, digits and _ . @ - only'),
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
   ...userFieldsSchema.shape,
 });
@@ -95,7 +96,7 @@ export type UserEdit = z.input<typeof userEditSchema>;
 export const preferencesSchema = editOf(
   userFieldsSchema
     .pick({ language: true, dashboardStyle: true, corporateName: true, corporateAddress: true, contactNumber: true })
-    .extend({ introduction: optionalText(500) }),
+    .extend({ introduction: optionalText(USER_LIMITS.introduction) }),
 ).strict();
 export type Preferences = z.output<typeof preferencesSchema>;
 
@@ -142,10 +143,10 @@ const identification = z
   .string()
   .trim()
   .min(1, 'please enter the identification')
-  .max(64)
-  .regex(/^[A-Za-z][A-Za-z0-9_:.-]*$/, 'letters, digits and _ : . - , starting with a letter');
+  .max(ACL_LIMITS.identification)
+  .regex(PATTERNS.identification, 'letters, digits and _ : . - , starting with a letter');
 export const roleCreateSchema = z.object({
-  name: trimmed(64, 'please enter the name'),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   identification,
 });
 export const roleEditSchema = editOf(roleCreateSchema).extend({ id });
@@ -171,7 +172,7 @@ export const permissionDtoSchema = z.object({
 }).meta({ id: 'Permission' });
 export type PermissionDto = z.infer<typeof permissionDtoSchema>;
 export const permissionCreateSchema = z.object({
-  name: trimmed(64, 'please enter the name'),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   identification,
   menuId: id,
 });
@@ -212,15 +213,15 @@ export const rolePermissionViewSchema = z.object({
 
 export const menuCreateSchema = z.object({
   parentId: z.coerce.number().int().min(0).default(0),
-  name: trimmed(64, 'please enter the name'),
-  nameEn: optionalText(64),
-  nameEs: optionalText(64),
-  nameJa: optionalText(64),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
+  nameEn: optionalText(ACL_LIMITS.name),
+  nameEs: optionalText(ACL_LIMITS.name),
+  nameJa: optionalText(ACL_LIMITS.name),
   jumpType: z.union(JUMP_TYPES.map((v) => z.literal(v))),
-  menuUrl: trimmed(256, 'please enter the menu url'),
+  menuUrl: trimmed(ACL_LIMITS.menuUrl, 'please enter the menu url'),
   menuType: z.union(MENU_TYPES.map((v) => z.literal(v))).default(0),
-  sort: z.coerce.number().int().min(0).max(100000).default(0),
-  icon: optionalText(64),
+  sort: z.coerce.number().int().min(0).max(ACL_LIMITS.sort).default(0),
+  icon: optionalText(ACL_LIMITS.icon),
   identification,
   isShow: z.union([z.literal(0), z.literal(1)]).default(1),
 });
