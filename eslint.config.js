@@ -10,9 +10,9 @@ const NO_REPO = {
   regex: '\\.repo(\\.js)?$',
   message: 'Call the module’s service: only the module’s own service reads its repository',
 };
-/** From modules/<a>/, `../<b>/<file>` may only name b's service or types. */
+/** From modules/<a>/, `../<b>/<file>` (or `../../modules/<b>/<file>`) may only name b's service or types. */
 const OTHER_MODULE = {
-  regex: '^\\.\\./(?!\\.\\.?/)[^/]+/(?![^/]+\\.(service|types)(\\.js)?$)',
+  regex: '^(?:\\.\\./(?!\\.\\.?/)[^/]+|(?:\\.\\./)+modules/[^/]+)/(?![^/]+\\.(?:service|types)(?:\\.js)?$)',
   message: 'Another module is reached through its *.service.ts (or a *.types.ts) only',
 };
 const NO_PLUGINS = {
