@@ -12,10 +12,12 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
+import { openapiTransformObject } from './lib/openapi.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { MenuService } from './modules/menu/menu.service.js';
 import { siteRoutes } from './modules/site/site.routes.js';
+import { SiteService } from './modules/site/site.service.js';
 import { UserService } from './modules/user/user.service.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { UserAdminService } from './modules/user/admin.service.js';
@@ -27,6 +29,7 @@ import { permissionRoutes } from './modules/permission/permission.routes.js';
 import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
 import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
 import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
@@ -88,16 +91,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     sessionTtl: config.sessionTtl,
     lockout: config.loginLockout,
   });
+  const site = new SiteService(db);
+  const logs = new AuditService(db);
   const menus = new MenuService(db);
-  const users = new UserService(db, auth, menus);
-  const admin = new UserAdminService(db, auth, menus);
-  const roles = new RoleService(db, menus, bus);
-  const permissions = new PermissionService(db, bus);
-  const menuAdmin = new MenuAdminService(db, bus);
+  const permissions = new PermissionService(db, bus, menus);
+  const menuAdmin = new MenuAdminService(db, bus, menus, permissions);
+  const roles = new RoleService(db, permissions, menus, bus);
+  const users = new UserService(db, auth, permissions);
+  const admin = new UserAdminService(db, auth, permissions, roles);
   const types = new DeviceTypeService(db);
-  const projects = new ProjectService(db);
-  const devices = new DeviceService(db, projects);
-  const sheets = new DeviceSheetService(db);
+  const projects = new ProjectService(db, admin);
+  const devices = new DeviceService(db, projects, types);
+  const sheets = new DeviceSheetService(db, types, projects);
   const commands = new CommandService(db, bus, app.log);
   const ingest = new IngestService(
     db,
@@ -137,12 +142,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: openapiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
-  await app.register(authPlugin, { auth, menus });
+  await app.register(authPlugin, { auth, permissions });
   await app.register(auditPlugin, { db });
   await app.register(realtimePlugin, {
     auth,
@@ -153,14 +159,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(
     async (api) => {
-      await api.register(siteRoutes, { db });
+      await api.register(siteRoutes, { site });
       await api.register(authRoutes, { auth });
       await api.register(userRoutes, { users, menus });
       await api.register(userAdminRoutes, { admin });
       await api.register(roleRoutes, { roles });
       await api.register(permissionRoutes, { permissions, menuAdmin });
       await api.register(menuRoutes, { menus, menuAdmin });
-      await api.register(auditRoutes, { db });
+      await api.register(auditRoutes, { logs });
       await api.register(deviceTypeRoutes, { types });
       await api.register(projectRoutes, { projects });
       await api.register(deviceRoutes, { devices });

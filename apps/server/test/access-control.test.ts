@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, type MenuNode } from '@iot/contract';
+import { ErrorCode, SUPERADMIN, type MenuNode } from '@iot/contract';
 import { apiAs, bearer, buildTestApp, type TestApp } from './helpers.js';
 
 /** Escalation attempts, sub-user hierarchy, emails, session ends and the operation log. */
@@ -19,7 +19,7 @@ describe('access control', () => {
     tok.admin = await t.login();
     ids.ADMIN = await roleOf('ADMIN');
     ids.BATTERY = await roleOf('BATTERYMANAGEMENT');
-    ids.SUPER = await roleOf('SUPERADMIN');
+    ids.SUPER = await roleOf(SUPERADMIN);
     for (const name of ['alpha', 'beta']) {
       ids[name] = (await ok('admin', 'POST', '/user/add', { username: name, password: 'secret-pass', type: 1, roleId: ids.ADMIN })).id;
       tok[name] = await t.login(name, 'secret-pass');
@@ -68,7 +68,7 @@ describe('access control', () => {
       expect(grant.message).toContain('menu:add');
       // The options offered to alpha never include the stronger roles.
       const options = (await ok('alpha', 'GET', '/role/getoptionslist')) as { identification: string }[];
-      expect(options.map((o) => o.identification)).not.toContain('SUPERADMIN');
+      expect(options.map((o) => o.identification)).not.toContain(SUPERADMIN);
       expect(options.map((o) => o.identification)).not.toContain('STRONG');
     });
 

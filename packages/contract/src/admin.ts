@@ -3,6 +3,7 @@ import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } fr
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
 import { editOf } from './edit.js';
 import { pageQuerySchema } from './envelope.js';
+import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
 
 /**
  * Access-control administration (§2 /sys/*, /user/agent; §3; §7 user, menu, permission, role,
@@ -51,7 +52,7 @@ export const userDtoSchema = z.object({
   /** Locked by the failed-login rule right now. */
   locked: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: 'User' });
 export type UserDto = z.infer<typeof userDtoSchema>;
 
 /** What a user is, apart from its name and password: the fields an edit may send. */
@@ -59,13 +60,13 @@ export const userFieldsSchema = z.object({
   type: z.union([z.literal(0), z.literal(1)]),
   roleId: id,
   parentId: id.optional(),
-  corporateName: optionalText(128),
-  corporateAddress: optionalText(256),
+  corporateName: optionalText(USER_LIMITS.corporateName),
+  corporateAddress: optionalText(USER_LIMITS.corporateAddress),
   contactNumber: z
     .string()
     .trim()
-    .max(32)
-    .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .max(USER_LIMITS.contactNumber)
+    .regex(PATTERNS.phone, 'digits, spaces and + - ( ) only')
     .default(''),
   dashboardStyle: z.enum(DASHBOARD_STYLES).default('default'),
   language: z.enum(LANGUAGES).default('en'),
@@ -77,8 +78,8 @@ export const userCreateSchema = z.object({
     .string()
     .trim()
     .min(1, 'please enter the user name')
-    .max(64)
-    .regex(/^[\p{L}\p{N}_.@-]+$/u, 'letters, digits and _ . @ - only'),
+    .max(USER_LIMITS.username)
+    .regex(PATTERNS.username, 'letters, digits and _ . @ - only'),
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
   ...userFieldsSchema.shape,
 });
@@ -95,7 +96,7 @@ export type UserEdit = z.input<typeof userEditSchema>;
 export const preferencesSchema = editOf(
   userFieldsSchema
     .pick({ language: true, dashboardStyle: true, corporateName: true, corporateAddress: true, contactNumber: true })
-    .extend({ introduction: optionalText(500) }),
+    .extend({ introduction: optionalText(USER_LIMITS.introduction) }),
 ).strict();
 export type Preferences = z.output<typeof preferencesSchema>;
 
@@ -110,7 +111,7 @@ export const emailAddSchema = z.object({
   userId: id,
   email: z.string().trim().toLowerCase().max(254).email('please enter a valid email address'),
 });
-export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() });
+export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() }).meta({ id: 'Email' });
 export type EmailDto = z.infer<typeof emailDtoSchema>;
 
 /** Options for the parent-user picker: searchable, limited. */
@@ -136,16 +137,16 @@ export const roleDtoSchema = z.object({
   /** Whether the caller may edit it (own subtree's roles; built-ins for the super administrator). */
   editable: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Role' });
 export type RoleDto = z.infer<typeof roleDtoSchema>;
 const identification = z
   .string()
   .trim()
   .min(1, 'please enter the identification')
-  .max(64)
-  .regex(/^[A-Za-z][A-Za-z0-9_:.-]*$/, 'letters, digits and _ : . - , starting with a letter');
+  .max(ACL_LIMITS.identification)
+  .regex(PATTERNS.identification, 'letters, digits and _ : . - , starting with a letter');
 export const roleCreateSchema = z.object({
-  name: trimmed(64, 'please enter the name'),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   identification,
 });
 export const roleEditSchema = editOf(roleCreateSchema).extend({ id });
@@ -168,10 +169,10 @@ export const permissionDtoSchema = z.object({
   menuId: z.number().int(),
   menuName: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Permission' });
 export type PermissionDto = z.infer<typeof permissionDtoSchema>;
 export const permissionCreateSchema = z.object({
-  name: trimmed(64, 'please enter the name'),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   identification,
   menuId: id,
 });
@@ -200,7 +201,7 @@ export const permissionTreeNodeSchema: z.ZodType<PermissionTreeNode> = z.lazy(()
     identification: z.string().optional(),
     children: z.array(permissionTreeNodeSchema),
   }),
-);
+).meta({ id: 'PermissionTreeNode' });
 export const rolePermissionViewSchema = z.object({
   /** Permissions the role holds. */
   permissionIds: z.array(z.number().int()),
@@ -212,15 +213,15 @@ export const rolePermissionViewSchema = z.object({
 
 export const menuCreateSchema = z.object({
   parentId: z.coerce.number().int().min(0).default(0),
-  name: trimmed(64, 'please enter the name'),
-  nameEn: optionalText(64),
-  nameEs: optionalText(64),
-  nameJa: optionalText(64),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
+  nameEn: optionalText(ACL_LIMITS.name),
+  nameEs: optionalText(ACL_LIMITS.name),
+  nameJa: optionalText(ACL_LIMITS.name),
   jumpType: z.union(JUMP_TYPES.map((v) => z.literal(v))),
-  menuUrl: trimmed(256, 'please enter the menu url'),
+  menuUrl: trimmed(ACL_LIMITS.menuUrl, 'please enter the menu url'),
   menuType: z.union(MENU_TYPES.map((v) => z.literal(v))).default(0),
-  sort: z.coerce.number().int().min(0).max(100000).default(0),
-  icon: optionalText(64),
+  sort: z.coerce.number().int().min(0).max(ACL_LIMITS.sort).default(0),
+  icon: optionalText(ACL_LIMITS.icon),
   identification,
   isShow: z.union([z.literal(0), z.literal(1)]).default(1),
 });
@@ -242,7 +243,7 @@ export const menuOptionSchema: z.ZodType<MenuOption> = z.lazy(() =>
     nameJa: z.string(),
     children: z.array(menuOptionSchema),
   }),
-);
+).meta({ id: 'MenuOption' });
 
 // ---------------------------------------------------------------- logs
 
@@ -276,7 +277,7 @@ export const operationLogDtoSchema = z.object({
   userAgent: z.string(),
   result: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'OperationLog' });
 export type OperationLogDto = z.infer<typeof operationLogDtoSchema>;
 
 export const loginLogQuerySchema = pageQuerySchema.extend({
@@ -293,4 +294,5 @@ export const loginLogDtoSchema = z.object({
   ip: z.string(),
   userAgent: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'LoginLog' });
+export type LoginLogDto = z.infer<typeof loginLogDtoSchema>;

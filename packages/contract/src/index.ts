@@ -6,6 +6,8 @@ export * from './site.js';
 export * from './menu.js';
 export * from './live.js';
 export * from './admin.js';
+export * from './limits.js';
+export * from './devicetype-rules.js';
 export * from './devices.js';
 export * from './refusals.js';
 export * from './edit.js';

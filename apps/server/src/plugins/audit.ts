@@ -3,9 +3,7 @@ import fp from 'fastify-plugin';
 import { ErrorCode, auditEntityOf, type AuditAction } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
-import { summarize } from '../lib/summary.js';
-import { insertOperationLog } from '../modules/audit/audit.repo.js';
-import type { AuthContext } from '../modules/auth/auth.service.js';
+import { auditRequest, boundName, type Actor } from '../modules/audit/audit.service.js';
 import { API_PREFIX, authOf, clientOf } from './auth.js';
 
 declare module 'fastify' {
@@ -31,15 +29,7 @@ interface AuditError {
   field?: string;
 }
 
-/** Who does what, from where: passed by routes to services, which log inside their transaction. */
-export interface Actor extends AuthContext {
-  action: AuditAction;
-  ip: string;
-  userAgent: string;
-  /** Set when the service has written its log row. */
-  markWritten(): void;
-}
-
+/** The caller of a state-changing route as services log it (see modules/audit). */
 export function actorOf(req: FastifyRequest): Actor {
   const action = req.routeOptions.config.audit;
   if (!action) throw new Error(`route ${req.url} has no audit action`);
@@ -67,48 +57,6 @@ function entityNameOf(req: FastifyRequest): string {
   const body = req.body as { name?: unknown; username?: unknown } | undefined;
   const name = typeof body?.name === 'string' ? body.name : typeof body?.username === 'string' ? body.username : '';
   return boundName(name);
-}
-
-const NAME_MAX = 128;
-function boundName(name: string): string {
-  const trimmed = name.trim();
-  return trimmed.length > NAME_MAX ? `${trimmed.slice(0, NAME_MAX - 1)}…` : trimmed;
-}
-
-/**
- * Writes the operation-log row of a successful change, in the change's transaction. `name` is
- * the object's name as readers know it (username, role name, SN…), kept even after the object
- * is renamed or deleted; `summary` what changed, ids already resolved to names where the service
- * has them.
- */
-export async function audit(
-  tx: Executor,
-  actor: Actor,
-  entry: { entityId?: number | string; name?: string; summary?: unknown },
-) {
-  await insertOperationLog(tx, {
-    userId: actor.userId,
-    username: actor.username,
-    userPath: actor.path,
-    role: actor.role,
-    action: actor.action,
-    entity: auditEntityOf(actor.action),
-    entityId: entry.entityId === undefined ? '' : String(entry.entityId),
-    entityName: boundName(entry.name ?? ''),
-    summary: entry.summary === undefined ? '' : summarize(entry.summary),
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-    result: 'success',
-  });
-  actor.markWritten();
-}
-
-/**
- * A change request that turned out to change nothing (it sent what is already stored): no
- * operation-log row, and the route's hook does not write one in its place either.
- */
-export function auditNothing(actor: Actor) {
-  actor.markWritten();
 }
 
 /**
@@ -157,18 +105,13 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
     const failed = reply.statusCode >= 400;
     if (!failed) req.log.warn({ action }, 'a change finished without its operation-log row');
     try {
-      await insertOperationLog(opts.db, {
-        userId: req.auth.userId,
-        username: req.auth.username,
-        userPath: req.auth.path,
-        role: req.auth.role,
+      await auditRequest(opts.db, req.auth, {
         action,
-        entity: auditEntityOf(action),
         entityId: entityIdOf(req),
         entityName: entityNameOf(req),
-        summary: failed ? summarize(req.auditError ?? { status: reply.statusCode }) : '',
+        failed,
+        summary: failed ? (req.auditError ?? { status: reply.statusCode }) : undefined,
         ...clientOf(req),
-        result: failed ? 'failure' : 'success',
       });
     } catch (err) {
       req.log.error({ err }, 'could not write the operation log');

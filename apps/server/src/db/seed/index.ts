@@ -4,6 +4,7 @@ import {
   BATTERY_MANAGEMENT_DEFAULT,
   PERMISSION_CODES,
   PERMISSIONS,
+  SUPERADMIN,
   SUPERADMIN_ONLY,
   alarmRuleSchema,
   paramSchema,
@@ -27,13 +28,13 @@ import { MENU_SEED, MOVED_PERMISSIONS } from './menus.js';
 import { SITE_DEFAULTS } from './site.js';
 
 const ROLE_SEED = [
-  { identification: 'SUPERADMIN', name: 'Super administrator' },
+  { identification: SUPERADMIN, name: 'Super administrator' },
   { identification: 'ADMIN', name: 'Administrators' },
   { identification: 'BATTERYMANAGEMENT', name: 'Battery management' },
 ] as const;
 
 function defaultGrant(role: string, code: PermissionCode): boolean {
-  if (role === 'SUPERADMIN') return true;
+  if (role === SUPERADMIN) return true;
   if (role === 'ADMIN') return !SUPERADMIN_ONLY.includes(code);
   return BATTERY_MANAGEMENT_DEFAULT.includes(code);
 }
@@ -150,7 +151,7 @@ export async function seed(
     const [superRole] = await tx
       .select({ id: roles.id })
       .from(roles)
-      .where(eq(roles.identification, 'SUPERADMIN'));
+      .where(eq(roles.identification, SUPERADMIN));
     const generated = opts.adminPassword ? undefined : generatePassword();
     const [admin] = await tx
       .insert(users)

@@ -10,10 +10,10 @@ import type { Db } from '../../db/client.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import { readSheet, writeSheet } from '../../lib/sheet.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { typeOptions } from '../devicetype/devicetype.repo.js';
-import { ownedProjects } from '../project/project.repo.js';
+import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
+import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
 import { exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
 
@@ -21,7 +21,11 @@ export const EXPORT_MAX_ROWS = 100_000;
 
 /** Bulk import from .xlsx/.xls and export to .xlsx (§5 batch upload). */
 export class DeviceSheetService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly types: DeviceTypeService,
+    private readonly projects: ProjectService,
+  ) {}
 
   template(lang: Language): Buffer {
     return writeSheet('devices', [headerRow(lang)]);
@@ -46,12 +50,11 @@ export class DeviceSheetService {
     if (rows.length === 0) throw invalid('file', 'importNoRows');
     if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
 
-    const scope = scopeOf(actor);
-    const projects = await ownedProjects(this.db, scope);
+    const projects = await this.projects.ownedBy(actor);
     const byName = new Map<string, number[]>();
     for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
     const ownerOf = new Map(projects.map((p) => [p.id, p.ownerPath]));
-    const types = new Map((await typeOptions(this.db, scope)).map((t) => [t.code, t.id]));
+    const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
 
     const { valid, errors } = parseRows(rows, keys, { types, projects: byName });
     const taken = await repo.existingSns(this.db, valid.map((v) => v.fields.sn));

@@ -2,7 +2,6 @@ import { and, asc, count, desc, eq, ilike, inArray, like, or, sql, type SQL } fr
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { visibleTypes } from '../devicetype/devicetype.repo.js';
 
 /**
  * Devices a caller sees: owned in its subtree, or in a project it sees (owned in its subtree or
@@ -156,19 +155,6 @@ export async function deleteDevices(db: Executor, ids: number[]) {
 
 export async function moveDevices(db: Executor, ids: number[], projectId: number | null) {
   await db.update(devices).set({ projectId, updatedAt: new Date() }).where(inArray(devices.id, ids));
-}
-
-export async function countTypeDevices(db: Executor, typeId: number) {
-  const [row] = await db.select({ n: count() }).from(devices).where(eq(devices.typeId, typeId));
-  return row?.n ?? 0;
-}
-
-export async function typeVisible(db: Executor, typeId: number, scopePath: string | undefined) {
-  const [row] = await db
-    .select({ id: deviceTypes.id })
-    .from(deviceTypes)
-    .where(and(eq(deviceTypes.id, typeId), visibleTypes(scopePath)));
-  return Boolean(row);
 }
 
 /** Which of these SNs already exist. */

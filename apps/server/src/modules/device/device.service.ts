@@ -6,8 +6,9 @@ import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
 import { hashToken } from '../../lib/tokens.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
+import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
 import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
 
@@ -23,6 +24,7 @@ export class DeviceService {
   constructor(
     private readonly db: Db,
     private readonly projects: ProjectService,
+    private readonly types: DeviceTypeService,
   ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
@@ -81,7 +83,7 @@ export class DeviceService {
     f: { typeId?: number; parentId?: number | null; projectId?: number | null },
     self?: { id: number; subCount: number },
   ): Promise<{ ownerPath: string; name: string } | undefined> {
-    if (f.typeId !== undefined && !(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) {
+    if (f.typeId !== undefined && !(await this.types.isVisible(ctx, f.typeId))) {
       throw invalid('typeId', 'noDeviceType');
     }
     if (f.parentId) {

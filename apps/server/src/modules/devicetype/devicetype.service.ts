@@ -1,14 +1,20 @@
-import type { AlarmRule, AlarmRuleDto, DeviceTypeDto, Param, ParamDto } from '@iot/contract';
+import {
+  alarmRuleProblems,
+  paramProblems,
+  type AlarmRule,
+  type AlarmRuleDto,
+  type DeviceTypeDto,
+  type Param,
+  type ParamDto,
+} from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceTypeCreateSchema, deviceTypeEditSchema, deviceTypeListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { countTypeDevices } from '../device/device.repo.js';
 import * as repo from './devicetype.repo.js';
-import { checkRules } from './rules.js';
 
 type TypeFields = z.output<typeof deviceTypeCreateSchema>;
 type EditBody = z.output<typeof deviceTypeEditSchema>;
@@ -42,6 +48,11 @@ export class DeviceTypeService {
       total: res.total,
       items: res.items.map((t) => ({ ...toDto(t), paramCount: t.paramCount, alarmCount: t.alarmCount })),
     };
+  }
+
+  /** Whether the caller may use the type (for devices): built-in or created in its subtree. */
+  isVisible(ctx: AuthContext, id: number): Promise<boolean> {
+    return repo.typeVisible(this.db, id, scopeOf(ctx));
   }
 
   options(ctx: AuthContext) {
@@ -80,7 +91,7 @@ export class DeviceTypeService {
   async remove(actor: Actor, id: number) {
     const t = await this.editable(actor, id);
     if (t.builtin) throw forbidden('builtinTypeDelete');
-    const n = await countTypeDevices(this.db, id);
+    const n = await repo.countTypeDevices(this.db, id);
     if (n > 0) throw conflict('typeInUse', { params: { count: n } });
     await this.db.transaction(async (tx) => {
       await repo.deleteType(tx, id);
@@ -93,21 +104,22 @@ export class DeviceTypeService {
     return (await repo.paramsOf(this.db, id)).map(toParamDto);
   }
 
-  /** Replaces the parameter list; refused while alarm rules use a parameter being removed. */
+  /**
+   * Replaces the parameter list (checked as the parameter settings page checks it); refused while
+   * alarm rules use a parameter being removed or would no longer fit a changed one.
+   */
   async setParams(actor: Actor, id: number, params: Param[]) {
     const t = await this.editable(actor, id);
-    const seen = new Set<string>();
-    for (const [i, p] of params.entries()) {
-      if (seen.has(p.semaphoreId)) throw invalid(`params.${i}.semaphoreId`, 'semaphoreTwice', { id: p.semaphoreId });
-      seen.add(p.semaphoreId);
-    }
+    const [bad] = paramProblems(params);
+    if (bad) throw invalid(`params.${bad.index}.${bad.field}`, bad.reason, bad.params);
+    const kept = new Set(params.map((p) => p.semaphoreId));
     const rules = await repo.alarmsOf(this.db, id);
-    const orphaned = rules.filter((r) => !seen.has(r.semaphoreId)).map((r) => r.semaphoreId);
+    const orphaned = rules.filter((r) => !kept.has(r.semaphoreId)).map((r) => r.semaphoreId);
     if (orphaned.length > 0) {
       throw conflict('rulesUseRemovedParams', { params: { ids: [...new Set(orphaned)].join(', ') } });
     }
-    const problem = checkRules(params, rules.map((r) => toRuleDto(r, numericSems(params))));
-    if (problem) throw conflict('ruleNoLongerFits', { params: { id: problem.semaphoreId } });
+    const [misfit] = alarmRuleProblems(rules.map((r) => toRuleDto(r, numericSems(params))), params);
+    if (misfit) throw conflict('ruleNoLongerFits', { params: { id: rules[misfit.index]!.semaphoreId } });
     await this.db.transaction(async (tx) => {
       await repo.replaceParams(tx, id, params);
       await audit(tx, actor, { entityId: id, name: t.name, summary: { params: params.map((p) => p.semaphoreId) } });
@@ -123,8 +135,8 @@ export class DeviceTypeService {
   async setAlarms(actor: Actor, id: number, rules: AlarmRule[]) {
     const t = await this.editable(actor, id);
     const params = (await repo.paramsOf(this.db, id)).map(toParamDto);
-    const problem = checkRules(params, rules);
-    if (problem) throw invalid(problem.field, problem.reason, problem.params);
+    const [problem] = alarmRuleProblems(rules, params);
+    if (problem) throw invalid(`rules.${problem.index}.${problem.field}`, problem.reason, problem.params);
     await this.db.transaction(async (tx) => {
       await repo.replaceAlarms(tx, id, rules);
       await audit(tx, actor, { entityId: id, name: t.name, summary: { rules: rules.length } });

@@ -4,10 +4,10 @@ import type { menuCreateSchema, menuEditSchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
-import { audit, type Actor } from '../../plugins/audit.js';
-import { countMenuPermissions } from '../permission/permission.repo.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import type { PermissionService } from '../permission/permission.service.js';
 import * as repo from './menu.repo.js';
-import { buildTree } from './menu.service.js';
+import type { MenuService } from './menu.service.js';
 
 type CreateBody = z.output<typeof menuCreateSchema>;
 type EditBody = z.output<typeof menuEditSchema>;
@@ -17,10 +17,12 @@ export class MenuAdminService {
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
+    private readonly menus: MenuService,
+    private readonly permissions: PermissionService,
   ) {}
 
-  async tree(): Promise<MenuNode[]> {
-    return buildTree(await repo.allMenus(this.db));
+  tree(): Promise<MenuNode[]> {
+    return this.menus.tree();
   }
 
   async options(): Promise<MenuOption[]> {
@@ -85,7 +87,7 @@ export class MenuAdminService {
     if ((await repo.countMenuChildren(this.db, id)) > 0) {
       throw conflict('menuHasChildren');
     }
-    if ((await countMenuPermissions(this.db, id)) > 0) {
+    if ((await this.permissions.countOfMenu(id)) > 0) {
       throw conflict('menuHasPermissions');
     }
     await this.db.transaction(async (tx) => {

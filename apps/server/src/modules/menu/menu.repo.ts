@@ -3,21 +3,6 @@ import type { Executor } from '../../db/client.js';
 import { menus, permissions, rolePermissions } from '../../db/schema/index.js';
 import { sentValues } from '../../lib/sql.js';
 
-/** Permission codes granted to a role. */
-export async function roleCodes(db: Executor, roleId: number): Promise<string[]> {
-  const rows = await db
-    .select({ code: permissions.identification })
-    .from(rolePermissions)
-    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(eq(rolePermissions.roleId, roleId));
-  return rows.map((r) => r.code);
-}
-
-export async function allCodes(db: Executor): Promise<string[]> {
-  const rows = await db.select({ code: permissions.identification }).from(permissions);
-  return rows.map((r) => r.code);
-}
-
 export async function allMenus(db: Executor) {
   return db.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
 }

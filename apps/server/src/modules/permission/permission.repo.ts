@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { menus, permissions } from '../../db/schema/index.js';
+import { menus, permissions, rolePermissions } from '../../db/schema/index.js';
 import { escapeLike, sentValues } from '../../lib/sql.js';
 
 const columns = {
@@ -98,4 +98,19 @@ export async function deletePermission(db: Executor, id: number) {
 export async function countMenuPermissions(db: Executor, menuId: number) {
   const [row] = await db.select({ n: count() }).from(permissions).where(eq(permissions.menuId, menuId));
   return row?.n ?? 0;
+}
+
+/** Permission codes granted to a role. */
+export async function roleCodes(db: Executor, roleId: number): Promise<string[]> {
+  const rows = await db
+    .select({ code: permissions.identification })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(rolePermissions.roleId, roleId));
+  return rows.map((r) => r.code);
+}
+
+export async function allCodes(db: Executor): Promise<string[]> {
+  const rows = await db.select({ code: permissions.identification }).from(permissions);
+  return rows.map((r) => r.code);
 }

@@ -4,9 +4,9 @@ import type { projectCreateSchema, projectEditSchema, projectListQuerySchema, ro
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { findUser } from '../user/admin.repo.js';
+import type { UserAdminService } from '../user/admin.service.js';
 import * as repo from './project.repo.js';
 
 type ListQuery = z.output<typeof projectListQuerySchema>;
@@ -19,7 +19,10 @@ type Row = NonNullable<Awaited<ReturnType<typeof repo.findProject>>>;
  * assigned to a user of it; it changes only those owned in its subtree.
  */
 export class ProjectService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly userAdmin: UserAdminService,
+  ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
     const res = await repo.listProjects(this.db, { ...q, scopePath: scopeOf(ctx) });
@@ -39,13 +42,18 @@ export class ProjectService {
     return p;
   }
 
+  /** Projects owned in the caller's subtree (not those only shared with it): id, name, owner line. */
+  ownedBy(ctx: AuthContext) {
+    return repo.ownedProjects(this.db, scopeOf(ctx));
+  }
+
   async item(ctx: AuthContext, id: number) {
     return toDto(await this.visible(ctx, id));
   }
 
   private async owner(ctx: AuthContext, ownerId: number | undefined) {
-    const owner = await findUser(this.db, ownerId ?? ctx.userId);
-    if (!owner || !inScope(ctx, owner.path)) throw invalid('ownerId', 'noUser');
+    const owner = await this.userAdmin.find(ctx, ownerId ?? ctx.userId);
+    if (!owner) throw invalid('ownerId', 'noUser');
     return owner;
   }
 

@@ -1,16 +1,14 @@
-import type { PermissionTreeNode, RoleDto } from '@iot/contract';
+import { SUPERADMIN, type MenuNode, type PermissionTreeNode, type RoleDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { roleEditSchema, roleListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import * as menuRepo from '../menu/menu.repo.js';
 import type { MenuService } from '../menu/menu.service.js';
-import { buildTree } from '../menu/menu.service.js';
-import * as permRepo from '../permission/permission.repo.js';
+import type { PermissionService } from '../permission/permission.service.js';
 import * as repo from './role.repo.js';
 
 type ListQuery = z.output<typeof roleListQuerySchema>;
@@ -24,6 +22,7 @@ type RoleRow = NonNullable<Awaited<ReturnType<typeof repo.findRole>>>;
 export class RoleService {
   constructor(
     private readonly db: Db,
+    private readonly permissionService: PermissionService,
     private readonly menus: MenuService,
     private readonly bus: EventBus,
   ) {}
@@ -53,17 +52,23 @@ export class RoleService {
   async options(ctx: AuthContext) {
     const roles = await repo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId);
     if (isSuper(ctx)) return roles;
-    const mine = new Set(await this.menus.codesFor(ctx));
+    const mine = new Set(await this.permissionService.codesFor(ctx));
     const codes = await repo.codesOfRoles(this.db, roles.map((r) => r.id));
     return roles.filter(
-      (r) => r.identification !== 'SUPERADMIN' && (codes.get(r.id) ?? []).every((c) => mine.has(c)),
+      (r) => r.identification !== SUPERADMIN && (codes.get(r.id) ?? []).every((c) => mine.has(c)),
     );
   }
 
-  private async visible(ctx: AuthContext, id: number) {
+  /** The role if the caller sees it (built-in, its own, or created in its subtree). */
+  async find(ctx: AuthContext, id: number) {
     const role = await repo.findRole(this.db, id);
     const ok = role && (await repo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === id);
-    if (!role || !ok) throw notFound('roleNotFound');
+    return ok ? role : undefined;
+  }
+
+  private async visible(ctx: AuthContext, id: number) {
+    const role = await this.find(ctx, id);
+    if (!role) throw notFound('roleNotFound');
     return role;
   }
 
@@ -136,14 +141,14 @@ export class RoleService {
 
   async setPermissions(actor: Actor, id: number, permissionIds: number[]) {
     const role = await this.editableRole(actor, id);
-    if (role.identification === 'SUPERADMIN') {
+    if (role.identification === SUPERADMIN) {
       throw forbidden('superPermissions');
     }
     const unique = [...new Set(permissionIds)];
-    const found = await permRepo.permissionsByIds(this.db, unique);
+    const found = await this.permissionService.byIds(unique);
     if (found.length !== unique.length) throw notFound('permissionNotFound');
     if (!isSuper(actor)) {
-      const mine = new Set(await this.menus.codesFor(actor));
+      const mine = new Set(await this.permissionService.codesFor(actor));
       const extra = found.filter((p) => !mine.has(p.identification)).map((p) => p.identification);
       if (extra.length > 0) throw forbidden('grantBeyondOwn', { codes: extra.join(', ') });
     }
@@ -159,11 +164,11 @@ export class RoleService {
   }
 
   private async grantTree(ctx: AuthContext): Promise<PermissionTreeNode[]> {
-    const mine = isSuper(ctx) ? undefined : new Set(await this.menus.codesFor(ctx));
-    const perms = (await permRepo.allPermissions(this.db)).filter((p) => !mine || mine.has(p.identification));
+    const mine = isSuper(ctx) ? undefined : new Set(await this.permissionService.codesFor(ctx));
+    const perms = (await this.permissionService.all()).filter((p) => !mine || mine.has(p.identification));
     const byMenu = new Map<number, typeof perms>();
     for (const p of perms) byMenu.set(p.menuId, [...(byMenu.get(p.menuId) ?? []), p]);
-    const toNode = (m: ReturnType<typeof buildTree>[number]): PermissionTreeNode | undefined => {
+    const toNode = (m: MenuNode): PermissionTreeNode | undefined => {
       const children = [
         ...m.children.map(toNode).filter((n): n is PermissionTreeNode => Boolean(n)),
         ...(byMenu.get(m.id) ?? []).map((p) => ({
@@ -180,7 +185,7 @@ export class RoleService {
       if (children.length === 0) return undefined;
       return { key: `m${m.id}`, title: m.name, titleEn: m.nameEn, titleEs: m.nameEs, titleJa: m.nameJa, children };
     };
-    return buildTree(await menuRepo.allMenus(this.db))
+    return (await this.menus.tree())
       .map(toNode)
       .filter((n): n is PermissionTreeNode => Boolean(n));
   }

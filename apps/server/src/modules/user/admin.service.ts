@@ -1,5 +1,6 @@
 import {
   MAX_EMAILS,
+  SUPERADMIN,
   type DashboardStyle,
   type Language,
   type UserDto,
@@ -15,10 +16,10 @@ import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
 import { inScope, isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
-import type { MenuService } from '../menu/menu.service.js';
-import * as roleRepo from '../role/role.repo.js';
+import type { PermissionService } from '../permission/permission.service.js';
+import type { RoleService } from '../role/role.service.js';
 import * as repo from './admin.repo.js';
 
 type ListQuery = z.output<typeof userListQuerySchema>;
@@ -36,11 +37,12 @@ export class UserAdminService {
   constructor(
     private readonly db: Db,
     private readonly auth: AuthService,
-    private readonly menus: MenuService,
+    private readonly permissions: PermissionService,
+    private readonly roles: RoleService,
   ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
-    if (!(await this.menus.has(ctx, LIST_CODE[q.kind]))) {
+    if (!(await this.permissions.has(ctx, LIST_CODE[q.kind]))) {
       throw forbidden('missingPermission', { codes: LIST_CODE[q.kind] });
     }
     const res = await repo.listUsers(this.db, { ...q, scopePath: scopeOf(ctx), callerId: ctx.userId });
@@ -50,9 +52,15 @@ export class UserAdminService {
 
   /** The user if it lies in the caller's subtree, else "not found". */
   private async visible(ctx: AuthContext, id: number) {
-    const u = await repo.findUser(this.db, id);
-    if (!u || !inScope(ctx, u.path)) throw notFound('userNotFound');
+    const u = await this.find(ctx, id);
+    if (!u) throw notFound('userNotFound');
     return u;
+  }
+
+  /** The user if it lies in the caller's subtree (the caller included). */
+  async find(ctx: AuthContext, id: number) {
+    const u = await repo.findUser(this.db, id);
+    return u && inScope(ctx, u.path) ? u : undefined;
   }
 
   /**
@@ -62,11 +70,11 @@ export class UserAdminService {
   private async manageable(ctx: AuthContext, id: number) {
     const u = await this.visible(ctx, id);
     if (u.id === ctx.userId || isSuper(ctx)) return u;
-    const mine = new Set(await this.menus.codesFor(ctx));
+    const mine = new Set(await this.permissions.codesFor(ctx));
     const theirs =
-      u.roleIdentification === 'SUPERADMIN'
+      u.roleIdentification === SUPERADMIN
         ? ['*']
-        : (await roleRepo.rolePermissionRows(this.db, u.roleId)).map((p) => p.identification);
+        : await this.permissions.codesOfRole(u.roleId);
     if (theirs.some((c) => !mine.has(c))) {
       throw forbidden('userStronger');
     }
@@ -85,13 +93,12 @@ export class UserAdminService {
 
   /** A role the caller may give: visible to it, and no permission beyond its own. */
   private async assertAssignable(ctx: AuthContext, roleId: number) {
-    const role = await roleRepo.findRole(this.db, roleId);
-    const visible = role && (await roleRepo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === roleId);
-    if (!role || !visible) throw invalid('roleId', 'noRole');
+    const role = await this.roles.find(ctx, roleId);
+    if (!role) throw invalid('roleId', 'noRole');
     if (isSuper(ctx)) return role;
-    if (role.identification === 'SUPERADMIN') throw forbidden('superRoleOnly');
-    const mine = new Set(await this.menus.codesFor(ctx));
-    const theirs = (await roleRepo.rolePermissionRows(this.db, roleId)).map((p) => p.identification);
+    if (role.identification === SUPERADMIN) throw forbidden('superRoleOnly');
+    const mine = new Set(await this.permissions.codesFor(ctx));
+    const theirs = await this.permissions.codesOfRole(roleId);
     const extra = theirs.filter((c) => !mine.has(c));
     if (extra.length > 0) throw forbidden('roleBeyondOwn', { codes: extra.join(', ') });
     return role;
@@ -139,7 +146,7 @@ export class UserAdminService {
       }
       newPath = `${parent.path}${target.id}/`;
     }
-    if ((changesRole || disables) && target.roleIdentification === 'SUPERADMIN') {
+    if ((changesRole || disables) && target.roleIdentification === SUPERADMIN) {
       if ((await repo.countActiveSuperadmins(this.db)) <= 1) {
         throw forbidden('lastSuperKeep');
       }
@@ -167,7 +174,7 @@ export class UserAdminService {
     if ((await repo.countChildren(this.db, id)) > 0) {
       throw conflict('userHasChildren');
     }
-    if (target.roleIdentification === 'SUPERADMIN' && (await repo.countActiveSuperadmins(this.db)) <= 1) {
+    if (target.roleIdentification === SUPERADMIN && (await repo.countActiveSuperadmins(this.db)) <= 1) {
       throw forbidden('lastSuperDelete');
     }
     await this.auth.endOtherSessions(id, 'admin');
@@ -201,7 +208,7 @@ export class UserAdminService {
   private async emailAccess(ctx: AuthContext, userId: number, verb: 'list' | 'edit') {
     const user = await this.visible(ctx, userId);
     if (userId === ctx.userId) return user;
-    if (!(await this.menus.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
+    if (!(await this.permissions.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
       throw forbidden('foreignEmails');
     }
     return user;

@@ -9,16 +9,16 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError, invalid } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
-import { audit, auditNothing, type Actor } from '../../plugins/audit.js';
+import { audit, auditNothing, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
-import type { MenuService } from '../menu/menu.service.js';
+import type { PermissionService } from '../permission/permission.service.js';
 import * as repo from './user.repo.js';
 
 export class UserService {
   constructor(
     private readonly db: Db,
     private readonly auth: AuthService,
-    private readonly menus: MenuService,
+    private readonly permissions: PermissionService,
   ) {}
 
   async info(ctx: AuthContext): Promise<UserInfo> {
@@ -38,7 +38,7 @@ export class UserService {
       corporateName: u.corporateName,
       corporateAddress: u.corporateAddress,
       contactNumber: u.contactNumber,
-      permissions: await this.menus.codesFor(ctx),
+      permissions: await this.permissions.codesFor(ctx),
     };
   }
 

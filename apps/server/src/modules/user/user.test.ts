@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@iot/contract';
+import { ErrorCode, SUPERADMIN } from '@iot/contract';
 import { ADMIN, bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 
 describe('user info, preferences, password, login history', () => {
@@ -16,7 +16,7 @@ describe('user info, preferences, password, login history', () => {
     const token = await t.login();
     const { data } = (await call('GET', '/user/info', token)).json();
     expect(data).toMatchObject({
-      roles: ['SUPERADMIN'],
+      roles: [SUPERADMIN],
       name: 'admin',
       type: 0,
       dashboardStyle: 'default',

@@ -4,6 +4,7 @@ import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN } from '@iot/contract';
+import { changeLanguage } from '../../app/language';
 import { login } from '../../app/session';
 import { LangSelect } from '../../components/LangSelect';
 import { SiteContactInfo } from '../../components/SiteContactInfo';
@@ -68,7 +69,7 @@ export default function LoginPage() {
     <div style={{ position: 'relative', minHeight: '100vh', overflow: 'hidden' }}>
       <ParticleBackground background={colours.background} particle={colours.logo} />
       <div style={{ position: 'absolute', top: 16, right: 20, zIndex: 2, color: colours.logo }}>
-        <LangSelect showLabel />
+        <LangSelect showLabel onChange={changeLanguage} />
       </div>
       <main
         style={{
