@@ -16,6 +16,8 @@ import { hashToken } from '../lib/tokens.js';
 import { decodeValues, deviceTime, type ParamDef, type Rejected } from './decode.js';
 import * as repo from './ingest.repo.js';
 import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
+
+export type { IngestDevice };
 import type { CommandService } from './commands.js';
 import { BatchWriter, type WriterOptions } from './writer.js';
 

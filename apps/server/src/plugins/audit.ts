@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorCode, auditEntityOf, type AuditAction } from '@iot/contract';
+import { ErrorCode, type AuditAction } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
 import { auditRequest, boundName, type Actor } from '../modules/audit/audit.service.js';

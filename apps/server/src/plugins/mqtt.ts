@@ -2,9 +2,8 @@ import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { DOWNLINK_KIND, deviceTopic, parseDeviceTopic } from '@iot/contract';
-import type { IngestDevice } from '../ingest/ingest.repo.js';
 import type { CommandService } from '../ingest/commands.js';
-import type { IngestService } from '../ingest/ingest.service.js';
+import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
 
 export interface EmbeddedBroker {
   port: number;
