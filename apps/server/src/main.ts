@@ -55,7 +55,7 @@ async function main() {
     app.log.warn('MQTT_URL is set but this version has only the embedded broker: devices use HTTP or the embedded one is off');
   } else {
     try {
-      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host });
+      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host, commands: app.commands });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' && !config.mqttPortSet) {

@@ -7,6 +7,17 @@ export interface WriterOptions {
   flushMs: number;
   /** Publishers wait (back-pressure) while this many rows are queued or being written. */
   maxQueued: number;
+  /** Batches written at once (PostgreSQL's pool allows several; PGlite has one connection). */
+  concurrency?: number;
+}
+
+interface Flight {
+  started: boolean;
+  done: boolean;
+  error?: unknown;
+  batch: Batch;
+  size: number;
+  waiters: { resolve: () => void; reject: (e: unknown) => void }[];
 }
 
 type Part = Partial<Batch>;
@@ -26,7 +37,6 @@ export class BatchWriter {
   private currentSize = 0;
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
   private closed = false;
@@ -63,33 +73,70 @@ export class BatchWriter {
     return done;
   }
 
-  /** Writes what waits now; batches are written one after another, in order. */
+  /**
+   * Writes what waits now. Up to `concurrency` batches are written at once, but they complete in
+   * order: a message is told it is committed only when its batch and every earlier one are, so
+   * "my QoS 1 message is acknowledged" still implies "everything I sent before is stored".
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.currentSize === 0) return this.writing;
-    const batch = dedupeLatest(this.current);
-    const size = this.currentSize;
-    const waiters = this.waiters;
+    if (this.currentSize === 0) return this.idle();
+    const flight: Flight = { started: false, done: false, batch: dedupeLatest(this.current), size: this.currentSize, waiters: this.waiters };
     this.current = emptyBatch();
     this.currentSize = 0;
     this.waiters = [];
-    this.inFlight += size;
-    this.writing = this.writing.then(async () => {
-      try {
-        await this.write(batch);
-        for (const w of waiters) w.resolve();
-        this.onCommit(batch);
-      } catch (err) {
-        this.onError(err, batch);
-        for (const w of waiters) w.reject(err);
-      } finally {
-        this.inFlight -= size;
-        const room = this.roomWaiters.splice(0);
-        for (const r of room) r();
+    this.inFlight += flight.size;
+    this.flights.push(flight);
+    this.pump();
+    return this.idle();
+  }
+
+  private flights: Flight[] = [];
+  private writingNow = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  /** Starts the next waiting batches while fewer than `concurrency` are being written. */
+  private pump() {
+    const limit = this.opts.concurrency ?? 1;
+    for (const f of this.flights) {
+      if (this.writingNow >= limit) break;
+      if (f.started) continue;
+      f.started = true;
+      this.writingNow++;
+      this.write(f.batch).then(
+        () => this.finish(f),
+        (err: unknown) => this.finish(f, err),
+      );
+    }
+  }
+
+  private finish(f: Flight, error?: unknown) {
+    f.done = true;
+    f.error = error;
+    this.writingNow--;
+    // Complete in order: only the finished head of the line.
+    while (this.flights[0]?.done) {
+      const head = this.flights.shift()!;
+      if (head.error === undefined) {
+        for (const w of head.waiters) w.resolve();
+        this.onCommit(head.batch);
+      } else {
+        this.onError(head.error, head.batch);
+        for (const w of head.waiters) w.reject(head.error);
       }
-    });
-    return this.writing;
+      this.inFlight -= head.size;
+    }
+    const room = this.roomWaiters.splice(0);
+    for (const r of room) r();
+    if (this.flights.length === 0) for (const w of this.idleWaiters.splice(0)) w();
+    this.pump();
+  }
+
+  /** Resolves when nothing is being written. */
+  private idle(): Promise<void> {
+    if (this.flights.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** SIGTERM: no new rows; what is queued is written. */
