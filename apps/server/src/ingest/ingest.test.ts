@@ -220,8 +220,8 @@ describe('device ingestion', () => {
   };
 
   it('a device deleted while connected: its messages are dropped, the others in the same batch stored', async () => {
-    const gone = await addDevice('ING-9');
-    const kept = await addDevice('ING-10');
+    const gone = await addDevice('ING-DEL-1');
+    const kept = await addDevice('ING-DEL-2');
     const [g, k] = await Promise.all([t.app.ingest.deviceOf(gone.sn), t.app.ingest.deviceOf(kept.sn)]);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/device/delete?id=${gone.id}`, headers: bearer(token) });
     expect(del.json().code).toBe(20000);
