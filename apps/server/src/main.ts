@@ -82,7 +82,10 @@ async function main() {
   let demo: DemoFleet | undefined;
   if (config.demo !== 'off') {
     try {
-      demo = await startDemo({ db: database.db, ingest: app.ingest, log: app.log }, { mode: config.demo, adminUsername: config.adminUsername });
+      demo = await startDemo(
+        { db: database.db, ingest: app.ingest, log: app.log, commands: app.commands },
+        { mode: config.demo, adminUsername: config.adminUsername },
+      );
     } catch (err) {
       app.log.error({ err }, 'the demo fleet could not start');
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleApi, provision, startFleet, type Fleet, type SimDevice } from '@iot/simulator';
+import { commandById } from '../src/ingest/ingest.repo.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
 import { ADMIN, bearer, buildTestApp, type TestApp } from './helpers.js';
 
@@ -31,7 +32,7 @@ describe('fleet simulator against the server', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = t.app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1' });
+    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1', commands: t.app.commands });
     token = await t.login();
   });
   afterAll(async () => {
@@ -84,29 +85,18 @@ describe('fleet simulator against the server', () => {
     expect(logs.filter((l) => l.kind === 'rejected')).toEqual([]);
   });
 
-  it('answers commands on dev/<sn>/cmd: setParams applied, unknown kinds refused', async () => {
-    const publish = (sn: string, body: object) =>
-      new Promise<void>((resolve, reject) =>
-        broker.broker.publish(
-          { cmd: 'publish', topic: `dev/${sn}/cmd`, payload: Buffer.from(JSON.stringify(body)), qos: 1, dup: false, retain: false },
-          (err) => (err ? reject(err) : resolve()),
-        ),
-      );
-    await publish('SIM-000002', { id: 'c-1', kind: 'setParams', payload: { '10000030': false }, expiresAt: Date.now() + 60_000 });
-    await publish('SIM-000002', { id: 'c-2', kind: 'selfDestruct', payload: {}, expiresAt: Date.now() + 60_000 });
-    const acks = async () =>
-      ((await api('/logs/devicelogs?sn=SIM-000002&kind=ack&limit=10')).items as { detail: { id: string; result: string; message?: string } }[]).map((l) => l.detail);
-    await until(async () => (await acks()).length >= 2);
-    expect(await acks()).toEqual(
-      expect.arrayContaining([
-        { id: 'c-1', result: 'ok' },
-        { id: 'c-2', result: 'error', message: 'unknown command kind: selfDestruct' },
-      ]),
-    );
+  it('answers the console’s commands on dev/<sn>/cmd: setParams applied, unknown kinds refused', async () => {
+    const device = await deviceBySn('SIM-000002');
+    const set = await t.app.commands.send(device, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
+    const odd = await t.app.commands.send(device, 'selfDestruct', {}, { ttlMs: 60_000 });
+    expect(set.status).toBe('sent');
+    const status = async (id: string) => (await commandById(t.database.db, id))!;
+    await until(async () => (await status(set.id)).status === 'succeeded' && (await status(odd.id)).status === 'failed');
+    expect((await status(odd.id)).message).toBe('unknown command kind: selfDestruct');
     expect(fleet!.models.find((m) => m.sn === 'SIM-000002')!.snapshot.chargeSwitch).toBe(false);
+    expect(fleet!.stats().commands).toBe(2);
     // The switch's new state is reported with the next telemetry.
-    const id = (await deviceBySn('SIM-000002')).id;
-    await until(async () => ((await api(`/device/latest?id=${id}`)) as { semaphoreId: string; value: unknown }[]).some((v) => v.semaphoreId === '10000030' && v.value === false));
+    await until(async () => ((await api(`/device/latest?id=${device.id}`)) as { semaphoreId: string; value: unknown }[]).some((v) => v.semaphoreId === '10000030' && v.value === false));
   });
 
   it('stops with a clean DISCONNECT: the devices go offline', async () => {
@@ -120,10 +110,13 @@ describe('fleet simulator against the server', () => {
     expect(logs.find((l) => l.kind === 'offline')?.detail).toEqual({ why: 'disconnected' });
   });
 
-  it('can use the HTTP uplink instead', async () => {
+  it('can use the HTTP uplink instead, taking commands from the answers', async () => {
     const http = await startFleet({ devices: devices.slice(0, 1), rate: 5, transport: { kind: 'http', api: base } });
     await until(async () => http.stats().acked >= 3);
-    expect((await deviceBySn('SIM-000001')).online).toBe(true);
+    const device = await deviceBySn('SIM-000001');
+    expect(device.online).toBe(true);
+    const cmd = await t.app.commands.send(device, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
+    await until(async () => (await commandById(t.database.db, cmd.id))!.status === 'succeeded');
     await http.stop();
     expect(http.stats().errors).toBe(0);
     // A polling device says goodbye with {"online": false}.

@@ -7,7 +7,8 @@ export const USAGE = `Fleet simulator: battery management units talking to the c
 
   --devices N          devices to run (default 10)
   --rate R             messages per second for the whole fleet, spread evenly (default N/5:
-                       each device every 5 s); 20/s per device at most (the console's limit)
+                       each device every 5 s); 20/s per device at most (the console's default
+                       DEVICE_RATE_LIMIT)
   --url URL            MQTT broker (default mqtt://localhost:1883, the console's embedded one)
   --http               post to the console's HTTP uplink instead of MQTT (POST /api/v1/ingest/…)
   --api URL            the console (default http://localhost:8080): device registration, and

@@ -58,7 +58,7 @@ interface Link {
   stop(): Promise<void>;
 }
 
-/** One turn per device per tick at most: 20 messages/s per device, the console's per-device limit. */
+/** One turn per device per tick at most: 20 messages/s per device, the console's default DEVICE_RATE_LIMIT. */
 const TICK_MS = 50;
 
 /**

@@ -42,7 +42,7 @@ async function main() {
 
   const perDevice = args.rate / secrets.devices.length;
   if (perDevice > 20) {
-    console.warn(`warning: ${perDevice.toFixed(1)} messages/s per device is above the console's limit of 20 (and the simulator's): each device sends 20/s at most`);
+    console.warn(`warning: ${perDevice.toFixed(1)} messages/s per device is more than the simulator sends (and the console's default DEVICE_RATE_LIMIT of 20): each device sends 20/s at most`);
   }
   const target = args.transport === 'mqtt' ? args.url : `${args.api} (HTTP)`;
   console.log(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
+import { commandById } from '../ingest/ingest.repo.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo.js';
 
 /** The demo fleet: created on an empty database, streaming through the real ingestion path. */
@@ -9,7 +10,7 @@ describe('demo fleet', () => {
   let demo: DemoFleet | undefined;
 
   const api = async (url: string) => (await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) })).json().data;
-  const deps = () => ({ db: t.database.db, ingest: t.app.ingest, log: t.app.log });
+  const deps = () => ({ db: t.database.db, ingest: t.app.ingest, log: t.app.log, commands: t.app.commands });
   const until = async (check: () => Promise<boolean>, ms = 8000) => {
     const end = Date.now() + ms;
     while (Date.now() < end) {
@@ -50,6 +51,18 @@ describe('demo fleet', () => {
     expect((await api('/logs/devicelogs?kind=rejected')).total).toBe(0);
     // Their GPS fixes move them on the map.
     await until(async () => ((await api(`/device/list?projectId=${projects[0].id}`)).items as { lng: number }[]).some((d) => d.lng !== 116.397));
+  });
+
+  it('answers commands like a device: setParams applied, unknown kinds refused', async () => {
+    const [d] = (await api('/device/list?sort=sn&order=asc')).items as { id: number; sn: string }[];
+    const set = await t.app.commands.send(d!, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
+    const odd = await t.app.commands.send(d!, 'upgrade', { url: 'x' }, { ttlMs: 60_000 });
+    expect(set.status).toBe('sent');
+    const status = async (id: string) => (await commandById(t.database.db, id))!;
+    await until(async () => (await status(set.id)).status === 'succeeded' && (await status(odd.id)).status === 'failed');
+    expect((await status(odd.id)).message).toBe('unknown command kind: upgrade');
+    // The switch is off in the device's next telemetry.
+    await until(async () => ((await api(`/device/latest?id=${d!.id}`)) as { semaphoreId: string; value: unknown }[]).some((v) => v.semaphoreId === '10000031' && v.value === false));
   });
 
   it('is not created twice, and runs again after a restart', async () => {

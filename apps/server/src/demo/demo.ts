@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Command } from '@iot/contract';
 import { BmuModel, DEFAULT_CENTRE, type LngLat } from '@iot/sim-model';
 import type { Db } from '../db/client.js';
+import type { CommandService, Downlink } from '../ingest/commands.js';
 import type { IngestDevice } from '../ingest/ingest.repo.js';
 import type { IngestService } from '../ingest/ingest.service.js';
 import { hashToken } from '../lib/tokens.js';
@@ -35,6 +37,8 @@ export interface DemoDeps {
   db: Db;
   ingest: IngestService;
   log: FastifyBaseLogger;
+  /** The command channel: demo devices answer commands too (start the demo after the broker). */
+  commands?: CommandService;
 }
 
 interface Member {
@@ -57,6 +61,9 @@ export class DemoFleet {
   private checkTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly interval: [number, number];
+  /** The downlink the demo's took over from (the broker's), for the other devices. */
+  private next: Downlink | undefined;
+  private readonly answers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly deps: DemoDeps,
@@ -88,6 +95,12 @@ export class DemoFleet {
   /** Marks the devices online (as a device's connection does) and starts the messages. */
   async start(): Promise<void> {
     await Promise.all(this.members.map((m) => this.deps.ingest.connected(m.device, { via: 'demo' })));
+    const commands = this.deps.commands;
+    if (commands) {
+      this.next = commands.setDownlink((sn, command) => this.downlink(sn, command));
+      // Commands that waited while the server was down.
+      for (const m of this.members) await commands.deliverPending(m.device);
+    }
     const tick = Math.max(20, Math.min(500, Math.floor(this.interval[0] / 4)));
     this.timer = setInterval(() => this.tick(), tick);
     this.timer.unref();
@@ -110,6 +123,25 @@ export class DemoFleet {
     }
   }
 
+  /**
+   * A command for a demo device: the simulated device answers it a moment later through the
+   * ingestion path, as a real one acknowledges on `dev/<sn>/ack`. Other devices' commands go on
+   * to the broker.
+   */
+  private async downlink(sn: string, command: Command): Promise<boolean> {
+    const m = this.stopped ? undefined : this.members.find((x) => x.device.sn === sn);
+    if (!m) return this.next ? this.next(sn, command) : false;
+    const ack = m.model.command(command, Date.now());
+    if (ack) {
+      const timer = setTimeout(() => {
+        this.answers.delete(timer);
+        void this.deps.ingest.uplink(m.device, 'ack', ack).catch((err: unknown) => this.deps.log.warn({ err, sn }, 'demo: ack not stored'));
+      }, 300 + Math.random() * 500);
+      this.answers.add(timer);
+    }
+    return true;
+  }
+
   /** Drops devices deleted from the registry (checked every 15 s). */
   async prune(): Promise<void> {
     if (this.stopped) return;
@@ -125,6 +157,8 @@ export class DemoFleet {
     this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.checkTimer);
+    if (this.next) this.deps.commands?.setDownlink(this.next);
+    for (const timer of this.answers) clearTimeout(timer);
     await Promise.all(this.members.map((m) => m.busy));
     await this.prune();
     await Promise.all(this.members.map((m) => this.deps.ingest.disconnected(m.device, { via: 'demo' })));
