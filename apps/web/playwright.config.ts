@@ -41,6 +41,8 @@ function server(port: number, captcha: 'on' | 'off') {
       MQTT_PORT: '0',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // The specs count and list devices: no demo fleet (embedded mode would start one).
+      DEMO: 'off',
     },
   };
 }

@@ -37,7 +37,7 @@ const envSchema = z.object({
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   ADMIN_PASSWORD: z.string().min(6, 'at least 6 characters').max(128).optional(),
   CAPTCHA: onOff.default('on'),
-  DEMO: onOff.default('off'),
+  DEMO: onOff.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL: durationSeconds.default(12 * 3600),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -61,7 +61,12 @@ export interface Config {
   adminUsername: string;
   adminPassword?: string;
   captcha: boolean;
-  demo: boolean;
+  /**
+   * The demo fleet (simulated devices streaming inside the server): `on` creates it when missing
+   * and runs it; `auto` (DEMO unset with the embedded database) creates it only on an empty
+   * registry and runs one created earlier; `off` never.
+   */
+  demo: 'on' | 'off' | 'auto';
   logLevel: string;
   /** Idle lifetime of a session in seconds; every use slides it forward. */
   sessionTtl: number;
@@ -104,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     captcha: e.CAPTCHA === 'on',
-    demo: e.DEMO === 'on',
+    demo: e.DEMO ?? (e.DATABASE_URL ? 'off' : 'auto'),
     logLevel: e.LOG_LEVEL,
     sessionTtl: e.SESSION_TTL,
     loginLockout: e.LOGIN_LOCKOUT === 'on',

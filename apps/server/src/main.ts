@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
+import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
 
 async function main() {
@@ -76,7 +77,20 @@ async function main() {
       }
     }
   }
-  printBanner(config, port, database.engine, seeded, broker?.port);
+
+  // The demo fleet streams through the ingestion path once the server takes requests.
+  let demo: DemoFleet | undefined;
+  if (config.demo !== 'off') {
+    try {
+      demo = await startDemo(
+        { db: database.db, ingest: app.ingest, log: app.log, commands: app.commands },
+        { mode: config.demo, adminUsername: config.adminUsername },
+      );
+    } catch (err) {
+      app.log.error({ err }, 'the demo fleet could not start');
+    }
+  }
+  printBanner(config, port, database.engine, seeded, broker?.port, demo?.size);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -87,6 +101,7 @@ async function main() {
     force.unref();
     try {
       // Devices first (no new messages), then the app drains the ingestion queue.
+      await demo?.stop();
       await broker?.close();
       await app.close();
       await database.close();
@@ -98,7 +113,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function printBanner(config: Config, port: number, engine: string, seeded: SeedResult, mqttPort?: number) {
+function printBanner(config: Config, port: number, engine: string, seeded: SeedResult, mqttPort?: number, demoDevices?: number) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [
     `IoT device management console is running`,
@@ -108,6 +123,7 @@ function printBanner(config: Config, port: number, engine: string, seeded: SeedR
     `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
     `  Devices   ${mqttPort !== undefined ? `mqtt://${host}:${mqttPort} (embedded broker)` : 'HTTP only'}; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
   ];
+  if (demoDevices) lines.push(`  Demo      ${demoDevices} simulated devices in project "${DEMO_PROJECT}" (DEMO=off stops them)`);
   if (seeded.adminCreated) {
     lines.push(
       `  Super administrator created: ${config.adminUsername}`,

@@ -14,11 +14,20 @@ describe('configuration', () => {
       mqttPort: 1883,
       adminUsername: 'admin',
       captcha: true,
-      demo: false,
+      // Embedded database: the demo fleet is created on an empty one.
+      demo: 'auto',
       sessionTtl: 12 * 3600,
       loginLockout: true,
     });
     expect(c.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('runs the demo fleet by default only with the embedded database', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe('off');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'on' }).demo).toBe('on');
+    expect(loadConfig({ DEMO: 'off' }).demo).toBe('off');
+    expect(loadConfig({ DEMO: '' }).demo).toBe('auto');
+    expect(() => loadConfig({ DEMO: 'yes' })).toThrow(/DEMO/);
   });
 
   it('names every bad variable', () => {

@@ -32,9 +32,15 @@ export class CommandService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** The broker plugin in use (embedded or external) says how to reach connected devices. */
-  setDownlink(downlink: Downlink): void {
+  /**
+   * The broker plugin in use (embedded or external) says how to reach connected devices. Returns
+   * the downlink it replaces, so a second one (the in-process demo fleet) can handle its own
+   * devices and pass the others on.
+   */
+  setDownlink(downlink: Downlink): Downlink {
+    const previous = this.downlink;
     this.downlink = downlink;
+    return previous;
   }
 
   start(everyMs = 5000): void {

@@ -79,39 +79,44 @@ export interface Batch {
 
 /**
  * Writes one batch in one transaction, one statement per table: JSON parameters expanded by
- * json_to_recordset (the same on PGlite and PostgreSQL, no bind-parameter limit).
+ * json_to_recordset (the same on PGlite and PostgreSQL, no bind-parameter limit). Rows of a device
+ * deleted since it connected are left out (its log rows keep the SN only), so one such device
+ * cannot fail the whole batch of everyone else's messages on a foreign key.
  */
 export async function writeBatch(db: Db, b: Batch): Promise<void> {
   await db.transaction(async (tx) => {
     if (b.telemetry.length > 0) {
       await tx.execute(sql`
         insert into telemetry (device_id, ts, vals)
-        select device_id, ts, vals from json_to_recordset(${JSON.stringify(
+        select x.device_id, x.ts, x.vals from json_to_recordset(${JSON.stringify(
           b.telemetry.map((r) => ({ device_id: r.deviceId, ts: r.ts, vals: r.vals })),
-        )}::json) as x(device_id int, ts timestamptz, vals jsonb)`);
+        )}::json) as x(device_id int, ts timestamptz, vals jsonb)
+        join devices d on d.id = x.device_id`);
     }
     if (b.latest.length > 0) {
       // A newer value wins; an older message arriving late never overwrites it.
       await tx.execute(sql`
         insert into device_latest (device_id, semaphore_id, value, ts)
-        select device_id, semaphore_id, value, ts from json_to_recordset(${JSON.stringify(
+        select x.device_id, x.semaphore_id, x.value, x.ts from json_to_recordset(${JSON.stringify(
           // As JSON text: a jsonb field of json_to_recordset parses its text, and the bare text of
           // the string "2" would become the number 2.
           b.latest.map((r) => ({ device_id: r.deviceId, semaphore_id: r.semaphoreId, value: JSON.stringify(r.value), ts: r.ts })),
         )}::json) as x(device_id int, semaphore_id text, value jsonb, ts timestamptz)
+        join devices d on d.id = x.device_id
         on conflict (device_id, semaphore_id) do update set value = excluded.value, ts = excluded.ts
         where excluded.ts >= device_latest.ts`);
     }
     if (b.positions.length > 0) {
       await tx.execute(sql`
         insert into device_positions (device_id, ts, lng, lat, speed, direction, pdop, satellites)
-        select device_id, ts, lng, lat, speed, direction, pdop, satellites from json_to_recordset(${JSON.stringify(
+        select x.device_id, x.ts, x.lng, x.lat, x.speed, x.direction, x.pdop, x.satellites from json_to_recordset(${JSON.stringify(
           b.positions.map((r) => ({
             device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat, speed: r.speed ?? null,
             direction: r.direction ?? null, pdop: r.pdop ?? null, satellites: r.satellites ?? null,
           })),
         )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8, speed float8, direction float8,
-          pdop float8, satellites smallint)`);
+          pdop float8, satellites smallint)
+        join devices d on d.id = x.device_id`);
       // The device's position on maps is its newest fix.
       await tx.execute(sql`
         update devices d set lng = p.lng, lat = p.lat
@@ -123,7 +128,8 @@ export async function writeBatch(db: Db, b: Batch): Promise<void> {
     if (b.logs.length > 0) {
       await tx.execute(sql`
         insert into device_logs (device_id, sn, kind, reason, detail, owner_path)
-        select device_id, sn, kind, reason, detail, owner_path from json_to_recordset(${JSON.stringify(
+        select (select d.id from devices d where d.id = x.device_id), x.sn, x.kind, x.reason, x.detail, x.owner_path
+        from json_to_recordset(${JSON.stringify(
           b.logs.map((r) => ({
             device_id: r.deviceId, sn: r.sn, kind: r.kind, reason: r.reason ?? null, detail: r.detail ?? {},
             owner_path: r.ownerPath,

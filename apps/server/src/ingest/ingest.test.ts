@@ -219,6 +219,24 @@ describe('device ingestion', () => {
     return { ws, received, send: (m: object) => ws.send(JSON.stringify(m)) };
   };
 
+  it('a device deleted while connected: its messages are dropped, the others in the same batch stored', async () => {
+    const gone = await addDevice('ING-DEL-1');
+    const kept = await addDevice('ING-DEL-2');
+    const [g, k] = await Promise.all([t.app.ingest.deviceOf(gone.sn), t.app.ingest.deviceOf(kept.sn)]);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/device/delete?id=${gone.id}`, headers: bearer(token) });
+    expect(del.json().code).toBe(20000);
+    // The broker still holds the deleted device's login; both messages share one batch.
+    await Promise.all([
+      t.app.ingest.uplink(g!, 'telemetry', { values: { '10000001': 50 } }),
+      t.app.ingest.uplink(g!, 'gps', { lng: 116.4, lat: 39.9 }),
+      t.app.ingest.uplink(k!, 'telemetry', { values: { '10000001': 51 } }),
+    ]);
+    const latest = (await api('GET', `/device/latest?id=${kept.id}`)).data as { semaphoreId: string; value: unknown }[];
+    expect(latest).toEqual([expect.objectContaining({ semaphoreId: '10000001', value: 51 })]);
+    const orphans = await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${gone.id}`);
+    expect((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+  });
+
   it('pushes a subscribed device’s values and status live, coalesced, only to users who may see it', async () => {
     const d = await addDevice('ING-8');
     const subId = await t.createUser({ username: 'live-sub', password: 'live-sub-pass', role: 'ADMIN' });
