@@ -41,6 +41,8 @@ import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/inge
 import { PartitionKeeper } from './ingest/partitions.js';
 import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
+import { BrokerAuthService } from './modules/broker/broker.service.js';
+import { brokerRoutes } from './modules/broker/broker.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +111,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   partitions.start();
   await ingest.start();
   const deviceData = new DeviceDataService(db, ingest, devices);
+  const brokerAuth = new BrokerAuthService(ingest, {
+    secret: config.brokerAuthSecret,
+    serverUsername: config.mqttUsername,
+    serverPassword: config.mqttPassword,
+  });
   app.decorate('ingest', ingest);
   app.decorate('partitions', partitions);
 
@@ -151,6 +158,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData });
+      await api.register(brokerRoutes, { broker: brokerAuth });
     },
     { prefix: API_PREFIX },
   );

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
+import { externalBrokerOptions, startExternalBroker, type ExternalBroker } from './plugins/mqtt-external.js';
 
 async function main() {
   let config: Config;
@@ -50,8 +51,20 @@ async function main() {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
 
   let broker: EmbeddedBroker | undefined;
+  let external: ExternalBroker | undefined;
   if (config.mqttUrl) {
-    app.log.warn('MQTT_URL is set but this version has only the embedded broker: devices use HTTP or the embedded one is off');
+    if (config.mqttPortSet) app.log.warn('MQTT_URL is set: MQTT_PORT is ignored (no embedded broker)');
+    if (!config.brokerAuthSecret) {
+      app.log.warn('BROKER_AUTH_SECRET is not set: the broker auth hooks (/api/v1/broker/…) refuse every call');
+    }
+    try {
+      external = await startExternalBroker(app.ingest, app.log, externalBrokerOptions(config));
+    } catch (err) {
+      app.log.error(`cannot use the external MQTT broker: ${(err as Error).message}`);
+      await app.close();
+      await database.close();
+      process.exit(1);
+    }
   } else {
     try {
       broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host });
@@ -76,7 +89,7 @@ async function main() {
       }
     }
   }
-  printBanner(config, port, database.engine, seeded, broker?.port);
+  printBanner(config, port, database.engine, seeded, broker?.port, external);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -86,8 +99,10 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      // Devices first (no new messages), then the app drains the ingestion queue.
+      // Devices first (no new messages; the external client acknowledges what it took once
+      // stored), then the app drains the ingestion queue.
       await broker?.close();
+      await external?.close();
       await app.close();
       await database.close();
     } finally {
@@ -98,7 +113,14 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function printBanner(config: Config, port: number, engine: string, seeded: SeedResult, mqttPort?: number) {
+function printBanner(
+  config: Config,
+  port: number,
+  engine: string,
+  seeded: SeedResult,
+  mqttPort?: number,
+  external?: ExternalBroker,
+) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [
     `IoT device management console is running`,
@@ -106,7 +128,13 @@ function printBanner(config: Config, port: number, engine: string, seeded: SeedR
     `  API docs  http://${host}:${port}/api/docs`,
     `  Database  ${engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
-    `  Devices   ${mqttPort !== undefined ? `mqtt://${host}:${mqttPort} (embedded broker)` : 'HTTP only'}; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
+    `  Devices   ${
+      external
+        ? `${external.url} (external broker, group ${config.mqttShareGroup}, client ${config.mqttClientId})`
+        : mqttPort !== undefined
+          ? `mqtt://${host}:${mqttPort} (embedded broker)`
+          : 'HTTP only'
+    }; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
   ];
   if (seeded.adminCreated) {
     lines.push(
