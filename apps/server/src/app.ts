@@ -39,6 +39,7 @@ import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
 import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/ingest.service.js';
 import { PartitionKeeper } from './ingest/partitions.js';
+import { CommandService } from './ingest/commands.js';
 import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
@@ -48,6 +49,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The ingestion path; main.ts attaches the MQTT broker to it. */
     ingest: IngestService;
+    /** The command channel; the broker plugin sets its downlink. */
+    commands: CommandService;
     partitions: PartitionKeeper;
   }
 }
@@ -97,11 +100,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const projects = new ProjectService(db);
   const devices = new DeviceService(db, projects);
   const sheets = new DeviceSheetService(db);
-  const ingest = new IngestService(db, bus, app.log, {
-    ...DEFAULT_INGEST,
-    offlineAfterMs: config.deviceOfflineAfter * 1000,
-    ...deps.ingest,
-  });
+  const commands = new CommandService(db, bus, app.log);
+  const ingest = new IngestService(
+    db,
+    bus,
+    app.log,
+    {
+      ...DEFAULT_INGEST,
+      offlineAfterMs: config.deviceOfflineAfter * 1000,
+      perDeviceRate: config.deviceRateLimit,
+      ...deps.ingest,
+    },
+    commands,
+  );
   const partitions = new PartitionKeeper(db, app.log, {
     retentionDays: config.telemetryRetentionDays,
     behindMs: ingest.opts.maxPastMs,
@@ -110,13 +121,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await partitions.run();
   partitions.start();
   await ingest.start();
-  const deviceData = new DeviceDataService(db, ingest, devices);
+  commands.start();
+  const deviceData = new DeviceDataService(db, ingest, devices, commands);
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
     serverPassword: config.mqttPassword,
   });
   app.decorate('ingest', ingest);
+  app.decorate('commands', commands);
   app.decorate('partitions', partitions);
 
   await app.register(envelopePlugin);
@@ -166,6 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     partitions.stop();
+    commands.stop();
     // What is queued is written before the database closes (SIGTERM drains).
     await ingest.stop();
     await bus.close();

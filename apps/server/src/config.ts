@@ -56,6 +56,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL: durationSeconds.default(12 * 3600),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  DEVICE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
   LOGIN_LOCKOUT: onOff.default('on'),
   WEB_DIST: z.string().optional(),
@@ -97,6 +98,8 @@ export interface Config {
   telemetryRetentionDays: number;
   /** Seconds of silence after which a device is marked offline. */
   deviceOfflineAfter: number;
+  /** Messages per second one device may send (bursts of twice that). */
+  deviceRateLimit: number;
   /** Folder of the built web console; defaults to apps/web/dist. */
   webDist: string;
   /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginLockout: e.LOGIN_LOCKOUT === 'on',
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
+    deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),

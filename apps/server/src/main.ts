@@ -67,7 +67,7 @@ async function main() {
     }
   } else {
     try {
-      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host });
+      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host, commands: app.commands });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' && !config.mqttPortSet) {

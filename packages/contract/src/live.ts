@@ -25,6 +25,8 @@ export const LiveType = {
   DEVICE_VALUES: 150,
   /** server → client: a subscribed device went online or offline. */
   DEVICE_STATUS: 151,
+  /** server → client: a command to a subscribed device changed state. */
+  DEVICE_COMMAND: 152,
 } as const;
 
 /** Devices one socket may follow at once (a page of the list, a map view). */
@@ -69,6 +71,15 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     deviceId: z.number().int(),
     online: z.boolean(),
     at: z.string(),
+  }),
+  z.object({
+    type: z.literal(LiveType.DEVICE_COMMAND),
+    deviceId: z.number().int(),
+    id: z.string(),
+    kind: z.string(),
+    status: z.enum(['pending', 'sent', 'succeeded', 'failed', 'timeout']),
+    message: z.string(),
+    progress: z.number().nullable(),
   }),
 ]);
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;

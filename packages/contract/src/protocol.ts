@@ -92,6 +92,10 @@ export const commandSchema = z.object({
 });
 export type Command = z.infer<typeof commandSchema>;
 
+/** Life of a command: pending → sent → succeeded | failed, or timeout when it expires first. */
+export const COMMAND_STATUSES = ['pending', 'sent', 'succeeded', 'failed', 'timeout'] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
 /** What the device log records (GET /logs/devicelogs). */
 export const DEVICE_LOG_KINDS = [
   'connected',

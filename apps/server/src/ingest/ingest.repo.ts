@@ -1,7 +1,7 @@
-import { and, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DeviceLogKind } from '@iot/contract';
 import type { Db, Executor } from '../db/client.js';
-import { deviceLatest, deviceLogs, devices, deviceTypeParams } from '../db/schema/index.js';
+import { deviceCommands, deviceLatest, deviceLogs, devices, deviceTypeParams } from '../db/schema/index.js';
 
 /** What ingestion needs to know of a device, looked up by its serial number. */
 export async function deviceBySn(db: Executor, sn: string) {
@@ -250,4 +250,70 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
     db.select({ n: sql<number>`count(*)::int` }).from(deviceLogs).where(where),
   ]);
   return { total: count?.n ?? 0, items };
+}
+
+// ---- commands -----------------------------------------------------------------------------------
+
+export type CommandRow = typeof deviceCommands.$inferSelect;
+
+export async function insertCommand(db: Executor, row: typeof deviceCommands.$inferInsert): Promise<CommandRow> {
+  const [created] = await db.insert(deviceCommands).values(row).returning();
+  return created!;
+}
+
+export async function markCommandsSent(db: Executor, ids: string[]) {
+  if (ids.length === 0) return;
+  await db
+    .update(deviceCommands)
+    .set({ status: 'sent', sentAt: new Date() })
+    .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'pending')));
+}
+
+/** Commands not delivered yet and still valid, oldest first. */
+export async function pendingCommands(db: Executor, deviceId: number, now: Date) {
+  return db
+    .select()
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.status, 'pending'), gt(deviceCommands.expiresAt, now)))
+    .orderBy(deviceCommands.createdAt)
+    .limit(20);
+}
+
+/** The device's answer to one of its own open commands; undefined when there is none. */
+export async function answerCommand(
+  db: Executor,
+  deviceId: number,
+  id: string,
+  change: { status?: 'succeeded' | 'failed'; message?: string; progress?: number },
+): Promise<CommandRow | undefined> {
+  const [row] = await db
+    .update(deviceCommands)
+    .set({
+      ...(change.status ? { status: change.status, endedAt: new Date() } : {}),
+      ...(change.message !== undefined ? { message: change.message } : {}),
+      ...(change.progress !== undefined ? { progress: Math.round(change.progress) } : {}),
+    })
+    .where(
+      and(
+        eq(deviceCommands.id, id),
+        eq(deviceCommands.deviceId, deviceId),
+        inArray(deviceCommands.status, ['pending', 'sent']),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Open commands past their expiry become `timeout`; returns them. */
+export async function expireCommands(db: Executor, now: Date): Promise<CommandRow[]> {
+  return db
+    .update(deviceCommands)
+    .set({ status: 'timeout', endedAt: now })
+    .where(and(inArray(deviceCommands.status, ['pending', 'sent']), lte(deviceCommands.expiresAt, now)))
+    .returning();
+}
+
+export async function commandById(db: Executor, id: string) {
+  const [row] = await db.select().from(deviceCommands).where(eq(deviceCommands.id, id));
+  return row;
 }

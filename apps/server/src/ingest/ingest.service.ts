@@ -16,6 +16,7 @@ import { hashToken } from '../lib/tokens.js';
 import { decodeValues, deviceTime, type ParamDef, type Rejected } from './decode.js';
 import * as repo from './ingest.repo.js';
 import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
+import type { CommandService } from './commands.js';
 import { BatchWriter, type WriterOptions } from './writer.js';
 
 export interface IngestOptions {
@@ -27,7 +28,11 @@ export interface IngestOptions {
   maxPastMs: number;
   /** … and this far in the future (clock drift). */
   maxFutureMs: number;
-  /** Messages per device per second before the device is rate limited (excess dropped, logged once a minute). */
+  /**
+   * Messages per device per second (bursts of twice that). Past it a message is not taken: MQTT
+   * QoS 1 closes the connection unacknowledged (the device sends again later), QoS 0 is dropped,
+   * HTTP answers 42900; logged once a minute.
+   */
   perDeviceRate: number;
   writer: WriterOptions;
 }
@@ -76,6 +81,8 @@ export class IngestService {
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
     readonly opts: IngestOptions = DEFAULT_INGEST,
+    /** Acknowledgements end the commands they answer. */
+    private readonly commands?: CommandService,
   ) {
     this.writer = new BatchWriter(
       (batch) => repo.writeBatch(db, batch),
@@ -247,6 +254,7 @@ export class IngestService {
         const msg = ackSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         part.logs!.push(this.logRow(device, device.sn, 'ack', undefined, msg.data));
+        await this.commands?.ack(device.id, msg.data);
         return { accepted: 1, rejected: [] };
       }
     }

@@ -56,7 +56,7 @@ describe('device ingestion', () => {
       { ingest: { writer: { maxRows: 500, flushMs: 10, maxQueued: 5000 } }, liveTiming: { devicePushMs: 100 } },
     );
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1' });
+    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1', commands: t.app.commands });
     token = await t.login();
     const types = await api('GET', '/devicetype/typeoptionslist');
     typeId = types.data.find((x: { code: string }) => x.code === 'BMU').id;
@@ -245,5 +245,78 @@ describe('device ingestion', () => {
     expect(sub.received.filter((m) => m.type === LiveType.DEVICE_VALUES || m.type === LiveType.DEVICE_STATUS)).toEqual([]);
     admin.ws.close();
     sub.ws.close();
+  });
+
+  it('commands reach a connected device, wait for an offline one, and end by its answer or expiry', async () => {
+    const d = await addDevice('ING-9');
+    const c = await connect(d.sn, d.secret);
+    const received: { id: string; kind: string; payload: unknown; expiresAt: number }[] = [];
+    c.on('message', (_topic, payload) => received.push(JSON.parse(payload.toString())));
+    await c.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+
+    const ok = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    expect(ok.status).toBe('sent');
+    await expect.poll(() => received.map((m) => m.id)).toContain(ok.id);
+    expect(received.find((m) => m.id === ok.id)).toMatchObject({ kind: 'setParams', payload: { '10000030': true } });
+    // PUBACK after the commit: the acknowledgement has been applied when publish resolves.
+    await publish(c, `dev/${d.sn}/ack`, { id: ok.id, result: 'ok' });
+
+    const refused = await t.app.commands.send(d, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
+    await expect.poll(() => received.map((m) => m.id)).toContain(refused.id);
+    await publish(c, `dev/${d.sn}/ack`, { id: refused.id, result: 'error', message: 'switch locked' });
+
+    // Another device cannot answer this device's command.
+    const other = await addDevice('ING-9B');
+    await httpUplink(other.sn, other.secret, 'ack', { id: ok.id, result: 'error' });
+
+    const rows = await t.database.db.execute(sql`select id, status, message from device_commands where device_id = ${d.id}`);
+    const byId = Object.fromEntries((rows as unknown as { rows: { id: string; status: string; message: string }[] }).rows.map((r) => [r.id, r]));
+    expect(byId[ok.id]).toMatchObject({ status: 'succeeded' });
+    expect(byId[refused.id]).toMatchObject({ status: 'failed', message: 'switch locked' });
+
+    // Offline: the command waits and goes out when the device subscribes again.
+    c.end(true);
+    await expect.poll(async () => (await device(d.id)).online).toBe(false);
+    const later = await t.app.commands.send(d, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
+    expect(later.status).toBe('pending');
+    const back = await connect(d.sn, d.secret);
+    const got: string[] = [];
+    back.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).id));
+    await back.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    await expect.poll(() => got).toContain(later.id);
+
+    // No answer before the expiry: timeout.
+    const silent = await t.app.commands.send(d, 'setParams', {}, { ttlMs: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await t.app.commands.expire()).map((r) => r.id)).toContain(silent.id);
+  });
+
+  it('an HTTP device gets its waiting commands in the answer to its uplink and acknowledges them', async () => {
+    const d = await addDevice('ING-10');
+    const cmd = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    expect(cmd.status).toBe('pending');
+    const first = await httpUplink(d.sn, d.secret, 'status', { online: true });
+    expect(first.json().data.commands).toEqual([
+      { id: cmd.id, kind: 'setParams', payload: { '10000030': true }, expiresAt: cmd.expiresAt.getTime() },
+    ]);
+    // Handed over once.
+    expect((await httpUplink(d.sn, d.secret, 'status', { online: true })).json().data.commands).toEqual([]);
+    await httpUplink(d.sn, d.secret, 'ack', { id: cmd.id, result: 'ok' });
+    const rows = await t.database.db.execute(sql`select status from device_commands where id = ${cmd.id}`);
+    expect((rows as unknown as { rows: { status: string }[] }).rows[0]!.status).toBe('succeeded');
+  });
+
+  it('holds back a flooding device without acknowledging what it does not take', async () => {
+    const d = await addDevice('ING-11');
+    const answers = [];
+    for (let i = 0; i < 60; i++) answers.push((await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000003': 1 } })).json().code);
+    // A burst of 40 is taken, the rest is refused with 42900 (never a silent drop).
+    expect(answers.filter((c) => c === 20000).length).toBeGreaterThanOrEqual(40);
+    expect(answers.filter((c) => c === 42900).length).toBeGreaterThan(0);
+    expect(answers.every((c) => c === 20000 || c === 42900)).toBe(true);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('rateLimited');
+    // Another device is not affected.
+    const other = await addDevice('ING-11B');
+    expect((await httpUplink(other.sn, other.secret, 'telemetry', { values: { '10000003': 2 } })).json().code).toBe(20000);
   });
 });

@@ -3,6 +3,7 @@ import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { DOWNLINK_KIND, deviceTopic, parseDeviceTopic } from '@iot/contract';
 import type { IngestDevice } from '../ingest/ingest.repo.js';
+import type { CommandService } from '../ingest/commands.js';
 import type { IngestService } from '../ingest/ingest.service.js';
 
 export interface EmbeddedBroker {
@@ -23,9 +24,11 @@ const BAD_CREDENTIALS = 4;
 export async function startEmbeddedBroker(
   ingest: IngestService,
   log: FastifyBaseLogger,
-  opts: { port: number; host: string },
+  opts: { port: number; host: string; commands?: CommandService },
 ): Promise<EmbeddedBroker> {
   const devices = new WeakMap<Client, IngestDevice>();
+  /** Connected clients per SN (a device may briefly have two while it reconnects). */
+  const connected = new Map<string, number>();
   const broker = await Aedes.createBroker({
     // A client that does not read its socket is dropped after 30 s instead of holding memory.
     drainTimeout: 30_000,
@@ -63,10 +66,10 @@ export async function startEmbeddedBroker(
         work.catch((err: unknown) => log.error({ err }, 'ingestion failed'));
         return done(null);
       }
-      // At least once: PUBACK after the commit; a failed write drops the connection unacknowledged
-      // so that the device sends the message again.
+      // At least once: PUBACK after the commit; a failed write, or a message over the device's
+      // rate, drops the connection unacknowledged so that the device sends the message again.
       work.then(
-        () => done(null),
+        (outcome) => done(outcome.rejected[0]?.reason === 'rateLimited' ? new Error('rate limited') : null),
         (err: unknown) => {
           log.error({ err }, 'ingestion failed');
           done(new Error('not stored'));
@@ -84,6 +87,7 @@ export async function startEmbeddedBroker(
   broker.on('client', (client) => {
     const device = devices.get(client);
     if (device) {
+      connected.set(device.sn, (connected.get(device.sn) ?? 0) + 1);
       void ingest
         .connected(device, { clientId: client.id, via: 'mqtt' })
         .catch((err: unknown) => log.error({ err }, 'connect not recorded'));
@@ -92,11 +96,36 @@ export async function startEmbeddedBroker(
   broker.on('clientDisconnect', (client) => {
     const device = devices.get(client);
     if (device) {
+      const n = (connected.get(device.sn) ?? 1) - 1;
+      if (n > 0) connected.set(device.sn, n);
+      else connected.delete(device.sn);
       void ingest
         .disconnected(device, { clientId: client.id })
         .catch((err: unknown) => log.error({ err }, 'disconnect not recorded'));
     }
   });
+
+  // Commands: published on dev/<sn>/cmd (QoS 1) to a connected device; what waited for a device
+  // goes out when it subscribes to its command topic.
+  const commands = opts.commands;
+  if (commands) {
+    commands.setDownlink(async (sn, command) => {
+      if (!connected.has(sn)) return false;
+      await new Promise<void>((resolve, reject) =>
+        broker.publish(
+          { cmd: 'publish', topic: deviceTopic(sn, DOWNLINK_KIND), payload: Buffer.from(JSON.stringify(command)), qos: 1, retain: false, dup: false },
+          (err) => (err ? reject(err) : resolve()),
+        ),
+      );
+      return true;
+    });
+    broker.on('subscribe', (subs, client) => {
+      const device = client ? devices.get(client) : undefined;
+      if (device && subs.some((s) => s.topic === deviceTopic(device.sn, DOWNLINK_KIND))) {
+        void commands.deliverPending(device).catch((err: unknown) => log.error({ err }, 'pending commands not delivered'));
+      }
+    });
+  }
 
   const server = net.createServer(broker.handle);
   await new Promise<void>((resolve, reject) => {

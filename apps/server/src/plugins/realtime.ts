@@ -21,6 +21,8 @@ interface Conn {
   devices: Set<number>;
   /** Values waiting for the next push, per device (coalesced: newest wins). */
   pending: Map<number, { ts: string; values: Record<string, string | number | boolean> }>;
+  /** When each device was last pushed to this socket. */
+  lastPush: Map<number, number>;
 }
 
 /** Typed, user-scoped delivery to live sockets. Services emit events; only this sends. */
@@ -59,6 +61,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     }
     c.devices = new Set(ids);
     c.pending.clear();
+    c.lastPush.clear();
     for (const id of ids) {
       if (!byDevice.has(id)) byDevice.set(id, new Set());
       byDevice.get(id)!.add(c);
@@ -126,15 +129,25 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       else realtime.broadcast(msg);
     }),
     // Values are coalesced per socket and device and pushed once a second (below).
+    // A device not pushed within the last period is pushed at once; otherwise its values wait,
+    // merged (newest wins), for the next tick: at most about one push per device per period.
     opts.bus.on('device.values', ({ deviceId, ts, values }) => {
+      const now = Date.now();
       for (const c of byDevice.get(deviceId) ?? []) {
         const p = c.pending.get(deviceId);
-        if (!p) c.pending.set(deviceId, { ts, values: { ...values } });
-        else {
+        if (p) {
           Object.assign(p.values, values);
           if (ts > p.ts) p.ts = ts;
+        } else if (now - (c.lastPush.get(deviceId) ?? 0) >= timing.devicePushMs) {
+          c.lastPush.set(deviceId, now);
+          send(c.socket, { type: LiveType.DEVICE_VALUES, deviceId, ts, values });
+        } else {
+          c.pending.set(deviceId, { ts, values: { ...values } });
         }
       }
+    }),
+    opts.bus.on('device.command', (c) => {
+      for (const conn of byDevice.get(c.deviceId) ?? []) send(conn.socket, { type: LiveType.DEVICE_COMMAND, ...c });
     }),
     opts.bus.on('device.status', ({ deviceId, online, at }) => {
       for (const c of byDevice.get(deviceId) ?? []) send(c.socket, { type: LiveType.DEVICE_STATUS, deviceId, online, at });
@@ -144,11 +157,16 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     for (const set of byUser.values()) {
       for (const c of set) {
         if (c.pending.size === 0) continue;
-        for (const [deviceId, p] of c.pending) send(c.socket, { type: LiveType.DEVICE_VALUES, deviceId, ts: p.ts, values: p.values });
-        c.pending.clear();
+        const now = Date.now();
+        for (const [deviceId, p] of c.pending) {
+          if (now - (c.lastPush.get(deviceId) ?? 0) < timing.devicePushMs) continue;
+          c.lastPush.set(deviceId, now);
+          c.pending.delete(deviceId);
+          send(c.socket, { type: LiveType.DEVICE_VALUES, deviceId, ts: p.ts, values: p.values });
+        }
       }
     }
-  }, timing.devicePushMs);
+  }, Math.max(20, timing.devicePushMs / 4));
   pushTimer.unref();
   app.addHook('onClose', async () => {
     clearInterval(pushTimer);
@@ -208,7 +226,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (auth.userId !== msg.userId) throw new Error('user mismatch');
           if (socket.readyState !== socket.OPEN) return;
           if (conn) remove(conn);
-          conn = { socket, userId: auth.userId, sessionId: auth.sessionId, auth, devices: new Set(), pending: new Map() };
+          conn = { socket, userId: auth.userId, sessionId: auth.sessionId, auth, devices: new Set(), pending: new Map(), lastPush: new Map() };
           add(conn);
           send(socket, { type: LiveType.LOGIN_OK, userId: auth.userId, timestamp: Date.now() });
         } catch {

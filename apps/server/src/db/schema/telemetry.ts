@@ -11,7 +11,7 @@ import {
   timestamp,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { DEVICE_LOG_KINDS } from '@iot/contract';
+import { COMMAND_STATUSES, DEVICE_LOG_KINDS } from '@iot/contract';
 import { devices } from './projects.js';
 import { inList } from './util.js';
 import { check } from 'drizzle-orm/pg-core';
@@ -92,5 +92,37 @@ export const deviceLogs = pgTable(
     index('device_logs_kind_idx').on(t.kind, t.createdAt),
     index('device_logs_owner_idx').on(t.ownerPath.op('text_pattern_ops'), t.createdAt),
     check('device_logs_kind_chk', inList('kind', DEVICE_LOG_KINDS)),
+  ],
+);
+
+/**
+ * Commands to devices (docs/PROTOCOL.md "Commands"): set parameters now; fences, upgrades and
+ * whitelists later, all in one envelope. A command is pending until delivered (published on
+ * `dev/<sn>/cmd`, or handed to an HTTP device in the answer to its next uplink), then sent, then
+ * ended by the device's acknowledgement (succeeded / failed), or by its expiry (timeout).
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: varchar('id', { length: 64 }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 32 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    /** The device's message on failure, or the last progress note. */
+    message: text('message').notNull().default(''),
+    progress: smallint('progress'),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('device_commands_device_idx').on(t.deviceId, t.createdAt),
+    index('device_commands_open_idx').on(t.status, t.expiresAt),
+    check('device_commands_status_chk', inList('status', COMMAND_STATUSES)),
   ],
 );

@@ -1,7 +1,9 @@
-import type { DeviceLogQuery, DeviceLogDto, LatestValue, UplinkResult } from '@iot/contract';
+import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, type UplinkResult } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import * as ingestRepo from '../../ingest/ingest.repo.js';
+import type { CommandService } from '../../ingest/commands.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
+import { AppError } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
@@ -12,6 +14,7 @@ export class DeviceDataService {
     private readonly db: Db,
     private readonly ingest: IngestService,
     private readonly devices: DeviceService,
+    private readonly commands: CommandService,
   ) {}
 
   /** Undefined: unknown device or wrong secret (the caller answers 60204 either way). */
@@ -22,11 +25,14 @@ export class DeviceDataService {
       return undefined;
     }
     const outcome = await this.ingest.uplink(auth.device, kind, body as object);
+    if (outcome.rejected[0]?.reason === 'rateLimited') {
+      throw new AppError(ErrorCode.RATE_LIMITED, 'this device sends too many messages; retry later', { retryAfter: 1 });
+    }
     return {
       accepted: outcome.accepted,
       rejected: outcome.rejected.map(({ reason, semaphoreId, field }) => ({ reason, semaphoreId, field })),
-      // Commands arrive with the command channel (set parameters); none are queued yet.
-      commands: [],
+      // A polling device gets what waits for it in the answer.
+      commands: await this.commands.takePending(auth.device.id),
     };
   }
 
