@@ -58,7 +58,7 @@ async function main() {
       app.log.warn('BROKER_AUTH_SECRET is not set: the broker auth hooks (/api/v1/broker/…) refuse every call');
     }
     try {
-      external = await startExternalBroker(app.ingest, app.log, externalBrokerOptions(config));
+      external = await startExternalBroker(app.ingest, app.log, { ...externalBrokerOptions(config), commands: app.commands });
     } catch (err) {
       app.log.error(`cannot use the external MQTT broker: ${(err as Error).message}`);
       await app.close();
@@ -130,7 +130,7 @@ function printBanner(
     `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
     `  Devices   ${
       external
-        ? `${external.url} (external broker, group ${config.mqttShareGroup}, client ${config.mqttClientId})`
+        ? `${external.url} (external broker, share group ${config.mqttShareGroup})`
         : mqttPort !== undefined
           ? `mqtt://${host}:${mqttPort} (embedded broker)`
           : 'HTTP only'

@@ -10,6 +10,8 @@ import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.
  */
 
 interface Req {
+  /** The concrete path of a route with parameters (`/ingest/:kind` → `/ingest/telemetry`). */
+  url?: string;
   query?: Record<string, string | number>;
   payload?: object | Buffer;
   headers?: Record<string, string>;
@@ -21,8 +23,12 @@ interface Case {
   foreign?: () => Promise<Req>;
 }
 
+const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
+const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
+
 describe('authorization matrix over every /api/v1 route', () => {
   let t: TestApp;
+  let deviceBasic = '';
   const tok: Record<string, string> = {};
   const ids: Record<string, number> = {};
   let seq = 0;
@@ -31,7 +37,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     const qs = req.query ? `?${new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
     const res = await t.app.inject({
       method: method as 'GET',
-      url: `${url}${qs}`,
+      url: `${req.url ?? url}${qs}`,
       headers: { ...(who ? bearer(tok[who]!) : {}), ...req.headers },
       payload: req.payload,
     });
@@ -39,6 +45,8 @@ describe('authorization matrix over every /api/v1 route', () => {
     if (res.statusCode === 200 && !String(res.headers['content-type']).includes('json')) {
       return { code: 20000, message: 'file', data: {} } as never;
     }
+    // Nor are the broker hooks' answers (EMQX, mosquitto-go-auth formats).
+    if (res.statusCode === 200 && url.startsWith('/api/v1/broker/')) return { code: 20000, message: 'broker', data: {} } as never;
     return res.json() as { code: number; message: string; data: { id?: number } & Record<string, unknown> };
   };
   const as = async (who: string, method: string, url: string, req: Req = {}) => {
@@ -61,7 +69,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' });
     tok.admin = await t.login();
     ids.adminRole = await roleId('ADMIN');
     ids.batteryRole = await roleId('BATTERYMANAGEMENT');
@@ -86,6 +94,10 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.betaSection = betaSection!;
     const { id: betaDevice } = await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: betaProject } });
     ids.betaDevice = betaDevice!;
+    const { secret } = (await as('admin', 'POST', '/api/v1/device/add', {
+      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.betaType },
+    })) as { secret: string };
+    deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
   });
   const newDevice = async () => {
     const { id } = await as('admin', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType } });
@@ -234,6 +246,17 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/device/list': { ok: async () => ({ query: { q: 'BETA', online: 'false', warningLevel: 0 } }) },
     'GET /api/v1/device/seachList': { ok: async () => ({ query: { q: 'BE' } }) },
+    // Devices and brokers authenticate themselves (device secret, BROKER_AUTH_SECRET), not with a session.
+    'POST /api/v1/ingest/:kind': {
+      ok: async () => ({ url: '/api/v1/ingest/telemetry', headers: { authorization: deviceBasic }, payload: { values: {} } }),
+    },
+    'POST /api/v1/broker/emqx/authn': { ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/emqx/authz': { ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
+    'POST /api/v1/broker/mosquitto/user': { ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/mosquitto/superuser': { ok: brokerHook({ username: 'iot-server' }) },
+    'POST /api/v1/broker/mosquitto/acl': { ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'GET /api/v1/device/latest': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
+    'GET /api/v1/logs/devicelogs': { ok: async () => ({}) },
     'GET /api/v1/device/basic': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
     'GET /api/v1/device/subdevicelist': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
     'GET /api/v1/device/subnum': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },

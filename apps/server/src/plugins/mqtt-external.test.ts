@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IPublishPacket, type Packet } from 'mqtt';
 import { Aedes } from 'aedes';
+import { sql } from 'drizzle-orm';
 import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { createLocalBus } from '../lib/events.js';
 import { externalBrokerOptions, startExternalBroker, type ExternalBroker, type ExternalBrokerOptions } from './mqtt-external.js';
@@ -78,7 +79,7 @@ describe('external broker (MQTT_URL)', () => {
       { MQTT_URL: BROKER, MQTT_SHARE_GROUP: GROUP, MQTT_CLIENT_ID: CLIENT_ID, MQTT_SESSION_EXPIRY: '120' },
       { bus, ingest: { perDeviceRate: 1000, writer: { maxRows: 500, flushMs: 20, maxQueued: 5000 } } },
     );
-    opts = { ...externalBrokerOptions(t.config), connectWaitMs: 5000, reconnectPeriodMs: 500 };
+    opts = { ...externalBrokerOptions(t.config), connectWaitMs: 5000, reconnectPeriodMs: 500, commands: t.app.commands };
     ext = await startExternalBroker(t.app.ingest, t.app.log, opts);
     token = await t.login();
     const types = await api('/devicetype/typeoptionslist');
@@ -194,6 +195,56 @@ describe('external broker (MQTT_URL)', () => {
       expect(failures).toBe(1);
     } finally {
       ingest.uplink = uplink;
+    }
+  });
+
+  it('stores a QoS 1 message over the device rate late instead of dropping it (the broker acknowledged it)', async () => {
+    const d = await addDevice('6');
+    const rate = t.app.ingest.opts.perDeviceRate;
+    t.app.ingest.opts.perDeviceRate = 4;
+    try {
+      const values = Array.from({ length: 12 }, (_, i) => i + 1);
+      const start = Date.now();
+      await devicePublish(d.sn, 'telemetry', values.map((v) => ({ ts: start + v, values: { '10000003': v } })));
+      const count = async () =>
+        ((await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${d.id}`)) as unknown as { rows: { n: number }[] })
+          .rows[0]!.n;
+      await expect.poll(count, { timeout: 15_000 }).toBe(12);
+      expect(await latest(d.id)).toEqual({ '10000003': 12 });
+      // Held back to the device's rate (a burst of 8, then 4 a second), and said so once.
+      expect(Date.now() - start).toBeGreaterThan(800);
+      expect((await logs(d.sn)).filter((l) => l.reason === 'rateLimited')).toHaveLength(1);
+    } finally {
+      t.app.ingest.opts.perDeviceRate = rate;
+    }
+  });
+
+  it('sends commands through the broker; one nobody listens to waits until the device is heard from', async () => {
+    const d = await addDevice('7');
+    const status = async (id: string) =>
+      ((await t.database.db.execute(sql`select status from device_commands where id = ${id}`)) as unknown as { rows: { status: string }[] }).rows[0]!
+        .status;
+    // Not subscribed yet: MQTT 5 says nobody listens (PUBACK 0x10), so it stays pending.
+    const waiting = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    expect(await status(waiting.id)).toBe('pending');
+
+    const device = await mqtt.connectAsync(BROKER, { clientId: `${d.sn}-dev`, reconnectPeriod: 0 });
+    const got: { id: string; kind: string }[] = [];
+    device.on('message', (_topic, payload) => got.push(JSON.parse(String(payload))));
+    try {
+      await device.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+      // Its first message tells the console it is there: what waited goes out.
+      await device.publishAsync(`dev/${d.sn}/status`, JSON.stringify({ online: true }), { qos: 1 });
+      await expect.poll(() => got.map((c) => c.id), { timeout: 10_000 }).toEqual([waiting.id]);
+      await expect.poll(() => status(waiting.id)).toBe('sent');
+
+      const now = await t.app.commands.send(d, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
+      expect(now.status).toBe('sent');
+      await expect.poll(() => got.map((c) => c.id), { timeout: 10_000 }).toEqual([waiting.id, now.id]);
+      await device.publishAsync(`dev/${d.sn}/ack`, JSON.stringify({ id: now.id, result: 'ok' }), { qos: 1 });
+      await expect.poll(() => status(now.id), { timeout: 10_000 }).toBe('succeeded');
+    } finally {
+      await device.endAsync();
     }
   });
 

@@ -1,7 +1,9 @@
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import { TOPIC_ROOT, UPLINK_KINDS, parseDeviceTopic } from '@iot/contract';
+import { DOWNLINK_KIND, TOPIC_ROOT, UPLINK_KINDS, deviceTopic, parseDeviceTopic } from '@iot/contract';
 import type { Config } from '../config.js';
+import type { CommandService } from '../ingest/commands.js';
+import type { IngestDevice } from '../ingest/ingest.repo.js';
 import type { IngestService } from '../ingest/ingest.service.js';
 
 export interface ExternalBrokerOptions {
@@ -25,6 +27,8 @@ export interface ExternalBrokerOptions {
   reconnectPeriodMs?: number;
   /** Protocol to speak; by default MQTT 5, falling back to 3.1.1 when the broker refuses 5. */
   protocolVersion?: 4 | 5;
+  /** The command channel: commands are published on dev/<sn>/cmd through this client. */
+  commands?: CommandService;
 }
 
 export interface ExternalBroker {
@@ -85,6 +89,10 @@ interface Link {
 
 /** Passed to mqtt.js's handleMessage callback: go on with the next packet, send no PUBACK (yet). */
 const NO_ACK_NOW = Object.assign(new Error('acknowledged after the commit'), { code: 'IOT_DEFERRED_ACK' });
+/** A message left for the next connection (closing): not acknowledged, not an error. */
+const NOT_NOW = new Error('closing: left to the broker');
+/** MQTT 5 PUBACK reason "No matching subscribers": the device is not listening. */
+const NO_SUBSCRIBERS = 0x10;
 
 /**
  * The console as a client of an external broker (MQTT_URL) instead of the embedded one: it
@@ -118,6 +126,8 @@ export async function startExternalBroker(
   let closing = false;
   let everConnected = false;
   let lostLogged = false;
+  /** Reason codes of the PUBACKs the broker sent for our publishes (commands), by packet id. */
+  const pubackCodes = new Map<number, number>();
 
   const track = (p: Promise<unknown>) => {
     inFlight.add(p);
@@ -137,7 +147,27 @@ export async function startExternalBroker(
     return true;
   };
 
-  /** Resolves once the message is committed (or dropped and logged); rejects when it could not be stored. */
+  /**
+   * A device heard from for the first time since this client started or after a silence of
+   * DEVICE_OFFLINE_AFTER: it is (back) on the network, so the commands waiting for it go out.
+   * The broker does not tell this client about connections, so its messages stand in for them.
+   */
+  const lastHeard = new Map<string, number>();
+  /** Per device, the last of its QoS 1 messages waiting for the device's rate. */
+  const held = new Map<string, Promise<unknown>>();
+  const heardFrom = (device: IngestDevice) => {
+    const now = Date.now();
+    const last = lastHeard.get(device.sn);
+    if (lastHeard.size >= 100_000) lastHeard.clear();
+    lastHeard.set(device.sn, now);
+    if (!opts.commands || (last !== undefined && now - last < ingest.opts.offlineAfterMs)) return;
+    void opts.commands.deliverPending(device).catch((err: unknown) => log.error({ err }, 'pending commands not delivered'));
+  };
+
+  /**
+   * Resolves once the message is committed (or dropped and logged); rejects when it could not be
+   * stored, or with NOT_NOW when the client is closing before it was.
+   */
   const ingestOne = async (packet: IPublishPacket): Promise<void> => {
     const topic = parseDeviceTopic(packet.topic);
     if (!topic) return; // not one of ours (the filters make this impossible)
@@ -146,7 +176,33 @@ export async function startExternalBroker(
       if (logUnknown(topic.sn)) await ingest.refused(topic.sn, 'unknownDevice', { via: 'mqtt', topic: packet.topic });
       return;
     }
-    await ingest.uplink(device, topic.kind, packet.payload);
+    const take = async () => (await ingest.uplink(device, topic.kind, packet.payload)).rejected[0]?.reason !== 'rateLimited';
+    // Over the device's rate: QoS 0 is dropped (logged). The broker has already acknowledged a
+    // QoS 1 message to the device, which will not send it again: it waits for the device's turn,
+    // behind the device's other waiting messages (in order).
+    if (!held.has(device.sn)) {
+      if ((await take()) || packet.qos === 0) {
+        heardFrom(device);
+        return;
+      }
+    } else if (packet.qos === 0) {
+      return; // the device is over its rate (its waiting messages' retries log it)
+    }
+    const before = held.get(device.sn) ?? Promise.resolve();
+    const mine = before.then(async () => {
+      while (!(await take())) {
+        if (closing) throw NOT_NOW;
+        await new Promise((r) => setTimeout(r, Math.ceil(1000 / ingest.opts.perDeviceRate)));
+      }
+    });
+    const tail = mine.catch(() => undefined);
+    held.set(device.sn, tail);
+    try {
+      await mine;
+    } finally {
+      if (held.get(device.sn) === tail) held.delete(device.sn);
+    }
+    heardFrom(device);
   };
 
   const currentLink = (): Link => {
@@ -178,13 +234,14 @@ export async function startExternalBroker(
     const stored = ingestOne(packet).then(
       () => true,
       (err: unknown) => {
-        notStored(l, err);
+        if (err !== NOT_NOW) notStored(l, err);
         return false;
       },
     );
     if (packet.qos === 0) {
       track(stored);
-      callback();
+      if (inFlight.size < maxInFlight) return callback();
+      waitingForRoom.push(() => callback());
       return;
     }
     if (!pipelined) {
@@ -245,6 +302,11 @@ export async function startExternalBroker(
       pipelined = typeof (client as unknown as Partial<ClientInternals>)._sendPacket === 'function';
       if (!pipelined) log.warn('mqtt.js has no _sendPacket: external broker messages are acknowledged one at a time');
       client.handleMessage = handleMessage;
+      client.on('packetreceive', (p) => {
+        if (p.cmd !== 'puback' || p.messageId === undefined) return;
+        if (pubackCodes.size >= 10_000) pubackCodes.clear();
+        pubackCodes.set(p.messageId, p.reasonCode ?? 0);
+      });
       const timer = setTimeout(() => {
         log.warn(`the external MQTT broker ${url} does not answer yet; still trying`);
         settle();
@@ -252,6 +314,9 @@ export async function startExternalBroker(
 
       client.on('connect', (connack) => {
         lostLogged = false;
+        if (everConnected && !connack.sessionPresent) {
+          log.warn(`the external MQTT broker ${url} did not keep this client's session: messages sent while it was away may be lost`);
+        }
         log.info(
           { broker: url, clientId: opts.clientId, protocol: version === 5 ? 'MQTT 5' : 'MQTT 3.1.1', sessionPresent: connack.sessionPresent },
           everConnected ? 'reconnected to the external MQTT broker' : 'connected to the external MQTT broker',
@@ -304,6 +369,27 @@ export async function startExternalBroker(
     }
   }
 
+  // Commands go out through the broker on dev/<sn>/cmd, QoS 1. Under MQTT 5 the broker says when
+  // nobody is subscribed there (PUBACK 0x10): the command then stays pending until the device is
+  // heard from again. Under 3.1.1 it cannot tell, and the command counts as sent.
+  opts.commands?.setDownlink(async (sn, command) => {
+    if (!client.connected) return false;
+    const publish = client.publishAsync(deviceTopic(sn, DOWNLINK_KIND), JSON.stringify(command), { qos: 1 });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the broker did not acknowledge the command')), 10_000);
+    });
+    try {
+      const packet = await Promise.race([publish, timeout]);
+      const id = packet?.messageId;
+      const code = id === undefined ? undefined : pubackCodes.get(id);
+      if (id !== undefined) pubackCodes.delete(id);
+      return code !== NO_SUBSCRIBERS;
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
   return {
     url,
     topics,
@@ -318,6 +404,7 @@ export async function startExternalBroker(
     },
     async close() {
       closing = true;
+      opts.commands?.setDownlink(async () => false);
       // Stored and acknowledged before the link closes; then DISCONNECT keeps the session.
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       for (const wake of waitingForRoom.splice(0)) wake();
