@@ -45,6 +45,8 @@ import { PartitionKeeper } from './ingest/partitions.js';
 import { CommandService } from './ingest/commands.js';
 import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
+import { BrokerAuthService } from './modules/broker/broker.service.js';
+import { brokerRoutes } from './modules/broker/broker.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -128,6 +130,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await ingest.start();
   commands.start();
   const deviceData = new DeviceDataService(db, ingest, devices, commands);
+  const brokerAuth = new BrokerAuthService(ingest, {
+    secret: config.brokerAuthSecret,
+    serverUsername: config.mqttUsername,
+    serverPassword: config.mqttPassword,
+  });
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', partitions);
@@ -172,6 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData });
+      await api.register(brokerRoutes, { broker: brokerAuth });
     },
     { prefix: API_PREFIX },
   );

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -33,6 +34,20 @@ const envSchema = z.object({
   DATABASE_URL: urlWith(['postgres', 'postgresql']).optional(),
   MQTT_PORT: port.default(1883),
   MQTT_URL: urlWith(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
+  MQTT_USERNAME: z.string().min(1).max(256).optional(),
+  MQTT_PASSWORD: z.string().min(1).max(256).optional(),
+  MQTT_CLIENT_ID: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only')
+    .optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only')
+    .default('iot-console'),
+  MQTT_SESSION_EXPIRY: anyDuration.refine((s) => s >= 60, 'at least 60 seconds').default(3600),
+  BROKER_AUTH_SECRET: z.string().min(16, 'at least 16 characters').max(256).optional(),
   REDIS_URL: urlWith(['redis', 'rediss']).optional(),
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   ADMIN_PASSWORD: z.string().min(6, 'at least 6 characters').max(128).optional(),
@@ -56,7 +71,19 @@ export interface Config {
   mqttPort: number;
   /** MQTT_PORT was set: a busy port is then an error, not a warning. */
   mqttPortSet: boolean;
+  /** External broker (MQTT_URL): the embedded one is not started. */
   mqttUrl?: string;
+  /** The server's own login at the external broker (MQTT_USERNAME or the URL's user). */
+  mqttUsername?: string;
+  mqttPassword?: string;
+  /** Stable client id of this instance at the external broker (its persistent session). */
+  mqttClientId: string;
+  /** Shared-subscription group the instances split the device messages in. */
+  mqttShareGroup: string;
+  /** Seconds the external broker keeps this instance's session while it is away (MQTT 5). */
+  mqttSessionExpiry: number;
+  /** Shared secret the broker sends to the /broker/* auth hooks; unset: the hooks refuse. */
+  brokerAuthSecret?: string;
   redisUrl?: string;
   adminUsername: string;
   adminPassword?: string;
@@ -97,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const brokerUrl = e.MQTT_URL ? new URL(e.MQTT_URL) : undefined;
+  const fromUrl = (v: string | undefined) => (v ? decodeURIComponent(v) : undefined);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -105,6 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
+    mqttUsername: e.MQTT_USERNAME ?? fromUrl(brokerUrl?.username),
+    mqttPassword: e.MQTT_PASSWORD ?? fromUrl(brokerUrl?.password),
+    mqttClientId: e.MQTT_CLIENT_ID ?? `${e.MQTT_SHARE_GROUP}-${os.hostname().replace(/[^A-Za-z0-9_.:-]/g, '_')}`.slice(0, 128),
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttSessionExpiry: e.MQTT_SESSION_EXPIRY,
+    brokerAuthSecret: e.BROKER_AUTH_SECRET,
     redisUrl: e.REDIS_URL,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,

@@ -4,6 +4,7 @@ import { openDatabase } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
+import { externalBrokerOptions, startExternalBroker, type ExternalBroker } from './plugins/mqtt-external.js';
 
 async function main() {
   let config: Config;
@@ -51,8 +52,20 @@ async function main() {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
 
   let broker: EmbeddedBroker | undefined;
+  let external: ExternalBroker | undefined;
   if (config.mqttUrl) {
-    app.log.warn('MQTT_URL is set but this version has only the embedded broker: devices use HTTP or the embedded one is off');
+    if (config.mqttPortSet) app.log.warn('MQTT_URL is set: MQTT_PORT is ignored (no embedded broker)');
+    if (!config.brokerAuthSecret) {
+      app.log.warn('BROKER_AUTH_SECRET is not set: the broker auth hooks (/api/v1/broker/…) refuse every call');
+    }
+    try {
+      external = await startExternalBroker(app.ingest, app.log, { ...externalBrokerOptions(config), commands: app.commands });
+    } catch (err) {
+      app.log.error(`cannot use the external MQTT broker: ${(err as Error).message}`);
+      await app.close();
+      await database.close();
+      process.exit(1);
+    }
   } else {
     try {
       broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host, commands: app.commands });
@@ -90,7 +103,7 @@ async function main() {
       app.log.error({ err }, 'the demo fleet could not start');
     }
   }
-  printBanner(config, port, database.engine, seeded, broker?.port, demo?.size);
+  printBanner(config, port, database.engine, seeded, broker?.port, external, demo?.size);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -100,9 +113,11 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      // Devices first (no new messages), then the app drains the ingestion queue.
+      // Devices first (no new messages; the external client acknowledges what it took once
+      // stored), then the app drains the ingestion queue.
       await demo?.stop();
       await broker?.close();
+      await external?.close();
       await app.close();
       await database.close();
     } finally {
@@ -113,7 +128,15 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function printBanner(config: Config, port: number, engine: string, seeded: SeedResult, mqttPort?: number, demoDevices?: number) {
+function printBanner(
+  config: Config,
+  port: number,
+  engine: string,
+  seeded: SeedResult,
+  mqttPort?: number,
+  external?: ExternalBroker,
+  demoDevices?: number,
+) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [
     `IoT device management console is running`,
@@ -121,7 +144,13 @@ function printBanner(config: Config, port: number, engine: string, seeded: SeedR
     `  API docs  http://${host}:${port}/api/docs`,
     `  Database  ${engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
-    `  Devices   ${mqttPort !== undefined ? `mqtt://${host}:${mqttPort} (embedded broker)` : 'HTTP only'}; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
+    `  Devices   ${
+      external
+        ? `${external.url} (external broker, share group ${config.mqttShareGroup})`
+        : mqttPort !== undefined
+          ? `mqtt://${host}:${mqttPort} (embedded broker)`
+          : 'HTTP only'
+    }; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
   ];
   if (demoDevices) lines.push(`  Demo      ${demoDevices} simulated devices in project "${DEMO_PROJECT}" (DEMO=off stops them)`);
   if (seeded.adminCreated) {

@@ -10,8 +10,8 @@ import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.
  */
 
 interface Req {
-  /** Values of the route's path parameters (`/ingest/:kind`). */
-  params?: Record<string, string>;
+  /** The concrete path of a route with parameters (`/ingest/:kind` → `/ingest/telemetry`). */
+  url?: string;
   query?: Record<string, string | number>;
   payload?: object | Buffer;
   headers?: Record<string, string>;
@@ -23,8 +23,12 @@ interface Case {
   foreign?: () => Promise<Req>;
 }
 
+const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
+const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
+
 describe('authorization matrix over every /api/v1 route', () => {
   let t: TestApp;
+  let deviceBasic = '';
   const tok: Record<string, string> = {};
   const ids: Record<string, number> = {};
   let seq = 0;
@@ -33,10 +37,9 @@ describe('authorization matrix over every /api/v1 route', () => {
 
   const call = async (who: string | undefined, method: string, url: string, req: Req = {}) => {
     const qs = req.query ? `?${new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-    const path = url.replace(/:(\w+)/g, (_, name: string) => req.params?.[name] ?? `:${name}`);
     const res = await t.app.inject({
       method: method as 'GET',
-      url: `${path}${qs}`,
+      url: `${req.url ?? url}${qs}`,
       headers: { ...(who ? bearer(tok[who]!) : {}), ...req.headers },
       payload: req.payload,
     });
@@ -44,6 +47,8 @@ describe('authorization matrix over every /api/v1 route', () => {
     if (res.statusCode === 200 && !String(res.headers['content-type']).includes('json')) {
       return { code: 20000, message: 'file', data: {} } as never;
     }
+    // Nor are the broker hooks' answers (EMQX, mosquitto-go-auth formats).
+    if (res.statusCode === 200 && url.startsWith('/api/v1/broker/')) return { code: 20000, message: 'broker', data: {} } as never;
     return res.json() as { code: number; message: string; data: { id?: number } & Record<string, unknown> };
   };
   const as = async (who: string, method: string, url: string, req: Req = {}) => {
@@ -66,7 +71,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' });
     tok.admin = await t.login();
     ids.adminRole = await roleId('ADMIN');
     ids.batteryRole = await roleId('BATTERYMANAGEMENT');
@@ -91,10 +96,10 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.betaSection = betaSection!;
     const { id: betaDevice } = await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: betaProject } });
     ids.betaDevice = betaDevice!;
-    const { sn, secret } = (await as('admin', 'POST', '/api/v1/device/add', {
-      payload: { name: 'HTTP BMU', sn: 'HTTP-1', typeId: ids.betaType },
-    })) as unknown as { sn: string; secret: string };
-    deviceBasic = `Basic ${Buffer.from(`${sn}:${secret}`).toString('base64')}`;
+    const { secret } = (await as('admin', 'POST', '/api/v1/device/add', {
+      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.betaType },
+    })) as { secret: string };
+    deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
   });
   const newDevice = async () => {
     const { id } = await as('admin', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType } });
@@ -208,7 +213,6 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/logs/list': { ok: async () => ({}) },
     'GET /api/v1/logs/loginlist': { ok: async () => ({}) },
-    'GET /api/v1/logs/devicelogs': { ok: async () => ({}) },
     'GET /api/v1/ws': { ok: async () => ({}) },
     'GET /api/v1/project/list': { ok: async () => ({}) },
     'GET /api/v1/project/item': { ok: async () => ({ query: { id: ids.betaProject! } }), foreign: async () => ({ query: { id: ids.betaProject! } }) },
@@ -244,13 +248,19 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/device/list': { ok: async () => ({ query: { q: 'BETA', online: 'false', warningLevel: 0 } }) },
     'GET /api/v1/device/seachList': { ok: async () => ({ query: { q: 'BE' } }) },
+    // Devices and brokers authenticate themselves (device secret, BROKER_AUTH_SECRET), not with a session.
+    'POST /api/v1/ingest/:kind': {
+      ok: async () => ({ url: '/api/v1/ingest/telemetry', headers: { authorization: deviceBasic }, payload: { values: {} } }),
+    },
+    'POST /api/v1/broker/emqx/authn': { ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/emqx/authz': { ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
+    'POST /api/v1/broker/mosquitto/user': { ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/mosquitto/superuser': { ok: brokerHook({ username: 'iot-server' }) },
+    'POST /api/v1/broker/mosquitto/acl': { ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'GET /api/v1/device/latest': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
+    'GET /api/v1/logs/devicelogs': { ok: async () => ({}) },
     'GET /api/v1/device/basic': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
     'GET /api/v1/device/subdevicelist': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
-    'GET /api/v1/device/latest': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
-    // Devices authenticate with their SN and secret, not a session (public for the console).
-    'POST /api/v1/ingest/:kind': {
-      ok: async () => ({ params: { kind: 'telemetry' }, headers: { authorization: deviceBasic }, payload: { values: { '1': 1 } } }),
-    },
     'GET /api/v1/device/subnum': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
     'POST /api/v1/device/add': { ok: async () => ({ payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType! } }) },
     'POST /api/v1/device/edit': {

@@ -42,6 +42,23 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the external broker settings: credentials from the URL unless given, a stable client id', () => {
+    const c = loadConfig({ MQTT_URL: 'mqtts://console%40fleet:p%3Ass@broker.example:8883' });
+    expect(c).toMatchObject({
+      mqttUrl: 'mqtts://console%40fleet:p%3Ass@broker.example:8883',
+      mqttUsername: 'console@fleet',
+      mqttPassword: 'p:ss',
+      mqttShareGroup: 'iot-console',
+      mqttSessionExpiry: 3600,
+    });
+    expect(c.mqttClientId).toBe(`iot-console-${os.hostname().replace(/[^A-Za-z0-9_.:-]/g, '_')}`);
+    expect(loadConfig({ MQTT_URL: 'mqtt://u:p@b', MQTT_USERNAME: 'other', MQTT_PASSWORD: 'secret' })).toMatchObject({ mqttUsername: 'other', mqttPassword: 'secret' });
+    expect(loadConfig({ MQTT_SHARE_GROUP: 'fleet-a', MQTT_CLIENT_ID: 'console-1' })).toMatchObject({ mqttShareGroup: 'fleet-a', mqttClientId: 'console-1' });
+    expect(() => loadConfig({ MQTT_SHARE_GROUP: 'a/b' })).toThrow(/MQTT_SHARE_GROUP/);
+    expect(() => loadConfig({ MQTT_URL: 'http://broker' })).toThrow(/MQTT_URL/);
+    expect(() => loadConfig({ BROKER_AUTH_SECRET: 'short' })).toThrow(/BROKER_AUTH_SECRET/);
+  });
+
   it('reads durations with units', () => {
     expect(loadConfig({ SESSION_TTL: '30m' }).sessionTtl).toBe(1800);
     expect(loadConfig({ SESSION_TTL: '7d' }).sessionTtl).toBe(7 * 86400);

@@ -352,7 +352,9 @@ export class IngestService {
     reason?: IngestReason,
     detail?: Record<string, unknown>,
   ): LogRow {
-    return { deviceId: device?.id ?? null, sn, kind, reason, detail, ownerPath: device?.ownerPath ?? '' };
+    // An unknown SN comes from the network (MQTT username, topic): cut to the column's 64
+    // characters so one long name cannot fail the whole batch.
+    return { deviceId: device?.id ?? null, sn: sn.slice(0, 64), kind, reason, detail, ownerPath: device?.ownerPath ?? '' };
   }
 }
 
