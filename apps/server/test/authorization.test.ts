@@ -28,7 +28,6 @@ const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 
 
 describe('authorization matrix over every /api/v1 route', () => {
   let t: TestApp;
-  let deviceBasic = '';
   const tok: Record<string, string> = {};
   const ids: Record<string, number> = {};
   let seq = 0;
