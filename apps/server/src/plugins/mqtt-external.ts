@@ -3,8 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DOWNLINK_KIND, TOPIC_ROOT, UPLINK_KINDS, deviceTopic, parseDeviceTopic } from '@iot/contract';
 import type { Config } from '../config.js';
 import type { CommandService } from '../ingest/commands.js';
-import type { IngestDevice } from '../ingest/ingest.repo.js';
-import type { IngestService } from '../ingest/ingest.service.js';
+import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
 
 export interface ExternalBrokerOptions {
   /** `mqtt://`, `mqtts://`, `ws://`, `wss://` (credentials in it are used unless `username` is given). */
