@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Card } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,17 +12,31 @@ export default function DeviceListPage() {
   const raw = Number(params.get('projectId'));
   const projectId = Number.isInteger(raw) && raw > 0 ? raw : undefined;
   const project = useProjectName(projectId);
-  // Waits for the project's name so the filter shows it; a new ?projectId= starts a fresh table.
+  // A new ?projectId= from outside (a project's link) starts a fresh table; Reset, which drops it
+  // itself, keeps the table (already cleared) so that nothing typed right after is lost.
+  const table = useRef({ projectId, generation: 0, resetting: false });
+  if (table.current.projectId !== projectId) {
+    if (!table.current.resetting) table.current.generation += 1;
+    table.current = { projectId, generation: table.current.generation, resetting: false };
+  }
+  // Waits for the project's name so the filter shows it.
   const ready = !projectId || !project.isLoading;
   return (
     <Card title={t('devices:title')} data-testid="device-list-page">
       {ready && (
         <DeviceTable
-          key={projectId ?? 'all'}
+          key={table.current.generation}
           initialProjectId={projectId}
           initialProjectName={project.data ?? undefined}
           // Reset also forgets the project the list was opened with, in the address too.
-          onReset={projectId ? () => setParams({}, { replace: true }) : undefined}
+          onReset={
+            projectId
+              ? () => {
+                  table.current.resetting = true;
+                  setParams({}, { replace: true });
+                }
+              : undefined
+          }
         />
       )}
     </Card>
