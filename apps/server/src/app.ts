@@ -39,6 +39,7 @@ import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
+import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
 import { webPlugin } from './plugins/web.js';
 
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const sheets = new DeviceSheetService(db);
 
   await app.register(envelopePlugin);
+  await app.register(inputPlugin);
   await app.register(swagger, {
     openapi: {
       info: { title: 'IoT device management console API', version: '1' },

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
-import { pageQuerySchema } from './envelope.js';
+import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
 
 /**
  * Access-control administration (§2 /sys/*, /user/agent; §3; §7 user, menu, permission, role,
  * logs). Lists are server-paged; `sort` names a column and `order` its direction.
  */
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 export const idQuerySchema = z.object({ id });
 const order = z.enum(['asc', 'desc']).default('desc');
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -146,7 +146,7 @@ export const roleCreateSchema = z.object({
   identification,
 });
 export const roleEditSchema = roleCreateSchema.extend({ id });
-export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(z.number().int().positive()).max(1000) });
+export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(idNumberSchema).max(1000) });
 export const roleOptionSchema = z.object({ id: z.number().int(), name: z.string(), identification: z.string() });
 
 // ---------------------------------------------------------------- permissions
@@ -208,7 +208,7 @@ export const rolePermissionViewSchema = z.object({
 // ---------------------------------------------------------------- menus
 
 export const menuCreateSchema = z.object({
-  parentId: z.coerce.number().int().min(0).default(0),
+  parentId: int4QuerySchema.default(0),
   name: trimmed(64, 'please enter the name'),
   nameEn: optionalText(64),
   nameEs: optionalText(64),

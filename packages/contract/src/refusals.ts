@@ -96,6 +96,7 @@ export const REFUSALS = {
 
   // Import and export
   fileRequired: 'An attachment is required',
+  uploadMalformed: 'The upload is malformed: send one file in the multipart field "file"',
   importFormat: 'Only .xlsx or .xls files can be uploaded: delete this file and upload again',
   importMissingColumns: 'Missing column(s): {{columns}}; download the template',
   importNoRows: 'The sheet has no data rows',

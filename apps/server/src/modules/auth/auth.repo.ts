@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { LoginResult, SessionEndReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
+import { stripNul } from '../../lib/sql.js';
 import {
   captchas,
   loginLogs,
@@ -99,7 +100,7 @@ export async function insertLoginLog(
   db: Executor,
   row: { userId: number | null; username: string; result: LoginResult; ip: string; userAgent: string },
 ) {
-  await db.insert(loginLogs).values(row);
+  await db.insert(loginLogs).values({ ...row, username: stripNul(row.username), userAgent: stripNul(row.userAgent) });
 }
 
 export async function insertSession(

@@ -91,6 +91,10 @@ export function parseRows(
       remarks: text(get('remarks')),
       description: text(get('description')),
     };
+    for (const [column, value] of Object.entries(candidate)) {
+      // PostgreSQL text cannot hold NUL: report the cell instead of failing the insert.
+      if (typeof value === 'string' && value.includes('\u0000')) rowErrors.push({ row, column, reason: 'must not contain a NUL character' });
+    }
     const parsed = deviceFieldsSchema.safeParse(candidate);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
