@@ -12,6 +12,8 @@ export const REFUSALS = {
   oldPasswordWrong: 'The old password is incorrect',
   samePassword: 'The new password must differ from the old one',
 
+  duplicateValue: 'This value is already used',
+
   // Not found (foreign objects answer the same way, so ids cannot be probed)
   userNotFound: 'The user does not exist',
   roleNotFound: 'The role does not exist',

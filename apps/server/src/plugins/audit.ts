@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode } from '@iot/contract';
 import type { Executor } from '../db/client.js';
+import { conflictFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
 import { summarize } from '../lib/summary.js';
 import { insertOperationLog } from '../modules/audit/audit.repo.js';
@@ -97,8 +98,9 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
   });
 
   app.addHook('onError', async (req, _reply, err: unknown) => {
-    if (err instanceof AppError) {
-      req.auditError = { code: err.code, message: err.message };
+    const known = err instanceof AppError ? err : conflictFromDb(err);
+    if (known) {
+      req.auditError = { code: known.code, message: known.message };
     } else {
       const e = err as { validation?: unknown; message?: string };
       req.auditError = {

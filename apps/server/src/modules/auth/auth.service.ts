@@ -9,6 +9,7 @@ import { hashToken, newToken } from '../../lib/tokens.js';
 import * as repo from './auth.repo.js';
 
 export const CAPTCHA_TTL_SECONDS = 120;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ClientInfo {
   ip: string;
@@ -53,7 +54,8 @@ export class AuthService {
         field: 'captcha',
       });
     }
-    const answer = await repo.takeCaptcha(this.db, body.key).catch(() => undefined);
+    // Keys are UUIDs (the column's type): anything else is simply a wrong key, not a query.
+    const answer = UUID.test(body.key) ? await repo.takeCaptcha(this.db, body.key) : undefined;
     if (!answer || answer !== body.captcha.toLowerCase()) {
       throw new AppError(ErrorCode.CAPTCHA, 'captcha: the verification code is wrong or expired', {
         field: 'captcha',

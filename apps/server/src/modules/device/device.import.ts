@@ -7,6 +7,7 @@ import {
 import type { z } from 'zod';
 import type { deviceListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
+import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import { readSheet, writeSheet } from '../../lib/sheet.js';
@@ -79,9 +80,8 @@ export class DeviceSheetService {
         return n;
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505' || String(err).includes('devices_sn_unique')) {
-        throw conflict('importRace');
-      }
+      // SNs added by someone else between the check and the insert.
+      if (uniqueViolationOf(err) === 'devices_sn_unique') throw conflict('importRace');
       throw err;
     }
     return report;

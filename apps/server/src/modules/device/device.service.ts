@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { DeviceDto } from '@iot/contract';
+import { ErrorCode, type DeviceDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceEditSchema, deviceFieldsSchema, deviceListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
+import { uniqueViolationOf } from '../../lib/db-errors.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
 import { hashToken } from '../../lib/tokens.js';
 import { audit, type Actor } from '../../plugins/audit.js';
@@ -75,36 +76,51 @@ export class DeviceService {
       if (!parent) throw invalid('parentId', 'noParentDevice');
       if (parent.parentId) throw invalid('parentId', 'subDeviceNesting');
     }
-    if (f.projectId) {
-      const project = await this.projects.manageable(ctx, f.projectId).catch(() => undefined);
-      if (!project) throw invalid('projectId', 'noProject');
-      return project.ownerPath;
-    }
+    if (f.projectId) return (await this.targetProject(ctx, f.projectId)).ownerPath;
     return ctx.path;
+  }
+
+  /**
+   * A project devices may be put in: one the caller manages. Not found or only shared answers
+   * "noProject" on the field; any other failure (the database) propagates as itself.
+   */
+  private async targetProject(ctx: AuthContext, projectId: number) {
+    try {
+      return await this.projects.manageable(ctx, projectId);
+    } catch (err) {
+      if (err instanceof AppError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.FORBIDDEN)) {
+        throw invalid('projectId', 'noProject');
+      }
+      throw err;
+    }
   }
 
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
     const ownerPath = await this.checkFields(actor, f);
-    if (await repo.snTaken(this.db, f.sn)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
+    if (await repo.snTaken(this.db, f.sn)) throw snTaken(f.sn);
     const secret = newSecret();
-    return this.db.transaction(async (tx) => {
-      const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
-      await audit(tx, actor, { entityId: id, summary: f });
-      return { id, sn: f.sn, secret };
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
+        await audit(tx, actor, { entityId: id, summary: f });
+        return { id, sn: f.sn, secret };
+      })
+      .catch(snRace(f.sn));
   }
 
   async edit(actor: Actor, body: EditBody) {
     const [current] = await this.manageable(actor, [body.id]);
     const { id, ...f } = body;
     const ownerPath = await this.checkFields(actor, f, id);
-    if (await repo.snTaken(this.db, f.sn, id)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
+    if (await repo.snTaken(this.db, f.sn, id)) throw snTaken(f.sn);
     if (f.parentId && current!.subCount > 0) throw invalid('parentId', 'parentWithSubs');
-    await this.db.transaction(async (tx) => {
-      await repo.updateDevice(tx, id, { ...f, ownerPath: f.projectId ? ownerPath : current!.ownerPath });
-      await audit(tx, actor, { entityId: id, summary: f });
-    });
+    await this.db
+      .transaction(async (tx) => {
+        await repo.updateDevice(tx, id, { ...f, ownerPath: f.projectId ? ownerPath : current!.ownerPath });
+        await audit(tx, actor, { entityId: id, summary: f });
+      })
+      .catch(snRace(f.sn));
   }
 
   async remove(actor: Actor, ids: number[]) {
@@ -119,10 +135,7 @@ export class DeviceService {
   async move(actor: Actor, ids: number[], projectId: number | null) {
     const unique = [...new Set(ids)];
     await this.manageable(actor, unique);
-    if (projectId) {
-      const ok = await this.projects.manageable(actor, projectId).catch(() => undefined);
-      if (!ok) throw invalid('projectId', 'noProject');
-    }
+    if (projectId) await this.targetProject(actor, projectId);
     await this.db.transaction(async (tx) => {
       await repo.moveDevices(tx, unique, projectId);
       await audit(tx, actor, { entityId: unique.join(','), summary: { projectId } });
@@ -140,6 +153,13 @@ export class DeviceService {
     return { sn: d!.sn, secret };
   }
 }
+
+const snTaken = (sn: string) => conflict('snTaken', { params: { sn }, field: 'sn' });
+
+/** The SN check raced another request: the unique constraint answers, as 40900 with the SN. */
+const snRace = (sn: string) => (err: unknown): never => {
+  throw uniqueViolationOf(err) === 'devices_sn_unique' ? snTaken(sn) : err;
+};
 
 function newSecret() {
   return crypto.randomBytes(24).toString('base64url');
