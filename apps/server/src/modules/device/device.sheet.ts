@@ -6,6 +6,7 @@ import {
   type Language,
 } from '@iot/contract';
 import type { z } from 'zod';
+import { restoreCell } from '../../lib/sheet.js';
 
 type Fields = z.output<typeof deviceFieldsSchema>;
 
@@ -32,7 +33,7 @@ export interface SheetContext {
   projects: Map<string, number[]>;
 }
 
-const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).trim());
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
 const num = (v: unknown) => {
   const s = text(v);
   if (s === '') return null;
