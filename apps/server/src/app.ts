@@ -34,7 +34,7 @@ import { ProjectService } from './modules/project/project.service.js';
 import { projectRoutes } from './modules/project/project.routes.js';
 import { DeviceService } from './modules/device/device.service.js';
 import { deviceRoutes } from './modules/device/device.routes.js';
-import { DeviceSheetService } from './modules/device/device.import.js';
+import { DeviceSheetService, type ImportLimits } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -49,6 +49,8 @@ export interface AppDeps {
   /** Shorter live-channel timings for tests. */
   liveTiming?: RealtimeOptions['timing'];
   logger?: boolean | object;
+  /** Concurrent imports and their queue wait (tests shorten them). */
+  importLimits?: ImportLimits;
 }
 
 /** Builds the whole server without listening: main.ts listens, tests use `inject`. */
@@ -81,7 +83,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const types = new DeviceTypeService(db);
   const projects = new ProjectService(db);
   const devices = new DeviceService(db, projects);
-  const sheets = new DeviceSheetService(db);
+  const sheets = new DeviceSheetService(db, deps.importLimits);
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);

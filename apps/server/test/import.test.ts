@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_SHEET_COLUMNS, ErrorCode, IMPORT_FORMAT_MESSAGE } from '@iot/contract';
+import * as XLSX from '@e965/xlsx';
 import { neutralizeCell, readSheet, writeSheet } from '../src/lib/sheet.js';
 import { bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
@@ -46,6 +47,33 @@ describe('bulk device import and export', () => {
     const garbage = multipart('fake.xlsx', Buffer.from('this is not a spreadsheet'));
     const bad = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: { ...bearer(token), ...garbage.headers }, payload: garbage.payload });
     expect(bad.json().data.field).toBe('file');
+  });
+
+  it('detects the real format by its first bytes: anything but an xlsx or xls workbook is "not a spreadsheet"', async () => {
+    const send = async (filename: string, data: Buffer) => {
+      const body = multipart(filename, data);
+      return (await t.app.inject({ method: 'POST', url: '/api/v1/device/import?dryRun=true', headers: { ...bearer(token), ...body.headers }, payload: body.payload })).json();
+    };
+    const header = EN.slice(0, 3).join(',');
+    const impostors: [string, Buffer][] = [
+      ['notes.xlsx', Buffer.from('name,sn,type\nPack,SN-1,BMU\n')],
+      ['empty.xlsx', Buffer.alloc(0)],
+      ['junk.xlsx', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256))],
+      ['table.xls', Buffer.from(`<table><tr><td>${EN[0]}</td><td>${EN[1]}</td><td>${EN[2]}</td></tr><tr><td>P</td><td>HTML-1</td><td>BMU</td></tr></table>`)],
+      ['renamed.xls', Buffer.from(`${header}\nPack,CSV-1,BMU\n`)],
+      ['zip.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('word/document.xml and nothing else')])],
+      ['doc.xls', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(2048, 0x41)])],
+    ];
+    for (const [name, data] of impostors) {
+      expect(await send(name, data), name).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'file', reason: 'notSpreadsheet' } });
+    }
+    // Real workbooks in both formats are read, whichever extension of the two they carry.
+    const rows = [EN.slice(0, 3), ['Pack', 'REAL-1', 'BMU']];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), 'devices');
+    const biff8 = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
+    expect(await send('old.xls', biff8)).toMatchObject({ code: 20000, data: { valid: 1 } });
+    expect(await send('new.xls', writeSheet('devices', rows))).toMatchObject({ code: 20000, data: { valid: 1 } });
   });
 
   it('reports every bad row with row, column and reason; all-or-nothing writes nothing', async () => {

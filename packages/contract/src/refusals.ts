@@ -100,6 +100,8 @@ export const REFUSALS = {
   fileRequired: 'An attachment is required',
   uploadMalformed: 'The upload is malformed: send one file in the multipart field "file"',
   importFormat: 'Only .xlsx or .xls files can be uploaded: delete this file and upload again',
+  notSpreadsheet: 'This file is not a spreadsheet: upload an .xlsx or .xls workbook',
+  importBusy: 'Other imports are running: please retry in a moment',
   importMissingColumns: 'Missing column(s): {{columns}}; download the template',
   importNoRows: 'The sheet has no data rows',
   importTooManyRows: 'At most {{max}} rows per file',
