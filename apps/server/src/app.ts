@@ -101,7 +101,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
-  await app.register(authPlugin, { auth, menus });
+  await app.register(authPlugin, { auth, menus, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
   await app.register(realtimePlugin, { auth, bus, timing: deps.liveTiming });
 

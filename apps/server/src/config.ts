@@ -43,6 +43,7 @@ const envSchema = z.object({
   LOGIN_LOCKOUT: onOff.default('on'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
+  API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
 });
 
 export interface Config {
@@ -66,6 +67,8 @@ export interface Config {
   webDist: string;
   /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: boolean;
+  /** Requests a minute one session may make to authenticated routes; 0 turns the limit off. */
+  apiRateLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtl: e.SESSION_TTL,
     loginLockout: e.LOGIN_LOCKOUT === 'on',
     trustProxy: e.TRUST_PROXY === 'on',
+    apiRateLimit: e.API_RATE_LIMIT,
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),

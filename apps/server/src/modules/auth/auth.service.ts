@@ -121,6 +121,26 @@ export class AuthService {
     };
   }
 
+  /**
+   * Checks the current password of a logged-in user (change password) under the same lockout as
+   * login: failures count in login_throttle for (username, address), the fifth locks the pair for
+   * 15 minutes (42901), and a lock also stops logins from that address. Returns whether it matched.
+   */
+  async verifyCurrentPassword(user: { username: string }, client: ClientInfo, hash: string | undefined, password: string) {
+    if (this.opts.lockout) {
+      const until = await repo.lockedUntil(this.db, user.username, client.ip);
+      if (until) throw lockedError(until);
+    }
+    const good = hash ? await verifyPassword(hash, password) : false;
+    if (good) {
+      if (this.opts.lockout) await repo.clearFailures(this.db, user.username, client.ip);
+      return true;
+    }
+    const until = this.opts.lockout ? await repo.recordFailure(this.db, user.username, client.ip) : undefined;
+    if (until) throw lockedError(until);
+    return false;
+  }
+
   /** Resolves a token to its session or throws the §8 session code. */
   async authenticate(token: string | undefined): Promise<AuthContext> {
     if (!token || token.length > 128) {
