@@ -159,8 +159,9 @@ export class AuthService {
     if (s.expiresAt.getTime() <= Date.now()) {
       throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Your session has expired, please log in again');
     }
-    // Slide the expiry at most once a minute: no write on every request.
-    if (Date.now() - s.lastUsedAt.getTime() > 60_000) {
+    // Slide the expiry, but not with a write on every request: at most once a minute, and at
+    // least four times per lifetime so a short SESSION_TTL still slides with regular use.
+    if (Date.now() - s.lastUsedAt.getTime() > touchIntervalMs(this.opts.sessionTtl)) {
       await repo.touchSession(this.db, s.sessionId, this.opts.sessionTtl);
     }
     return {
@@ -205,6 +206,11 @@ export class AuthService {
     }
     return ended.length;
   }
+}
+
+/** How often a session's expiry is written as it is used: min(60 s, TTL / 4). */
+export function touchIntervalMs(ttlSeconds: number) {
+  return Math.min(60_000, (ttlSeconds * 1000) / 4);
 }
 
 function lockedError(until: Date) {
