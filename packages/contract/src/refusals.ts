@@ -8,7 +8,6 @@
 export const REFUSALS = {
   // Permissions and sessions
   missingPermission: 'You do not have the permission {{codes}}',
-  accountDisabled: 'This account is disabled',
   oldPasswordWrong: 'The old password is incorrect',
   samePassword: 'The new password must differ from the old one',
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { AppError, forbidden } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
 import { dummyHash, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
@@ -80,22 +80,21 @@ export class AuthService {
       ? await verifyPassword(user.passwordHash, body.password)
       : await verifyPassword(await dummyHash(), body.password).then(() => false);
 
-    if (!user || !good) {
+    // A disabled account (or one below a disabled user) answers exactly like a wrong password,
+    // so the answer never confirms a password; the login log records what happened.
+    const disabled = Boolean(user && good && !user.enabled);
+    if (!user || !good || disabled) {
       const until = this.opts.lockout
         ? await repo.recordFailure(this.db, username, client.ip)
         : undefined;
       await repo.insertLoginLog(this.db, {
         userId: user?.id ?? null,
         username,
-        result: until ? 'lockout' : 'failure',
+        result: disabled ? 'disabled' : until ? 'lockout' : 'failure',
         ...client,
       });
       if (until) throw lockedError(until);
       throw new AppError(ErrorCode.BAD_CREDENTIALS, 'Incorrect username or password');
-    }
-    if (!user.enabled) {
-      await repo.insertLoginLog(this.db, { userId: user.id, username, result: 'failure', ...client });
-      throw forbidden('accountDisabled');
     }
 
     const token = newToken();
@@ -192,6 +191,15 @@ export class AuthService {
       code: ErrorCode.TOKEN_REVOKED,
       reason: 'logout',
     });
+  }
+
+  /** Ends the sessions of a user and of everyone below it (disabling a user disables its subtree). */
+  async endSubtreeSessions(path: string, reason: 'disabled' | 'admin') {
+    const ended = await repo.revokeSessions(this.db, { pathPrefix: path }, reason);
+    if (ended.length > 0) {
+      this.bus.emit('session.ended', { sessionIds: ended, code: ErrorCode.TOKEN_REVOKED, reason });
+    }
+    return ended.length;
   }
 
   /** Ends every other session of a user (password change, disable, role change). */

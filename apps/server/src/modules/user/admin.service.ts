@@ -144,9 +144,9 @@ export class UserAdminService {
       if (newPath) await repo.movePaths(tx, target.path, newPath);
       await audit(tx, actor, { entityId: id, summary: set });
     });
-    if (changesRole || disables) {
-      await this.auth.endOtherSessions(id, disables ? 'disabled' : 'admin');
-    }
+    // Disabling a user disables everyone below it: their sessions end with its own.
+    if (disables) await this.auth.endSubtreeSessions(newPath ?? target.path, 'disabled');
+    else if (changesRole) await this.auth.endOtherSessions(id, 'admin');
   }
 
   async remove(actor: Actor, id: number) {
