@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -42,6 +43,35 @@ import { envelopePlugin } from './plugins/envelope.js';
 import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
 import { webPlugin } from './plugins/web.js';
+
+/**
+ * Security headers on every answer (console, API, docs). The console runs no inline script; antd
+ * writes inline styles, and the login captcha is an SVG data: URL. Live updates use a same-origin
+ * WebSocket ('self' covers ws:/wss: of this host). HSTS is left to the TLS-terminating proxy, and
+ * no upgrade-insecure-requests, so a plain-HTTP install on a LAN address keeps loading its files.
+ */
+const SECURITY_HEADERS = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'no-referrer' as const },
+  strictTransportSecurity: false,
+  crossOriginEmbedderPolicy: false,
+};
 
 export interface AppDeps {
   database: Database;
@@ -87,6 +117,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
+  await app.register(helmet, SECURITY_HEADERS);
   await app.register(swagger, {
     openapi: {
       info: { title: 'IoT device management console API', version: '1' },

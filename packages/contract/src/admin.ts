@@ -207,7 +207,24 @@ export const rolePermissionViewSchema = z.object({
 
 // ---------------------------------------------------------------- menus
 
-export const menuCreateSchema = z.object({
+/**
+ * Where a menu may lead: an in-site path (`type`, `/device`; no scheme, not `//host`) for jump
+ * type 1, an absolute http(s) URL for jump type 2. `javascript:`, `data:` and the like never.
+ */
+export function menuUrlProblem(jumpType: number, url: string): string | undefined {
+  // Whitespace, backslashes and control characters have no place in either kind.
+  if (/[\s\\]/.test(url) || [...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    return 'no spaces, backslashes or control characters';
+  }
+  if (jumpType === 2) {
+    if (!/^https?:\/\/[^/?#@]+([/?#].*)?$/i.test(url)) return 'an out-of-site link must be an http:// or https:// URL';
+    return undefined;
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return 'an in-site path, without a scheme or host';
+  return undefined;
+}
+
+const menuFields = z.object({
   parentId: int4QuerySchema.default(0),
   name: trimmed(64, 'please enter the name'),
   nameEn: optionalText(64),
@@ -221,7 +238,12 @@ export const menuCreateSchema = z.object({
   identification,
   isShow: z.union([z.literal(0), z.literal(1)]).default(1),
 });
-export const menuEditSchema = menuCreateSchema.extend({ id });
+const checkMenuUrl = (m: { jumpType: number; menuUrl: string }, ctx: z.RefinementCtx) => {
+  const problem = menuUrlProblem(m.jumpType, m.menuUrl);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['menuUrl'], message: problem });
+};
+export const menuCreateSchema = menuFields.superRefine(checkMenuUrl);
+export const menuEditSchema = menuFields.extend({ id }).superRefine(checkMenuUrl);
 export interface MenuOption {
   id: number;
   name: string;
