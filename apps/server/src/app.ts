@@ -78,6 +78,8 @@ export interface AppDeps {
   bus?: EventBus;
   /** Shorter live-channel timings for tests. */
   liveTiming?: RealtimeOptions['timing'];
+  /** Live-channel caps on unauthenticated sockets (tests lower them). */
+  liveLimits?: RealtimeOptions['limits'];
   logger?: boolean | object;
   /** Concurrent imports and their queue wait (tests shorten them). */
   importLimits?: ImportLimits;
@@ -134,7 +136,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, menus, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
-  await app.register(realtimePlugin, { auth, bus, timing: deps.liveTiming });
+  await app.register(realtimePlugin, { auth, bus, timing: deps.liveTiming, limits: deps.liveLimits });
 
   await app.register(
     async (api) => {

@@ -50,6 +50,6 @@ export const LIVE_TIMING = {
   reconnectMs: 2000,
   /** Server drops a socket silent for this long (three missed heartbeats). */
   idleTimeoutMs: 35_000,
-  /** Server drops a socket that has not sent LOGIN by then. */
-  loginTimeoutMs: 10_000,
+  /** Server drops a socket that has not authenticated by then (the client logs in after 1.5 s). */
+  loginTimeoutMs: 5_000,
 } as const;

@@ -33,14 +33,27 @@ declare module 'fastify' {
   }
 }
 
+export interface LiveLimits {
+  /** Sockets one address may hold open before they authenticate. */
+  unauthenticatedPerAddress: number;
+  /** Unauthenticated sockets over all addresses. */
+  unauthenticatedTotal: number;
+}
+export const LIVE_LIMITS: LiveLimits = { unauthenticatedPerAddress: 20, unauthenticatedTotal: 1000 };
+
 export interface RealtimeOptions {
   auth: AuthService;
   bus: EventBus;
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
+  limits?: Partial<LiveLimits>;
 }
 
 export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOptions) => {
   const timing: Record<keyof typeof LIVE_TIMING, number> = { ...LIVE_TIMING, ...opts.timing };
+  const limits: LiveLimits = { ...LIVE_LIMITS, ...opts.limits };
+  /** Sockets not yet authenticated, per address: a flood from one address is refused at once. */
+  const pending = new Map<string, number>();
+  let pendingTotal = 0;
   const byUser = new Map<number, Set<Conn>>();
   const bySession = new Map<number, Set<Conn>>();
 
@@ -110,7 +123,26 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     `${API_PREFIX}/ws`,
     { websocket: true, config: { permission: PUBLIC } },
     (socket, req) => {
+      const ip = req.ip;
+      if ((pending.get(ip) ?? 0) >= limits.unauthenticatedPerAddress || pendingTotal >= limits.unauthenticatedTotal) {
+        req.log.debug({ ip }, 'live: too many unauthenticated sockets');
+        socket.close(4003, 'too many unauthenticated connections');
+        return;
+      }
+      pending.set(ip, (pending.get(ip) ?? 0) + 1);
+      pendingTotal++;
+      let counted = true;
+      /** The socket authenticated or closed: it no longer counts as pending. */
+      const settle = () => {
+        if (!counted) return;
+        counted = false;
+        pendingTotal--;
+        const n = (pending.get(ip) ?? 1) - 1;
+        if (n <= 0) pending.delete(ip);
+        else pending.set(ip, n);
+      };
       let conn: Conn | undefined;
+      let authenticating = false;
       let lastSeen = Date.now();
       const opened = Date.now();
       const watchdog = setInterval(
@@ -123,6 +155,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       );
       socket.on('close', () => {
         clearInterval(watchdog);
+        settle();
         if (conn) remove(conn);
       });
       socket.on('message', async (raw) => {
@@ -139,10 +172,13 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
         }
         const msg = parsed.data;
         if (msg.type === LiveType.HEARTBEAT) {
-          send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
+          // Nothing is answered before authentication.
+          if (conn) send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
           return;
         }
-        // LOGIN: authenticate by the token; anything wrong closes the socket.
+        // LOGIN: authenticate by the token (one at a time); anything wrong closes the socket.
+        if (authenticating) return;
+        authenticating = true;
         try {
           const auth = await opts.auth.authenticate(msg.token);
           if (auth.userId !== msg.userId) throw new Error('user mismatch');
@@ -150,9 +186,12 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (conn) remove(conn);
           conn = { socket, userId: auth.userId, sessionId: auth.sessionId };
           add(conn);
+          settle();
           send(socket, { type: LiveType.LOGIN_OK, userId: auth.userId, timestamp: Date.now() });
         } catch {
           socket.close(4001, 'authentication failed');
+        } finally {
+          authenticating = false;
         }
       });
     },
