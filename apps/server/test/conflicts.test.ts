@@ -55,6 +55,20 @@ describe('unique violations answer 40900 with a reason', () => {
     );
   });
 
+  it('a value taken in another subtree answers 40900 with the reason only: no id, owner or name', async () => {
+    await t.createUser({ username: 'north', password: 'secret-pass', role: 'ADMIN' });
+    await t.createUser({ username: 'south', password: 'secret-pass', role: 'ADMIN' });
+    const [north, south] = [await t.login('north', 'secret-pass'), await t.login('south', 'secret-pass')];
+    const as = async (tok: string, url: string, payload: object) =>
+      (await t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: bearer(tok), payload })).json() as EnvelopeJson;
+    expect((await as(north, '/devicetype/addtype', { code: 'NORTH_SECRET', name: 'North’s secret model' })).code).toBe(20000);
+    expect((await as(north, '/role/add', { name: 'North ops', identification: 'NORTH_OPS' })).code).toBe(20000);
+    const type = await as(south, '/devicetype/addtype', { code: 'NORTH_SECRET', name: 'Mine' });
+    const role = await as(south, '/role/add', { name: 'Mine', identification: 'NORTH_OPS' });
+    expect(type).toEqual({ code: ErrorCode.CONFLICT, message: 'This type code is already used', data: { field: 'code', reason: 'typeCodeTaken' } });
+    expect(role).toEqual({ code: ErrorCode.CONFLICT, message: 'This identification is already used', data: { field: 'identification', reason: 'identificationTaken' } });
+  });
+
   it('only unique violations become 40900; other database errors stay unexpected (50000)', () => {
     const wrapped = (cause: object) => Object.assign(new Error('Failed query'), { cause });
     expect(conflictFromDb(wrapped({ code: '23505', constraint: 'users_username_unique' }))?.data).toMatchObject({ reason: 'usernameTaken', field: 'username' });
