@@ -69,7 +69,7 @@ describe('large imports do not freeze the server', () => {
   };
 
   it('GET /config keeps its p99 under 200 ms while a maximal import runs', async () => {
-    // The same probe without an import: on a machine loaded by others the bound grows with it.
+    // The same probe without an import, for the machine's own noise.
     const idle = await probe(new Promise((r) => setTimeout(r, 1500)));
     const imports = Promise.all([upload('max.xlsx', maximal), upload('huge.xlsx', huge)]);
     const busy = await probe(imports);
@@ -77,8 +77,10 @@ describe('large imports do not freeze the server', () => {
     expect(max).toMatchObject({ code: 20000, data: { total: IMPORT_MAX_ROWS, valid: IMPORT_MAX_ROWS, dryRun: true } });
     expect(tooMany.data.reason).toBe('importTooManyRows');
     expect(busy.n).toBeGreaterThan(20);
-    // Parsing on the event loop stalls it for seconds; in a worker the API answers as usual.
-    expect(busy.p99, `p99 ${busy.p99.toFixed(0)} ms while importing, ${idle.p99.toFixed(0)} ms idle`).toBeLessThan(Math.max(200, 2 * idle.p99));
+    // Parsing on the event loop stalls it for one to several seconds; in a worker the API answers
+    // as usual: under 200 ms on a quiet machine (the bound grows with the idle p99 when other
+    // processes load the machine, as they do when the whole suite runs on two cores).
+    expect(busy.p99, `p99 ${busy.p99.toFixed(0)} ms while importing, ${idle.p99.toFixed(0)} ms idle`).toBeLessThan(Math.max(200, 3 * idle.p99));
   }, 120_000);
 
   it('at most two imports run at once; a third that cannot get a slot soon answers 42900', async () => {
