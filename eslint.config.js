@@ -3,6 +3,27 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** Only repositories talk SQL: services and routes go through *.repo.ts. */
+const NO_SQL = { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'SQL lives in *.repo.ts' };
+/** A repository is its module's own: others call the module's service. */
+const NO_REPO = {
+  regex: '\\.repo(\\.js)?$',
+  message: 'Call the module’s service: only the module’s own service reads its repository',
+};
+/** From modules/<a>/, `../<b>/<file>` (or `../../modules/<b>/<file>`) may only name b's service or types. */
+const OTHER_MODULE = {
+  regex: '^(?:\\.\\./(?!\\.\\.?/)[^/]+|(?:\\.\\./)+modules/[^/]+)/(?![^/]+\\.(?:service|types)(?:\\.js)?$)',
+  message: 'Another module is reached through its *.service.ts (or a *.types.ts) only',
+};
+const NO_PLUGINS = {
+  regex: '(^|/)plugins/',
+  message: 'Services do not import the HTTP layer: routes pass what they need (e.g. the Actor of modules/audit)',
+};
+const NO_DB = {
+  regex: '(^|/)db/',
+  message: 'Routes call services: the database, its schema and seeds are for services and repositories',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/migrations/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -29,14 +50,40 @@ export default tseslint.config(
     files: ['**/*.test.ts', '**/test/**/*.ts', '**/e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // One-way imports. Server: lib/ and plugins/ never reach into a repository; a module reaches
+  // another only through its *.service.ts (or a *.types.ts); services never import plugins (the
+  // HTTP layer); routes call services, never repositories or the database. Web: components/ and
+  // lib/ never import app/ or features/.
   {
-    // Only repositories talk SQL: services and routes go through *.repo.ts.
+    files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_REPO] }] },
+  },
+  {
     files: ['apps/server/src/modules/**/*.ts'],
     ignores: ['apps/server/src/modules/**/*.repo.ts', 'apps/server/src/modules/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_PLUGINS] }] },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.repo.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [OTHER_MODULE] }] },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.routes.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_REPO, NO_DB] }] },
+  },
+  {
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: 'SQL lives in *.repo.ts' }] },
+        {
+          patterns: [
+            {
+              regex: '(^|/)(app|features)(/|$)',
+              message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
+            },
+          ],
+        },
       ],
     },
   },

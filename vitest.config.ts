@@ -36,6 +36,15 @@ export default defineConfig({
           environment: 'node',
         },
       },
+      {
+        // The simulated devices (packages/sim-model) and the fleet simulator (apps/simulator).
+        test: {
+          name: 'simulator',
+          root: '.',
+          include: ['packages/sim-model/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
       serverProject('server', 'pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', 'postgres')] : []),
     ],

@@ -138,6 +138,19 @@ for (const [reason, template] of refusalTemplates) {
   }
 }
 
+// The operation-log actions (packages/contract/src/audit.ts): each one is named in every language
+// as logs:actions.<entity>.<verb>, so the log never shows a bare code for an action of ours.
+const auditFile = join(root, 'packages/contract/src/audit.ts');
+const auditActions = [...readFileSync(auditFile, 'utf8').matchAll(/^ {2}'([a-z]+\.[a-z]+)',$/gm)].map((m) => m[1]);
+if (auditActions.length === 0) problems.push(`${relative(root, auditFile)}: no operation-log actions found`);
+for (const action of auditActions) {
+  for (const lang of languages) {
+    if (typeof catalog.get(lang).get('logs')?.get(`actions.${action}`) !== 'string') {
+      problems.push(`${lang}/logs.json: missing operation-log action "actions.${action}"`);
+    }
+  }
+}
+
 if (problems.length > 0) {
   console.error(`i18n-check: ${problems.length} problem(s)`);
   for (const p of problems) console.error(`  - ${p}`);
@@ -146,5 +159,6 @@ if (problems.length > 0) {
 const keyCount = [...english.values()].reduce((n, m) => n + m.size, 0);
 console.log(
   `i18n-check: ok — ${languages.length} languages (${languages.join(', ')}), ${namespaces.size} namespaces, ` +
-    `${keyCount} keys, ${usages} literal usages, ${refusalTemplates.size} server refusal reasons checked`,
+    `${keyCount} keys, ${usages} literal usages, ${refusalTemplates.size} server refusal reasons and ` +
+    `${auditActions.length} operation-log actions checked`,
 );

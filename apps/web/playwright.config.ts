@@ -21,7 +21,10 @@ function server(port: number, captcha: 'on' | 'off') {
   // A fresh database every run (wiped by the command, not here: workers load this file too).
   const dataDir = path.join(root, '.tmp', `e2e-${port}`);
   return {
-    command: `rm -rf '${dataDir}' && node --import tsx apps/server/src/main.ts`,
+    // The site's contact details go in first (e2e/seed-site.ts), as an administrator would store them.
+    command:
+      `rm -rf '${dataDir}' && node --import tsx apps/web/e2e/seed-site.ts && ` +
+      'node --import tsx apps/server/src/main.ts',
     cwd: root,
     url: `http://127.0.0.1:${port}/api/v1/config`,
     reuseExistingServer: false,
@@ -38,6 +41,8 @@ function server(port: number, captcha: 'on' | 'off') {
       MQTT_PORT: '0',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // The specs count and list devices: no demo fleet (embedded mode would start one).
+      DEMO: 'off',
     },
   };
 }

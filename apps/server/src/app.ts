@@ -13,10 +13,12 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
+import { openapiTransformObject } from './lib/openapi.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { MenuService } from './modules/menu/menu.service.js';
 import { siteRoutes } from './modules/site/site.routes.js';
+import { SiteService } from './modules/site/site.service.js';
 import { UserService } from './modules/user/user.service.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { UserAdminService } from './modules/user/admin.service.js';
@@ -28,6 +30,7 @@ import { permissionRoutes } from './modules/permission/permission.routes.js';
 import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
 import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
 import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
@@ -38,6 +41,23 @@ import { deviceRoutes } from './modules/device/device.routes.js';
 import { DeviceSheetService, type ImportLimits } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
+import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/ingest.service.js';
+import { PartitionKeeper } from './ingest/partitions.js';
+import { CommandService } from './ingest/commands.js';
+import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
+import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
+import { BrokerAuthService } from './modules/broker/broker.service.js';
+import { brokerRoutes } from './modules/broker/broker.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The ingestion path; main.ts attaches the MQTT broker to it. */
+    ingest: IngestService;
+    /** The command channel; the broker plugin sets its downlink. */
+    commands: CommandService;
+    partitions: PartitionKeeper;
+  }
+}
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
 import { inputPlugin } from './plugins/input.js';
@@ -76,6 +96,8 @@ const SECURITY_HEADERS = {
 export interface AppDeps {
   database: Database;
   bus?: EventBus;
+  /** Ingestion timings and batch sizes (tests shorten them). */
+  ingest?: Partial<IngestOptions>;
   /** Shorter live-channel timings for tests. */
   liveTiming?: RealtimeOptions['timing'];
   /** Live-channel caps on unauthenticated sockets (tests lower them). */
@@ -106,16 +128,51 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     sessionTtl: config.sessionTtl,
     lockout: config.loginLockout,
   });
+  const site = new SiteService(db);
+  const logs = new AuditService(db);
   const menus = new MenuService(db);
-  const users = new UserService(db, auth, menus);
-  const admin = new UserAdminService(db, auth, menus);
-  const roles = new RoleService(db, menus, bus);
-  const permissions = new PermissionService(db, bus);
-  const menuAdmin = new MenuAdminService(db, bus);
+  const permissions = new PermissionService(db, bus, menus);
+  const menuAdmin = new MenuAdminService(db, bus, menus, permissions);
+  const roles = new RoleService(db, permissions, menus, bus);
+  const users = new UserService(db, auth, permissions);
+  const admin = new UserAdminService(db, auth, permissions, roles);
   const types = new DeviceTypeService(db);
-  const projects = new ProjectService(db);
-  const devices = new DeviceService(db, projects);
-  const sheets = new DeviceSheetService(db, deps.importLimits);
+  const projects = new ProjectService(db, admin);
+  const devices = new DeviceService(db, projects, types);
+  const sheets = new DeviceSheetService(db, types, projects, deps.importLimits);
+  const commands = new CommandService(db, bus, app.log);
+  const ingest = new IngestService(
+    db,
+    bus,
+    app.log,
+    {
+      ...DEFAULT_INGEST,
+      offlineAfterMs: config.deviceOfflineAfter * 1000,
+      perDeviceRate: config.deviceRateLimit,
+      // PostgreSQL's pool writes several batches at once; PGlite has a single connection.
+      writer: { ...DEFAULT_INGEST.writer, concurrency: deps.database.engine === 'postgres' ? 3 : 1 },
+      ...deps.ingest,
+    },
+    commands,
+  );
+  const partitions = new PartitionKeeper(db, app.log, {
+    retentionDays: config.telemetryRetentionDays,
+    behindMs: ingest.opts.maxPastMs,
+  });
+  // Every day a message may be dated in exists before the first message arrives.
+  await partitions.run();
+  partitions.start();
+  await ingest.start();
+  commands.start();
+  const deviceData = new DeviceDataService(db, ingest, devices, commands);
+  const brokerAuth = new BrokerAuthService(ingest, {
+    secret: config.brokerAuthSecret,
+    serverUsername: config.mqttUsername,
+    serverPassword: config.mqttPassword,
+  });
+  app.decorate('ingest', ingest);
+  app.decorate('commands', commands);
+  app.decorate('partitions', partitions);
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
@@ -129,35 +186,48 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: openapiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
-  await app.register(authPlugin, { auth, menus, perSessionPerMinute: config.apiRateLimit });
+  await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
-  await app.register(realtimePlugin, { auth, bus, timing: deps.liveTiming, limits: deps.liveLimits });
+  await app.register(realtimePlugin, {
+    auth,
+    bus,
+    timing: deps.liveTiming,
+    limits: deps.liveLimits,
+    visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids),
+  });
 
   await app.register(
     async (api) => {
-      await api.register(siteRoutes, { db });
+      await api.register(siteRoutes, { site });
       await api.register(authRoutes, { auth });
       await api.register(userRoutes, { users, menus });
       await api.register(userAdminRoutes, { admin });
       await api.register(roleRoutes, { roles });
       await api.register(permissionRoutes, { permissions, menuAdmin });
       await api.register(menuRoutes, { menus, menuAdmin });
-      await api.register(auditRoutes, { db });
+      await api.register(auditRoutes, { logs });
       await api.register(deviceTypeRoutes, { types });
       await api.register(projectRoutes, { projects });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
+      await api.register(deviceDataRoutes, { data: deviceData });
+      await api.register(brokerRoutes, { broker: brokerAuth });
     },
     { prefix: API_PREFIX },
   );
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {
+    partitions.stop();
+    commands.stop();
+    // What is queued is written before the database closes (SIGTERM drains).
+    await ingest.stop();
     await bus.close();
   });
   return app;

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -7,7 +8,7 @@ import { z } from 'zod';
  */
 const onOff = z.enum(['on', 'off']);
 
-const durationSeconds = z
+const anyDuration = z
   .string()
   .regex(/^\d+\s*[smhd]?$/, 'a duration such as 3600, 30m, 12h or 7d')
   .transform((v) => {
@@ -15,8 +16,8 @@ const durationSeconds = z
     const unit = v.trim().slice(-1);
     const mult = unit === 'm' ? 60 : unit === 'h' ? 3600 : unit === 'd' ? 86400 : 1;
     return n * mult;
-  })
-  .refine((s) => s >= 60, 'at least 60 seconds');
+  });
+const durationSeconds = anyDuration.refine((s) => s >= 60, 'at least 60 seconds');
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -33,13 +34,30 @@ const envSchema = z.object({
   DATABASE_URL: urlWith(['postgres', 'postgresql']).optional(),
   MQTT_PORT: port.default(1883),
   MQTT_URL: urlWith(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
+  MQTT_USERNAME: z.string().min(1).max(256).optional(),
+  MQTT_PASSWORD: z.string().min(1).max(256).optional(),
+  MQTT_CLIENT_ID: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only')
+    .optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only')
+    .default('iot-console'),
+  MQTT_SESSION_EXPIRY: anyDuration.refine((s) => s >= 60, 'at least 60 seconds').default(3600),
+  BROKER_AUTH_SECRET: z.string().min(16, 'at least 16 characters').max(256).optional(),
   REDIS_URL: urlWith(['redis', 'rediss']).optional(),
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   ADMIN_PASSWORD: z.string().min(6, 'at least 6 characters').max(128).optional(),
   CAPTCHA: onOff.default('on'),
-  DEMO: onOff.default('off'),
+  DEMO: onOff.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL: durationSeconds.default(12 * 3600),
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  DEVICE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
   LOGIN_LOCKOUT: onOff.default('on'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
@@ -52,17 +70,42 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   mqttPort: number;
+  /** MQTT_PORT was set: a busy port is then an error, not a warning. */
+  mqttPortSet: boolean;
+  /** External broker (MQTT_URL): the embedded one is not started. */
   mqttUrl?: string;
+  /** The server's own login at the external broker (MQTT_USERNAME or the URL's user). */
+  mqttUsername?: string;
+  mqttPassword?: string;
+  /** Stable client id of this instance at the external broker (its persistent session). */
+  mqttClientId: string;
+  /** Shared-subscription group the instances split the device messages in. */
+  mqttShareGroup: string;
+  /** Seconds the external broker keeps this instance's session while it is away (MQTT 5). */
+  mqttSessionExpiry: number;
+  /** Shared secret the broker sends to the /broker/* auth hooks; unset: the hooks refuse. */
+  brokerAuthSecret?: string;
   redisUrl?: string;
   adminUsername: string;
   adminPassword?: string;
   captcha: boolean;
-  demo: boolean;
+  /**
+   * The demo fleet (simulated devices streaming inside the server): `on` creates it when missing
+   * and runs it; `auto` (DEMO unset with the embedded database) creates it only on an empty
+   * registry and runs one created earlier; `off` never.
+   */
+  demo: 'on' | 'off' | 'auto';
   logLevel: string;
   /** Idle lifetime of a session in seconds; every use slides it forward. */
   sessionTtl: number;
   /** Lock an account for 15 minutes after 5 failed logins from one address. */
   loginLockout: boolean;
+  /** Whole days of telemetry kept; older days are dropped as partitions. */
+  telemetryRetentionDays: number;
+  /** Seconds of silence after which a device is marked offline. */
+  deviceOfflineAfter: number;
+  /** Messages per second one device may send (bursts of twice that). */
+  deviceRateLimit: number;
   /** Folder of the built web console; defaults to apps/web/dist. */
   webDist: string;
   /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
@@ -84,21 +127,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const brokerUrl = e.MQTT_URL ? new URL(e.MQTT_URL) : undefined;
+  const fromUrl = (v: string | undefined) => (v ? decodeURIComponent(v) : undefined);
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
+    mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
+    mqttUsername: e.MQTT_USERNAME ?? fromUrl(brokerUrl?.username),
+    mqttPassword: e.MQTT_PASSWORD ?? fromUrl(brokerUrl?.password),
+    mqttClientId: e.MQTT_CLIENT_ID ?? `${e.MQTT_SHARE_GROUP}-${os.hostname().replace(/[^A-Za-z0-9_.:-]/g, '_')}`.slice(0, 128),
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttSessionExpiry: e.MQTT_SESSION_EXPIRY,
+    brokerAuthSecret: e.BROKER_AUTH_SECRET,
     redisUrl: e.REDIS_URL,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     captcha: e.CAPTCHA === 'on',
-    demo: e.DEMO === 'on',
+    demo: e.DEMO ?? (e.DATABASE_URL ? 'off' : 'auto'),
     logLevel: e.LOG_LEVEL,
     sessionTtl: e.SESSION_TTL,
     loginLockout: e.LOGIN_LOCKOUT === 'on',
+    telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
+    deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
+    deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
     webDist: path.resolve(

@@ -2,6 +2,9 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
+import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
+import { externalBrokerOptions, startExternalBroker, type ExternalBroker } from './plugins/mqtt-external.js';
 
 async function main() {
   let config: Config;
@@ -47,7 +50,60 @@ async function main() {
   }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  printBanner(config, port, database.engine, seeded);
+
+  let broker: EmbeddedBroker | undefined;
+  let external: ExternalBroker | undefined;
+  if (config.mqttUrl) {
+    if (config.mqttPortSet) app.log.warn('MQTT_URL is set: MQTT_PORT is ignored (no embedded broker)');
+    if (!config.brokerAuthSecret) {
+      app.log.warn('BROKER_AUTH_SECRET is not set: the broker auth hooks (/api/v1/broker/…) refuse every call');
+    }
+    try {
+      external = await startExternalBroker(app.ingest, app.log, { ...externalBrokerOptions(config), commands: app.commands });
+    } catch (err) {
+      app.log.error(`cannot use the external MQTT broker: ${(err as Error).message}`);
+      await app.close();
+      await database.close();
+      process.exit(1);
+    }
+  } else {
+    try {
+      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host, commands: app.commands });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' && !config.mqttPortSet) {
+        // The default port is taken (often by a system Mosquitto): the console still starts, and
+        // says how to give devices a broker.
+        app.log.warn(
+          `port ${config.mqttPort} is taken (another MQTT broker?): the embedded broker is off; devices can use HTTP, ` +
+            'or set MQTT_PORT to a free port (0 picks one)',
+        );
+      } else {
+        app.log.error(
+          code === 'EADDRINUSE'
+            ? `MQTT_PORT ${config.mqttPort} is already in use (another broker?): stop it or choose another MQTT_PORT`
+            : `cannot start the MQTT broker: ${String(err)}`,
+        );
+        await app.close();
+        await database.close();
+        process.exit(1);
+      }
+    }
+  }
+
+  // The demo fleet streams through the ingestion path once the server takes requests.
+  let demo: DemoFleet | undefined;
+  if (config.demo !== 'off') {
+    try {
+      demo = await startDemo(
+        { db: database.db, ingest: app.ingest, log: app.log, commands: app.commands },
+        { mode: config.demo, adminUsername: config.adminUsername },
+      );
+    } catch (err) {
+      app.log.error({ err }, 'the demo fleet could not start');
+    }
+  }
+  printBanner(config, port, database.engine, seeded, broker?.port, external, demo?.size);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -57,6 +113,11 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      // Devices first (no new messages; the external client acknowledges what it took once
+      // stored), then the app drains the ingestion queue.
+      await demo?.stop();
+      await broker?.close();
+      await external?.close();
       await app.close();
       await database.close();
     } finally {
@@ -67,7 +128,15 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function printBanner(config: Config, port: number, engine: string, seeded: SeedResult) {
+function printBanner(
+  config: Config,
+  port: number,
+  engine: string,
+  seeded: SeedResult,
+  mqttPort?: number,
+  external?: ExternalBroker,
+  demoDevices?: number,
+) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [
     `IoT device management console is running`,
@@ -75,7 +144,15 @@ function printBanner(config: Config, port: number, engine: string, seeded: SeedR
     `  API docs  http://${host}:${port}/api/docs`,
     `  Database  ${engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Captcha   ${config.captcha ? 'on' : 'OFF (automation mode)'}`,
+    `  Devices   ${
+      external
+        ? `${external.url} (external broker, share group ${config.mqttShareGroup})`
+        : mqttPort !== undefined
+          ? `mqtt://${host}:${mqttPort} (embedded broker)`
+          : 'HTTP only'
+    }; HTTP POST /api/v1/ingest/<kind> (docs/PROTOCOL.md)`,
   ];
+  if (demoDevices) lines.push(`  Demo      ${demoDevices} simulated devices in project "${DEMO_PROJECT}" (DEMO=off stops them)`);
   if (seeded.adminCreated) {
     lines.push(
       `  Super administrator created: ${config.adminUsername}`,

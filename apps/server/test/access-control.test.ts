@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, type MenuNode } from '@iot/contract';
+import { ErrorCode, SUPERADMIN, type MenuNode } from '@iot/contract';
 import { apiAs, bearer, buildTestApp, type TestApp } from './helpers.js';
 
 /** Escalation attempts, sub-user hierarchy, emails, session ends and the operation log. */
@@ -19,7 +19,7 @@ describe('access control', () => {
     tok.admin = await t.login();
     ids.ADMIN = await roleOf('ADMIN');
     ids.BATTERY = await roleOf('BATTERYMANAGEMENT');
-    ids.SUPER = await roleOf('SUPERADMIN');
+    ids.SUPER = await roleOf(SUPERADMIN);
     for (const name of ['alpha', 'beta']) {
       ids[name] = (await ok('admin', 'POST', '/user/add', { username: name, password: 'secret-pass', type: 1, roleId: ids.ADMIN })).id;
       tok[name] = await t.login(name, 'secret-pass');
@@ -68,7 +68,7 @@ describe('access control', () => {
       expect(grant.message).toContain('menu:add');
       // The options offered to alpha never include the stronger roles.
       const options = (await ok('alpha', 'GET', '/role/getoptionslist')) as { identification: string }[];
-      expect(options.map((o) => o.identification)).not.toContain('SUPERADMIN');
+      expect(options.map((o) => o.identification)).not.toContain(SUPERADMIN);
       expect(options.map((o) => o.identification)).not.toContain('STRONG');
     });
 
@@ -239,6 +239,33 @@ describe('access control', () => {
       const refused = logs.find((l) => l.action === 'user.delete' && l.result === 'failure');
       expect(refused.entityId).toBe('1');
       expect(refused.summary).toContain(String(ErrorCode.NOT_FOUND));
+    });
+
+    it('names the object, its role and its references, so a reader needs no ids', async () => {
+      const { id } = await ok('alpha', 'POST', '/user/add', {
+        username: 'named', password: 'very-secret', type: 1, roleId: ids.BATTERY, corporateName: 'Named Ltd', contactNumber: '555 0100',
+      });
+      await ok('admin', 'POST', '/user/edit', { id, roleId: ids.ADMIN, contactNumber: '555 0199' });
+      await ok('admin', 'POST', '/role/add', { name: 'Night shift', identification: 'NIGHT' });
+      await ok('admin', 'POST', '/user/preferences', { language: 'es' });
+      const taken = await call('admin', 'POST', '/role/add', { name: 'Night shift again', identification: 'NIGHT' });
+      expect(taken.code).toBe(ErrorCode.CONFLICT);
+      const logs = (await ok('admin', 'GET', '/logs/list?limit=20')).items as any[];
+      const row = (action: string, result = 'success') => logs.find((l) => l.action === action && l.result === result)!;
+
+      const add = row('user.add');
+      expect(add).toMatchObject({ entityId: String(id), entityName: 'named', role: 'ADMIN', roleName: 'Administrators' });
+      expect(JSON.parse(add.summary)).toMatchObject({ role: 'Battery management', parent: 'alpha', contactNumber: '555 0100' });
+      expect(add.summary).not.toContain('roleId');
+      const edit = row('user.edit');
+      expect(edit).toMatchObject({ entityName: 'named', role: 'SUPERADMIN', roleName: 'Super administrator' });
+      expect(JSON.parse(edit.summary)).toEqual({ role: 'Administrators', contactNumber: '555 0199' });
+      expect(row('role.add')).toMatchObject({ entityName: 'Night shift', summary: JSON.stringify({ identification: 'NIGHT' }) });
+      expect(row('user.preferences')).toMatchObject({ entityName: 'admin', summary: JSON.stringify({ language: 'es' }) });
+      // A refusal keeps its reason (the console translates it) and the name the request gave.
+      const refused = row('role.add', 'failure');
+      expect(refused.entityName).toBe('Night shift again');
+      expect(JSON.parse(refused.summary)).toMatchObject({ code: ErrorCode.CONFLICT, reason: 'identificationTaken', field: 'identification' });
     });
 
     it('filters by action, user and time, scoped to the caller’s subtree', async () => {

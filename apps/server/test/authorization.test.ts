@@ -16,6 +16,8 @@ import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.
 
 type Perm = typeof PUBLIC | typeof AUTHENTICATED | PermissionCode | readonly PermissionCode[];
 interface Req {
+  /** The concrete path of a route with parameters (`/ingest/:kind` → `/ingest/telemetry`). */
+  url?: string;
   query?: Record<string, string | number>;
   payload?: object | Buffer;
   headers?: Record<string, string>;
@@ -31,6 +33,8 @@ interface Case {
 
 const any = (verb: string) => [`admin:${verb}`, `user:${verb}`, `agent:${verb}`] as PermissionCode[];
 const ALL_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
+const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
+const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
 
 describe('authorization matrix over every /api/v1 route', () => {
   let t: TestApp;
@@ -38,12 +42,14 @@ describe('authorization matrix over every /api/v1 route', () => {
   const ids: Record<string, number> = {};
   const permissionIds = new Map<string, number>();
   let seq = 0;
+  /** HTTP Basic credentials of a device (SN and secret) for the device uplink. */
+  let deviceBasic = '';
 
   const call = async (who: string | undefined, method: string, url: string, req: Req = {}) => {
     const qs = req.query ? `?${new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
     const res = await t.app.inject({
       method: method as 'GET',
-      url: `${url}${qs}`,
+      url: `${req.url ?? url}${qs}`,
       headers: { ...(who ? bearer(tok[who]!) : {}), ...req.headers },
       payload: req.payload,
     });
@@ -51,6 +57,8 @@ describe('authorization matrix over every /api/v1 route', () => {
     if (res.statusCode === 200 && !String(res.headers['content-type']).includes('json')) {
       return { code: 20000, message: 'file', data: {} } as never;
     }
+    // Nor are the broker hooks' answers (EMQX, mosquitto-go-auth formats).
+    if (res.statusCode === 200 && url.startsWith('/api/v1/broker/')) return { code: 20000, message: 'broker', data: {} } as never;
     return res.json() as { code: number; message: string; data: { id?: number } & Record<string, unknown> };
   };
   const as = async (who: string, method: string, url: string, req: Req = {}) => {
@@ -88,7 +96,7 @@ describe('authorization matrix over every /api/v1 route', () => {
 
   beforeAll(async () => {
     // The per-session rate limit is not under test here; the matrix makes many calls quickly.
-    t = await buildTestApp({ API_RATE_LIMIT: '0' });
+    t = await buildTestApp({ API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' });
     tok.admin = await t.login();
     const perms = (await as('admin', 'GET', '/api/v1/permission/getlist', { query: { limit: 200 } })) as unknown as {
       items: { id: number; identification: string }[];
@@ -128,6 +136,11 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.betaProject = (await as('beta', 'POST', '/api/v1/project/addproject', { payload: { name: 'Beta project' } })).id!;
     ids.betaSection = (await as('beta', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: ids.betaProject, name: 'Road', points: [[116.4, 39.9]] } })).id!;
     ids.betaDevice = (await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: ids.betaProject } })).id!;
+    // A device that reports over HTTP (the uplink authenticates it by SN and secret).
+    const { secret } = (await as('op', 'POST', '/api/v1/device/add', {
+      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.opType },
+    })) as unknown as { secret: string };
+    deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
   });
   afterAll(() => t.close());
 
@@ -319,6 +332,22 @@ describe('authorization matrix over every /api/v1 route', () => {
       foreign: async () => ({ query: { id: ids.betaDevice! } }),
     },
     'POST /api/v1/device/add': { perm: 'device:add', ok: async () => ({ payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType! } }) },
+    // Devices and brokers authenticate themselves (device secret, BROKER_AUTH_SECRET), not with a session.
+    'POST /api/v1/ingest/:kind': {
+      perm: PUBLIC,
+      ok: async () => ({ url: '/api/v1/ingest/telemetry', headers: { authorization: deviceBasic }, payload: { values: {} } }),
+    },
+    'POST /api/v1/broker/emqx/authn': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/emqx/authz': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
+    'POST /api/v1/broker/mosquitto/user': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/mosquitto/superuser': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server' }) },
+    'POST /api/v1/broker/mosquitto/acl': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'GET /api/v1/device/latest': {
+      perm: 'device:list',
+      ok: async () => ({ query: { id: ids.opDevice! } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/logs/devicelogs': { perm: 'log:device', ok: async () => ({}) },
     'POST /api/v1/device/edit': {
       perm: 'device:edit',
       ok: async () => ({ payload: { id: await newDevice(), name: 'Edited', sn: `SN-${++seq}`, typeId: ids.opType! } }),

@@ -65,8 +65,37 @@ describe('bad input answers 40000 naming the field', () => {
     refusedAt(await api('GET', '/device/list?page=4294967296'), 'page');
     refusedAt(await api('GET', '/user/menulist?parent_id=99999999999'), 'parent_id');
     refusedAt(await api('DELETE', '/project/deleteproject?id=1&moveTo=2147483648'), 'moveTo');
+    refusedAt(await api('GET', '/device/latest?id=2147483648'), 'id');
+    refusedAt(await api('GET', '/logs/devicelogs?deviceId=2147483648'), 'deviceId');
     // The largest int4 is a valid id that simply does not exist.
     expect((await api('GET', '/device/basic?id=2147483647')).body.code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('device ingestion: a NUL byte in an SN, a message or a client id never fails a batch', async () => {
+    const added = await api('POST', '/device/add', { name: 'NUL device', sn: 'NUL-DEV', typeId });
+    const { id, secret } = (added.body as unknown as { data: { id: number; secret: string } }).data;
+    const basic = (sn: string, pass: string) => ({ authorization: `Basic ${Buffer.from(`${sn}:${pass}`).toString('base64')}` });
+    // HTTP uplink: an SN with a NUL answers like unknown credentials; a body with one is refused.
+    const nulSn = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', headers: basic('NUL\u0000-DEV', secret), payload: { values: {} } });
+    expect(nulSn.json().code).toBe(ErrorCode.BAD_CREDENTIALS);
+    const nulBody = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', headers: basic('NUL-DEV', secret), payload: { values: { a: 'x\u0000' } } });
+    expect(nulBody.json()).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'values.a' } });
+    // MQTT-style raw payloads and names go straight to the ingestion service.
+    const ingest = t.app.ingest;
+    expect(await ingest.authenticate('NUL\u0000-DEV', secret)).toEqual({ reason: 'unknownDevice' });
+    await ingest.refused('ghost\u0000sn', 'unknownDevice', { clientId: 'c\u0000lient', via: 'mqtt' });
+    const auth = await ingest.authenticate('NUL-DEV', secret);
+    if (!('device' in auth)) throw new Error('the device should authenticate');
+    const raw = await ingest.uplink(auth.device, 'telemetry', Buffer.from('{"values":{"a":"x\\u0000y"}}'));
+    expect(raw).toMatchObject({ accepted: 0, rejected: [{ reason: 'invalidMessage', field: 'values.a' }] });
+    const ack = await ingest.uplink(auth.device, 'ack', '{"id":1,"status":"ok","mess\\u0000age":"x"}');
+    expect(ack.rejected[0]?.reason).toBe('invalidMessage');
+    // The batches were written: the refusals are in the device log, and the device still reports.
+    const logs = await api('GET', `/logs/devicelogs?sn=ghostsn`);
+    const items = (logs.body as unknown as { data: { items: { sn: string; detail: Record<string, unknown> }[] } }).data.items;
+    expect(items[0]).toMatchObject({ sn: 'ghostsn', detail: { clientId: 'client' } });
+    const mine = await api('GET', `/logs/devicelogs?deviceId=${id}`);
+    expect((mine.body as unknown as { data: { total: number } }).data.total).toBeGreaterThan(0);
   });
 
   it('malformed multipart: no boundary, too many fields, a truncated body, no file', async () => {

@@ -5,8 +5,14 @@ import { buildTestApp, type TestApp } from './helpers.js';
  * Walks every /api/v1 route (the route table, with each route's query and body schema from the
  * OpenAPI document, so a new route is covered without touching this file) and sends it hostile
  * input: each query parameter and body field in turn set to a value from the table below while
- * the others stay plausible, then whole bodies that are not what the route expects. Nothing may
+ * the others stay plausible, then whole bodies that are not what the route expects. Path
+ * parameters (`/ingest/:kind`) get a plausible value and then the hostile ones. Nothing may
  * answer 5xx or leak a stack trace, and the server must still answer afterwards.
+ *
+ * Routes that authenticate their caller themselves are called with that caller's credentials, so
+ * the hostile input reaches past the door: the device uplink as a real device (HTTP Basic SN and
+ * secret; with a console token it would answer 60204 to everything), the broker hooks with the
+ * broker secret.
  */
 
 type Schema = {
@@ -112,6 +118,7 @@ const encodeQuery = (v: string) => {
     return `${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))}%ED%A0%80%FF`;
   }
 };
+const BROKER_AUTH_SECRET = 'fuzz-broker-secret-123';
 const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 /** Whole bodies that are not what any route expects, with their content type. */
@@ -140,6 +147,8 @@ describe('fuzzing every route with hostile input', () => {
   let logins = 0;
   const problems: string[] = [];
   let requests = 0;
+  /** `Authorization` of a real device for the uplink (HTTP Basic: SN and secret). */
+  let deviceBasic = '';
 
   /** A fresh super-administrator session from its own address (logout and lockouts stay local). */
   const session = async () => {
@@ -149,8 +158,22 @@ describe('fuzzing every route with hostile input', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp({ API_RATE_LIMIT: '0' });
+    // No per-session or per-device rate limit: the fuzzer sends fast, and a 42900 would hide the
+    // deeper paths it means to reach.
+    t = await buildTestApp({ API_RATE_LIMIT: '0', DEVICE_RATE_LIMIT: '100000', BROKER_AUTH_SECRET });
     doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const admin = await session();
+    const bearerOf = { authorization: `Bearer ${admin.token}` };
+    const type = (await t.app.inject({ method: 'POST', url: '/api/v1/devicetype/addtype', headers: bearerOf, payload: { code: 'FUZZ', name: 'Fuzz type' } })).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/devicetype/addsetparam',
+      headers: bearerOf,
+      payload: { id: type.data.id, params: [{ semaphoreId: 'v', name: 'V', dataType: 'number' }, { semaphoreId: 's', name: 'S', dataType: 'text' }] },
+    });
+    const device = (await t.app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearerOf, payload: { name: 'Fuzz BMU', sn: 'FUZZ-1', typeId: type.data.id } })).json();
+    expect(device.code).toBe(20000);
+    deviceBasic = `Basic ${Buffer.from(`FUZZ-1:${device.data.secret}`).toString('base64')}`;
   });
   afterAll(() => t.close());
 
@@ -158,12 +181,12 @@ describe('fuzzing every route with hostile input', () => {
     who: { token: string; remoteAddress: string },
     method: string,
     url: string,
-    opts: { query?: Record<string, unknown>; json?: unknown; raw?: { type: string; body: string | Buffer } },
+    opts: { query?: Record<string, unknown>; json?: unknown; raw?: { type: string; body: string | Buffer }; headers?: Record<string, string> },
   ) => {
     const qs = Object.entries(opts.query ?? {})
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeQuery(String(v))}`)
       .join('&');
-    const headers: Record<string, string> = { authorization: `Bearer ${who.token}` };
+    const headers: Record<string, string> = { authorization: `Bearer ${who.token}`, ...opts.headers };
     let payload: string | Buffer | undefined;
     if (opts.raw) {
       headers['content-type'] = opts.raw.type;
@@ -183,30 +206,69 @@ describe('fuzzing every route with hostile input', () => {
     const started = Date.now();
     for (const route of t.app.apiRoutes) {
       if (route.url.endsWith('/ws')) continue; // the live channel has its own suite
-      const op = doc.paths[route.url]?.[route.method.toLowerCase()] ?? {};
+      const op = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()] ?? {};
       const params = (op.parameters ?? []).filter((p) => p.in === 'query');
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
       const bodySchema = op.requestBody?.content['application/json']?.schema;
       const baseQuery = Object.fromEntries(params.map((p) => [p.name, plausible(p.schema)]));
-      const baseBody = bodySchema ? (plausible(bodySchema) as Record<string, unknown>) : undefined;
+      const isUplink = route.url.startsWith('/api/v1/ingest/');
+      // The uplink's body schema is any object: start from a telemetry message instead.
+      const baseBody = isUplink
+        ? { ts: new Date().toISOString(), values: { v: 1, s: 'text' } }
+        : bodySchema
+          ? (plausible(bodySchema) as Record<string, unknown>)
+          : undefined;
+      const pathOf = (values: Record<string, string>) =>
+        route.url.replace(/:(\w+)/g, (_, name: string) => encodeQuery(values[name] ?? 'fuzz'));
+      const basePath = Object.fromEntries(pathParams.map((p) => [p.name, String(plausible(p.schema))]));
+      const url = pathOf(basePath);
       const who = await session();
+      const headers: Record<string, string> | undefined = isUplink
+        ? { authorization: deviceBasic }
+        : route.url.startsWith('/api/v1/broker/')
+          ? { 'x-broker-secret': BROKER_AUTH_SECRET }
+          : undefined;
+      if (route.url.includes('/:')) expect(pathParams.length, `${route.url}: path parameters in the OpenAPI document`).toBeGreaterThan(0);
+
+      // Path parameters, one at a time.
+      for (const p of pathParams) {
+        for (const v of QUERY_VALUES) await send(who, route.method, pathOf({ ...basePath, [p.name]: v }), { query: baseQuery, json: baseBody, headers });
+      }
+      if (isUplink) {
+        // The same messages without a device's credentials, or with a console token: 60204.
+        const anon = await t.app.inject({ method: 'POST', url, payload: baseBody, remoteAddress: who.remoteAddress });
+        expect(anon.json().code).toBe(60204);
+        const withToken = await t.app.inject({ method: 'POST', url, payload: baseBody, headers: { authorization: `Bearer ${who.token}` }, remoteAddress: who.remoteAddress });
+        expect(withToken.json().code).toBe(60204);
+        const nul = await t.app.inject({
+          method: 'POST',
+          url,
+          payload: baseBody,
+          headers: { authorization: `Basic ${Buffer.from('FUZZ\u0000-1:x').toString('base64')}` },
+          remoteAddress: who.remoteAddress,
+        });
+        expect(nul.json().code).toBe(60204);
+        const good = await t.app.inject({ method: 'POST', url, payload: baseBody, headers: { authorization: deviceBasic }, remoteAddress: who.remoteAddress });
+        expect(good.json()).toMatchObject({ code: 20000, data: { accepted: 2 } });
+      }
 
       // One field at a time, the others plausible.
       for (const p of params) {
-        for (const v of QUERY_VALUES) await send(who, route.method, route.url, { query: { ...baseQuery, [p.name]: v }, json: baseBody });
+        for (const v of QUERY_VALUES) await send(who, route.method, url, { query: { ...baseQuery, [p.name]: v }, json: baseBody, headers });
       }
       if (baseBody && typeof baseBody === 'object' && !Array.isArray(baseBody)) {
         const fields = Object.keys(baseBody);
         for (const [i, f] of fields.entries()) {
-          for (const v of FIELD_VALUES) await send(who, route.method, route.url, { query: baseQuery, json: { ...baseBody, [f]: v } });
+          for (const v of FIELD_VALUES) await send(who, route.method, url, { query: baseQuery, json: { ...baseBody, [f]: v }, headers });
           // A 1 MB string in the first field; an unknown extra field.
-          if (i === 0) await send(who, route.method, route.url, { query: baseQuery, json: { ...baseBody, [f]: BIG } });
+          if (i === 0) await send(who, route.method, url, { query: baseQuery, json: { ...baseBody, [f]: BIG }, headers });
         }
-        await send(who, route.method, route.url, { query: baseQuery, json: { ...baseBody, 'extra\u0000': 1, __proto__: { polluted: true } } });
+        await send(who, route.method, url, { query: baseQuery, json: { ...baseBody, 'extra\u0000': 1, __proto__: { polluted: true } }, headers });
       }
       // Whole bodies of the wrong shape (also sent to GET routes: a body they must ignore).
       for (const raw of HOSTILE_BODIES) {
         if (route.method === 'GET' && raw.type !== 'application/json') continue;
-        await send(who, route.method, route.url, { query: baseQuery, raw });
+        await send(who, route.method, url, { query: baseQuery, raw, headers });
       }
     }
     const config = await t.app.inject({ method: 'GET', url: '/api/v1/config' });

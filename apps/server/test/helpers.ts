@@ -60,6 +60,8 @@ export async function buildTestApp(
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'silent',
     WEB_DIST: '/nonexistent-web-dist',
+    // No demo fleet: tests see only the devices they create (a test may set DEMO itself).
+    DEMO: 'off',
     ...env,
   });
   const database = await openTestDatabase();

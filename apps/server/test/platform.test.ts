@@ -14,11 +14,20 @@ describe('configuration', () => {
       mqttPort: 1883,
       adminUsername: 'admin',
       captcha: true,
-      demo: false,
+      // Embedded database: the demo fleet is created on an empty one.
+      demo: 'auto',
       sessionTtl: 12 * 3600,
       loginLockout: true,
     });
     expect(c.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('runs the demo fleet by default only with the embedded database', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe('off');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'on' }).demo).toBe('on');
+    expect(loadConfig({ DEMO: 'off' }).demo).toBe('off');
+    expect(loadConfig({ DEMO: '' }).demo).toBe('auto');
+    expect(() => loadConfig({ DEMO: 'yes' })).toThrow(/DEMO/);
   });
 
   it('names every bad variable', () => {
@@ -31,6 +40,23 @@ describe('configuration', () => {
       expect(msg).toMatch(/CAPTCHA:/);
       expect(msg).toMatch(/DATABASE_URL:/);
     }
+  });
+
+  it('reads the external broker settings: credentials from the URL unless given, a stable client id', () => {
+    const c = loadConfig({ MQTT_URL: 'mqtts://console%40fleet:p%3Ass@broker.example:8883' });
+    expect(c).toMatchObject({
+      mqttUrl: 'mqtts://console%40fleet:p%3Ass@broker.example:8883',
+      mqttUsername: 'console@fleet',
+      mqttPassword: 'p:ss',
+      mqttShareGroup: 'iot-console',
+      mqttSessionExpiry: 3600,
+    });
+    expect(c.mqttClientId).toBe(`iot-console-${os.hostname().replace(/[^A-Za-z0-9_.:-]/g, '_')}`);
+    expect(loadConfig({ MQTT_URL: 'mqtt://u:p@b', MQTT_USERNAME: 'other', MQTT_PASSWORD: 'secret' })).toMatchObject({ mqttUsername: 'other', mqttPassword: 'secret' });
+    expect(loadConfig({ MQTT_SHARE_GROUP: 'fleet-a', MQTT_CLIENT_ID: 'console-1' })).toMatchObject({ mqttShareGroup: 'fleet-a', mqttClientId: 'console-1' });
+    expect(() => loadConfig({ MQTT_SHARE_GROUP: 'a/b' })).toThrow(/MQTT_SHARE_GROUP/);
+    expect(() => loadConfig({ MQTT_URL: 'http://broker' })).toThrow(/MQTT_URL/);
+    expect(() => loadConfig({ BROKER_AUTH_SECRET: 'short' })).toThrow(/BROKER_AUTH_SECRET/);
   });
 
   it('reads durations with units', () => {
@@ -82,6 +108,7 @@ describe('envelope, docs and the served console', () => {
     const page = await t.app.inject({ method: 'GET', url: '/device/type' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<div id="root">');
+    expect(page.headers['cache-control']).toBe('no-cache');
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
     const missing = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
@@ -89,6 +116,18 @@ describe('envelope, docs and the served console', () => {
     // A rebuilt console is served without a restart.
     fs.writeFileSync(path.join(dist, 'assets', 'app-new456.js'), 'console.log(2)');
     expect((await t.app.inject({ method: 'GET', url: '/assets/app-new456.js' })).body).toBe('console.log(2)');
+  });
+
+  it('the console address itself serves the console: /, /?x=1, HEAD / and folders', async () => {
+    for (const url of ['/', '/?x=1', '/assets/', '/assets']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<div id="root">');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('text/html');
   });
 
   it('publishes an OpenAPI document generated from the route schemas', async () => {

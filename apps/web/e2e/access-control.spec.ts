@@ -132,7 +132,7 @@ test.describe.serial('access control', () => {
     await expect(page.getByTestId('btn-add')).toHaveCount(0);
     for (const path of ['/sys/role', '/sys/menu', '/sys/adminuser']) {
       await page.goto(path);
-      await expect(page).toHaveURL(/\/404$/);
+      await expect(page).toHaveURL(/\/401$/);
     }
   });
 

@@ -77,7 +77,7 @@ test.describe('device types', () => {
     // Client checks: duplicate semaphore id, min above max, an enum without values.
     await page.getByTestId('btn-save').click();
     await expect(page.getByTestId('param-row-1')).toHaveAttribute('data-error', 'true');
-    await expect(page.getByTestId('param-row-1')).toContainText('This semaphore ID is used twice');
+    await expect(page.getByTestId('param-row-1')).toContainText('Semaphore id P1 appears twice');
     await expect(p0).toContainText('Max must not be below min');
     await expect(page.getByTestId('param-row-3')).toContainText('An enum needs at least one value');
 

@@ -55,7 +55,7 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(projectRow).toBeVisible();
     await expect(projectRow).toContainText('admin');
     await projectRow.getByRole('button', { name: 'Devices' }).click();
-    await expect(page).toHaveURL(/\/project\/devicelist\?projectId=\d+$/);
+    await expect(page).toHaveURL(/\/device\/list\?projectId=\d+$/);
     await expect(page.getByTestId('filter-project')).toContainText(projectName);
   });
 
@@ -109,7 +109,12 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(devicesTable(page).locator('tr.ant-table-row')).toHaveCount(1);
     await expect(deviceRow(page, `${sn}-B`)).toBeVisible();
 
+    // Reset also drops the project the list was opened with, from the address too; the list then
+    // starts afresh (a new table): wait for the old one to go before typing into the new one.
+    const tableBefore = await page.getByTestId('device-table').elementHandle();
     await page.getByTestId('filter-reset').click();
+    await expect(page).toHaveURL(/\/device\/list$/);
+    await tableBefore!.waitForElementState('hidden');
     await page.getByTestId('filter-q').locator('input').fill(imei);
     await page.getByTestId('filter-q').locator('input').press('Enter');
     await expect(devicesTable(page).locator('tr.ant-table-row')).toHaveCount(1);

@@ -56,6 +56,28 @@ export async function apiLogin(request: APIRequestContext, baseURL = MAIN_URL): 
   return body.data.token;
 }
 
+/**
+ * Creates a company account (type 1, battery-management role) through the API as the
+ * administrator and signs it in; returns its session token.
+ */
+export async function createCompanyUser(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const admin = await apiLogin(request);
+  const roles = await callApi<{ items: { id: number; identification: string }[] }>(request, 'GET', '/role/getlist?limit=200', {
+    token: admin,
+  });
+  const roleId = roles.body.data.items.find((r) => r.identification === 'BATTERYMANAGEMENT')!.id;
+  const added = await callApi(request, 'POST', '/user/add', {
+    token: admin,
+    data: { username, password, type: 1, roleId, corporateName: 'Acme Energy', corporateAddress: '1 Harbour Road', contactNumber: '555 0101' },
+  });
+  expect(added.body.code, `user/add failed: ${added.body.message}`).toBe(20000);
+  const login = await callApi<{ token: string }>(request, 'POST', '/user/login', {
+    data: { username, password, captcha: '', key: '' },
+  });
+  expect(login.body.code, `login failed: ${login.body.message}`).toBe(20000);
+  return login.body.data.token;
+}
+
 /** Puts a token where the console looks for it (the `Admin-Token` cookie). */
 export async function setTokenCookie(context: BrowserContext, token: string, url = MAIN_URL) {
   await context.addCookies([{ name: TOKEN_COOKIE, value: token, url, sameSite: 'Lax' }]);

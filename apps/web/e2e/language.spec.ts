@@ -1,4 +1,5 @@
-import { ADMIN, LANGUAGE_COOKIE, MAIN_URL, expect, shell, test } from './fixtures';
+import type { APIRequestContext } from '@playwright/test';
+import { ADMIN, API, LANGUAGE_COOKIE, MAIN_URL, callApi, expect, shell, test } from './fixtures';
 
 test.describe('language switch', () => {
   test('Chinese renders Chinese menus, survives a reload, and English comes back', async ({
@@ -44,5 +45,71 @@ test.describe('language switch', () => {
     await expect(page.getByText(`Welcome back, ${ADMIN.username}`)).toBeVisible();
     await expect(tag('Dashboard')).toBeVisible();
     await expect(sidebar.getByText('系统管理')).toHaveCount(0);
+  });
+});
+
+test.describe('the stored language copy', () => {
+  /** Operation-log rows of the language/profile saves so far (newest first). */
+  async function preferenceRows(request: APIRequestContext, token: string) {
+    const { body } = await callApi<{ total: number; items: { summary: string }[] }>(
+      request,
+      'GET',
+      '/logs/list?action=user.preferences&limit=200',
+      { token },
+    );
+    return body.data;
+  }
+
+  test('one switch writes one row; a login in the stored language writes none', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const saves: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith(`${API}/user/preferences`)) saves.push(r.postData() ?? '');
+    });
+    // The browser asks for English and has no language cookie: store English first.
+    await callApi(request, 'POST', '/user/preferences', { token: session.token, data: { language: 'en' } });
+    const start = (await preferenceRows(request, session.token)).total;
+
+    await page.goto('/dashboard');
+    const { menuItem, navbar } = shell(page);
+    await expect(menuItem('System')).toBeVisible();
+    expect(saves, 'no save when the language equals the stored one').toEqual([]);
+
+    const saved = page.waitForResponse((r) => r.url().endsWith(`${API}/user/preferences`));
+    await navbar.getByTestId('lang-select').click();
+    await page.getByTestId('lang-ja').click();
+    await expect(menuItem('システム管理')).toBeVisible();
+    expect((await (await saved).json()).code).toBe(20000);
+    // Choosing the language already shown sends nothing.
+    await navbar.getByTestId('lang-select').click();
+    await page.getByTestId('lang-ja').click();
+    await page.reload();
+    await expect(menuItem('システム管理')).toBeVisible();
+
+    expect(saves).toEqual(['{"language":"ja"}']);
+    const after = await preferenceRows(request, session.token);
+    expect(after.total).toBe(start + 1);
+    expect(after.items[0]!.summary).toBe('{"language":"ja"}');
+  });
+
+  test('a login whose browser language differs from the stored one saves it once', async ({
+    page,
+    request,
+    session,
+  }) => {
+    await callApi(request, 'POST', '/user/preferences', { token: session.token, data: { language: 'es' } });
+    const start = (await preferenceRows(request, session.token)).total;
+    const saved = page.waitForResponse((r) => r.url().endsWith(`${API}/user/preferences`));
+    await page.goto('/dashboard');
+    await expect(shell(page).menuItem('System')).toBeVisible();
+    expect((await saved).request().postData()).toBe('{"language":"en"}');
+    await page.reload();
+    await expect(shell(page).menuItem('System')).toBeVisible();
+    const after = await preferenceRows(request, session.token);
+    expect(after.total).toBe(start + 1);
+    expect(after.items[0]!.summary).toBe('{"language":"en"}');
   });
 });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
+import { editOf } from './edit.js';
 import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
+import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
 
 /**
  * Access-control administration (§2 /sys/*, /user/agent; §3; §7 user, menu, permission, role,
@@ -50,51 +52,53 @@ export const userDtoSchema = z.object({
   /** Locked by the failed-login rule right now. */
   locked: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: 'User' });
 export type UserDto = z.infer<typeof userDtoSchema>;
 
-const userFields = {
+/** What a user is, apart from its name and password: the fields an edit may send. */
+export const userFieldsSchema = z.object({
   type: z.union([z.literal(0), z.literal(1)]),
   roleId: id,
   parentId: id.optional(),
-  corporateName: optionalText(128),
-  corporateAddress: optionalText(256),
+  corporateName: optionalText(USER_LIMITS.corporateName),
+  corporateAddress: optionalText(USER_LIMITS.corporateAddress),
   contactNumber: z
     .string()
     .trim()
-    .max(32)
-    .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .max(USER_LIMITS.contactNumber)
+    .regex(PATTERNS.phone, 'digits, spaces and + - ( ) only')
     .default(''),
   dashboardStyle: z.enum(DASHBOARD_STYLES).default('default'),
   language: z.enum(LANGUAGES).default('en'),
   enabled: z.boolean().default(true),
-};
+});
 
 export const userCreateSchema = z.object({
   username: z
     .string()
     .trim()
     .min(1, 'please enter the user name')
-    .max(64)
-    .regex(/^[\p{L}\p{N}_.@-]+$/u, 'letters, digits and _ . @ - only'),
+    .max(USER_LIMITS.username)
+    .regex(PATTERNS.username, 'letters, digits and _ . @ - only'),
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
-  ...userFields,
+  ...userFieldsSchema.shape,
 });
 export type UserCreate = z.input<typeof userCreateSchema>;
 
-export const userEditSchema = z.object({
-  id,
-  type: userFields.type.optional(),
-  roleId: id.optional(),
-  parentId: id.optional(),
-  corporateName: z.string().trim().max(128).optional(),
-  corporateAddress: z.string().trim().max(256).optional(),
-  contactNumber: userFields.contactNumber.optional(),
-  dashboardStyle: z.enum(DASHBOARD_STYLES).optional(),
-  language: z.enum(LANGUAGES).optional(),
-  enabled: z.boolean().optional(),
-});
+/** `id` and any subset of the user's fields; only those sent change (name and password do not). */
+export const userEditSchema = editOf(userFieldsSchema).extend({ id });
 export type UserEdit = z.input<typeof userEditSchema>;
+
+/**
+ * The caller's own profile (POST /user/preferences): any subset of language, dashboard style,
+ * company details and introduction, validated as on the user screens.
+ */
+export const preferencesSchema = editOf(
+  userFieldsSchema
+    .pick({ language: true, dashboardStyle: true, corporateName: true, corporateAddress: true, contactNumber: true })
+    .extend({ introduction: optionalText(USER_LIMITS.introduction) }),
+).strict();
+export type Preferences = z.output<typeof preferencesSchema>;
 
 export const userRepasswordSchema = z.object({
   id,
@@ -107,7 +111,7 @@ export const emailAddSchema = z.object({
   userId: id,
   email: z.string().trim().toLowerCase().max(254).email('please enter a valid email address'),
 });
-export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() });
+export const emailDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: z.string() }).meta({ id: 'Email' });
 export type EmailDto = z.infer<typeof emailDtoSchema>;
 
 /** Options for the parent-user picker: searchable, limited. */
@@ -133,19 +137,19 @@ export const roleDtoSchema = z.object({
   /** Whether the caller may edit it (own subtree's roles; built-ins for the super administrator). */
   editable: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Role' });
 export type RoleDto = z.infer<typeof roleDtoSchema>;
 const identification = z
   .string()
   .trim()
   .min(1, 'please enter the identification')
-  .max(64)
-  .regex(/^[A-Za-z][A-Za-z0-9_:.-]*$/, 'letters, digits and _ : . - , starting with a letter');
+  .max(ACL_LIMITS.identification)
+  .regex(PATTERNS.identification, 'letters, digits and _ : . - , starting with a letter');
 export const roleCreateSchema = z.object({
-  name: trimmed(64, 'please enter the name'),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   identification,
 });
-export const roleEditSchema = roleCreateSchema.extend({ id });
+export const roleEditSchema = editOf(roleCreateSchema).extend({ id });
 export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(idNumberSchema).max(1000) });
 export const roleOptionSchema = z.object({ id: z.number().int(), name: z.string(), identification: z.string() });
 
@@ -165,14 +169,14 @@ export const permissionDtoSchema = z.object({
   menuId: z.number().int(),
   menuName: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Permission' });
 export type PermissionDto = z.infer<typeof permissionDtoSchema>;
 export const permissionCreateSchema = z.object({
-  name: trimmed(64, 'please enter the name'),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   identification,
   menuId: id,
 });
-export const permissionEditSchema = permissionCreateSchema.extend({ id });
+export const permissionEditSchema = editOf(permissionCreateSchema).extend({ id });
 
 /** Menu → permission tree for the role editor: menus with their permissions as leaves. */
 export interface PermissionTreeNode {
@@ -197,7 +201,7 @@ export const permissionTreeNodeSchema: z.ZodType<PermissionTreeNode> = z.lazy(()
     identification: z.string().optional(),
     children: z.array(permissionTreeNodeSchema),
   }),
-);
+).meta({ id: 'PermissionTreeNode' });
 export const rolePermissionViewSchema = z.object({
   /** Permissions the role holds. */
   permissionIds: z.array(z.number().int()),
@@ -226,24 +230,29 @@ export function menuUrlProblem(jumpType: number, url: string): string | undefine
 
 const menuFields = z.object({
   parentId: int4QuerySchema.default(0),
-  name: trimmed(64, 'please enter the name'),
-  nameEn: optionalText(64),
-  nameEs: optionalText(64),
-  nameJa: optionalText(64),
+  name: trimmed(ACL_LIMITS.name, 'please enter the name'),
+  nameEn: optionalText(ACL_LIMITS.name),
+  nameEs: optionalText(ACL_LIMITS.name),
+  nameJa: optionalText(ACL_LIMITS.name),
   jumpType: z.union(JUMP_TYPES.map((v) => z.literal(v))),
-  menuUrl: trimmed(256, 'please enter the menu url'),
+  menuUrl: trimmed(ACL_LIMITS.menuUrl, 'please enter the menu url'),
   menuType: z.union(MENU_TYPES.map((v) => z.literal(v))).default(0),
-  sort: z.coerce.number().int().min(0).max(100000).default(0),
-  icon: optionalText(64),
+  sort: z.coerce.number().int().min(0).max(ACL_LIMITS.sort).default(0),
+  icon: optionalText(ACL_LIMITS.icon),
   identification,
   isShow: z.union([z.literal(0), z.literal(1)]).default(1),
 });
-const checkMenuUrl = (m: { jumpType: number; menuUrl: string }, ctx: z.RefinementCtx) => {
+/**
+ * Checks the URL against the jump type. An edit that sends only one of the two is checked here
+ * when the other is in the body too, otherwise by the server against the stored menu.
+ */
+const checkMenuUrl = (m: { jumpType?: number; menuUrl?: string }, ctx: z.RefinementCtx) => {
+  if (m.jumpType === undefined || m.menuUrl === undefined) return;
   const problem = menuUrlProblem(m.jumpType, m.menuUrl);
   if (problem) ctx.addIssue({ code: 'custom', path: ['menuUrl'], message: problem });
 };
 export const menuCreateSchema = menuFields.superRefine(checkMenuUrl);
-export const menuEditSchema = menuFields.extend({ id }).superRefine(checkMenuUrl);
+export const menuEditSchema = editOf(menuFields).extend({ id }).superRefine(checkMenuUrl);
 export interface MenuOption {
   id: number;
   name: string;
@@ -261,7 +270,7 @@ export const menuOptionSchema: z.ZodType<MenuOption> = z.lazy(() =>
     nameJa: z.string(),
     children: z.array(menuOptionSchema),
   }),
-);
+).meta({ id: 'MenuOption' });
 
 // ---------------------------------------------------------------- logs
 
@@ -279,16 +288,23 @@ export const operationLogDtoSchema = z.object({
   id: z.number().int(),
   userId: z.number().int().nullable(),
   username: z.string(),
+  /** Identification of the acting user's role (e.g. `ADMIN`). */
   role: z.string(),
+  /** That role's current name; empty when the role no longer exists. */
+  roleName: z.string(),
+  /** One of AUDIT_ACTIONS (older rows may hold codes since retired). */
   action: z.string(),
   entity: z.string(),
   entityId: z.string(),
+  /** The changed object's name (username, role name, SN…) when the action wrote it; else empty. */
+  entityName: z.string(),
+  /** JSON of what changed (no secrets); for a failure `{code, message, reason?, params?, field?}`. */
   summary: z.string(),
   ip: z.string(),
   userAgent: z.string(),
   result: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'OperationLog' });
 export type OperationLogDto = z.infer<typeof operationLogDtoSchema>;
 
 export const loginLogQuerySchema = pageQuerySchema.extend({
@@ -305,4 +321,5 @@ export const loginLogDtoSchema = z.object({
   ip: z.string(),
   userAgent: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'LoginLog' });
+export type LoginLogDto = z.infer<typeof loginLogDtoSchema>;

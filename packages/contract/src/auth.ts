@@ -35,7 +35,7 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const loginResultSchema = z.object({
   token: z.string(),
   user: sessionUserSchema,
-});
+}).meta({ id: 'LoginResult' });
 export type LoginResultDto = z.infer<typeof loginResultSchema>;
 
 export const userInfoSchema = z.object({
@@ -55,7 +55,7 @@ export const userInfoSchema = z.object({
   contactNumber: z.string(),
   /** Permission codes the user holds: the web hides buttons with them. */
   permissions: z.array(z.string()),
-});
+}).meta({ id: 'UserInfo' });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
 export const changePasswordBodySchema = z

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { editOf } from './edit.js';
 import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema, INT4_MAX } from './envelope.js';
-import { REFUSALS } from './refusals.js';
+import { ALARM_COMPARISONS, PARAM_DATA_TYPES, paramProblems } from './devicetype-rules.js';
+import { ALARM_LIMITS, DEVICE_LIMITS, DEVICE_TYPE_LIMITS, PARAM_LIMITS, PATTERNS, PROJECT_LIMITS } from './limits.js';
+import { REFUSALS, refusalMessage } from './refusals.js';
 
 /**
  * Device registry (§2 /device/*, /project/*; §3 device type, project, device; §7 device type,
@@ -14,21 +17,7 @@ const required = (max: number, message: string) => z.string().trim().min(1, mess
 
 // ---------------------------------------------------------------- device types
 
-export const PARAM_DATA_TYPES = ['number', 'integer', 'boolean', 'enum', 'text'] as const;
-export type ParamDataType = (typeof PARAM_DATA_TYPES)[number];
-
-export const ALARM_COMPARISONS = ['gt', 'gte', 'lt', 'lte', 'eq', 'ne', 'outside', 'inside'] as const;
-export type AlarmComparison = (typeof ALARM_COMPARISONS)[number];
-/** Comparisons that make sense for each data type: order only for numbers. */
-export const COMPARISONS_BY_TYPE: Record<ParamDataType, readonly AlarmComparison[]> = {
-  number: ALARM_COMPARISONS,
-  integer: ALARM_COMPARISONS,
-  boolean: ['eq', 'ne'],
-  enum: ['eq', 'ne'],
-  text: ['eq', 'ne'],
-};
-/** Comparisons that need a second threshold (a range). */
-export const RANGE_COMPARISONS: readonly AlarmComparison[] = ['outside', 'inside'];
+// Data types, comparisons and the checks that depend on them: devicetype-rules.ts.
 
 export const deviceTypeListQuerySchema = pageQuerySchema.extend({
   name: z.string().trim().max(64).optional(),
@@ -50,30 +39,30 @@ export const deviceTypeDtoSchema = z.object({
   paramCount: z.number().int(),
   alarmCount: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'DeviceType' });
 export type DeviceTypeDto = z.infer<typeof deviceTypeDtoSchema>;
 export const deviceTypeCreateSchema = z.object({
   code: z
     .string()
     .trim()
     .min(1, 'please enter the type code')
-    .max(32)
-    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only'),
-  name: required(64, 'please enter the name'),
-  nameEn: text(64),
-  nameEs: text(64),
-  nameJa: text(64),
-  remarks: text(500),
+    .max(DEVICE_TYPE_LIMITS.code)
+    .regex(PATTERNS.code, 'letters, digits and _ . - only'),
+  name: required(DEVICE_TYPE_LIMITS.name, 'please enter the name'),
+  nameEn: text(DEVICE_TYPE_LIMITS.name),
+  nameEs: text(DEVICE_TYPE_LIMITS.name),
+  nameJa: text(DEVICE_TYPE_LIMITS.name),
+  remarks: text(DEVICE_TYPE_LIMITS.remarks),
   recordTrack: z.boolean().default(false),
 });
-export const deviceTypeEditSchema = deviceTypeCreateSchema.extend({ id });
+export const deviceTypeEditSchema = editOf(deviceTypeCreateSchema).extend({ id });
 
 export const enumOptionSchema = z.object({
-  value: z.string().trim().min(1).max(32),
-  label: z.string().trim().min(1).max(64),
-  labelEn: text(64),
-  labelEs: text(64),
-  labelJa: text(64),
+  value: z.string().trim().min(1).max(PARAM_LIMITS.enumValue),
+  label: z.string().trim().min(1).max(PARAM_LIMITS.enumLabel),
+  labelEn: text(PARAM_LIMITS.enumLabel),
+  labelEs: text(PARAM_LIMITS.enumLabel),
+  labelJa: text(PARAM_LIMITS.enumLabel),
 });
 
 export const paramSchema = z
@@ -83,31 +72,26 @@ export const paramSchema = z
       .string()
       .trim()
       .min(1, 'please enter the semaphore id')
-      .max(32)
-      .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only'),
-    name: required(64, 'please enter the name'),
-    nameEn: text(64),
-    nameEs: text(64),
-    nameJa: text(64),
-    unit: text(16),
-    groupName: text(32),
+      .max(PARAM_LIMITS.semaphoreId)
+      .regex(PATTERNS.code, 'letters, digits and _ . - only'),
+    name: required(PARAM_LIMITS.name, 'please enter the name'),
+    nameEn: text(PARAM_LIMITS.name),
+    nameEs: text(PARAM_LIMITS.name),
+    nameJa: text(PARAM_LIMITS.name),
+    unit: text(PARAM_LIMITS.unit),
+    groupName: text(PARAM_LIMITS.groupName),
     dataType: z.enum(PARAM_DATA_TYPES),
-    precision: z.number().int().min(0).max(6).default(0),
+    precision: z.number().int().min(0).max(PARAM_LIMITS.precision).default(0),
     min: z.number().finite().nullable().default(null),
     max: z.number().finite().nullable().default(null),
-    enumValues: z.array(enumOptionSchema).max(64).default([]),
+    enumValues: z.array(enumOptionSchema).max(PARAM_LIMITS.enumCount).default([]),
     writable: z.boolean().default(false),
-    sort: z.number().int().min(0).max(100000).default(0),
+    sort: z.number().int().min(0).max(PARAM_LIMITS.sort).default(0),
   })
+  // What depends on other fields (min ≤ max, an enum's values): the checks the console runs.
   .superRefine((p, ctx) => {
-    if (p.min !== null && p.max !== null && p.min > p.max) {
-      ctx.addIssue({ code: 'custom', path: ['max'], message: 'max must not be below min' });
-    }
-    if (p.dataType === 'enum' && p.enumValues.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['enumValues'], message: 'an enum needs at least one value' });
-    }
-    if (new Set(p.enumValues.map((v) => v.value)).size !== p.enumValues.length) {
-      ctx.addIssue({ code: 'custom', path: ['enumValues'], message: 'enum values must be unique' });
+    for (const problem of paramProblems([p])) {
+      ctx.addIssue({ code: 'custom', path: [problem.field], message: refusalMessage(problem.reason, problem.params) });
     }
   });
 export type ParamInput = z.input<typeof paramSchema>;
@@ -129,23 +113,23 @@ export const paramDtoSchema = z.object({ id: z.number().int() }).and(
     writable: z.boolean(),
     sort: z.number().int(),
   }),
-);
+).meta({ id: 'Param' });
 export type ParamDto = z.infer<typeof paramDtoSchema>;
 /** Replaces the whole parameter list of a type (the settings page saves it at once). */
-export const setParamsSchema = z.object({ id, params: z.array(paramSchema).max(500) });
+export const setParamsSchema = z.object({ id, params: z.array(paramSchema).max(PARAM_LIMITS.rows) });
 
 export const alarmRuleSchema = z.object({
-  semaphoreId: z.string().trim().min(1, 'please select the parameter').max(32),
+  semaphoreId: z.string().trim().min(1, 'please select the parameter').max(PARAM_LIMITS.semaphoreId),
   comparison: z.enum(ALARM_COMPARISONS),
-  threshold: z.union([z.number().finite(), z.string().max(64)]),
+  threshold: z.union([z.number().finite(), z.string().max(ALARM_LIMITS.threshold)]),
   threshold2: z.number().finite().nullable().default(null),
-  level: z.number().int().min(1).max(4),
-  message: required(128, 'please enter the message'),
-  messageEn: text(128),
-  messageEs: text(128),
-  messageJa: text(128),
+  level: z.number().int().min(Math.min(...ALARM_LIMITS.levels)).max(Math.max(...ALARM_LIMITS.levels)),
+  message: required(ALARM_LIMITS.message, 'please enter the message'),
+  messageEn: text(ALARM_LIMITS.message),
+  messageEs: text(ALARM_LIMITS.message),
+  messageJa: text(ALARM_LIMITS.message),
   /** Seconds the condition must hold before it alarms. */
-  holdSeconds: z.number().int().min(0).max(86400).default(0),
+  holdSeconds: z.number().int().min(0).max(ALARM_LIMITS.holdSeconds).default(0),
   enabled: z.boolean().default(true),
 });
 export type AlarmRuleInput = z.input<typeof alarmRuleSchema>;
@@ -163,9 +147,9 @@ export const alarmRuleDtoSchema = z.object({
   messageJa: z.string(),
   holdSeconds: z.number().int(),
   enabled: z.boolean(),
-});
+}).meta({ id: 'AlarmRule' });
 export type AlarmRuleDto = z.infer<typeof alarmRuleDtoSchema>;
-export const setAlarmsSchema = z.object({ id, rules: z.array(alarmRuleSchema).max(500) });
+export const setAlarmsSchema = z.object({ id, rules: z.array(alarmRuleSchema).max(ALARM_LIMITS.rows) });
 
 // ---------------------------------------------------------------- projects
 
@@ -192,12 +176,12 @@ export const projectDtoSchema = z.object({
   ownerName: z.string(),
   deviceCount: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'Project' });
 export type ProjectDto = z.infer<typeof projectDtoSchema>;
 export const projectCreateSchema = z.object({
-  name: required(64, 'please enter the name'),
-  remarks: text(500),
-  address: text(256),
+  name: required(PROJECT_LIMITS.name, 'please enter the name'),
+  remarks: text(PROJECT_LIMITS.remarks),
+  address: text(PROJECT_LIMITS.address),
   lng: lng.nullable().default(null),
   lat: lat.nullable().default(null),
   weather: z.boolean().default(false),
@@ -205,7 +189,7 @@ export const projectCreateSchema = z.object({
   /** Defaults to the caller; must be in the caller's subtree. */
   ownerId: id.optional(),
 });
-export const projectEditSchema = projectCreateSchema.extend({ id });
+export const projectEditSchema = editOf(projectCreateSchema).extend({ id });
 export const projectDeleteQuerySchema = z.object({
   id,
   /** Where the project's devices go: another project id, or 0 to leave them without a project. */
@@ -214,13 +198,14 @@ export const projectDeleteQuerySchema = z.object({
 
 export const roadSectionSchema = z.object({
   projectId: id,
-  name: required(64, 'please enter the name'),
-  description: text(500),
+  name: required(PROJECT_LIMITS.name, 'please enter the name'),
+  description: text(PROJECT_LIMITS.description),
   /** Ordered points of the line, [lng, lat]. */
-  points: z.array(z.tuple([lng, lat])).max(5000).default([]),
-  sort: z.number().int().min(0).max(100000).default(0),
+  points: z.array(z.tuple([lng, lat])).max(PROJECT_LIMITS.points).default([]),
+  sort: z.number().int().min(0).max(PROJECT_LIMITS.sort).default(0),
 });
-export const roadSectionEditSchema = roadSectionSchema.omit({ projectId: true }).extend({ id });
+/** A road section stays in its project; any subset of the other fields. */
+export const roadSectionEditSchema = editOf(roadSectionSchema.omit({ projectId: true })).extend({ id });
 export const roadSectionDtoSchema = z.object({
   id: z.number().int(),
   projectId: z.number().int(),
@@ -229,7 +214,7 @@ export const roadSectionDtoSchema = z.object({
   points: z.array(z.tuple([z.number(), z.number()])),
   sort: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'RoadSection' });
 export const roadSectionListQuerySchema = pageQuerySchema.extend({ projectId: id });
 
 export const projectUsersQuerySchema = z.object({ id });
@@ -257,35 +242,40 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
 });
 export type DeviceListQuery = z.input<typeof deviceListQuerySchema>;
 
-const digits = (max: number, message: string) => z.string().trim().max(max).regex(/^\d*$/, message).default('');
+const digits = (max: number, message: string) => z.string().trim().max(max).regex(PATTERNS.digits, message).default('');
 export const deviceFieldsSchema = z.object({
-  name: required(64, 'please enter the device name'),
+  name: required(DEVICE_LIMITS.name, 'please enter the device name'),
   sn: z
     .string()
     .trim()
     .min(1, 'please enter the device code')
-    .max(64)
-    .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only'),
+    .max(DEVICE_LIMITS.sn)
+    .regex(PATTERNS.sn, 'letters, digits and _ . : - only'),
   typeId: id,
   projectId: id.nullable().default(null),
   parentId: id.nullable().default(null),
-  address: text(256),
+  address: text(DEVICE_LIMITS.address),
   mapMode: z.union(MAP_MODES.map((m) => z.literal(m))).default(0),
   lng: lng.nullable().default(null),
   lat: lat.nullable().default(null),
-  remarks: text(500),
-  alarmPhone: z.string().trim().max(32).regex(/^[0-9+\-() ,]*$/, 'digits, spaces and + - ( ) , only').default(''),
+  remarks: text(DEVICE_LIMITS.remarks),
+  alarmPhone: z
+    .string()
+    .trim()
+    .max(DEVICE_LIMITS.alarmPhone)
+    .regex(PATTERNS.alarmPhones, 'digits, spaces and + - ( ) , only')
+    .default(''),
   warningLevel: z.number().int().min(0).max(4).default(0),
-  btCode: text(64),
-  version4g: text(64),
-  hardwareVersion: text(64),
-  simNumber: digits(24, 'digits only'),
-  imei: digits(17, 'digits only'),
-  manufacturerModel: text(64),
-  description: text(1000),
+  btCode: text(DEVICE_LIMITS.btCode),
+  version4g: text(DEVICE_LIMITS.version4g),
+  hardwareVersion: text(DEVICE_LIMITS.hardwareVersion),
+  simNumber: digits(DEVICE_LIMITS.simNumber, 'digits only'),
+  imei: digits(DEVICE_LIMITS.imei, 'digits only'),
+  manufacturerModel: text(DEVICE_LIMITS.manufacturerModel),
+  description: text(DEVICE_LIMITS.description),
 });
 export type DeviceFields = z.input<typeof deviceFieldsSchema>;
-export const deviceEditSchema = deviceFieldsSchema.extend({ id });
+export const deviceEditSchema = editOf(deviceFieldsSchema).extend({ id });
 export const deviceDtoSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -317,7 +307,7 @@ export const deviceDtoSchema = z.object({
   subCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'Device' });
 export type DeviceDto = z.infer<typeof deviceDtoSchema>;
 /** Ids for bulk actions, as `1,2,3` in a query or an array in a body. */
 export const idsQuerySchema = z.object({
@@ -340,7 +330,7 @@ export const deviceSearchQuerySchema = z.object({
 });
 export const deviceSearchItemSchema = z.object({ id: z.number().int(), name: z.string(), sn: z.string() });
 /** The ingestion secret, shown once when (re)generated. */
-export const deviceCredentialSchema = z.object({ sn: z.string(), secret: z.string() });
+export const deviceCredentialSchema = z.object({ sn: z.string(), secret: z.string() }).meta({ id: 'DeviceCredential' });
 
 // ---------------------------------------------------------------- bulk import and export
 
@@ -388,6 +378,6 @@ export const importReportSchema = z.object({
   mode: z.enum(IMPORT_MODES),
   dryRun: z.boolean(),
   errors: z.array(importErrorSchema),
-});
+}).meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof importReportSchema>;
 export const templateQuerySchema = z.object({ lang: z.enum(['zh', 'en', 'es', 'ja']).default('en') });

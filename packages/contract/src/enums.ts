@@ -12,8 +12,13 @@ export type DashboardStyle = (typeof DASHBOARD_STYLES)[number];
 export const USER_TYPES = [0, 1] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
+/**
+ * The super administrator's role: it holds every permission code implicitly, sees every user's
+ * objects, and only it gives this role.
+ */
+export const SUPERADMIN = 'SUPERADMIN';
 /** Built-in role identifications (§1, §3). */
-export const BUILTIN_ROLES = ['SUPERADMIN', 'ADMIN', 'BATTERYMANAGEMENT'] as const;
+export const BUILTIN_ROLES = [SUPERADMIN, 'ADMIN', 'BATTERYMANAGEMENT'] as const;
 export type BuiltinRole = (typeof BUILTIN_ROLES)[number];
 
 /** Menu jump type: in-site route or out-of-site link (§3). */

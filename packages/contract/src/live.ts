@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idNumberSchema } from './envelope.js';
 
 /**
  * Live channel `/api/v1/ws` (§4, §7). The client sends LOGIN 1.5 s after open and HEARTBEAT every
@@ -17,7 +18,20 @@ export const LiveType = {
   SESSION_ENDED: 120,
   /** server → client: the user's menus or permissions changed; reload them. */
   MENUS_CHANGED: 130,
+  /** client → server: the devices the page shows (replaces the previous set; [] stops). */
+  SUBSCRIBE_DEVICES: 140,
+  /** server → client: the subscribed devices the user may see (others are left out). */
+  DEVICES_SUBSCRIBED: 141,
+  /** server → client: new values of a subscribed device, at most about one a second per device. */
+  DEVICE_VALUES: 150,
+  /** server → client: a subscribed device went online or offline. */
+  DEVICE_STATUS: 151,
+  /** server → client: a command to a subscribed device changed state. */
+  DEVICE_COMMAND: 152,
 } as const;
+
+/** Devices one socket may follow at once (a page of the list, a map view). */
+export const MAX_LIVE_DEVICES = 500;
 
 export const liveClientMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -27,6 +41,10 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
     timestamp: z.number(),
   }),
   z.object({ type: z.literal(LiveType.HEARTBEAT), timestamp: z.number() }),
+  z.object({
+    type: z.literal(LiveType.SUBSCRIBE_DEVICES),
+    deviceIds: z.array(idNumberSchema).max(MAX_LIVE_DEVICES),
+  }),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
 
@@ -40,6 +58,30 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     timestamp: z.number(),
   }),
   z.object({ type: z.literal(LiveType.MENUS_CHANGED), timestamp: z.number() }),
+  z.object({ type: z.literal(LiveType.DEVICES_SUBSCRIBED), deviceIds: z.array(z.number().int()) }),
+  z.object({
+    type: z.literal(LiveType.DEVICE_VALUES),
+    deviceId: z.number().int(),
+    /** Device time of the newest values. */
+    ts: z.string(),
+    /** The values that changed since the last push, keyed by semaphore id. */
+    values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  }),
+  z.object({
+    type: z.literal(LiveType.DEVICE_STATUS),
+    deviceId: z.number().int(),
+    online: z.boolean(),
+    at: z.string(),
+  }),
+  z.object({
+    type: z.literal(LiveType.DEVICE_COMMAND),
+    deviceId: z.number().int(),
+    id: z.string(),
+    kind: z.string(),
+    status: z.enum(['pending', 'sent', 'succeeded', 'failed', 'timeout']),
+    message: z.string(),
+    progress: z.number().nullable(),
+  }),
 ]);
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
 
@@ -52,4 +94,6 @@ export const LIVE_TIMING = {
   idleTimeoutMs: 35_000,
   /** Server drops a socket that has not authenticated by then (the client logs in after 1.5 s). */
   loginTimeoutMs: 5_000,
+  /** Coalesced device values are pushed this often (at most one update per device per period). */
+  devicePushMs: 1000,
 } as const;

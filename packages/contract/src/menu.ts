@@ -39,4 +39,4 @@ export const menuNodeSchema: z.ZodType<MenuNode> = z.lazy(() =>
     isShow: z.number().int(),
     children: z.array(menuNodeSchema),
   }),
-);
+).meta({ id: 'MenuNode' });

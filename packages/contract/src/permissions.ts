@@ -24,7 +24,7 @@ export const PERMISSIONS = {
   'project:edit': { menu: 'project-index', name: 'Edit project' },
   'project:delete': { menu: 'project-index', name: 'Delete project' },
   'project:users': { menu: 'project-userprojectlist', name: 'Assign project users' },
-  'device:list': { menu: 'project-devicelist', name: 'List devices' },
+  'device:list': { menu: 'device-list', name: 'List devices' },
   'project:detail': { menu: 'project-details', name: 'View project details' },
   'device:detail': { menu: 'project-info', name: 'View device details' },
   'device:add': { menu: 'project-index', name: 'Add device' },
@@ -75,6 +75,14 @@ export type PermissionCode = keyof typeof PERMISSIONS;
 export type RoutePermission = PermissionCode | typeof PUBLIC | typeof AUTHENTICATED;
 
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
+
+/**
+ * Codes that open the user picker (GET /user/options): listing, adding or editing users on any of
+ * the three user screens. The console searches users only for holders of one of them.
+ */
+export const USER_PICKER_PERMISSIONS: readonly PermissionCode[] = (['admin', 'user', 'agent'] as const).flatMap(
+  (screen) => (['list', 'add', 'edit'] as const).map((verb): PermissionCode => `${screen}:${verb}`),
+);
 
 /** Codes the ADMIN role does not get by default: the platform's own structure stays with SUPERADMIN. */
 export const SUPERADMIN_ONLY: readonly PermissionCode[] = [

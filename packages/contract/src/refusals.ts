@@ -60,15 +60,29 @@ export const REFUSALS = {
   emailTaken: 'This email is already linked',
   foreignEmails: 'You cannot manage the emails of other users',
 
+  // Checks shared by the console's forms and the API (packages/contract devicetype-rules.ts)
+  tooLong: 'At most {{max}} characters',
+  nameRequired: 'Please enter the name',
+  codePattern: 'Letters, digits and _ . - only',
+
   // Device types, parameters and alarm rules
   builtinTypeSuperOnly: 'Only a super administrator can change a built-in type',
   typeCodeTaken: 'This type code is already used',
   builtinTypeCode: 'The code of a built-in type cannot change',
   builtinTypeDelete: 'A built-in type cannot be deleted',
   typeInUse: '{{count}} device(s) still use this type: change or delete them first',
+  semaphoreIdRequired: 'Please enter the semaphore ID',
   semaphoreTwice: 'Semaphore id {{id}} appears twice',
+  minAboveMax: 'Max must not be below min',
+  enumRequired: 'An enum needs at least one value',
+  enumTooMany: 'At most {{max}} values',
+  enumInvalid: 'Some values are incomplete or repeated',
+  enumValueRequired: 'Please enter the value',
+  enumValueTwice: 'The value {{value}} is used twice',
+  enumLabelRequired: 'Please enter the label',
   rulesUseRemovedParams: 'Alarm rules use parameters being removed: {{ids}}',
   ruleNoLongerFits: 'The alarm rule on {{id}} no longer fits its changed parameter',
+  ruleParamRequired: 'Please select the parameter',
   ruleNoParam: 'This type has no parameter {{id}}',
   ruleComparison: 'This parameter can only be compared with {{allowed}}',
   ruleNumber: 'A number is required',
@@ -77,6 +91,10 @@ export const REFUSALS = {
   ruleRangeOrder: 'The upper bound must be above the lower bound',
   ruleBoolean: 'true or false is required',
   ruleEnum: 'One of {{values}} is required',
+  ruleText: 'Please enter the text',
+  ruleLevel: 'Please choose a level from 1 to 4',
+  ruleMessageRequired: 'Please enter the message',
+  ruleHoldRange: 'The hold time is 0 to {{max}} seconds',
 
   // Projects
   noUser: 'The user does not exist',

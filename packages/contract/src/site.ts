@@ -31,5 +31,5 @@ export const siteConfigSchema = z.object({
   particleBackground: hex,
   particleButton: hex,
   particleFooter: hex,
-});
+}).meta({ id: 'SiteConfig' });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

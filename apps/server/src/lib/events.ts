@@ -10,6 +10,19 @@ export interface AppEvents {
   'session.ended': { sessionIds: number[]; code: number; reason: string };
   /** Menus or permissions changed for these users (undefined: everyone). */
   'menus.changed': { userIds?: number[] };
+  /** New values of a device, committed (ingestion). */
+  'device.values': { deviceId: number; ts: string; values: Record<string, string | number | boolean> };
+  /** A device went online or offline (ingestion). */
+  'device.status': { deviceId: number; online: boolean; at: string };
+  /** A command to a device changed state (sent, succeeded, failed, timeout). */
+  'device.command': {
+    deviceId: number;
+    id: string;
+    kind: string;
+    status: 'pending' | 'sent' | 'succeeded' | 'failed' | 'timeout';
+    message: string;
+    progress: number | null;
+  };
 }
 
 export type EventName = keyof AppEvents;

@@ -1,6 +1,5 @@
+import { SUPERADMIN } from '@iot/contract';
 import type { AuthContext } from '../modules/auth/auth.service.js';
-
-export const SUPERADMIN = 'SUPERADMIN';
 
 export function isSuper(ctx: Pick<AuthContext, 'role'>): boolean {
   return ctx.role === SUPERADMIN;

@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorCode } from '@iot/contract';
+import { ErrorCode, type AuditAction } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { conflictFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
-import { summarize } from '../lib/summary.js';
-import { insertOperationLog } from '../modules/audit/audit.repo.js';
-import type { AuthContext } from '../modules/auth/auth.service.js';
+import { auditRequest, boundName, type Actor } from '../modules/audit/audit.service.js';
 import { API_PREFIX, authOf, clientOf } from './auth.js';
 
 declare module 'fastify' {
@@ -15,23 +13,24 @@ declare module 'fastify' {
      * Operation-log action (`<entity>.<verb>`) of a state-changing route, or false for the few
      * that log elsewhere (login and logout go to the login log). Required on every non-GET route.
      */
-    audit?: string | false;
+    audit?: AuditAction | false;
   }
   interface FastifyRequest {
     auditWritten: boolean;
-    auditError: { code: number; message: string } | null;
+    auditError: AuditError | null;
   }
 }
 
-/** Who does what, from where: passed by routes to services, which log inside their transaction. */
-export interface Actor extends AuthContext {
-  action: string;
-  ip: string;
-  userAgent: string;
-  /** Set when the service has written its log row. */
-  markWritten(): void;
+/** What a refused change logs: the code, the English message and the refusal's reason. */
+interface AuditError {
+  code: number;
+  message: string;
+  reason?: string;
+  params?: unknown;
+  field?: string;
 }
 
+/** The caller of a state-changing route as services log it (see modules/audit). */
 export function actorOf(req: FastifyRequest): Actor {
   const action = req.routeOptions.config.audit;
   if (!action) throw new Error(`route ${req.url} has no audit action`);
@@ -54,30 +53,11 @@ function entityIdOf(req: FastifyRequest): string {
   return '';
 }
 
-function entityOf(action: string) {
-  return action.split('.')[0] ?? action;
-}
-
-/** Writes the operation-log row of a successful change, in the change's transaction. */
-export async function audit(
-  tx: Executor,
-  actor: Actor,
-  entry: { entityId?: number | string; summary?: unknown },
-) {
-  await insertOperationLog(tx, {
-    userId: actor.userId,
-    username: actor.username,
-    userPath: actor.path,
-    role: actor.role,
-    action: actor.action,
-    entity: entityOf(actor.action),
-    entityId: entry.entityId === undefined ? '' : String(entry.entityId),
-    summary: entry.summary === undefined ? '' : summarize(entry.summary),
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-    result: 'success',
-  });
-  actor.markWritten();
+/** The name a refused request gives its object (`name` or `username` of the body), if any. */
+function entityNameOf(req: FastifyRequest): string {
+  const body = req.body as { name?: unknown; username?: unknown } | undefined;
+  const name = typeof body?.name === 'string' ? body.name : typeof body?.username === 'string' ? body.username : '';
+  return boundName(name);
 }
 
 /**
@@ -98,9 +78,18 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
   });
 
   app.addHook('onError', async (req, _reply, err: unknown) => {
+    // A unique violation that escaped a service still logs as the conflict the caller was told.
     const known = err instanceof AppError ? err : conflictFromDb(err);
     if (known) {
-      req.auditError = { code: known.code, message: known.message };
+      const { reason, params, field } = (known.data ?? {}) as { reason?: unknown; params?: unknown; field?: unknown };
+      req.auditError = {
+        code: known.code,
+        message: known.message,
+        // The console names the refusal in the reader's language from these.
+        ...(typeof reason === 'string' ? { reason } : {}),
+        ...(params && typeof params === 'object' ? { params } : {}),
+        ...(typeof field === 'string' ? { field } : {}),
+      };
     } else {
       const e = err as { validation?: unknown; message?: string };
       req.auditError = {
@@ -119,17 +108,13 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
     const failed = reply.statusCode >= 400;
     if (!failed) req.log.warn({ action }, 'a change finished without its operation-log row');
     try {
-      await insertOperationLog(opts.db, {
-        userId: req.auth.userId,
-        username: req.auth.username,
-        userPath: req.auth.path,
-        role: req.auth.role,
+      await auditRequest(opts.db, req.auth, {
         action,
-        entity: entityOf(action),
         entityId: entityIdOf(req),
-        summary: failed ? summarize(req.auditError ?? { status: reply.statusCode }) : '',
+        entityName: entityNameOf(req),
+        failed,
+        summary: failed ? (req.auditError ?? { status: reply.statusCode }) : undefined,
         ...clientOf(req),
-        result: failed ? 'failure' : 'success',
       });
     } catch (err) {
       req.log.error({ err }, 'could not write the operation log');

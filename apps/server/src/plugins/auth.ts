@@ -9,7 +9,7 @@ import {
 } from '@iot/contract';
 import { AppError, forbidden } from '../lib/errors.js';
 import type { AuthContext, AuthService, ClientInfo } from '../modules/auth/auth.service.js';
-import type { MenuService } from '../modules/menu/menu.service.js';
+import type { PermissionService } from '../modules/permission/permission.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,7 +60,7 @@ export function authOf(req: FastifyRequest): AuthContext {
  * declaration fails at registration, so nothing ships unguarded.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { auth: AuthService; menus: MenuService; perSessionPerMinute: number }) => {
+  async (app: FastifyInstance, opts: { auth: AuthService; permissions: PermissionService; perSessionPerMinute: number }) => {
     app.decorateRequest('auth', null);
     app.decorate('apiRoutes', []);
     // One session cannot monopolise the server: a generous budget per session and minute.
@@ -98,7 +98,7 @@ export const authPlugin = fp(
       }
       if (permission === AUTHENTICATED) return;
       const needed = typeof permission === 'string' ? [permission] : permission;
-      if (!(await opts.menus.hasAny(req.auth, needed))) {
+      if (!(await opts.permissions.hasAny(req.auth, needed))) {
         throw forbidden('missingPermission', { codes: needed.join(' or ') });
       }
     });

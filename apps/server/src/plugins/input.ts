@@ -2,50 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode } from '@iot/contract';
 import { AppError } from '../lib/errors.js';
-
-const NUL = '\u0000';
-/** Deeper than any body the API takes; deeper input is refused rather than walked. */
-const MAX_DEPTH = 64;
-
-/** A field path for messages and `data.field`, with any NUL of a key made visible. */
-function fieldOf(path: (string | number)[]): string {
-  return path.map((p) => String(p).replaceAll(NUL, '\\0')).join('.');
-}
-
-/**
- * The path of the first string (value or key) holding a NUL byte, or of a structure nested
- * deeper than MAX_DEPTH. Iterative, so hostile nesting cannot overflow the stack.
- */
-export function findHostile(value: unknown): { path: (string | number)[]; problem: 'nul' | 'depth' } | undefined {
-  const stack: { v: unknown; path: (string | number)[] }[] = [{ v: value, path: [] }];
-  while (stack.length > 0) {
-    const { v, path } = stack.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes(NUL)) return { path, problem: 'nul' };
-      continue;
-    }
-    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
-    if (path.length >= MAX_DEPTH) return { path, problem: 'depth' };
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: [...path, i] });
-      continue;
-    }
-    for (const [k, child] of Object.entries(v)) {
-      if (k.includes(NUL)) return { path: [...path, k], problem: 'nul' };
-      stack.push({ v: child, path: [...path, k] });
-    }
-  }
-  return undefined;
-}
+import { fieldOf, findHostile } from '../lib/hostile.js';
 
 /**
  * Refuses, before any schema or service sees them, inputs PostgreSQL cannot store: a NUL byte in
- * any string or key of the query or the JSON body (PostgreSQL text cannot hold \u0000), and
+ * any string or key of the path parameters, the query or the JSON body (PostgreSQL text cannot hold \u0000), and
  * absurdly nested bodies. Answers 40000 naming the field, like schema validation.
  */
 export const inputPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (req) => {
-    for (const [source, value] of [['query', req.query], ['body', req.body]] as const) {
+    for (const [source, value] of [['params', req.params], ['query', req.query], ['body', req.body]] as const) {
       const hostile = findHostile(value);
       if (!hostile) continue;
       const field = fieldOf(hostile.path) || source;

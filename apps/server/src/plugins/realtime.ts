@@ -9,13 +9,20 @@ import {
   type LiveServerMessage,
 } from '@iot/contract';
 import type { EventBus } from '../lib/events.js';
-import type { AuthService } from '../modules/auth/auth.service.js';
+import type { AuthContext, AuthService } from '../modules/auth/auth.service.js';
 import { API_PREFIX } from './auth.js';
 
 interface Conn {
   socket: WebSocket;
   userId: number;
   sessionId: number;
+  auth: AuthContext;
+  /** Devices this socket follows (SUBSCRIBE_DEVICES), all visible to the user. */
+  devices: Set<number>;
+  /** Values waiting for the next push, per device (coalesced: newest wins). */
+  pending: Map<number, { ts: string; values: Record<string, string | number | boolean> }>;
+  /** When each device was last pushed to this socket. */
+  lastPush: Map<number, number>;
 }
 
 /** Typed, user-scoped delivery to live sockets. Services emit events; only this sends. */
@@ -44,6 +51,8 @@ export const LIVE_LIMITS: LiveLimits = { unauthenticatedPerAddress: 20, unauthen
 export interface RealtimeOptions {
   auth: AuthService;
   bus: EventBus;
+  /** The subset of `ids` the user may see (device scoping lives in the device service). */
+  visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
   limits?: Partial<LiveLimits>;
 }
@@ -52,10 +61,25 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
   const timing: Record<keyof typeof LIVE_TIMING, number> = { ...LIVE_TIMING, ...opts.timing };
   const limits: LiveLimits = { ...LIVE_LIMITS, ...opts.limits };
   /** Sockets not yet authenticated, per address: a flood from one address is refused at once. */
-  const pending = new Map<string, number>();
-  let pendingTotal = 0;
+  const unauthByIp = new Map<string, number>();
+  let unauthTotal = 0;
   const byUser = new Map<number, Set<Conn>>();
   const bySession = new Map<number, Set<Conn>>();
+  const byDevice = new Map<number, Set<Conn>>();
+
+  const follow = (c: Conn, ids: number[]) => {
+    for (const id of c.devices) {
+      byDevice.get(id)?.delete(c);
+      if (byDevice.get(id)?.size === 0) byDevice.delete(id);
+    }
+    c.devices = new Set(ids);
+    c.pending.clear();
+    c.lastPush.clear();
+    for (const id of ids) {
+      if (!byDevice.has(id)) byDevice.set(id, new Set());
+      byDevice.get(id)!.add(c);
+    }
+  };
 
   const add = (c: Conn) => {
     if (!byUser.has(c.userId)) byUser.set(c.userId, new Set());
@@ -64,6 +88,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     bySession.get(c.sessionId)!.add(c);
   };
   const remove = (c: Conn) => {
+    follow(c, []);
     byUser.get(c.userId)?.delete(c);
     if (byUser.get(c.userId)?.size === 0) byUser.delete(c.userId);
     bySession.get(c.sessionId)?.delete(c);
@@ -116,30 +141,72 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       if (userIds) realtime.publishToUsers(userIds, msg);
       else realtime.broadcast(msg);
     }),
+    // Values are coalesced per socket and device and pushed once a second (below).
+    // A device not pushed within the last period is pushed at once; otherwise its values wait,
+    // merged (newest wins), for the next tick: at most about one push per device per period.
+    opts.bus.on('device.values', ({ deviceId, ts, values }) => {
+      const now = Date.now();
+      for (const c of byDevice.get(deviceId) ?? []) {
+        const p = c.pending.get(deviceId);
+        if (p) {
+          Object.assign(p.values, values);
+          if (ts > p.ts) p.ts = ts;
+        } else if (now - (c.lastPush.get(deviceId) ?? 0) >= timing.devicePushMs) {
+          c.lastPush.set(deviceId, now);
+          send(c.socket, { type: LiveType.DEVICE_VALUES, deviceId, ts, values });
+        } else {
+          c.pending.set(deviceId, { ts, values: { ...values } });
+        }
+      }
+    }),
+    opts.bus.on('device.command', (c) => {
+      for (const conn of byDevice.get(c.deviceId) ?? []) send(conn.socket, { type: LiveType.DEVICE_COMMAND, ...c });
+    }),
+    opts.bus.on('device.status', ({ deviceId, online, at }) => {
+      for (const c of byDevice.get(deviceId) ?? []) send(c.socket, { type: LiveType.DEVICE_STATUS, deviceId, online, at });
+    }),
   ];
-  app.addHook('onClose', async () => offs.forEach((off) => off()));
+  const pushTimer = setInterval(() => {
+    for (const set of byUser.values()) {
+      for (const c of set) {
+        if (c.pending.size === 0) continue;
+        const now = Date.now();
+        for (const [deviceId, p] of c.pending) {
+          if (now - (c.lastPush.get(deviceId) ?? 0) < timing.devicePushMs) continue;
+          c.lastPush.set(deviceId, now);
+          c.pending.delete(deviceId);
+          send(c.socket, { type: LiveType.DEVICE_VALUES, deviceId, ts: p.ts, values: p.values });
+        }
+      }
+    }
+  }, Math.max(20, timing.devicePushMs / 4));
+  pushTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(pushTimer);
+    offs.forEach((off) => off());
+  });
 
   app.get(
     `${API_PREFIX}/ws`,
     { websocket: true, config: { permission: PUBLIC } },
     (socket, req) => {
       const ip = req.ip;
-      if ((pending.get(ip) ?? 0) >= limits.unauthenticatedPerAddress || pendingTotal >= limits.unauthenticatedTotal) {
+      if ((unauthByIp.get(ip) ?? 0) >= limits.unauthenticatedPerAddress || unauthTotal >= limits.unauthenticatedTotal) {
         req.log.debug({ ip }, 'live: too many unauthenticated sockets');
         socket.close(4003, 'too many unauthenticated connections');
         return;
       }
-      pending.set(ip, (pending.get(ip) ?? 0) + 1);
-      pendingTotal++;
+      unauthByIp.set(ip, (unauthByIp.get(ip) ?? 0) + 1);
+      unauthTotal++;
       let counted = true;
       /** The socket authenticated or closed: it no longer counts as pending. */
       const settle = () => {
         if (!counted) return;
         counted = false;
-        pendingTotal--;
-        const n = (pending.get(ip) ?? 1) - 1;
-        if (n <= 0) pending.delete(ip);
-        else pending.set(ip, n);
+        unauthTotal--;
+        const n = (unauthByIp.get(ip) ?? 1) - 1;
+        if (n <= 0) unauthByIp.delete(ip);
+        else unauthByIp.set(ip, n);
       };
       let conn: Conn | undefined;
       let authenticating = false;
@@ -176,6 +243,17 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (conn) send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
           return;
         }
+        if (msg.type === LiveType.SUBSCRIBE_DEVICES) {
+          // Only after LOGIN, and only devices the user may see.
+          if (!conn) return;
+          const c = conn;
+          const ids = [...new Set(msg.deviceIds)];
+          const visible = ids.length > 0 ? await opts.visibleDevices(c.auth, ids) : [];
+          if (conn !== c) return;
+          follow(c, visible);
+          send(socket, { type: LiveType.DEVICES_SUBSCRIBED, deviceIds: visible });
+          return;
+        }
         // LOGIN: authenticate by the token (one at a time); anything wrong closes the socket.
         if (authenticating) return;
         authenticating = true;
@@ -184,7 +262,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (auth.userId !== msg.userId) throw new Error('user mismatch');
           if (socket.readyState !== socket.OPEN) return;
           if (conn) remove(conn);
-          conn = { socket, userId: auth.userId, sessionId: auth.sessionId };
+          conn = { socket, userId: auth.userId, sessionId: auth.sessionId, auth, devices: new Set(), pending: new Map(), lastPush: new Map() };
           add(conn);
           settle();
           send(socket, { type: LiveType.LOGIN_OK, userId: auth.userId, timestamp: Date.now() });

@@ -20,6 +20,9 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { dist: string })
       // a missing file falls through to the not-found handler below.
       wildcard: true,
       index: false,
+      // A folder ('/', '/assets/') is never listed: it falls through to the handler below, so
+      // the console's address itself serves index.html.
+      allowedPath: (pathname) => !pathname.endsWith('/'),
       maxAge: '1h',
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html must always be revalidated.
@@ -34,7 +37,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { dist: string })
     const isApi = url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith('/api/');
     if (!isApi && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
       if (path.extname(url) === '') {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+        return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
       }
     }
     return reply.status(404).send({

@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import AuthRedirect from './AuthRedirect';
 import { Layout, PageSpin } from './layout/Layout';
-import { NotAvailablePage, pageFor } from './pages';
+import { isKnownPage, NotAvailablePage, pageFor } from './pages';
 import RedirectBack from './RedirectBack';
 import { HOME_PATH, useRouteTable, type AppRoute } from './route-table';
 import { RouteGuard } from './RouteGuard';
@@ -13,6 +13,18 @@ function elementFor(route: AppRoute) {
   if (route.kind === 'redirect' && route.redirect) return <Navigate to={route.redirect} replace />;
   const Page = route.kind === 'empty' ? NotAvailablePage : pageFor(route.path);
   return <Page />;
+}
+
+/** A product page the user's menus do not grant is a permission problem (/401); others are /404. */
+function Unmatched() {
+  const { pathname } = useLocation();
+  return <Navigate to={isKnownPage(pathname) ? '/401' : '/404'} replace />;
+}
+
+/** §2's hidden /project/devicelist became the sidebar's device list; old links keep working. */
+function LegacyDeviceList() {
+  const { search } = useLocation();
+  return <Navigate to={`/device/list${search}`} replace />;
 }
 
 /** Constant routes plus the routes built from the user's menu tree (§2). */
@@ -27,11 +39,12 @@ export function AppRoutes() {
           <Route element={<Layout table={table} />}>
             <Route index element={<Navigate to={HOME_PATH} replace />} />
             <Route path="/redirect/*" element={<RedirectBack />} />
+            <Route path="/project/devicelist" element={<LegacyDeviceList />} />
             {table.routes.map((route) => (
               <Route key={route.path} path={route.path} element={elementFor(route)} />
             ))}
           </Route>
-          <Route path="*" element={<Navigate to="/404" replace />} />
+          <Route path="*" element={<Unmatched />} />
         </Routes>
       </Suspense>
     </RouteGuard>

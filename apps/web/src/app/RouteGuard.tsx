@@ -1,11 +1,12 @@
 import { useEffect, type ReactNode } from 'react';
+import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { feedbackMessage } from '../lib/feedback';
-import { ApiError, describeError } from '../lib/http';
+import { ApiError, ClientCode, describeError } from '../lib/http';
 import { loginRedirect, safeRedirect } from '../lib/redirect';
 import { PageSpin } from './layout/Layout';
-import { loadSession, refreshMenusIfStale, resetSession, useSession } from './session';
+import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from './session';
 
 /** Paths a visitor without a session may open (§2). */
 const WHITELIST = ['/login', '/auth-redirect'];
@@ -23,6 +24,8 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token || status !== 'idle') return;
     loadSession().catch((err: unknown) => {
+      // Unreachable server: keep the session and offer to try again (see below).
+      if (err instanceof ApiError && err.code === ClientCode.NETWORK) return;
       resetSession();
       const text =
         err instanceof ApiError ? describeError(err) : err instanceof Error ? err.message : '';
@@ -42,6 +45,19 @@ export function RouteGuard({ children }: { children: ReactNode }) {
     // Signed in: leave the login page, for the page it was asked to return to if any.
     const back = new URLSearchParams(location.search).get('redirect');
     return <Navigate to={safeRedirect(back)} replace />;
+  }
+  if (status === 'unreachable') {
+    return (
+      <Result
+        status="warning"
+        title={t('errors:network')}
+        extra={
+          <Button type="primary" onClick={retrySession} data-testid="session-retry">
+            {t('common:retry')}
+          </Button>
+        }
+      />
+    );
   }
   if (status !== 'ready') return <PageSpin />;
   return children;

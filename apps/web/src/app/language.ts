@@ -1,9 +1,12 @@
 import type { Language } from '@iot/contract';
 import { setLanguage } from '../lib/i18n';
-import { savePreferences, sessionStore } from './session';
+import { saveLanguage } from './session';
 
-/** Switches the UI language (cookie, i18next, antd locale) and, when signed in, saves it (§1). */
+/**
+ * Switches the UI language (cookie, i18next, antd locale) and, when signed in and different from
+ * the stored one, saves it (§1).
+ */
 export async function changeLanguage(lang: Language): Promise<void> {
   await setLanguage(lang);
-  if (sessionStore.get().token) await savePreferences({ language: lang });
+  await saveLanguage(lang);
 }

@@ -22,7 +22,7 @@ const PAGES: Record<string, Page> = {
   '/device/setalarm': lazy(() => import('../features/devicetypes/AlarmSettingsPage')),
   '/project/index': lazy(() => import('../features/projects/ProjectListPage')),
   '/project/details': lazy(() => import('../features/projects/ProjectDetailsPage')),
-  '/project/devicelist': lazy(() => import('../features/devices/DeviceListPage')),
+  '/device/list': lazy(() => import('../features/devices/DeviceListPage')),
   '/project/userProjectList': lazy(() => import('../features/projects/ProjectUsersPage')),
   '/user/agent': lazy(() => import('../features/users/AgentUserPage')),
   '/upgrade/version': NotAvailablePage,
@@ -42,3 +42,30 @@ const PAGES: Record<string, Page> = {
 export function pageFor(path: string): Page {
   return PAGES[path] ?? NotAvailablePage;
 }
+
+/** A page of the product (a user without its permission is told so: /401, not /404). */
+export function isKnownPage(path: string): boolean {
+  return path in PAGES;
+}
+
+/** Whether a feature implements the page (the sidebar marks the others as not available yet). */
+export function isBuilt(path: string): boolean {
+  const page = PAGES[path];
+  return page !== undefined && page !== NotAvailablePage;
+}
+
+/**
+ * Hidden pages (is_show 0) belong to the visible page they are opened from: the breadcrumb shows
+ * that page as their parent and the sidebar highlights it.
+ */
+export const OWNER_PAGE: Readonly<Record<string, string>> = {
+  '/device/addtype': '/device/type',
+  '/device/edittype': '/device/type',
+  '/device/setparam': '/device/type',
+  '/device/setalarm': '/device/type',
+  '/project/details': '/project/index',
+  '/project/userProjectList': '/project/index',
+  '/project/info': '/device/list',
+  '/project/alarminfo': '/project/index',
+  '/card/orderManagement': '/card/index',
+};

@@ -27,8 +27,10 @@ export function Providers({ children }: { children: ReactNode }) {
     () =>
       new QueryClient({
         defaultOptions: {
-          // The http client already reports failures; retrying would repeat the message.
-          queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
+          // The http client already reports failures; retrying would repeat the message. Data is
+          // stale at once: a list opened again (another tab, back from an edit) is fetched anew,
+          // while the cached rows show in the meantime.
+          queries: { retry: false, refetchOnWindowFocus: false, staleTime: 0 },
           mutations: { retry: false },
         },
       }),

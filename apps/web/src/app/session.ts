@@ -23,8 +23,11 @@ const MENU_LOAD_ERROR = '菜单数据加载异常';
 
 export interface SessionState {
   token: string | undefined;
-  /** idle: token known, user not loaded yet; ready: user and menus loaded. */
-  status: 'idle' | 'loading' | 'ready';
+  /**
+   * idle: token known, user not loaded yet; ready: user and menus loaded; unreachable: the server
+   * could not be asked (network failure, or a page unload cut the request): the token is kept.
+   */
+  status: 'idle' | 'loading' | 'ready' | 'unreachable';
   user: UserInfo | null;
   menus: MenuNode[];
 }
@@ -42,9 +45,16 @@ export function useSession(): SessionState {
   return useStore(store);
 }
 
-/** Whether the signed-in user holds a permission code (hide buttons with it). */
-export function usePermission(code: PermissionCode): boolean {
-  return useStore(store, (s) => s.user?.permissions.includes(code) ?? false);
+/**
+ * Whether the signed-in user holds a permission code, or any of a list of codes (a route that
+ * accepts several): hide buttons, and skip calls the user may not make, with it.
+ */
+export function usePermission(code: PermissionCode | readonly PermissionCode[]): boolean {
+  return useStore(store, (s) => {
+    const held = s.user?.permissions;
+    if (!held) return false;
+    return typeof code === 'string' ? held.includes(code) : code.some((c) => held.includes(c));
+  });
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
@@ -76,31 +86,50 @@ async function fetchMenus(): Promise<MenuNode[]> {
 
 /**
  * §1: the UI language comes from the cookie or the browser, never from the server; the server
- * keeps a copy of it so that its own texts (mails, pushes) follow the user's language.
+ * keeps a copy of it so that its own texts (mails, pushes) follow the user's language. The copy
+ * is written only when it differs from the stored one, and remembered at once, so a switch sends
+ * one request and a login in the same language sends none. Before the user is loaded nothing is
+ * sent: loadSession compares once it knows the stored language.
  */
-export function savePreferences(prefs: { language?: Language; dashboardStyle?: string }): Promise<void> {
-  return http.post<null>('/user/preferences', prefs, { silent: true }).then(
+export function saveLanguage(language: Language): Promise<void> {
+  const previous = store.get().user?.language;
+  if (!store.get().token || previous === undefined || previous === language) return Promise.resolve();
+  patchUser({ language });
+  return http.post<null>('/user/preferences', { language }, { silent: true }).then(
     () => undefined,
-    () => undefined,
+    () => {
+      // Not stored: forget the optimistic copy so the next switch tries again.
+      if (store.get().user?.language === language) patchUser({ language: previous });
+    },
   );
 }
 
 /** First navigation with a token: user info, then the menu tree; starts the live channel. */
 export async function loadSession(): Promise<void> {
   const token = store.get().token;
-  if (!token) return;
+  // Once per session: a second call while loading (React's strict mode runs effects twice) or
+  // after it would repeat every request, the language save included.
+  if (!token || store.get().status !== 'idle') return;
   store.set((s) => ({ ...s, status: 'loading' }));
   try {
     const user = await fetchUserInfo();
     const menus = await fetchMenus();
     menusLoadedAt = Date.now();
     store.set({ token, status: 'ready', user, menus });
-    if (user.language !== currentLanguage()) void savePreferences({ language: currentLanguage() });
+    void saveLanguage(currentLanguage());
     live.start({ userId: user.id, token });
   } catch (err) {
-    store.set((s) => ({ ...s, status: 'idle' }));
+    // Only the server's word ends a session. A request that never got an answer (offline, or cut
+    // short because the page is reloading right after login) keeps the token for the next try.
+    const unanswered = err instanceof ApiError && err.code === ClientCode.NETWORK;
+    store.set((s) => ({ ...s, status: unanswered ? 'unreachable' : 'idle' }));
     throw err;
   }
+}
+
+/** Tries again after `loadSession` could not reach the server. */
+export function retrySession(): void {
+  store.set((s) => (s.status === 'unreachable' ? { ...s, status: 'idle' } : s));
 }
 
 let menusLoadedAt = 0;

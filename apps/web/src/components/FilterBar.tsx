@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Form, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useRepeatSearch } from '../lib/use-repeat-search';
 
 interface Props<F> {
   /** The filter fields: `Form.Item`s with a `name`. */
@@ -28,13 +29,18 @@ function clean<F>(values: F): F {
 export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, testId = 'filter-bar' }: Props<F>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<F>();
+  const repeat = useRepeatSearch(clean(initialValues ?? {}));
+  const submit = (values: F) => {
+    repeat(values);
+    onSearch(values);
+  };
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'space-between', marginBottom: 16 }}>
       <Form<F>
         form={form}
         layout="inline"
         initialValues={initialValues}
-        onFinish={(values) => onSearch(clean(values))}
+        onFinish={(values) => submit(clean(values))}
         data-testid={testId}
         style={{ rowGap: 8 }}
       >
@@ -49,7 +55,7 @@ export function FilterBar<F extends object>({ children, onSearch, extra, initial
               data-testid="filter-reset"
               onClick={() => {
                 form.resetFields();
-                onSearch(clean(form.getFieldsValue()));
+                submit(clean(form.getFieldsValue()));
               }}
             >
               {t('crud:reset')}

@@ -3,16 +3,20 @@ import { Dropdown } from 'antd';
 import { TranslationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@iot/contract';
-import { changeLanguage } from '../app/language';
 
 interface Props {
   style?: CSSProperties;
   /** Show the current language's name beside the icon. */
   showLabel?: boolean;
+  /**
+   * Switches to the chosen language: the shell's `changeLanguage` (app/language) also saves it
+   * for the signed-in user; the login page only switches.
+   */
+  onChange: (lang: Language) => Promise<void>;
 }
 
 /** Language switch (§1): zh, en, es, ja; each language is named in its own script. */
-export function LangSelect({ style, showLabel = false }: Props) {
+export function LangSelect({ style, showLabel = false, onChange }: Props) {
   const { t, i18n } = useTranslation();
   const items = LANGUAGES.map((lang) => ({
     key: lang,
@@ -25,7 +29,7 @@ export function LangSelect({ style, showLabel = false }: Props) {
         items,
         selectable: true,
         selectedKeys: [i18n.language],
-        onClick: ({ key }) => void changeLanguage(key as Language),
+        onClick: ({ key }) => void onChange(key as Language),
       }}
     >
       <span

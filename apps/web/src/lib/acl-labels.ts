@@ -31,6 +31,12 @@ export function roleLabel(identification: string, name: string): string {
   return name;
 }
 
+/** A role known only by its name (operation-log summaries): the seeded built-in names translate. */
+export function roleNameLabel(name: string): string {
+  const builtin = Object.entries(BUILTIN_ROLE_NAMES).find(([, seeded]) => seeded === name);
+  return builtin ? roleLabel(builtin[0], name) : name;
+}
+
 const i18nKeyOf = (code: string) => code.replace(/[:.]/g, '_');
 
 /** A permission's display name: the console's own codes with their seeded name are translated. */
@@ -40,6 +46,11 @@ export function permissionLabel(identification: string, name: string): string {
     return i18n.t(`acl:permissions.${i18nKeyOf(identification)}`, { defaultValue: name });
   }
   return name;
+}
+
+/** A permission known only by its code (operation-log summaries): the console's codes translate. */
+export function permissionCodeLabel(identification: string): string {
+  return i18n.t(`acl:permissions.${i18nKeyOf(identification)}`, { defaultValue: identification });
 }
 
 /** Whether the console's own routes declare this code (it cannot be renamed or deleted). */

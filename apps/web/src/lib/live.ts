@@ -1,6 +1,7 @@
 import {
   LIVE_TIMING,
   LiveType,
+  MAX_LIVE_DEVICES,
   type LiveClientMessage,
   type LiveServerMessage,
 } from '@iot/contract';
@@ -39,6 +40,9 @@ class LiveClient {
   private timers: ReturnType<typeof setTimeout>[] = [];
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private readonly listeners = new Set<LiveListener>();
+  /** Devices each watcher follows; their union is the socket's subscription. */
+  private readonly watched = new Map<symbol, readonly number[]>();
+  private loggedIn = false;
 
   /** Opens the channel for a session; a second call with the same session does nothing. */
   start(credentials: Credentials): void {
@@ -61,12 +65,33 @@ class LiveClient {
     this.clearTimers();
     const socket = this.socket;
     this.socket = null;
+    this.loggedIn = false;
     if (socket && socket.readyState <= WebSocket.OPEN) socket.close(1000, 'logout');
   }
 
   subscribe(listener: LiveListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Follows devices (their values and online state arrive as DEVICE_VALUES / DEVICE_STATUS) until
+   * the returned function is called. Survives reconnects.
+   */
+  watchDevices(ids: readonly number[]): () => void {
+    const key = Symbol('watch');
+    this.watched.set(key, ids);
+    this.sendSubscription();
+    return () => {
+      this.watched.delete(key);
+      this.sendSubscription();
+    };
+  }
+
+  private sendSubscription(): void {
+    if (!this.loggedIn) return;
+    const ids = [...new Set([...this.watched.values()].flat())].slice(0, MAX_LIVE_DEVICES);
+    this.send({ type: LiveType.SUBSCRIBE_DEVICES, deviceIds: ids });
   }
 
   get connected(): boolean {
@@ -96,11 +121,17 @@ class LiveClient {
     };
     socket.onmessage = (event: MessageEvent) => {
       const message = parse(event.data);
-      if (message) for (const listener of [...this.listeners]) listener(message);
+      if (!message) return;
+      if (message.type === LiveType.LOGIN_OK) {
+        this.loggedIn = true;
+        if (this.watched.size > 0) this.sendSubscription();
+      }
+      for (const listener of [...this.listeners]) listener(message);
     };
     socket.onclose = () => {
       if (this.socket !== socket) return; // an old socket closing after stop() or a restart
       this.socket = null;
+      this.loggedIn = false;
       this.clearTimers();
       this.scheduleReconnect();
     };

@@ -5,7 +5,7 @@ import { languageSuffix } from './i18n';
 
 type LocalisedField = 'title' | 'company' | 'copyright' | 'address';
 
-/** Site configuration (§1): titles, logo, company texts and login particle colours. */
+/** Site configuration (§1): titles, logo, company and contact texts and login particle colours. */
 export function useSiteConfig() {
   return useQuery({
     queryKey: ['site-config'],
@@ -23,4 +23,30 @@ export function siteText(
   if (!config) return '';
   const localized = config[`${field}${languageSuffix(lang)}`];
   return localized || config[`${field}En`] || config[field] || '';
+}
+
+/** How to reach the site's operator (§1): telephone and e-mail as stored, the address localised. */
+export interface SiteContact {
+  tel: string;
+  address: string;
+  email: string;
+}
+
+export function siteContact(config: SiteConfig | undefined, lang: Language): SiteContact {
+  return {
+    tel: config?.contactTel.trim() ?? '',
+    address: siteText(config, 'address', lang).trim(),
+    email: config?.email.trim() ?? '',
+  };
+}
+
+/** A `tel:` address: digits and a leading +, as dialers want them; undefined when none is left. */
+export function telHref(tel: string): string | undefined {
+  const digits = tel.replace(/[^\d+]/g, '').replace(/(?!^)\+/g, '');
+  return /\d/.test(digits) ? `tel:${digits}` : undefined;
+}
+
+/** A `mailto:` address for one plain address; undefined for anything else (no extra headers). */
+export function mailtoHref(email: string): string | undefined {
+  return /^[^\s@?&#/:]+@[^\s@?&#/:]+\.[^\s@?&#/:]+$/.test(email) ? `mailto:${email}` : undefined;
 }

@@ -15,6 +15,8 @@ export const operationLogs = pgTable(
     action: varchar('action', { length: 64 }).notNull(),
     entity: varchar('entity', { length: 32 }).notNull(),
     entityId: varchar('entity_id', { length: 64 }).notNull().default(''),
+    /** The object's name when the change was made (username, role name, SN…), for readers. */
+    entityName: varchar('entity_name', { length: 128 }).notNull().default(''),
     /** What changed, as JSON; passwords and tokens are never included. */
     summary: text('summary').notNull().default(''),
     ip: varchar('ip', { length: 64 }).notNull().default(''),

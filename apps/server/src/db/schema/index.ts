@@ -5,3 +5,4 @@ export * from './site.js';
 export * from './audit.js';
 export * from './devicetypes.js';
 export * from './projects.js';
+export * from './telemetry.js';

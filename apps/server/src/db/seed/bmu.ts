@@ -10,7 +10,8 @@ export const BMU_TYPE = {
   nameEn: 'Battery management unit',
   nameEs: 'Unidad de gestión de baterías',
   nameJa: 'バッテリー管理ユニット',
-  remarks: 'Battery management unit (built in)',
+  // Empty: the console describes built-in types in the UI language (migration 0007).
+  remarks: '',
   recordTrack: true,
 };
 

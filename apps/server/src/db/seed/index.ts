@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   BATTERY_MANAGEMENT_DEFAULT,
   PERMISSION_CODES,
   PERMISSIONS,
+  SUPERADMIN,
   SUPERADMIN_ONLY,
   alarmRuleSchema,
   paramSchema,
@@ -23,17 +24,17 @@ import {
 } from '../schema/index.js';
 import { BMU_ALARMS, BMU_PARAMS, BMU_TYPE } from './bmu.js';
 import { hashPassword } from '../../lib/password.js';
-import { MENU_SEED } from './menus.js';
+import { MENU_SEED, MOVED_PERMISSIONS } from './menus.js';
 import { SITE_DEFAULTS } from './site.js';
 
 const ROLE_SEED = [
-  { identification: 'SUPERADMIN', name: 'Super administrator' },
+  { identification: SUPERADMIN, name: 'Super administrator' },
   { identification: 'ADMIN', name: 'Administrators' },
   { identification: 'BATTERYMANAGEMENT', name: 'Battery management' },
 ] as const;
 
 function defaultGrant(role: string, code: PermissionCode): boolean {
-  if (role === 'SUPERADMIN') return true;
+  if (role === SUPERADMIN) return true;
   if (role === 'ADMIN') return !SUPERADMIN_ONLY.includes(code);
   return BATTERY_MANAGEMENT_DEFAULT.includes(code);
 }
@@ -89,6 +90,15 @@ export async function seed(
         (m) => [m.identification, m.id],
       ),
     );
+    for (const move of MOVED_PERMISSIONS) {
+      const [from, to] = [menuIds.get(move.from), menuIds.get(move.to)];
+      if (from === undefined || to === undefined) continue;
+      await tx
+        .update(permissions)
+        .set({ menuId: to })
+        .where(and(eq(permissions.identification, move.code), eq(permissions.menuId, from)));
+    }
+
     const created = await tx
       .insert(permissions)
       .values(
@@ -141,7 +151,7 @@ export async function seed(
     const [superRole] = await tx
       .select({ id: roles.id })
       .from(roles)
-      .where(eq(roles.identification, 'SUPERADMIN'));
+      .where(eq(roles.identification, SUPERADMIN));
     const generated = opts.adminPassword ? undefined : generatePassword();
     const [admin] = await tx
       .insert(users)

@@ -17,8 +17,19 @@ export interface MenuSeed {
   isShow?: 0 | 1;
 }
 
+/**
+ * Permission codes whose default menu changed in a release: moved on start-up when they still hang
+ * on the old menu (an administrator's own choice is left alone). The device list used to be a
+ * hidden page under projects (/project/devicelist, which the console still redirects); it is the
+ * operators' most used page, so it has its own sidebar entry under Devices.
+ */
+export const MOVED_PERMISSIONS: readonly { code: string; from: string; to: string }[] = [
+  { code: 'device:list', from: 'project-devicelist', to: 'device-list' },
+];
+
 export const MENU_SEED: MenuSeed[] = [
   { identification: 'device', name: '设备管理', nameEn: 'Devices', nameEs: 'Dispositivos', nameJa: 'デバイス管理', menuUrl: '/device', menuType: 1, sort: 10, icon: 'ClusterOutlined' },
+  { identification: 'device-list', parent: 'device', name: '设备列表', nameEn: 'Device list', nameEs: 'Lista de dispositivos', nameJa: 'デバイス一覧', menuUrl: 'list', menuType: 0, sort: 0, icon: 'UnorderedListOutlined' },
   { identification: 'device-type', parent: 'device', name: '设备类型', nameEn: 'Device types', nameEs: 'Tipos de dispositivo', nameJa: 'デバイスタイプ', menuUrl: 'type', menuType: 0, sort: 1, icon: 'AppstoreOutlined' },
   { identification: 'device-addtype', parent: 'device', name: '新增类型', nameEn: 'Add type', nameEs: 'Añadir tipo', nameJa: 'タイプ追加', menuUrl: 'addtype', menuType: 0, sort: 2, isShow: 0 },
   { identification: 'device-edittype', parent: 'device', name: '编辑类型', nameEn: 'Edit type', nameEs: 'Editar tipo', nameJa: 'タイプ編集', menuUrl: 'edittype', menuType: 0, sort: 3, isShow: 0 },
@@ -28,7 +39,6 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'project', name: '项目管理', nameEn: 'Projects', nameEs: 'Proyectos', nameJa: 'プロジェクト管理', menuUrl: '/project', menuType: 1, sort: 20, icon: 'ProjectOutlined' },
   { identification: 'project-index', parent: 'project', name: '项目列表', nameEn: 'Project list', nameEs: 'Lista de proyectos', nameJa: 'プロジェクト一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'UnorderedListOutlined' },
   { identification: 'project-details', parent: 'project', name: '项目详情', nameEn: 'Project details', nameEs: 'Detalles del proyecto', nameJa: 'プロジェクト詳細', menuUrl: 'details', menuType: 0, sort: 2, isShow: 0 },
-  { identification: 'project-devicelist', parent: 'project', name: '设备列表', nameEn: 'Device list', nameEs: 'Lista de dispositivos', nameJa: 'デバイス一覧', menuUrl: 'devicelist', menuType: 0, sort: 3, isShow: 0 },
   { identification: 'project-info', parent: 'project', name: '设备详情', nameEn: 'Device details', nameEs: 'Detalles del dispositivo', nameJa: 'デバイス詳細', menuUrl: 'info', menuType: 0, sort: 4, isShow: 0 },
   { identification: 'project-alarminfo', parent: 'project', name: '历史告警', nameEn: 'Historical alarms', nameEs: 'Alarmas históricas', nameJa: 'アラーム履歴', menuUrl: 'alarminfo', menuType: 0, sort: 5, isShow: 0 },
   { identification: 'project-userprojectlist', parent: 'project', name: '项目用户', nameEn: 'Project users', nameEs: 'Usuarios del proyecto', nameJa: 'プロジェクトユーザー', menuUrl: 'userProjectList', menuType: 0, sort: 6, isShow: 0 },

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, ilike, like, lte, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { loginLogs, operationLogs, users } from '../../db/schema/index.js';
+import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
@@ -39,17 +39,19 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   ];
   const where = and(...conds);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, [total]] = await Promise.all([
+  const [rows, [total]] = await Promise.all([
     db
-      .select()
+      .select({ log: operationLogs, roleName: roles.name })
       .from(operationLogs)
+      // The acting role's current name; rows of a deleted role keep only its identification.
+      .leftJoin(roles, eq(roles.identification, operationLogs.role))
       .where(where)
       .orderBy(dir(operationLogs.createdAt), dir(operationLogs.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
     db.select({ n: count() }).from(operationLogs).where(where),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { total: total?.n ?? 0, items: rows.map((r) => ({ ...r.log, roleName: r.roleName ?? '' })) };
 }
 
 /** Login logs; scoped callers see the logs of users in their subtree only. */

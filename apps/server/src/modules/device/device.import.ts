@@ -14,10 +14,10 @@ import { AppError, conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import { readSheetInWorker, SheetReadError, spreadsheetKind, writeSheet, type ParsedSheet } from '../../lib/sheet.js';
 import { Slots } from '../../lib/slots.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { typeOptions } from '../devicetype/devicetype.repo.js';
-import { ownedProjects } from '../project/project.repo.js';
+import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
+import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
 import { exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
 
@@ -37,6 +37,8 @@ export class DeviceSheetService {
 
   constructor(
     private readonly db: Db,
+    private readonly types: DeviceTypeService,
+    private readonly projects: ProjectService,
     private readonly limits: ImportLimits = IMPORT_LIMITS,
   ) {
     this.slots = new Slots(limits.concurrency);
@@ -86,12 +88,11 @@ export class DeviceSheetService {
     if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
     if (rows.length === 0) throw invalid('file', 'importNoRows');
 
-    const scope = scopeOf(actor);
-    const projects = await ownedProjects(this.db, scope);
+    const projects = await this.projects.ownedBy(actor);
     const byName = new Map<string, number[]>();
     for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
     const ownerOf = new Map(projects.map((p) => [p.id, p.ownerPath]));
-    const types = new Map((await typeOptions(this.db, scope)).map((t) => [t.code, t.id]));
+    const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
 
     const { valid, errors } = await parseRows(rows, keys, { types, projects: byName });
     const taken = await repo.existingSns(this.db, valid.map((v) => v.fields.sn));
@@ -115,7 +116,7 @@ export class DeviceSheetService {
             ownerPath: f.projectId ? ownerOf.get(f.projectId)! : actor.path,
           })),
         );
-        await audit(tx, actor, { summary: { file: file.filename, imported: n, rejected: errors.length, mode } });
+        await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });
         return n;
       });
     } catch (err) {

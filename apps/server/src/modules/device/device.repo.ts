@@ -2,7 +2,6 @@ import { and, asc, count, desc, eq, ilike, inArray, like, or, sql, type SQL } fr
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { visibleTypes } from '../devicetype/devicetype.repo.js';
 
 /**
  * Devices a caller sees: owned in its subtree, or in a project it sees (owned in its subtree or
@@ -100,6 +99,16 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   return { total: total?.n ?? 0, items };
 }
 
+/** Which of `ids` the scope may see (live subscriptions). */
+export async function visibleDeviceIds(db: Executor, ids: number[], scopePath: string | undefined): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(inArray(devices.id, ids), visibleDevices(scopePath)));
+  return rows.map((r) => r.id);
+}
+
 export async function findDevices(db: Executor, ids: number[], scopePath: string | undefined) {
   if (ids.length === 0) return [];
   return db
@@ -146,19 +155,6 @@ export async function deleteDevices(db: Executor, ids: number[]) {
 
 export async function moveDevices(db: Executor, ids: number[], projectId: number | null) {
   await db.update(devices).set({ projectId, updatedAt: new Date() }).where(inArray(devices.id, ids));
-}
-
-export async function countTypeDevices(db: Executor, typeId: number) {
-  const [row] = await db.select({ n: count() }).from(devices).where(eq(devices.typeId, typeId));
-  return row?.n ?? 0;
-}
-
-export async function typeVisible(db: Executor, typeId: number, scopePath: string | undefined) {
-  const [row] = await db
-    .select({ id: deviceTypes.id })
-    .from(deviceTypes)
-    .where(and(eq(deviceTypes.id, typeId), visibleTypes(scopePath)));
-  return Boolean(row);
 }
 
 /** Which of these SNs already exist. */

@@ -7,8 +7,9 @@ import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
 import { hashToken } from '../../lib/tokens.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
+import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
 import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
 
@@ -24,6 +25,7 @@ export class DeviceService {
   constructor(
     private readonly db: Db,
     private readonly projects: ProjectService,
+    private readonly types: DeviceTypeService,
   ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
@@ -33,6 +35,11 @@ export class DeviceService {
 
   search(ctx: AuthContext, q: string, limit: number) {
     return repo.searchDevices(this.db, scopeOf(ctx), q, limit);
+  }
+
+  /** The subset of `ids` the caller may see (live subscriptions drop the others silently). */
+  visibleIds(ctx: AuthContext, ids: number[]): Promise<number[]> {
+    return repo.visibleDeviceIds(this.db, ids, scopeOf(ctx));
   }
 
   /** Visible devices by id; any id missing answers "not found" as a whole. */
@@ -67,17 +74,40 @@ export class DeviceService {
     return (await this.visible(ctx, [id]))[0]!.subCount;
   }
 
-  /** Checks references and returns the owner path the device gets. */
-  private async checkFields(ctx: AuthContext, f: Fields, selfId?: number): Promise<string> {
-    if (!(await repo.typeVisible(this.db, f.typeId, scopeOf(ctx)))) throw invalid('typeId', 'noDeviceType');
+  /**
+   * Checks the references given (type, parent device, project) and returns the project when one
+   * is given: its owner's path (the device's new line) and its name (for the log). `self` is the
+   * edited device: it cannot become its own parent, nor a sub-device while it has sub-devices.
+   */
+  private async checkRefs(
+    ctx: AuthContext,
+    f: { typeId?: number; parentId?: number | null; projectId?: number | null },
+    self?: { id: number; subCount: number },
+  ): Promise<{ ownerPath: string; name: string } | undefined> {
+    if (f.typeId !== undefined && !(await this.types.isVisible(ctx, f.typeId))) {
+      throw invalid('typeId', 'noDeviceType');
+    }
     if (f.parentId) {
-      if (f.parentId === selfId) throw invalid('parentId', 'deviceOwnParent');
+      if (f.parentId === self?.id) throw invalid('parentId', 'deviceOwnParent');
       const [parent] = await repo.findDevices(this.db, [f.parentId], scopeOf(ctx));
       if (!parent) throw invalid('parentId', 'noParentDevice');
       if (parent.parentId) throw invalid('parentId', 'subDeviceNesting');
+      if (self && self.subCount > 0) throw invalid('parentId', 'parentWithSubs');
     }
-    if (f.projectId) return (await this.targetProject(ctx, f.projectId)).ownerPath;
-    return ctx.path;
+    if (f.projectId) {
+      const project = await this.targetProject(ctx, f.projectId);
+      return { ownerPath: project.ownerPath, name: project.name };
+    }
+    return undefined;
+  }
+
+  /**
+   * What a device's log row says: the fields given, the project by name (null: none) when it was
+   * given. The device's own name is the row's entityName.
+   */
+  private static summaryOf(f: Partial<Fields>, project: string | null | undefined) {
+    const { name: _n, projectId: _p, ...rest } = f;
+    return { ...rest, ...(project !== undefined ? { project } : {}) };
   }
 
   /**
@@ -97,48 +127,70 @@ export class DeviceService {
 
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
-    const ownerPath = await this.checkFields(actor, f);
+    const project = await this.checkRefs(actor, f);
+    const ownerPath = project?.ownerPath ?? actor.path;
     if (await repo.snTaken(this.db, f.sn)) throw snTaken(f.sn);
     const secret = newSecret();
     return this.db
       .transaction(async (tx) => {
         const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
-        await audit(tx, actor, { entityId: id, summary: f });
+        await audit(tx, actor, { entityId: id, name: f.name, summary: DeviceService.summaryOf(f, project?.name ?? null) });
         return { id, sn: f.sn, secret };
       })
       .catch(snRace(f.sn));
   }
 
+  /**
+   * Changes only the fields sent; position, IMEI, warning level and the rest keep their values.
+   * References are checked where they change: a new type, parent or project must be one the
+   * caller may use; the ones the device already has stay valid. Moving it into a project gives it
+   * that project owner's line.
+   */
   async edit(actor: Actor, body: EditBody) {
     const [current] = await this.manageable(actor, [body.id]);
     const { id, ...f } = body;
-    const ownerPath = await this.checkFields(actor, f, id);
-    if (await repo.snTaken(this.db, f.sn, id)) throw snTaken(f.sn);
-    if (f.parentId && current!.subCount > 0) throw invalid('parentId', 'parentWithSubs');
+    const changes = <K extends 'typeId' | 'parentId' | 'projectId'>(key: K) =>
+      f[key] !== undefined && f[key] !== current![key] ? f[key] : undefined;
+    const target = await this.checkRefs(
+      actor,
+      { typeId: changes('typeId'), parentId: changes('parentId'), projectId: changes('projectId') },
+      { id, subCount: current!.subCount },
+    );
+    if (f.sn !== undefined && (await repo.snTaken(this.db, f.sn, id))) throw snTaken(f.sn);
+    // The log names the project sent: the new one, the one the device already has, or none.
+    const project = f.projectId === undefined ? undefined : f.projectId === null ? null : (target?.name ?? current!.projectName ?? null);
     await this.db
       .transaction(async (tx) => {
-        await repo.updateDevice(tx, id, { ...f, ownerPath: f.projectId ? ownerPath : current!.ownerPath });
-        await audit(tx, actor, { entityId: id, summary: f });
+        await repo.updateDevice(tx, id, { ...f, ownerPath: target?.ownerPath ?? current!.ownerPath });
+        await audit(tx, actor, {
+          entityId: id,
+          name: current!.name,
+          // Only the fields sent; a new name is logged when it differs from the one in entityName.
+          summary: {
+            ...(f.name !== undefined && f.name !== current!.name ? { name: f.name } : {}),
+            ...DeviceService.summaryOf(f, project),
+          },
+        });
       })
-      .catch(snRace(f.sn));
+      .catch(snRace(f.sn ?? current!.sn));
   }
 
   async remove(actor: Actor, ids: number[]) {
     const rows = await this.manageable(actor, ids);
     await this.db.transaction(async (tx) => {
       await repo.deleteDevices(tx, ids);
-      await audit(tx, actor, { entityId: ids.join(','), summary: { sn: rows.map((r) => r.sn) } });
+      await audit(tx, actor, { entityId: ids.join(','), name: namesOf(rows), summary: { sn: rows.map((r) => r.sn) } });
     });
     return ids.length;
   }
 
   async move(actor: Actor, ids: number[], projectId: number | null) {
     const unique = [...new Set(ids)];
-    await this.manageable(actor, unique);
-    if (projectId) await this.targetProject(actor, projectId);
+    const rows = await this.manageable(actor, unique);
+    const project = projectId ? (await this.targetProject(actor, projectId)).name : null;
     await this.db.transaction(async (tx) => {
       await repo.moveDevices(tx, unique, projectId);
-      await audit(tx, actor, { entityId: unique.join(','), summary: { projectId } });
+      await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project } });
     });
     return unique.length;
   }
@@ -148,7 +200,7 @@ export class DeviceService {
     const secret = newSecret();
     await this.db.transaction(async (tx) => {
       await repo.updateDevice(tx, id, { credentialHash: hashToken(secret) });
-      await audit(tx, actor, { entityId: id, summary: { sn: d!.sn } });
+      await audit(tx, actor, { entityId: id, name: d!.name, summary: { sn: d!.sn } });
     });
     return { sn: d!.sn, secret };
   }
@@ -160,6 +212,11 @@ const snTaken = (sn: string) => conflict('snTaken', { params: { sn }, field: 'sn
 const snRace = (sn: string) => (err: unknown): never => {
   throw uniqueViolationOf(err) === 'devices_sn_unique' ? snTaken(sn) : err;
 };
+
+/** The devices a bulk change touched, by name (bounded by the log). */
+function namesOf(rows: { name: string }[]) {
+  return rows.map((r) => r.name).join(', ');
+}
 
 function newSecret() {
   return crypto.randomBytes(24).toString('base64url');

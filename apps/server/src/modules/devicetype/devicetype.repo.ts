@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, ilike, like, or, sql, type SQL } from 'drizzle-orm';
 import type { AlarmRule, Param } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
-import { deviceTypeAlarms, deviceTypeParams, deviceTypes } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { deviceTypeAlarms, deviceTypeParams, deviceTypes, devices } from '../../db/schema/index.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
 
 /** Types a caller sees: built-ins and those created in its subtree (all for undefined scope). */
 export function visibleTypes(scopePath: string | undefined): SQL | undefined {
@@ -86,8 +86,10 @@ export async function insertType(db: Executor, values: typeof deviceTypes.$infer
   return row!.id;
 }
 
+/** Sets the fields given a value; the others keep theirs. */
 export async function updateType(db: Executor, id: number, set: Partial<typeof deviceTypes.$inferInsert>) {
-  await db.update(deviceTypes).set(set).where(eq(deviceTypes.id, id));
+  const values = sentValues(set);
+  if (values) await db.update(deviceTypes).set(values).where(eq(deviceTypes.id, id));
 }
 
 export async function deleteType(db: Executor, id: number) {
@@ -122,4 +124,19 @@ export async function replaceAlarms(db: Executor, typeId: number, rules: AlarmRu
       rules.map((r) => ({ ...r, typeId, threshold: String(r.threshold) })),
     );
   }
+}
+
+/** How many devices are of this type. */
+export async function countTypeDevices(db: Executor, typeId: number) {
+  const [row] = await db.select({ n: count() }).from(devices).where(eq(devices.typeId, typeId));
+  return row?.n ?? 0;
+}
+
+/** Whether the caller sees the type (built-in, or created in its subtree). */
+export async function typeVisible(db: Executor, typeId: number, scopePath: string | undefined) {
+  const [row] = await db
+    .select({ id: deviceTypes.id })
+    .from(deviceTypes)
+    .where(and(eq(deviceTypes.id, typeId), visibleTypes(scopePath)));
+  return Boolean(row);
 }

@@ -1,17 +1,23 @@
-import type { AlarmRule, AlarmRuleDto, DeviceTypeDto, Param, ParamDto } from '@iot/contract';
+import {
+  alarmRuleProblems,
+  paramProblems,
+  type AlarmRule,
+  type AlarmRuleDto,
+  type DeviceTypeDto,
+  type Param,
+  type ParamDto,
+} from '@iot/contract';
 import type { z } from 'zod';
-import type { deviceTypeCreateSchema, deviceTypeListQuerySchema } from '@iot/contract';
+import type { deviceTypeCreateSchema, deviceTypeEditSchema, deviceTypeListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { countTypeDevices } from '../device/device.repo.js';
 import * as repo from './devicetype.repo.js';
 
 type TypeFields = z.output<typeof deviceTypeCreateSchema>;
-import { checkRules } from './rules.js';
-
+type EditBody = z.output<typeof deviceTypeEditSchema>;
 type ListQuery = z.output<typeof deviceTypeListQuerySchema>;
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.findType>>>;
 type ParamRow = Awaited<ReturnType<typeof repo.paramsOf>>[number];
@@ -44,6 +50,11 @@ export class DeviceTypeService {
     };
   }
 
+  /** Whether the caller may use the type (for devices): built-in or created in its subtree. */
+  isVisible(ctx: AuthContext, id: number): Promise<boolean> {
+    return repo.typeVisible(this.db, id, scopeOf(ctx));
+  }
+
   options(ctx: AuthContext) {
     return repo.typeOptions(this.db, scopeOf(ctx));
   }
@@ -58,31 +69,33 @@ export class DeviceTypeService {
     if (await repo.findTypeByCode(this.db, body.code)) throw conflict('typeCodeTaken', { field: 'code' });
     return this.db.transaction(async (tx) => {
       const id = await repo.insertType(tx, { ...body, ownerPath: actor.path });
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: body });
       return id;
     });
   }
 
-  async edit(actor: Actor, body: TypeFields & { id: number }) {
+  /** Changes only the fields sent; a new code must be free, and a built-in type keeps its code. */
+  async edit(actor: Actor, body: EditBody) {
     const t = await this.editable(actor, body.id);
-    const other = await repo.findTypeByCode(this.db, body.code);
-    if (other && other.id !== t.id) throw conflict('typeCodeTaken', { field: 'code' });
-    if (t.builtin && body.code !== t.code) throw forbidden('builtinTypeCode');
+    if (body.code !== undefined && body.code !== t.code) {
+      if (t.builtin) throw forbidden('builtinTypeCode');
+      if (await repo.findTypeByCode(this.db, body.code)) throw conflict('typeCodeTaken', { field: 'code' });
+    }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateType(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: set });
     });
   }
 
   async remove(actor: Actor, id: number) {
     const t = await this.editable(actor, id);
     if (t.builtin) throw forbidden('builtinTypeDelete');
-    const n = await countTypeDevices(this.db, id);
+    const n = await repo.countTypeDevices(this.db, id);
     if (n > 0) throw conflict('typeInUse', { params: { count: n } });
     await this.db.transaction(async (tx) => {
       await repo.deleteType(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { code: t.code, name: t.name } });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: { code: t.code } });
     });
   }
 
@@ -91,24 +104,25 @@ export class DeviceTypeService {
     return (await repo.paramsOf(this.db, id)).map(toParamDto);
   }
 
-  /** Replaces the parameter list; refused while alarm rules use a parameter being removed. */
+  /**
+   * Replaces the parameter list (checked as the parameter settings page checks it); refused while
+   * alarm rules use a parameter being removed or would no longer fit a changed one.
+   */
   async setParams(actor: Actor, id: number, params: Param[]) {
-    await this.editable(actor, id);
-    const seen = new Set<string>();
-    for (const [i, p] of params.entries()) {
-      if (seen.has(p.semaphoreId)) throw invalid(`params.${i}.semaphoreId`, 'semaphoreTwice', { id: p.semaphoreId });
-      seen.add(p.semaphoreId);
-    }
+    const t = await this.editable(actor, id);
+    const [bad] = paramProblems(params);
+    if (bad) throw invalid(`params.${bad.index}.${bad.field}`, bad.reason, bad.params);
+    const kept = new Set(params.map((p) => p.semaphoreId));
     const rules = await repo.alarmsOf(this.db, id);
-    const orphaned = rules.filter((r) => !seen.has(r.semaphoreId)).map((r) => r.semaphoreId);
+    const orphaned = rules.filter((r) => !kept.has(r.semaphoreId)).map((r) => r.semaphoreId);
     if (orphaned.length > 0) {
       throw conflict('rulesUseRemovedParams', { params: { ids: [...new Set(orphaned)].join(', ') } });
     }
-    const problem = checkRules(params, rules.map((r) => toRuleDto(r, numericSems(params))));
-    if (problem) throw conflict('ruleNoLongerFits', { params: { id: problem.semaphoreId } });
+    const [misfit] = alarmRuleProblems(rules.map((r) => toRuleDto(r, numericSems(params))), params);
+    if (misfit) throw conflict('ruleNoLongerFits', { params: { id: rules[misfit.index]!.semaphoreId } });
     await this.db.transaction(async (tx) => {
       await repo.replaceParams(tx, id, params);
-      await audit(tx, actor, { entityId: id, summary: { params: params.map((p) => p.semaphoreId) } });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: { params: params.map((p) => p.semaphoreId) } });
     });
   }
 
@@ -119,13 +133,13 @@ export class DeviceTypeService {
   }
 
   async setAlarms(actor: Actor, id: number, rules: AlarmRule[]) {
-    await this.editable(actor, id);
+    const t = await this.editable(actor, id);
     const params = (await repo.paramsOf(this.db, id)).map(toParamDto);
-    const problem = checkRules(params, rules);
-    if (problem) throw invalid(problem.field, problem.reason, problem.params);
+    const [problem] = alarmRuleProblems(rules, params);
+    if (problem) throw invalid(`rules.${problem.index}.${problem.field}`, problem.reason, problem.params);
     await this.db.transaction(async (tx) => {
       await repo.replaceAlarms(tx, id, rules);
-      await audit(tx, actor, { entityId: id, summary: { rules: rules.length } });
+      await audit(tx, actor, { entityId: id, name: t.name, summary: { rules: rules.length } });
     });
   }
 }

@@ -96,6 +96,43 @@ describe('device types with parameter and alarm settings', () => {
     expect((await call('ops', 'GET', `/devicetype/item?id=${id}`)).code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it('applies the same rule checks as the console (contract devicetype-rules): whole-number ranges, non-empty text', async () => {
+    const { id } = await ok('ops', 'POST', '/devicetype/addtype', { code: 'RULES', name: '规则' });
+    await ok('ops', 'POST', '/devicetype/addsetparam', {
+      id,
+      params: [
+        { semaphoreId: 'N', name: '计数', dataType: 'integer' },
+        { semaphoreId: 'T', name: '文本', dataType: 'text' },
+      ],
+    });
+    const base = { level: 1, message: '告警' };
+    const range = await call('ops', 'POST', '/devicetype/addsetalarm', {
+      id,
+      rules: [{ ...base, semaphoreId: 'N', comparison: 'inside', threshold: 1, threshold2: 2.5 }],
+    });
+    expect(range).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'rules.0.threshold2', reason: 'ruleInteger' } });
+    const text = await call('ops', 'POST', '/devicetype/addsetalarm', {
+      id,
+      rules: [{ ...base, semaphoreId: 'T', comparison: 'eq', threshold: '  ' }],
+    });
+    expect(text).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'rules.0.threshold', reason: 'ruleText' } });
+    const dup = await call('ops', 'POST', '/devicetype/addsetparam', {
+      id,
+      params: [
+        { semaphoreId: 'N', name: 'a', dataType: 'integer' },
+        { semaphoreId: 'N', name: 'b', dataType: 'integer' },
+      ],
+    });
+    expect(dup).toMatchObject({ data: { field: 'params.1.semaphoreId', reason: 'semaphoreTwice', params: { id: 'N' } } });
+    await ok('ops', 'POST', '/devicetype/addsetalarm', {
+      id,
+      rules: [
+        { ...base, semaphoreId: 'N', comparison: 'inside', threshold: 1, threshold2: 3 },
+        { ...base, semaphoreId: 'T', comparison: 'ne', threshold: 'OK' },
+      ],
+    });
+  });
+
   it('lists are paged, filtered and sorted on the server', async () => {
     for (const code of ['A1', 'A2', 'A3']) await ok('ops', 'POST', '/devicetype/addtype', { code, name: `Type ${code}` });
     const page = await ok('ops', 'GET', '/devicetype/list?name=Type%20A&limit=2&sort=code&order=desc');

@@ -1,13 +1,13 @@
-import type { MenuNode, MenuOption } from '@iot/contract';
+import { ErrorCode, menuUrlProblem, type MenuNode, type MenuOption } from '@iot/contract';
 import type { z } from 'zod';
 import type { menuCreateSchema, menuEditSchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
-import { audit, type Actor } from '../../plugins/audit.js';
-import { countMenuPermissions } from '../permission/permission.repo.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import type { PermissionService } from '../permission/permission.service.js';
 import * as repo from './menu.repo.js';
-import { buildTree } from './menu.service.js';
+import type { MenuService } from './menu.service.js';
 
 type CreateBody = z.output<typeof menuCreateSchema>;
 type EditBody = z.output<typeof menuEditSchema>;
@@ -17,10 +17,12 @@ export class MenuAdminService {
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
+    private readonly menus: MenuService,
+    private readonly permissions: PermissionService,
   ) {}
 
-  async tree(): Promise<MenuNode[]> {
-    return buildTree(await repo.allMenus(this.db));
+  tree(): Promise<MenuNode[]> {
+    return this.menus.tree();
   }
 
   async options(): Promise<MenuOption[]> {
@@ -53,23 +55,33 @@ export class MenuAdminService {
     }
     const id = await this.db.transaction(async (tx) => {
       const id = await repo.insertMenu(tx, body);
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: body });
       return id;
     });
     this.bus.emit('menus.changed', {});
     return id;
   }
 
+  /** Changes only the fields sent; a new parent must exist and not lie below the menu itself. */
   async edit(actor: Actor, body: EditBody) {
-    if (!(await repo.findMenu(this.db, body.id))) throw notFound('menuNotFound');
-    await this.assertParent(body.parentId, body.id);
-    if (await repo.menuIdentificationTaken(this.db, body.identification, body.id)) {
+    const menu = await repo.findMenu(this.db, body.id);
+    if (!menu) throw notFound('menuNotFound');
+    if (body.parentId !== undefined) await this.assertParent(body.parentId, body.id);
+    // An edit sending only the URL or only the jump type is held to the rule with the stored other.
+    if ((body.jumpType === undefined) !== (body.menuUrl === undefined)) {
+      const problem = menuUrlProblem(body.jumpType ?? menu.jumpType, body.menuUrl ?? menu.menuUrl);
+      if (problem) throw new AppError(ErrorCode.VALIDATION, `menuUrl: ${problem}`, { field: 'menuUrl' });
+    }
+    if (
+      body.identification !== undefined &&
+      (await repo.menuIdentificationTaken(this.db, body.identification, body.id))
+    ) {
       throw conflict('identificationTaken', { field: 'identification' });
     }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateMenu(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: menu.name, summary: set });
     });
     this.bus.emit('menus.changed', {});
   }
@@ -80,12 +92,12 @@ export class MenuAdminService {
     if ((await repo.countMenuChildren(this.db, id)) > 0) {
       throw conflict('menuHasChildren');
     }
-    if ((await countMenuPermissions(this.db, id)) > 0) {
+    if ((await this.permissions.countOfMenu(id)) > 0) {
       throw conflict('menuHasPermissions');
     }
     await this.db.transaction(async (tx) => {
       await repo.deleteMenu(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { identification: menu.identification } });
+      await audit(tx, actor, { entityId: id, name: menu.name, summary: { identification: menu.identification } });
     });
     this.bus.emit('menus.changed', {});
   }

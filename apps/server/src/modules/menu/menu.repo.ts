@@ -1,21 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { menus, permissions, rolePermissions } from '../../db/schema/index.js';
-
-/** Permission codes granted to a role. */
-export async function roleCodes(db: Executor, roleId: number): Promise<string[]> {
-  const rows = await db
-    .select({ code: permissions.identification })
-    .from(rolePermissions)
-    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(eq(rolePermissions.roleId, roleId));
-  return rows.map((r) => r.code);
-}
-
-export async function allCodes(db: Executor): Promise<string[]> {
-  const rows = await db.select({ code: permissions.identification }).from(permissions);
-  return rows.map((r) => r.code);
-}
+import { sentValues } from '../../lib/sql.js';
 
 export async function allMenus(db: Executor) {
   return db.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
@@ -48,8 +34,10 @@ export async function insertMenu(db: Executor, values: MenuValues) {
   return row!.id;
 }
 
-export async function updateMenu(db: Executor, id: number, set: MenuValues) {
-  await db.update(menus).set(set).where(eq(menus.id, id));
+/** Sets the fields given a value; the others keep theirs. */
+export async function updateMenu(db: Executor, id: number, set: Partial<MenuValues>) {
+  const values = sentValues(set);
+  if (values) await db.update(menus).set(values).where(eq(menus.id, id));
 }
 
 export async function deleteMenu(db: Executor, id: number) {

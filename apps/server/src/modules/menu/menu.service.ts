@@ -1,45 +1,37 @@
 import type { MenuNode } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { SUPERADMIN } from '../../lib/scope.js';
+import { isSuper } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as repo from './menu.repo.js';
 
 type MenuRow = Awaited<ReturnType<typeof repo.allMenus>>[number];
 
+/** The menu tree as callers see it; whether they hold a permission is the permission module's. */
 export class MenuService {
   constructor(private readonly db: Db) {}
-
-  /** Permission codes the caller holds; the super administrator holds every code. */
-  async codesFor(auth: Pick<AuthContext, 'role' | 'roleId'>): Promise<string[]> {
-    return auth.role === SUPERADMIN ? repo.allCodes(this.db) : repo.roleCodes(this.db, auth.roleId);
-  }
-
-  /** Whether the caller holds a permission code. */
-  has(auth: Pick<AuthContext, 'role' | 'roleId'>, code: string): Promise<boolean> {
-    return this.hasAny(auth, [code]);
-  }
-
-  /** Whether the caller holds at least one of the codes. */
-  async hasAny(auth: Pick<AuthContext, 'role' | 'roleId'>, codes: readonly string[]): Promise<boolean> {
-    if (auth.role === SUPERADMIN) return true;
-    const held = await repo.roleCodes(this.db, auth.roleId);
-    return codes.some((c) => held.includes(c));
-  }
 
   /**
    * The menu tree the caller may see: a node is kept when the role holds a permission of it or
    * of any descendant. The super administrator sees every menu.
    */
   async treeFor(auth: Pick<AuthContext, 'role' | 'roleId'>): Promise<MenuNode[]> {
-    const rows = await repo.allMenus(this.db);
-    const tree = buildTree(rows);
-    if (auth.role === SUPERADMIN) return tree;
+    const tree = await this.tree();
+    if (isSuper(auth)) return tree;
     const granted = await repo.menusWithRolePermission(this.db, auth.roleId);
     return prune(tree, granted);
   }
+
+  /** Every menu, as a tree sorted by `sort`. */
+  async tree(): Promise<MenuNode[]> {
+    return buildTree(await repo.allMenus(this.db));
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return Boolean(await repo.findMenu(this.db, id));
+  }
 }
 
-export function buildTree(rows: MenuRow[]): MenuNode[] {
+function buildTree(rows: MenuRow[]): MenuNode[] {
   const nodes = new Map<number, MenuNode>();
   for (const r of rows) {
     nodes.set(r.id, {

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuNode } from '@iot/contract';
 import { ErrorCode } from '@iot/contract';
@@ -34,7 +35,30 @@ describe('menus and permissions', () => {
     expect(all.find((m) => m.identification === 'device-addtype')?.isShow).toBe(0);
     const device = all.find((m) => m.identification === 'device')!;
     expect(device.menuType).toBe(1);
-    expect(device.children.map((c) => c.menuUrl)).toEqual(['type', 'addtype', 'edittype', 'setparam', 'setalarm']);
+    expect(device.children.map((c) => c.menuUrl)).toEqual(['list', 'type', 'addtype', 'edittype', 'setparam', 'setalarm']);
+  });
+
+  it('an upgrade moves the device list permission to its sidebar entry, unless an administrator moved it', async () => {
+    const db = t.database.db;
+    const menuId = async (identification: string) =>
+      (await db.select({ id: menus.id }).from(menus).where(eq(menus.identification, identification)))[0]?.id;
+    const permMenu = async () =>
+      (await db.select({ menuId: permissions.menuId }).from(permissions).where(eq(permissions.identification, 'device:list')))[0]!.menuId;
+    // A database from before: the device list was a hidden page under projects.
+    const [old] = await db
+      .insert(menus)
+      .values({ identification: 'project-devicelist', name: '设备列表', menuUrl: 'devicelist', menuType: 0, sort: 3, isShow: 0, parentId: (await menuId('project'))! })
+      .returning({ id: menus.id });
+    await db.update(permissions).set({ menuId: old!.id }).where(eq(permissions.identification, 'device:list'));
+    await seed(db, { adminUsername: 'admin' });
+    expect(await permMenu()).toBe(await menuId('device-list'));
+
+    // An administrator's own placement survives restarts.
+    const mine = (await menuId('project-index'))!;
+    await db.update(permissions).set({ menuId: mine }).where(eq(permissions.identification, 'device:list'));
+    await seed(db, { adminUsername: 'admin' });
+    expect(await permMenu()).toBe(mine);
+    await db.update(permissions).set({ menuId: (await menuId('device-list'))! }).where(eq(permissions.identification, 'device:list'));
   });
 
   it('battery management sees only menus it holds permissions for', async () => {
@@ -124,6 +148,13 @@ describe('menus and permissions', () => {
       payload: { id: data.id, name: 'Link', jumpType: 2, menuUrl: 'javascript:void(0)', identification: `link-${n}` },
     });
     expect(edit.json()).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'menuUrl' } });
+    // A partial edit sending only the URL, or only the jump type, is checked with the stored other.
+    for (const payload of [{ id: data.id, menuUrl: 'javascript:void(0)' }, { id: data.id, jumpType: 2 }]) {
+      const partial = await t.app.inject({ method: 'POST', url: '/api/v1/menu/editmenutest', headers: bearer(token), payload });
+      expect(partial.json(), JSON.stringify(payload)).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'menuUrl' } });
+    }
+    const fine = await t.app.inject({ method: 'POST', url: '/api/v1/menu/editmenutest', headers: bearer(token), payload: { id: data.id, menuUrl: '/fine' } });
+    expect(fine.json().code).toBe(20000);
   });
 
   it('every answer carries the security headers: CSP without inline scripts, no framing, nosniff, no referrer', async () => {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { menus, permissions } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { menus, permissions, rolePermissions } from '../../db/schema/index.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
 
 const columns = {
   id: permissions.id,
@@ -85,9 +85,10 @@ export async function insertPermission(db: Executor, values: { name: string; ide
 export async function updatePermission(
   db: Executor,
   id: number,
-  set: { name: string; identification: string; menuId: number },
+  set: Partial<{ name: string; identification: string; menuId: number }>,
 ) {
-  await db.update(permissions).set(set).where(eq(permissions.id, id));
+  const values = sentValues(set);
+  if (values) await db.update(permissions).set(values).where(eq(permissions.id, id));
 }
 
 export async function deletePermission(db: Executor, id: number) {
@@ -97,4 +98,19 @@ export async function deletePermission(db: Executor, id: number) {
 export async function countMenuPermissions(db: Executor, menuId: number) {
   const [row] = await db.select({ n: count() }).from(permissions).where(eq(permissions.menuId, menuId));
   return row?.n ?? 0;
+}
+
+/** Permission codes granted to a role. */
+export async function roleCodes(db: Executor, roleId: number): Promise<string[]> {
+  const rows = await db
+    .select({ code: permissions.identification })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(rolePermissions.roleId, roleId));
+  return rows.map((r) => r.code);
+}
+
+export async function allCodes(db: Executor): Promise<string[]> {
+  const rows = await db.select({ code: permissions.identification }).from(permissions);
+  return rows.map((r) => r.code);
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
@@ -113,8 +113,10 @@ export async function insertRoadSection(db: Executor, values: typeof roadSection
   return row!.id;
 }
 
+/** Sets the fields given a value; the others keep theirs. */
 export async function updateRoadSection(db: Executor, id: number, set: Partial<typeof roadSections.$inferInsert>) {
-  await db.update(roadSections).set(set).where(eq(roadSections.id, id));
+  const values = sentValues(set);
+  if (values) await db.update(roadSections).set(values).where(eq(roadSections.id, id));
 }
 
 export async function deleteRoadSection(db: Executor, id: number) {
@@ -134,7 +136,10 @@ export async function projectUserList(db: Executor, projectId: number) {
 
 export async function usersByIds(db: Executor, ids: number[]) {
   if (ids.length === 0) return [];
-  return db.select({ id: users.id, path: users.path }).from(users).where(inArray(users.id, ids));
+  return db
+    .select({ id: users.id, username: users.username, path: users.path })
+    .from(users)
+    .where(inArray(users.id, ids));
 }
 
 export async function replaceProjectUsers(db: Executor, projectId: number, keep: number[], add: number[]) {

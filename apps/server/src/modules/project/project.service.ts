@@ -4,9 +4,9 @@ import type { projectCreateSchema, projectEditSchema, projectListQuerySchema, ro
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { findUser } from '../user/admin.repo.js';
+import type { UserAdminService } from '../user/admin.service.js';
 import * as repo from './project.repo.js';
 
 type ListQuery = z.output<typeof projectListQuerySchema>;
@@ -19,7 +19,10 @@ type Row = NonNullable<Awaited<ReturnType<typeof repo.findProject>>>;
  * assigned to a user of it; it changes only those owned in its subtree.
  */
 export class ProjectService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly userAdmin: UserAdminService,
+  ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
     const res = await repo.listProjects(this.db, { ...q, scopePath: scopeOf(ctx) });
@@ -39,13 +42,18 @@ export class ProjectService {
     return p;
   }
 
+  /** Projects owned in the caller's subtree (not those only shared with it): id, name, owner line. */
+  ownedBy(ctx: AuthContext) {
+    return repo.ownedProjects(this.db, scopeOf(ctx));
+  }
+
   async item(ctx: AuthContext, id: number) {
     return toDto(await this.visible(ctx, id));
   }
 
   private async owner(ctx: AuthContext, ownerId: number | undefined) {
-    const owner = await findUser(this.db, ownerId ?? ctx.userId);
-    if (!owner || !inScope(ctx, owner.path)) throw invalid('ownerId', 'noUser');
+    const owner = await this.userAdmin.find(ctx, ownerId ?? ctx.userId);
+    if (!owner) throw invalid('ownerId', 'noUser');
     return owner;
   }
 
@@ -53,18 +61,20 @@ export class ProjectService {
     const owner = await this.owner(actor, body.ownerId);
     return this.db.transaction(async (tx) => {
       const id = await repo.insertProject(tx, { ...body, ownerId: owner.id, ownerPath: owner.path });
-      await audit(tx, actor, { entityId: id, summary: { ...body, ownerId: owner.id } });
+      const { name, ownerId: _o, ...rest } = body;
+      await audit(tx, actor, { entityId: id, name, summary: { ...rest, owner: owner.username } });
       return id;
     });
   }
 
+  /** Changes only the fields sent; a new owner must be in the caller's subtree. */
   async edit(actor: Actor, body: EditBody) {
-    await this.manageable(actor, body.id);
+    const p = await this.manageable(actor, body.id);
     const owner = body.ownerId === undefined ? undefined : await this.owner(actor, body.ownerId);
     const { id, ownerId: _o, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateProject(tx, id, { ...set, ...(owner ? { ownerId: owner.id, ownerPath: owner.path } : {}) });
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: p.name, summary: { ...set, ...(owner ? { owner: owner.username } : {}) } });
     });
   }
 
@@ -75,14 +85,19 @@ export class ProjectService {
     if (n > 0 && moveTo === undefined) {
       throw conflict('projectHasDevices', { params: { count: n } });
     }
+    let target: Row | undefined;
     if (moveTo) {
       if (moveTo === id) throw invalid('moveTo', 'chooseAnotherProject');
-      await this.manageable(actor, moveTo);
+      target = await this.manageable(actor, moveTo);
     }
     await this.db.transaction(async (tx) => {
       if (n > 0) await repo.moveProjectDevices(tx, id, moveTo || null);
       await repo.deleteProject(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { name: p.name, movedDevices: n, moveTo: moveTo ?? null } });
+      await audit(tx, actor, {
+        entityId: id,
+        name: p.name,
+        summary: n > 0 ? { movedDevices: n, moveTo: target?.name ?? null } : undefined,
+      });
     });
   }
 
@@ -96,10 +111,10 @@ export class ProjectService {
   }
 
   async addRoadSection(actor: Actor, body: z.output<typeof roadSectionSchema>) {
-    await this.manageable(actor, body.projectId);
+    const p = await this.manageable(actor, body.projectId);
     return this.db.transaction(async (tx) => {
       const id = await repo.insertRoadSection(tx, body);
-      await audit(tx, actor, { entityId: id, summary: { projectId: body.projectId, name: body.name, points: body.points.length } });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: { project: p.name, points: body.points.length } });
       return id;
     });
   }
@@ -109,15 +124,17 @@ export class ProjectService {
     const p = s && (await repo.findProject(this.db, s.projectId, scopeOf(ctx)));
     if (!s || !p) throw notFound('roadSectionNotFound');
     if (!inScope(ctx, p.ownerPath)) throw sharedOnly();
-    return s;
+    return { ...s, projectName: p.name };
   }
 
+  /** Changes only the fields sent. */
   async editRoadSection(actor: Actor, body: z.output<typeof roadSectionEditSchema>) {
-    await this.section(actor, body.id);
+    const s = await this.section(actor, body.id);
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateRoadSection(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: { name: set.name, points: set.points.length } });
+      // Only the fields sent; the points themselves can be thousands: the log keeps their number.
+      await audit(tx, actor, { entityId: id, name: s.name, summary: { ...set, points: set.points?.length } });
     });
   }
 
@@ -125,7 +142,7 @@ export class ProjectService {
     const s = await this.section(actor, id);
     await this.db.transaction(async (tx) => {
       await repo.deleteRoadSection(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { projectId: s.projectId, name: s.name } });
+      await audit(tx, actor, { entityId: id, name: s.name, summary: { project: s.projectName } });
     });
   }
 
@@ -139,7 +156,7 @@ export class ProjectService {
 
   /** Replaces the caller's part of the assignment; users outside its subtree stay as they are. */
   async setUsers(actor: Actor, id: number, userIds: number[]) {
-    await this.manageable(actor, id);
+    const p = await this.manageable(actor, id);
     const wanted = [...new Set(userIds)];
     const found = await repo.usersByIds(this.db, wanted);
     const foreign = wanted.filter((u) => !found.some((f) => f.id === u && inScope(actor, f.path)));
@@ -148,7 +165,8 @@ export class ProjectService {
     const keep = current.filter((u) => !inScope(actor, u.path)).map((u) => u.id);
     await this.db.transaction(async (tx) => {
       await repo.replaceProjectUsers(tx, id, keep, wanted);
-      await audit(tx, actor, { entityId: id, summary: { userIds: wanted } });
+      const names = wanted.map((u) => found.find((f) => f.id === u)!.username);
+      await audit(tx, actor, { entityId: id, name: p.name, summary: { users: names } });
     });
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, like, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { permissions, rolePermissions, roles, users } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
 
 export async function findRole(db: Executor, id: number) {
   const [row] = await db.select().from(roles).where(eq(roles.id, id));
@@ -74,8 +74,10 @@ export async function insertRole(db: Executor, values: { name: string; identific
   return row!.id;
 }
 
-export async function updateRole(db: Executor, id: number, set: { name: string; identification: string }) {
-  await db.update(roles).set(set).where(eq(roles.id, id));
+/** Sets the fields given a value; the others keep theirs. */
+export async function updateRole(db: Executor, id: number, set: Partial<{ name: string; identification: string }>) {
+  const values = sentValues(set);
+  if (values) await db.update(roles).set(values).where(eq(roles.id, id));
 }
 
 export async function deleteRole(db: Executor, id: number) {

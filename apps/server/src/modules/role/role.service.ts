@@ -1,16 +1,14 @@
-import type { PermissionTreeNode, RoleDto } from '@iot/contract';
+import { SUPERADMIN, type MenuNode, type PermissionTreeNode, type RoleDto } from '@iot/contract';
 import type { z } from 'zod';
-import type { roleListQuerySchema } from '@iot/contract';
+import type { roleEditSchema, roleListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import * as menuRepo from '../menu/menu.repo.js';
 import type { MenuService } from '../menu/menu.service.js';
-import { buildTree } from '../menu/menu.service.js';
-import * as permRepo from '../permission/permission.repo.js';
+import type { PermissionService } from '../permission/permission.service.js';
 import * as repo from './role.repo.js';
 
 type ListQuery = z.output<typeof roleListQuerySchema>;
@@ -24,6 +22,7 @@ type RoleRow = NonNullable<Awaited<ReturnType<typeof repo.findRole>>>;
 export class RoleService {
   constructor(
     private readonly db: Db,
+    private readonly permissionService: PermissionService,
     private readonly menus: MenuService,
     private readonly bus: EventBus,
   ) {}
@@ -53,17 +52,23 @@ export class RoleService {
   async options(ctx: AuthContext) {
     const roles = await repo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId);
     if (isSuper(ctx)) return roles;
-    const mine = new Set(await this.menus.codesFor(ctx));
+    const mine = new Set(await this.permissionService.codesFor(ctx));
     const codes = await repo.codesOfRoles(this.db, roles.map((r) => r.id));
     return roles.filter(
-      (r) => r.identification !== 'SUPERADMIN' && (codes.get(r.id) ?? []).every((c) => mine.has(c)),
+      (r) => r.identification !== SUPERADMIN && (codes.get(r.id) ?? []).every((c) => mine.has(c)),
     );
   }
 
-  private async visible(ctx: AuthContext, id: number) {
+  /** The role if the caller sees it (built-in, its own, or created in its subtree). */
+  async find(ctx: AuthContext, id: number) {
     const role = await repo.findRole(this.db, id);
     const ok = role && (await repo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === id);
-    if (!role || !ok) throw notFound('roleNotFound');
+    return ok ? role : undefined;
+  }
+
+  private async visible(ctx: AuthContext, id: number) {
+    const role = await this.find(ctx, id);
+    if (!role) throw notFound('roleNotFound');
     return role;
   }
 
@@ -92,23 +97,26 @@ export class RoleService {
     }
     return this.db.transaction(async (tx) => {
       const id = await repo.insertRole(tx, { ...body, ownerPath: actor.path });
-      await audit(tx, actor, { entityId: id, summary: body });
+      await audit(tx, actor, { entityId: id, name: body.name, summary: { identification: body.identification } });
       return id;
     });
   }
 
-  async edit(actor: Actor, body: { id: number; name: string; identification: string }) {
+  /** Changes only the fields sent; a built-in role keeps its identification. */
+  async edit(actor: Actor, body: z.output<typeof roleEditSchema>) {
     const role = await this.editableRole(actor, body.id);
-    if (role.builtin && body.identification !== role.identification) {
-      throw forbidden('builtinRoleRename');
-    }
-    if (await repo.identificationTaken(this.db, body.identification, body.id)) {
-      throw conflict('identificationTaken', { field: 'identification' });
+    if (body.identification !== undefined) {
+      if (role.builtin && body.identification !== role.identification) {
+        throw forbidden('builtinRoleRename');
+      }
+      if (await repo.identificationTaken(this.db, body.identification, body.id)) {
+        throw conflict('identificationTaken', { field: 'identification' });
+      }
     }
     const { id, ...set } = body;
     await this.db.transaction(async (tx) => {
       await repo.updateRole(tx, id, set);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, { entityId: id, name: role.name, summary: set });
     });
   }
 
@@ -120,7 +128,7 @@ export class RoleService {
     }
     await this.db.transaction(async (tx) => {
       await repo.deleteRole(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { name: role.name, identification: role.identification } });
+      await audit(tx, actor, { entityId: id, name: role.name, summary: { identification: role.identification } });
     });
   }
 
@@ -133,30 +141,34 @@ export class RoleService {
 
   async setPermissions(actor: Actor, id: number, permissionIds: number[]) {
     const role = await this.editableRole(actor, id);
-    if (role.identification === 'SUPERADMIN') {
+    if (role.identification === SUPERADMIN) {
       throw forbidden('superPermissions');
     }
     const unique = [...new Set(permissionIds)];
-    const found = await permRepo.permissionsByIds(this.db, unique);
+    const found = await this.permissionService.byIds(unique);
     if (found.length !== unique.length) throw notFound('permissionNotFound');
     if (!isSuper(actor)) {
-      const mine = new Set(await this.menus.codesFor(actor));
+      const mine = new Set(await this.permissionService.codesFor(actor));
       const extra = found.filter((p) => !mine.has(p.identification)).map((p) => p.identification);
       if (extra.length > 0) throw forbidden('grantBeyondOwn', { codes: extra.join(', ') });
     }
     await this.db.transaction(async (tx) => {
       await repo.replaceRolePermissions(tx, id, unique);
-      await audit(tx, actor, { entityId: id, summary: { permissions: found.map((p) => p.identification).sort() } });
+      await audit(tx, actor, {
+        entityId: id,
+        name: role.name,
+        summary: { permissions: found.map((p) => p.identification).sort() },
+      });
     });
     this.bus.emit('menus.changed', { userIds: await repo.roleUserIds(this.db, id) });
   }
 
   private async grantTree(ctx: AuthContext): Promise<PermissionTreeNode[]> {
-    const mine = isSuper(ctx) ? undefined : new Set(await this.menus.codesFor(ctx));
-    const perms = (await permRepo.allPermissions(this.db)).filter((p) => !mine || mine.has(p.identification));
+    const mine = isSuper(ctx) ? undefined : new Set(await this.permissionService.codesFor(ctx));
+    const perms = (await this.permissionService.all()).filter((p) => !mine || mine.has(p.identification));
     const byMenu = new Map<number, typeof perms>();
     for (const p of perms) byMenu.set(p.menuId, [...(byMenu.get(p.menuId) ?? []), p]);
-    const toNode = (m: ReturnType<typeof buildTree>[number]): PermissionTreeNode | undefined => {
+    const toNode = (m: MenuNode): PermissionTreeNode | undefined => {
       const children = [
         ...m.children.map(toNode).filter((n): n is PermissionTreeNode => Boolean(n)),
         ...(byMenu.get(m.id) ?? []).map((p) => ({
@@ -173,7 +185,7 @@ export class RoleService {
       if (children.length === 0) return undefined;
       return { key: `m${m.id}`, title: m.name, titleEn: m.nameEn, titleEs: m.nameEs, titleJa: m.nameJa, children };
     };
-    return buildTree(await menuRepo.allMenus(this.db))
+    return (await this.menus.tree())
       .map(toNode)
       .filter((n): n is PermissionTreeNode => Boolean(n));
   }

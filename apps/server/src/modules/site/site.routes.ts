@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC, envelope, siteConfigSchema } from '@iot/contract';
-import type { Db } from '../../db/client.js';
 import { ok } from '../../plugins/envelope.js';
-import { SITE_DEFAULTS } from '../../db/seed/site.js';
-import { readSiteConfig } from './site.repo.js';
+import type { SiteService } from './site.service.js';
 
-export const siteRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const siteRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async (app, { site }) => {
   app.get(
     '/config',
     {
@@ -16,10 +14,6 @@ export const siteRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
         response: { 200: envelope(siteConfigSchema) },
       },
     },
-    async () => {
-      // Stored values win; defaults fill fields added after the row was written.
-      const stored = siteConfigSchema.partial().safeParse(await readSiteConfig(db));
-      return ok({ ...SITE_DEFAULTS, ...(stored.success ? stored.data : {}) });
-    },
+    async () => ok(await site.config()),
   );
 };

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, like, ne, sql, type SQL } from 'drizzle-orm';
-import type { UserKind } from '@iot/contract';
+import { SUPERADMIN, type UserKind } from '@iot/contract';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
@@ -124,7 +124,7 @@ export async function countActiveSuperadmins(db: Executor) {
     .select({ n: count() })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(and(eq(roles.identification, 'SUPERADMIN'), eq(users.enabled, true)));
+    .where(and(eq(roles.identification, SUPERADMIN), eq(users.enabled, true)));
   return row?.n ?? 0;
 }
 

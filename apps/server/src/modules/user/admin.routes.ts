@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  USER_PICKER_PERMISSIONS,
   emailAddSchema,
   emailDtoSchema,
   envelope,
@@ -48,7 +49,7 @@ export const userAdminRoutes: FastifyPluginAsyncZod<{ admin: UserAdminService }>
   app.get(
     '/user/options',
     {
-      config: { permission: [...any('list'), ...any('add'), ...any('edit')] },
+      config: { permission: USER_PICKER_PERMISSIONS },
       schema: { tags, summary: 'Searchable parent-user options', querystring: userOptionsQuerySchema, response: { 200: envelope(z.array(optionSchema)) } },
     },
     async (req) => ok(await admin.options(authOf(req), req.query.q, req.query.limit)),

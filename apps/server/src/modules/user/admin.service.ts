@@ -1,5 +1,6 @@
 import {
   MAX_EMAILS,
+  SUPERADMIN,
   type DashboardStyle,
   type Language,
   type UserDto,
@@ -15,10 +16,10 @@ import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
 import { inScope, isSuper, scopeOf } from '../../lib/scope.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
-import type { MenuService } from '../menu/menu.service.js';
-import * as roleRepo from '../role/role.repo.js';
+import type { PermissionService } from '../permission/permission.service.js';
+import type { RoleService } from '../role/role.service.js';
 import * as repo from './admin.repo.js';
 
 type ListQuery = z.output<typeof userListQuerySchema>;
@@ -36,11 +37,12 @@ export class UserAdminService {
   constructor(
     private readonly db: Db,
     private readonly auth: AuthService,
-    private readonly menus: MenuService,
+    private readonly permissions: PermissionService,
+    private readonly roles: RoleService,
   ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
-    if (!(await this.menus.has(ctx, LIST_CODE[q.kind]))) {
+    if (!(await this.permissions.has(ctx, LIST_CODE[q.kind]))) {
       throw forbidden('missingPermission', { codes: LIST_CODE[q.kind] });
     }
     const res = await repo.listUsers(this.db, { ...q, scopePath: scopeOf(ctx), callerId: ctx.userId });
@@ -50,9 +52,15 @@ export class UserAdminService {
 
   /** The user if it lies in the caller's subtree, else "not found". */
   private async visible(ctx: AuthContext, id: number) {
-    const u = await repo.findUser(this.db, id);
-    if (!u || !inScope(ctx, u.path)) throw notFound('userNotFound');
+    const u = await this.find(ctx, id);
+    if (!u) throw notFound('userNotFound');
     return u;
+  }
+
+  /** The user if it lies in the caller's subtree (the caller included). */
+  async find(ctx: AuthContext, id: number) {
+    const u = await repo.findUser(this.db, id);
+    return u && inScope(ctx, u.path) ? u : undefined;
   }
 
   /**
@@ -62,11 +70,11 @@ export class UserAdminService {
   private async manageable(ctx: AuthContext, id: number) {
     const u = await this.visible(ctx, id);
     if (u.id === ctx.userId || isSuper(ctx)) return u;
-    const mine = new Set(await this.menus.codesFor(ctx));
+    const mine = new Set(await this.permissions.codesFor(ctx));
     const theirs =
-      u.roleIdentification === 'SUPERADMIN'
+      u.roleIdentification === SUPERADMIN
         ? ['*']
-        : (await roleRepo.rolePermissionRows(this.db, u.roleId)).map((p) => p.identification);
+        : await this.permissions.codesOfRole(u.roleId);
     if (theirs.some((c) => !mine.has(c))) {
       throw forbidden('userStronger');
     }
@@ -85,13 +93,12 @@ export class UserAdminService {
 
   /** A role the caller may give: visible to it, and no permission beyond its own. */
   private async assertAssignable(ctx: AuthContext, roleId: number) {
-    const role = await roleRepo.findRole(this.db, roleId);
-    const visible = role && (await roleRepo.visibleRoles(this.db, scopeOf(ctx), ctx.roleId)).some((r) => r.id === roleId);
-    if (!role || !visible) throw invalid('roleId', 'noRole');
+    const role = await this.roles.find(ctx, roleId);
+    if (!role) throw invalid('roleId', 'noRole');
     if (isSuper(ctx)) return role;
-    if (role.identification === 'SUPERADMIN') throw forbidden('superRoleOnly');
-    const mine = new Set(await this.menus.codesFor(ctx));
-    const theirs = (await roleRepo.rolePermissionRows(this.db, roleId)).map((p) => p.identification);
+    if (role.identification === SUPERADMIN) throw forbidden('superRoleOnly');
+    const mine = new Set(await this.permissions.codesFor(ctx));
+    const theirs = await this.permissions.codesOfRole(roleId);
     const extra = theirs.filter((c) => !mine.has(c));
     if (extra.length > 0) throw forbidden('roleBeyondOwn', { codes: extra.join(', ') });
     return role;
@@ -101,7 +108,7 @@ export class UserAdminService {
     const parentId = body.parentId ?? actor.userId;
     const parent = await repo.findUser(this.db, parentId);
     if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'noParentUser');
-    await this.assertAssignable(actor, body.roleId);
+    const role = await this.assertAssignable(actor, body.roleId);
     if (await repo.usernameTaken(this.db, body.username)) {
       throw conflict('usernameTaken', { field: 'username' });
     }
@@ -109,7 +116,12 @@ export class UserAdminService {
     return this.db.transaction(async (tx) => {
       const { password: _password, ...fields } = body;
       const id = await repo.insertUser(tx, { ...fields, parentId, passwordHash }, parent.path);
-      await audit(tx, actor, { entityId: id, summary: { ...fields, parentId } });
+      const { username, roleId: _r, parentId: _p, ...rest } = fields;
+      await audit(tx, actor, {
+        entityId: id,
+        name: username,
+        summary: { ...rest, role: role.name, parent: parent.username },
+      });
       return id;
     });
   }
@@ -123,26 +135,33 @@ export class UserAdminService {
     if (self && (changesRole || moves || body.enabled === false || (body.type !== undefined && body.type !== target.type))) {
       throw forbidden('ownFixed');
     }
-    if (changesRole) await this.assertAssignable(actor, body.roleId!);
+    const role = changesRole ? await this.assertAssignable(actor, body.roleId!) : undefined;
     let newPath: string | undefined;
+    let parent: Awaited<ReturnType<typeof repo.findUser>>;
     if (moves) {
-      const parent = await repo.findUser(this.db, body.parentId!);
+      parent = await repo.findUser(this.db, body.parentId!);
       if (!parent || !inScope(actor, parent.path)) throw invalid('parentId', 'noParentUser');
       if (parent.path.startsWith(target.path)) {
         throw invalid('parentId', 'userCycle');
       }
       newPath = `${parent.path}${target.id}/`;
     }
-    if ((changesRole || disables) && target.roleIdentification === 'SUPERADMIN') {
+    if ((changesRole || disables) && target.roleIdentification === SUPERADMIN) {
       if ((await repo.countActiveSuperadmins(this.db)) <= 1) {
         throw forbidden('lastSuperKeep');
       }
     }
     const { id, ...set } = body;
+    // The log names the new role and parent, and only when they change.
+    const { roleId: _r, parentId: _p, ...rest } = set;
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, id, set);
       if (newPath) await repo.movePaths(tx, target.path, newPath);
-      await audit(tx, actor, { entityId: id, summary: set });
+      await audit(tx, actor, {
+        entityId: id,
+        name: target.username,
+        summary: { ...rest, ...(role ? { role: role.name } : {}), ...(parent ? { parent: parent.username } : {}) },
+      });
     });
     // Disabling a user disables everyone below it: their sessions end with its own.
     if (disables) await this.auth.endSubtreeSessions(newPath ?? target.path, 'disabled');
@@ -155,13 +174,13 @@ export class UserAdminService {
     if ((await repo.countChildren(this.db, id)) > 0) {
       throw conflict('userHasChildren');
     }
-    if (target.roleIdentification === 'SUPERADMIN' && (await repo.countActiveSuperadmins(this.db)) <= 1) {
+    if (target.roleIdentification === SUPERADMIN && (await repo.countActiveSuperadmins(this.db)) <= 1) {
       throw forbidden('lastSuperDelete');
     }
     await this.auth.endOtherSessions(id, 'admin');
     await this.db.transaction(async (tx) => {
       await repo.deleteUser(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+      await audit(tx, actor, { entityId: id, name: target.username });
     });
   }
 
@@ -172,7 +191,7 @@ export class UserAdminService {
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, id, { passwordHash });
       await repo.clearThrottle(tx, target.username);
-      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+      await audit(tx, actor, { entityId: id, name: target.username });
     });
     await this.auth.endOtherSessions(id, 'admin');
   }
@@ -181,17 +200,18 @@ export class UserAdminService {
     const target = await this.manageable(actor, id);
     await this.db.transaction(async (tx) => {
       await repo.clearThrottle(tx, target.username);
-      await audit(tx, actor, { entityId: id, summary: { username: target.username } });
+      await audit(tx, actor, { entityId: id, name: target.username });
     });
   }
 
   /** Own emails need only a session; another user's need a user-management code of the verb. */
   private async emailAccess(ctx: AuthContext, userId: number, verb: 'list' | 'edit') {
-    await this.visible(ctx, userId);
-    if (userId === ctx.userId) return;
-    if (!(await this.menus.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
+    const user = await this.visible(ctx, userId);
+    if (userId === ctx.userId) return user;
+    if (!(await this.permissions.hasAny(ctx, [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]))) {
       throw forbidden('foreignEmails');
     }
+    return user;
   }
 
   async emails(ctx: AuthContext, userId: number) {
@@ -200,7 +220,7 @@ export class UserAdminService {
   }
 
   async addEmail(actor: Actor, userId: number, email: string) {
-    await this.emailAccess(actor, userId, 'edit');
+    const user = await this.emailAccess(actor, userId, 'edit');
     return this.db.transaction(async (tx) => {
       await repo.lockUser(tx, userId);
       const existing = await repo.listEmails(tx, userId);
@@ -209,7 +229,7 @@ export class UserAdminService {
         throw conflict('emailLimit', { params: { max: MAX_EMAILS }, field: 'email' });
       }
       const id = await repo.insertEmail(tx, userId, email);
-      await audit(tx, actor, { entityId: id, summary: { userId, email } });
+      await audit(tx, actor, { entityId: id, name: email, summary: { user: user.username } });
       return id;
     });
   }
@@ -217,10 +237,10 @@ export class UserAdminService {
   async deleteEmail(actor: Actor, id: number) {
     const row = await repo.findEmail(this.db, id);
     if (!row || !inScope(actor, row.path)) throw notFound('emailNotFound');
-    await this.emailAccess(actor, row.userId, 'edit');
+    const user = await this.emailAccess(actor, row.userId, 'edit');
     await this.db.transaction(async (tx) => {
       await repo.deleteEmail(tx, id);
-      await audit(tx, actor, { entityId: id, summary: { userId: row.userId, email: row.email } });
+      await audit(tx, actor, { entityId: id, name: row.email, summary: { user: user.username } });
     });
   }
 }

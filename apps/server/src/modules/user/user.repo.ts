@@ -25,6 +25,23 @@ export async function findProfile(db: Executor, userId: number) {
   return row;
 }
 
+/** The caller's own profile fields, locked until the transaction ends (compare, then write). */
+export async function lockPreferences(db: Executor, userId: number) {
+  const [row] = await db
+    .select({
+      language: users.language,
+      dashboardStyle: users.dashboardStyle,
+      corporateName: users.corporateName,
+      corporateAddress: users.corporateAddress,
+      contactNumber: users.contactNumber,
+      introduction: users.introduction,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row;
+}
+
 export async function passwordHashOf(db: Executor, userId: number) {
   const [row] = await db
     .select({ hash: users.passwordHash })

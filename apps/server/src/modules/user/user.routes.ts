@@ -2,14 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AUTHENTICATED,
-  DASHBOARD_STYLES,
-  LANGUAGES,
   changePasswordBodySchema,
   envelope,
   loginRecordSchema,
   menuNodeSchema,
   pageOf,
   pageQuerySchema,
+  preferencesSchema,
   userInfoQuerySchema,
   userInfoSchema,
 } from '@iot/contract';
@@ -78,17 +77,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; menus: Menu
       config: { permission: AUTHENTICATED, audit: 'user.preferences' },
       schema: {
         tags: ['user'],
-        summary: 'Update the caller’s own profile: language, dashboard style, company details',
-        body: z
-          .object({
-            language: z.enum(LANGUAGES).optional(),
-            dashboardStyle: z.enum(DASHBOARD_STYLES).optional(),
-            corporateName: z.string().trim().max(128).optional(),
-            corporateAddress: z.string().trim().max(256).optional(),
-            contactNumber: z.string().trim().max(32).regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only').optional(),
-            introduction: z.string().trim().max(500).optional(),
-          })
-          .strict(),
+        summary: 'Update the caller’s own profile (language, dashboard style, company details): only the fields sent, and only when they differ',
+        body: preferencesSchema,
         response: { 200: envelope(z.null()) },
       },
     },

@@ -3,21 +3,22 @@ import {
   type ChangePasswordBody,
   type DashboardStyle,
   type Language,
+  type Preferences,
   type UserInfo,
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, invalid } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
-import { audit, type Actor } from '../../plugins/audit.js';
+import { audit, auditNothing, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
-import type { MenuService } from '../menu/menu.service.js';
+import type { PermissionService } from '../permission/permission.service.js';
 import * as repo from './user.repo.js';
 
 export class UserService {
   constructor(
     private readonly db: Db,
     private readonly auth: AuthService,
-    private readonly menus: MenuService,
+    private readonly permissions: PermissionService,
   ) {}
 
   async info(ctx: AuthContext): Promise<UserInfo> {
@@ -37,7 +38,7 @@ export class UserService {
       corporateName: u.corporateName,
       corporateAddress: u.corporateAddress,
       contactNumber: u.contactNumber,
-      permissions: await this.menus.codesFor(ctx),
+      permissions: await this.permissions.codesFor(ctx),
     };
   }
 
@@ -53,26 +54,29 @@ export class UserService {
     const passwordHash = await hashPassword(body.newPassword);
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, ctx.userId, { passwordHash });
-      await audit(tx, ctx, { entityId: ctx.userId });
+      await audit(tx, ctx, { entityId: ctx.userId, name: ctx.username });
     });
     return this.auth.endOtherSessions(ctx.userId, 'password', ctx.sessionId);
   }
 
-  async setPreferences(
-    ctx: Actor,
-    prefs: {
-      language?: Language;
-      dashboardStyle?: DashboardStyle;
-      corporateName?: string;
-      corporateAddress?: string;
-      contactNumber?: string;
-      introduction?: string;
-    },
-  ) {
-    const set = Object.fromEntries(Object.entries(prefs).filter(([, v]) => v !== undefined));
+  /**
+   * Changes the fields of the caller's own profile that differ from the stored ones. Sending what
+   * is already stored (the console re-saving the language at login, a double click) changes
+   * nothing and writes no operation-log row.
+   */
+  async setPreferences(ctx: Actor, prefs: Preferences) {
     await this.db.transaction(async (tx) => {
-      if (Object.keys(set).length > 0) await repo.updateUser(tx, ctx.userId, set);
-      await audit(tx, ctx, { entityId: ctx.userId, summary: set });
+      // Locked, so two identical requests at once cannot both see a change.
+      const stored = await repo.lockPreferences(tx, ctx.userId);
+      const changed = Object.fromEntries(
+        Object.entries(prefs).filter(([key, value]) => value !== undefined && value !== stored?.[key as keyof Preferences]),
+      ) as Preferences;
+      if (Object.keys(changed).length === 0) {
+        auditNothing(ctx);
+        return;
+      }
+      await repo.updateUser(tx, ctx.userId, changed);
+      await audit(tx, ctx, { entityId: ctx.userId, name: ctx.username, summary: changed });
     });
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@iot/contract';
+import { ErrorCode, SUPERADMIN } from '@iot/contract';
 import { ADMIN, bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 
 describe('user info, preferences, password, login history', () => {
@@ -16,7 +16,7 @@ describe('user info, preferences, password, login history', () => {
     const token = await t.login();
     const { data } = (await call('GET', '/user/info', token)).json();
     expect(data).toMatchObject({
-      roles: ['SUPERADMIN'],
+      roles: [SUPERADMIN],
       name: 'admin',
       type: 0,
       dashboardStyle: 'default',
@@ -36,6 +36,27 @@ describe('user info, preferences, password, login history', () => {
     expect(badPhone).toMatchObject({ code: 40000, data: { field: 'contactNumber' } });
     const bad = (await call('POST', '/user/preferences', token, { language: 'fr' })).json();
     expect(bad).toMatchObject({ code: 40000, data: { field: 'language' } });
+  });
+
+  it('preferences equal to the stored ones change nothing and write no operation-log row', async () => {
+    const token = await t.login();
+    const rows = async () =>
+      (await call('GET', '/logs/list?action=user.preferences&limit=200', token)).json().data.items as { summary: string; result: string }[];
+    await call('POST', '/user/preferences', token, { language: 'es', dashboardStyle: 'default' });
+    const before = (await rows()).length;
+
+    // What the console sends at login or on a second click of the same language: nothing new.
+    for (const same of [{ language: 'es' }, { language: 'es', dashboardStyle: 'default' }, {}]) {
+      expect((await call('POST', '/user/preferences', token, same)).json().code).toBe(20000);
+    }
+    expect(await rows()).toHaveLength(before);
+
+    // A real switch: exactly one row, naming only what changed.
+    await call('POST', '/user/preferences', token, { language: 'zh', dashboardStyle: 'default' });
+    const after = await rows();
+    expect(after).toHaveLength(before + 1);
+    expect(after[0]).toMatchObject({ summary: '{"language":"zh"}', result: 'success' });
+    expect((await call('GET', '/user/info', token)).json().data.language).toBe('zh');
   });
 
   it('change password: validates, ends the other sessions only, and the new password works', async () => {

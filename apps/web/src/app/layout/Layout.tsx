@@ -12,7 +12,7 @@ import { Navbar } from './Navbar';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
-import { useIsMobile } from './use-mobile';
+import { useIsMobile } from '../../lib/use-mobile';
 
 export function PageSpin() {
   return (

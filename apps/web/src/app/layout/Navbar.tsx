@@ -2,6 +2,7 @@ import { theme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LangSelect } from '../../components/LangSelect';
+import { changeLanguage } from '../language';
 import type { RouteTable } from '../route-table';
 import { Breadcrumb } from './Breadcrumb';
 import { Fullscreen } from './Fullscreen';
@@ -49,7 +50,7 @@ export function Navbar({ table, sidebarOpened, isMobile, onToggleSidebar, onOpen
       <div style={{ display: 'flex', alignItems: 'center', gap: 16, color: token.colorText }}>
         {!isMobile && <HeaderSearch table={table} />}
         {!isMobile && <Fullscreen />}
-        {!isMobile && <LangSelect />}
+        {!isMobile && <LangSelect onChange={changeLanguage} />}
         <SettingOutlined
           role="button"
           aria-label={t('settings:title')}

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { currentLanguage } from '../../lib/i18n';
 import { siteText, useSiteConfig } from '../../lib/site';
 import type { SidebarItem } from '../menu-routes';
+import { isBuilt } from '../pages';
 import type { RouteTable } from '../route-table';
 import { useSettings } from '../settings';
 import { MenuIcon } from './menu-icons';
@@ -14,20 +15,41 @@ const SIDEBAR_BG = '#304156';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
+/** A page no feature implements yet, or a group made only of such pages. */
+function notBuilt(item: SidebarItem): boolean {
+  if (item.external) return false;
+  return item.children ? item.children.every(notBuilt) : !isBuilt(item.key);
+}
+
+/**
+ * Sidebar entries; pages that no feature implements yet are left out, so that the menu never
+ * offers them as if they worked (their address still shows the "not available yet" notice).
+ */
 function toMenuItems(items: SidebarItem[], nested = false): MenuItem[] {
-  return items.map((item) => {
-    const icon = nested && !item.icon ? undefined : <MenuIcon name={item.icon} />;
-    const label = item.external ? (
-      <a href={item.key} target="_blank" rel="noopener noreferrer" data-testid={`sidebar-item-${item.key}`}>
-        {item.title}
-      </a>
-    ) : (
-      <span data-testid={`sidebar-item-${item.key}`}>{item.title}</span>
-    );
-    return item.children
-      ? { key: item.key, icon, label, children: toMenuItems(item.children, true) }
-      : { key: item.key, icon, label };
-  });
+  return items
+    .filter((item) => !notBuilt(item))
+    .map((item) => {
+      const icon = nested && !item.icon ? undefined : <MenuIcon name={item.icon} />;
+      const testId = `sidebar-item-${item.key}`;
+      // A long title ends with an ellipsis before the submenu arrow (styles.css).
+      const text = (
+        <span className="sidebar-item-text" title={item.title}>
+          {item.title}
+        </span>
+      );
+      const label = item.external ? (
+        <a href={item.key} target="_blank" rel="noopener noreferrer" className="sidebar-item" data-testid={testId}>
+          {text}
+        </a>
+      ) : (
+        <span className="sidebar-item" data-testid={testId}>
+          {text}
+        </span>
+      );
+      return item.children
+        ? { key: item.key, icon, label, children: toMenuItems(item.children, true) }
+        : { key: item.key, icon, label };
+    });
 }
 
 function flatten(items: SidebarItem[]): SidebarItem[] {
@@ -73,17 +95,16 @@ export function Sidebar({ table, collapsed }: Props) {
             display: 'flex',
             alignItems: 'center',
             justifyContent: collapsed ? 'center' : 'flex-start',
-            gap: 10,
+            gap: 8,
             height: 50,
-            padding: collapsed ? 0 : '0 14px',
+            padding: collapsed ? 0 : '0 10px 0 12px',
             background: '#2b2f3a',
             overflow: 'hidden',
-            whiteSpace: 'nowrap',
           }}
         >
-          <img src={config?.logo || '/logo.svg'} alt="" style={{ width: 28, height: 28 }} />
+          <img src={config?.logo || '/logo.svg'} alt="" style={{ width: 26, height: 26, flex: 'none' }} />
           {!collapsed && (
-            <span style={{ color: '#fff', fontWeight: 600, fontSize: 14, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            <span className="sidebar-title" title={siteText(config, 'title', currentLanguage())}>
               {siteText(config, 'title', currentLanguage())}
             </span>
           )}
@@ -106,11 +127,12 @@ export function Sidebar({ table, collapsed }: Props) {
           mode="inline"
           inlineCollapsed={collapsed}
           items={items}
-          selectedKeys={[pathname]}
+          selectedKeys={[current?.activeMenu ?? pathname]}
           {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
           onClick={({ key }) => {
             if (!externals.has(key)) void navigate(key);
           }}
+          className="sidebar-menu"
           style={{ borderInlineEnd: 'none' }}
         />
       </ConfigProvider>

@@ -16,7 +16,7 @@ export function TagsView({ table }: { table: RouteTable }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const visited = useVisitedTags();
-  const activeRef = useRef<HTMLSpanElement>(null);
+  const barRef = useRef<HTMLElement>(null);
 
   const pinned: VisitedTag[] = table.affix.map(
     (path) => visited.find((v) => v.path === path) ?? { path, fullPath: path },
@@ -24,9 +24,10 @@ export function TagsView({ table }: { table: RouteTable }) {
   const tags = [...pinned, ...visited.filter((v) => !table.affix.includes(v.path))];
   const isAffix = (path: string) => table.affix.includes(path);
 
+  // The active tab is always in view: after a navigation, and when tabs are added or closed.
   useEffect(() => {
-    activeRef.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [pathname]);
+    barRef.current?.querySelector('[data-active="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [pathname, tags.length]);
 
   const close = (tag: VisitedTag) => {
     if (isAffix(tag.path)) return;
@@ -64,7 +65,14 @@ export function TagsView({ table }: { table: RouteTable }) {
 
   return (
     <nav
+      ref={barRef}
       data-testid="tags-view"
+      className="tags-view"
+      aria-label={t('navbar:tags.label')}
+      onWheel={(e) => {
+        // A mouse wheel scrolls the row sideways; the scrollbar itself is hidden (styles.css).
+        if (e.deltaY !== 0) e.currentTarget.scrollLeft += e.deltaY;
+      }}
       style={{
         height: 34,
         display: 'flex',
@@ -85,7 +93,6 @@ export function TagsView({ table }: { table: RouteTable }) {
         return (
           <Dropdown key={tag.path} trigger={['contextMenu']} menu={menuFor(tag)}>
             <span
-              ref={active ? activeRef : undefined}
               data-testid={`tag-${tag.path}`}
               data-active={active ? 'true' : 'false'}
               role="link"

@@ -73,7 +73,8 @@ const ICONS: Record<string, ComponentType> = {
 /** The icon names a menu may use (the antd names; the short aliases are left out). */
 export const MENU_ICON_NAMES: readonly string[] = Object.keys(ICONS).filter((name) => name.endsWith('Outlined'));
 
-export function MenuIcon({ name }: { name: string }) {
+/** antd's Menu passes `className` (ant-menu-item-icon): it sizes the title beside the icon. */
+export function MenuIcon({ name, className }: { name: string; className?: string }) {
   const Icon = ICONS[name] ?? AppstoreOutlined;
-  return <Icon />;
+  return <Icon className={className} />;
 }

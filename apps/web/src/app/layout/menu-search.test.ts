@@ -10,6 +10,7 @@ const route = (path: string, title: string, extra: Partial<AppRoute> = {}): AppR
   hidden: false,
   icon: '',
   identification: '',
+  activeMenu: path,
   parents: [],
   ...extra,
 });

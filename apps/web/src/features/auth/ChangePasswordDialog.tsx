@@ -26,8 +26,13 @@ export function ChangePasswordDialog({ open, onClose }: Props) {
     }
     setSaving(true);
     try {
-      const text = await changePassword(values);
-      feedbackMessage().success(text || t('auth:password.changed'));
+      // The server's message is English (for API users); the toast speaks the UI language.
+      const { endedSessions } = await changePassword(values);
+      feedbackMessage().success(
+        endedSessions > 0
+          ? t('auth:password.changedEnded', { count: endedSessions })
+          : t('auth:password.changed'),
+      );
       form.resetFields();
       onClose();
     } catch (err) {

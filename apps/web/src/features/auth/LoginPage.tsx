@@ -4,8 +4,10 @@ import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN } from '@iot/contract';
+import { changeLanguage } from '../../app/language';
 import { login } from '../../app/session';
 import { LangSelect } from '../../components/LangSelect';
+import { SiteContactInfo } from '../../components/SiteContactInfo';
 import { currentLanguage } from '../../lib/i18n';
 import { safeRedirect } from '../../lib/redirect';
 import { siteText, useSiteConfig } from '../../lib/site';
@@ -67,7 +69,7 @@ export default function LoginPage() {
     <div style={{ position: 'relative', minHeight: '100vh', overflow: 'hidden' }}>
       <ParticleBackground background={colours.background} particle={colours.logo} />
       <div style={{ position: 'absolute', top: 16, right: 20, zIndex: 2, color: colours.logo }}>
-        <LangSelect showLabel />
+        <LangSelect showLabel onChange={changeLanguage} />
       </div>
       <main
         style={{
@@ -79,7 +81,7 @@ export default function LoginPage() {
           flexDirection: 'column',
           alignItems: 'center',
           justifyContent: 'center',
-          padding: '24px 16px 72px',
+          padding: '24px 16px 96px',
         }}
       >
         <div style={{ textAlign: 'center', marginBottom: 24, color: colours.logo }}>
@@ -179,8 +181,11 @@ export default function LoginPage() {
           textAlign: 'center',
           color: colours.footer,
           fontSize: 12,
+          padding: '0 16px',
         }}
+        data-testid="login-footer"
       >
+        <SiteContactInfo variant="line" color={colours.footer} />
         <Typography.Text style={{ color: colours.footer, fontSize: 12 }}>
           {[siteText(config, 'company', lang), siteText(config, 'copyright', lang)]
             .filter(Boolean)

@@ -1,6 +1,7 @@
 import { Descriptions, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@iot/contract';
+import { SiteContactInfo } from '../../components/SiteContactInfo';
 
 interface Props {
   open: boolean;
@@ -32,6 +33,7 @@ export function UserInfoModal({ open, user, onClose }: Props) {
           {user?.contactNumber || empty}
         </Descriptions.Item>
       </Descriptions>
+      <SiteContactInfo variant="list" />
     </Modal>
   );
 }

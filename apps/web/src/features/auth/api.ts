@@ -19,11 +19,12 @@ export interface ChangePasswordInput {
 }
 
 /** Resolves with the server's own success message. */
-export async function changePassword(input: ChangePasswordInput): Promise<string> {
-  const res = await requestEnvelope<null>('/user/changepassword', {
+/** Changes the caller's password; answers how many of its other sessions were ended. */
+export async function changePassword(input: ChangePasswordInput): Promise<{ endedSessions: number }> {
+  const res = await requestEnvelope<{ endedSessions: number } | null>('/user/changepassword', {
     method: 'POST',
     body: input,
     silent: true,
   });
-  return res.message;
+  return { endedSessions: res.data?.endedSessions ?? 0 };
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Button, Col, Drawer, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
-import { MAP_MODES, type DeviceDto, type DeviceFields } from '@iot/contract';
+import { DEVICE_LIMITS as LIMITS, MAP_MODES, PATTERNS, type DeviceDto, type DeviceFields } from '@iot/contract';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { feedbackMessage } from '../../lib/feedback';
 import { useSaveDevice, type DeviceCredential } from './api';
@@ -120,20 +120,20 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
         <Row gutter={16}>
           <Col xs={24} md={12}>
             <Form.Item
-              {...item('name', [{ required: true, whitespace: true, message: t('devices:validation.nameRequired') }, max(64)])}
+              {...item('name', [{ required: true, whitespace: true, message: t('devices:validation.nameRequired') }, max(LIMITS.name)])}
             >
-              <Input data-testid="field-name" maxLength={64} />
+              <Input data-testid="field-name" maxLength={LIMITS.name} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
             <Form.Item
               {...item('sn', [
                 { required: true, whitespace: true, message: t('devices:validation.snRequired') },
-                max(64),
-                pattern(/^[A-Za-z0-9_.:-]*$/, 'snChars'),
+                max(LIMITS.sn),
+                pattern(PATTERNS.sn, 'snChars'),
               ])}
             >
-              <Input data-testid="field-sn" maxLength={64} />
+              <Input data-testid="field-sn" maxLength={LIMITS.sn} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
@@ -165,8 +165,8 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
             </Form.Item>
           </Col>
           <Col xs={24}>
-            <Form.Item {...item('address', [max(256)])}>
-              <Input data-testid="field-address" maxLength={256} />
+            <Form.Item {...item('address', [max(LIMITS.address)])}>
+              <Input data-testid="field-address" maxLength={LIMITS.address} />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
@@ -188,48 +188,48 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item {...item('alarmPhone', [max(32), pattern(/^[0-9+\-() ,]*$/, 'phoneChars')])}>
-              <Input data-testid="field-alarmPhone" maxLength={32} />
+            <Form.Item {...item('alarmPhone', [max(LIMITS.alarmPhone), pattern(PATTERNS.alarmPhones, 'phoneChars')])}>
+              <Input data-testid="field-alarmPhone" maxLength={LIMITS.alarmPhone} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item {...item('btCode', [max(64)])}>
-              <Input data-testid="field-btCode" maxLength={64} />
+            <Form.Item {...item('btCode', [max(LIMITS.btCode)])}>
+              <Input data-testid="field-btCode" maxLength={LIMITS.btCode} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item {...item('simNumber', [max(24), pattern(/^\d*$/, 'digits')])}>
-              <Input data-testid="field-simNumber" maxLength={24} inputMode="numeric" />
+            <Form.Item {...item('simNumber', [max(LIMITS.simNumber), pattern(PATTERNS.digits, 'digits')])}>
+              <Input data-testid="field-simNumber" maxLength={LIMITS.simNumber} inputMode="numeric" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item {...item('imei', [max(17), pattern(/^\d*$/, 'digits')])}>
-              <Input data-testid="field-imei" maxLength={17} inputMode="numeric" />
+            <Form.Item {...item('imei', [max(LIMITS.imei), pattern(PATTERNS.digits, 'digits')])}>
+              <Input data-testid="field-imei" maxLength={LIMITS.imei} inputMode="numeric" />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item {...item('version4g', [max(64)])}>
-              <Input data-testid="field-version4g" maxLength={64} />
+            <Form.Item {...item('version4g', [max(LIMITS.version4g)])}>
+              <Input data-testid="field-version4g" maxLength={LIMITS.version4g} />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item {...item('hardwareVersion', [max(64)])}>
-              <Input data-testid="field-hardwareVersion" maxLength={64} />
+            <Form.Item {...item('hardwareVersion', [max(LIMITS.hardwareVersion)])}>
+              <Input data-testid="field-hardwareVersion" maxLength={LIMITS.hardwareVersion} />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item {...item('manufacturerModel', [max(64)])}>
-              <Input data-testid="field-manufacturerModel" maxLength={64} />
+            <Form.Item {...item('manufacturerModel', [max(LIMITS.manufacturerModel)])}>
+              <Input data-testid="field-manufacturerModel" maxLength={LIMITS.manufacturerModel} />
             </Form.Item>
           </Col>
           <Col xs={24}>
-            <Form.Item {...item('remarks', [max(500)])}>
-              <Input.TextArea data-testid="field-remarks" maxLength={500} rows={2} />
+            <Form.Item {...item('remarks', [max(LIMITS.remarks)])}>
+              <Input.TextArea data-testid="field-remarks" maxLength={LIMITS.remarks} rows={2} />
             </Form.Item>
           </Col>
           <Col xs={24}>
-            <Form.Item {...item('description', [max(1000)])}>
-              <Input.TextArea data-testid="field-description" maxLength={1000} rows={3} showCount />
+            <Form.Item {...item('description', [max(LIMITS.description)])}>
+              <Input.TextArea data-testid="field-description" maxLength={LIMITS.description} rows={3} showCount />
             </Form.Item>
           </Col>
         </Row>

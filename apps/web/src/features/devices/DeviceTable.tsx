@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { App, Button, Input, Select, Space, Table, Typography } from 'antd';
-import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import type { SorterResult } from 'antd/es/table/interface';
 import {
   DeleteOutlined,
   DownloadOutlined,
@@ -31,6 +31,10 @@ import { MoveDevicesModal } from './MoveDevicesModal';
 import { ProjectSelect, TypeSelect } from './pickers';
 import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
+import { actionsColumn } from '../../components/RowActions';
+import { useIsMobile } from '../../lib/use-mobile';
+import { useLiveDevices } from '../../lib/use-live-devices';
+import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { downloadFile } from './transfer';
 
 interface Props {
@@ -40,6 +44,8 @@ interface Props {
   /** Start with this project filter (the list opened with ?projectId=). */
   initialProjectId?: number;
   initialProjectName?: string;
+  /** Called by Reset after the filters are cleared (the page drops ?projectId=). */
+  onReset?: () => void;
 }
 
 type OnlineFilter = 'all' | 'online' | 'offline';
@@ -48,13 +54,15 @@ type OnlineFilter = 'all' | 'online' | 'offline';
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
  * delete of the selected rows; import, export and the ingestion secret shown once.
  */
-export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId, initialProjectName }: Props) {
+export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId, initialProjectName, onReset }: Props) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const canAdd = usePermission('device:add');
   const canEdit = usePermission('device:edit');
   const canDelete = usePermission('device:delete');
   const canImport = usePermission('device:import');
+  const mobile = useIsMobile();
+  const repeat = useRepeatSearch('');
 
   const [projectId, setProjectId] = useState<number | undefined>(fixedProjectId ?? initialProjectId);
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
@@ -81,6 +89,17 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     q: q || undefined,
   };
   const list = useDeviceList({ ...filters, page, limit, sort: sort.field, order: sort.order });
+  // Online state and last-seen of the rows on screen follow the live channel.
+  const pageIds = useMemo(() => (list.data?.items ?? []).map((d) => d.id), [list.data]);
+  const liveStates = useLiveDevices(pageIds);
+  const rows = useMemo(
+    () =>
+      (list.data?.items ?? []).map((d) => {
+        const s = liveStates.get(d.id);
+        return s ? { ...d, online: s.online ?? d.online, lastSeenAt: s.lastSeenAt ?? d.lastSeenAt } : d;
+      }),
+    [list.data, liveStates],
+  );
   const remove = useDeleteDevices();
   const regenerate = useRegenerateSecret();
   const invalidate = useInvalidateDevices();
@@ -104,6 +123,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     setQ('');
     setSearch('');
     setPage(1);
+    onReset?.();
   };
 
   const confirmDelete = (ids: number[], label: string) => {
@@ -158,32 +178,24 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     }
   };
 
-  const actions: ColumnsType<DeviceDto>[number] = {
+  const actions = actionsColumn<DeviceDto>({
     title: t('devices:columns.actions'),
-    key: 'actions',
-    fixed: 'end',
+    compact: mobile,
     width: 230,
-    render: (_, d) => (
-      <Space size={0} wrap={false}>
-        {canEdit && (
-          <Button type="link" size="small" onClick={() => setDrawer({ open: true, device: d })} data-testid={`row-edit-${d.id}`}>
-            {t('devices:edit')}
-          </Button>
-        )}
-        {canEdit && (
-          <Button type="link" size="small" onClick={() => confirmRegenerate(d)} data-testid={`row-secret-${d.id}`}>
-            {t('devices:secret.regenerateShort')}
-          </Button>
-        )}
-        {canDelete && (
-          <Button type="link" size="small" danger onClick={() => confirmDelete([d.id], d.name)} data-testid={`row-delete-${d.id}`}>
-            {t('devices:delete.action')}
-          </Button>
-        )}
-      </Space>
-    ),
-  };
-  const columns = [...deviceColumns(t, sort, { project: fixedProjectId === undefined }), ...(canEdit || canDelete ? [actions] : [])];
+    rowKey: (d) => d.id,
+    actions: (d) => [
+      ...(canEdit
+        ? [
+            { key: 'edit', label: t('devices:edit'), testId: `row-edit-${d.id}`, onClick: () => setDrawer({ open: true, device: d }) },
+            { key: 'secret', label: t('devices:secret.regenerateShort'), testId: `row-secret-${d.id}`, onClick: () => confirmRegenerate(d) },
+          ]
+        : []),
+      ...(canDelete
+        ? [{ key: 'delete', label: t('devices:delete.action'), danger: true, testId: `row-delete-${d.id}`, onClick: () => confirmDelete([d.id], d.name) }]
+        : []),
+    ],
+  });
+  const columns = [...deviceColumns(t, sort, { project: fixedProjectId === undefined, pinName: mobile }), ...(canEdit || canDelete ? [actions] : [])];
 
   return (
     <div data-testid="device-table">
@@ -231,7 +243,10 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
             setSearch(e.target.value);
             if (!e.target.value) filtered(setQ)('');
           }}
-          onSearch={(v) => filtered(setQ)(v.trim())}
+          onSearch={(v) => {
+            repeat(v.trim());
+            filtered(setQ)(v.trim());
+          }}
           allowClear
           placeholder={t('devices:filters.q')}
           style={{ width: 300 }}
@@ -287,7 +302,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         data-testid="table-devices"
         loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.items ?? []}
+        dataSource={rows}
         scroll={{ x: 1800 }}
         rowSelection={
           canEdit || canDelete

@@ -42,7 +42,7 @@ function timeCell(value: string | null, t: TFunction, ago: boolean) {
 export function deviceColumns(
   t: TFunction,
   sort?: { field: DeviceSort; order: 'asc' | 'desc' },
-  options: { project?: boolean } = {},
+  options: { project?: boolean; pinName?: boolean } = {},
 ): ColumnType<DeviceDto>[] {
   const sortable = (key: DeviceSort): Partial<ColumnType<DeviceDto>> =>
     sort
@@ -58,7 +58,10 @@ export function deviceColumns(
       title: t('devices:fields.name'),
       dataIndex: 'name',
       ...sortable('name'),
-      width: 180,
+      width: options.pinName ? 130 : 180,
+      // On a phone the name stays in view while the other columns scroll under it.
+      fixed: options.pinName ? 'start' : undefined,
+      ellipsis: options.pinName,
       render: (name: string, d) => (
         <span>
           <Typography.Text strong>{name}</Typography.Text>

@@ -3,26 +3,26 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, Popconfirm, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { AlarmRuleDto, DeviceTypeDto, ParamDto } from '@iot/contract';
+import {
+  ALARM_LIMITS,
+  alarmRuleProblems,
+  COMPARISONS_BY_TYPE,
+  isRangeComparison,
+  type AlarmRuleDto,
+  type AlarmRuleField,
+  type DeviceTypeDto,
+  type ParamDto,
+} from '@iot/contract';
 import { useRouteTable } from '../../app/route-table';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
-import { alarmColumns } from './alarm-columns';
-import {
-  fitToParam,
-  isRange,
-  newRuleRow,
-  normalizeThreshold,
-  ruleProblems,
-  toRuleInput,
-  toRuleRow,
-  type RuleField,
-  type RuleRow,
-} from './alarm-rules';
+import { alarmColumns, comparisonLabel } from './alarm-columns';
+import { fitToParam, newRuleRow, normalizeThreshold, toRuleInput, toRuleRow, type RuleRow } from './alarm-rows';
 import { useDeviceType, useSaveAlarms, useTypeAlarms, useTypeParams } from './api';
 import {
   editableRows,
   fieldsWithErrors,
+  problemRule,
   SaveProblemAlert,
   saveFailure,
   SettingsActions,
@@ -32,7 +32,6 @@ import {
   type SaveProblem,
 } from './list-editor';
 import { localName } from './localize';
-import { LIMITS } from './param-rules';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
 
@@ -98,12 +97,14 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
 
   const rows = () => (form.getFieldValue('rules') ?? []) as RuleRow[];
 
-  const rule = (index: number, field: RuleField) => ({
-    validator: async () => {
-      const p = ruleProblems(rows(), params).find((x) => x.index === index && x.field === field);
-      if (p) throw new Error(t(`devicetypes:${p.key}`, p.values));
-    },
-  });
+  // Comparisons are shown as the picker shows them (=, ≠), not as API codes.
+  const rule = (index: number, field: AlarmRuleField) =>
+    problemRule(t, () => alarmRuleProblems(rows(), params), index, field, (p) => {
+      const param = paramOf(rows()[p.index]);
+      return p.reason === 'ruleComparison' && param
+        ? { allowed: COMPARISONS_BY_TYPE[param.dataType].map((c) => comparisonLabel(t, c)).join(', ') }
+        : p.params;
+    });
 
   /** A new parameter may change the allowed comparisons and the threshold's kind. */
   const onValuesChange = (changed: Partial<Values>) => {
@@ -117,7 +118,7 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
         if (Object.keys(patch).length > 0) form.setFieldValue(['rules', i], { ...row, ...patch });
         names.push(['rules', i, 'comparison'], ['rules', i, 'threshold']);
       }
-      if (('threshold' in delta || 'comparison' in delta) && isRange(row.comparison)) {
+      if (('threshold' in delta || 'comparison' in delta) && isRangeComparison(row.comparison)) {
         names.push(['rules', i, 'threshold2']);
       }
     });
@@ -264,7 +265,7 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
                   block
                   icon={<PlusOutlined />}
                   style={{ marginTop: 12 }}
-                  disabled={params.length === 0 || fields.length >= LIMITS.rows}
+                  disabled={params.length === 0 || fields.length >= ALARM_LIMITS.rows}
                   onClick={() => {
                     add(newRuleRow());
                     const at: NamePath = ['rules', fields.length, 'semaphoreId'];

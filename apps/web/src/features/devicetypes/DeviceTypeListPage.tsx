@@ -9,6 +9,7 @@ import { useRouteTable } from '../../app/route-table';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { ApiError, describeError, reportError } from '../../lib/http';
+import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
 import { useDeleteDeviceType, useDeviceTypeList } from './api';
@@ -36,10 +37,12 @@ export default function DeviceTypeListPage() {
   // The hidden settings routes exist only when the menu tree grants them to this user.
   const has = (path: string) => routes.byPath.has(path);
 
+  const repeat = useRepeatSearch();
   const onSearch = (values: Filters) => {
     const trimmed: Filters = {};
     if (values.name?.trim()) trimmed.name = values.name.trim();
     if (values.code?.trim()) trimmed.code = values.code.trim();
+    repeat(trimmed);
     table.search(trimmed);
   };
 
@@ -78,7 +81,8 @@ export default function DeviceTypeListPage() {
       dataIndex: 'remarks',
       key: 'remarks',
       ellipsis: { showTitle: true },
-      render: (v: string) => v || t('common:empty'),
+      // Built-in types come without a remark: they are described in the UI language.
+      render: (v: string, row) => v || (row.builtin ? t('devicetypes:builtinRemark') : t('common:empty')),
     },
     {
       title: t('devicetypes:fields.recordTrack'),
@@ -185,6 +189,7 @@ export default function DeviceTypeListPage() {
                 icon={<ReloadOutlined />}
                 onClick={() => {
                   filterForm.resetFields();
+                  repeat({});
                   table.search({});
                 }}
                 data-testid="btn-reset"

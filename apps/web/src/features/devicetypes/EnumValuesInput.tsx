@@ -4,7 +4,9 @@ import { Button, Form, Input, Modal, Table, Tooltip, type TableColumnsType } fro
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../lib/i18n';
 import { enumLabel } from './localize';
-import { enumProblems, LIMITS, type EnumOptionRow } from './param-rules';
+import { enumValueProblems, PARAM_LIMITS as LIMITS } from '@iot/contract';
+import { problemRule } from './list-editor';
+import type { EnumOptionRow } from './param-rows';
 
 interface Props {
   value?: EnumOptionRow[];
@@ -71,13 +73,8 @@ function EnumDialog({
   const { t } = useTranslation();
   const [form] = Form.useForm<{ values: EnumOptionRow[] }>();
 
-  const problemRule = (index: number, field: keyof EnumOptionRow) => ({
-    validator: async () => {
-      const values = (form.getFieldValue('values') ?? []) as EnumOptionRow[];
-      const p = enumProblems(values).find((x) => x.index === index && x.field === field);
-      if (p) throw new Error(t(`devicetypes:${p.key}`, { max: field === 'value' ? LIMITS.enumValue : LIMITS.enumLabel }));
-    },
-  });
+  const valueRule = (index: number, field: keyof EnumOptionRow) =>
+    problemRule(t, () => enumValueProblems((form.getFieldValue('values') ?? []) as EnumOptionRow[]), index, field);
 
   const submit = async () => {
     try {
@@ -116,7 +113,7 @@ function EnumDialog({
                 <Form.Item
                   name={[row.name, field]}
                   style={{ marginBottom: 0 }}
-                  rules={[problemRule(row.name, field)]}
+                  rules={[valueRule(row.name, field)]}
                   validateTrigger={['onChange', 'onBlur']}
                 >
                   <Input maxLength={max} data-testid={`field-${field}`} />

@@ -2,14 +2,23 @@ import { useEffect, useMemo, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { AlarmRuleDto, DeviceTypeDto, ParamDto } from '@iot/contract';
+import {
+  alarmRuleProblems,
+  PARAM_LIMITS,
+  paramProblems,
+  type AlarmRuleDto,
+  type DeviceTypeDto,
+  type ParamDto,
+  type ParamField,
+} from '@iot/contract';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
-import { ruleProblems, toRuleRow } from './alarm-rules';
+import { toRuleRow } from './alarm-rows';
 import { useDeviceType, useSaveParams, useTypeAlarms, useTypeParams } from './api';
 import {
   editableRows,
   fieldsWithErrors,
+  problemRule,
   SaveProblemAlert,
   saveFailure,
   SettingsActions,
@@ -20,16 +29,7 @@ import {
 } from './list-editor';
 import { ruleMessage } from './localize';
 import { paramColumns } from './param-columns';
-import {
-  LIMITS,
-  newParamRow,
-  paramProblems,
-  removedIds,
-  toParamInput,
-  toParamRow,
-  type ParamField,
-  type ParamRow,
-} from './param-rules';
+import { newParamRow, removedIds, toParamInput, toParamRow, type ParamRow } from './param-rows';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
 
@@ -69,12 +69,7 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
 
   const rows = () => (form.getFieldValue('params') ?? []) as ParamRow[];
 
-  const rule = (index: number, field: ParamField) => ({
-    validator: async () => {
-      const p = paramProblems(rows()).find((x) => x.index === index && x.field === field);
-      if (p) throw new Error(t(`devicetypes:${p.key}`, p.values));
-    },
-  });
+  const rule = (index: number, field: ParamField) => problemRule(t, () => paramProblems(rows()), index, field);
 
   /** Checks that depend on other cells (uniqueness, min ≤ max): validate them again. */
   const onValuesChange = (changed: Partial<Values>) => {
@@ -103,7 +98,7 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
     const gone = removedIds(rules.map((r) => r.semaphoreId), next);
     if (gone.length > 0) return t('devicetypes:params.errors.usedByRules', { ids: gone.join(', ') });
     const infos = next.map((r) => ({ semaphoreId: r.semaphoreId.trim(), dataType: r.dataType, enumValues: r.enumValues }));
-    const misfits = ruleProblems(rules.map(toRuleRow), infos).filter((p) =>
+    const misfits = alarmRuleProblems(rules.map(toRuleRow), infos).filter((p) =>
       ['comparison', 'threshold', 'threshold2'].includes(p.field),
     );
     if (misfits.length === 0) return undefined;
@@ -209,7 +204,7 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
                   block
                   icon={<PlusOutlined />}
                   style={{ marginTop: 12 }}
-                  disabled={fields.length >= LIMITS.rows}
+                  disabled={fields.length >= PARAM_LIMITS.rows}
                   onClick={() => {
                     add(newParamRow());
                     const at: NamePath = ['params', fields.length, 'semaphoreId'];

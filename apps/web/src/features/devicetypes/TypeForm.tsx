@@ -2,12 +2,11 @@ import { useEffect } from 'react';
 import { Alert, Button, Card, Form, Input, Skeleton, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { DeviceTypeDto } from '@iot/contract';
+import { DEVICE_TYPE_LIMITS as LIMITS, PATTERNS, type DeviceTypeDto } from '@iot/contract';
 import { closeTag } from '../../app/tags';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, reportError } from '../../lib/http';
 import { useDeviceType, useSaveDeviceType, type DeviceTypeFields } from './api';
-import { ID_PATTERN } from './param-rules';
 import { LIST_PATH, TypeHeader, TypeNotFound, useIsSuperAdmin, useTypeId } from './shared';
 
 const EMPTY: DeviceTypeFields = { code: '', name: '', nameEn: '', nameEs: '', nameJa: '', remarks: '', recordTrack: false };
@@ -107,11 +106,11 @@ function TypeFormCard({ mode, type }: { mode: 'add' | 'edit'; type?: DeviceTypeD
           extra={type?.builtin ? t('devicetypes:form.codeBuiltin') : t('devicetypes:form.codeHint')}
           rules={[
             { required: true, whitespace: true, message: t('devicetypes:form.codeRequired') },
-            { max: 32, message: t('devicetypes:form.tooLong', { max: 32 }) },
-            { pattern: ID_PATTERN, message: t('devicetypes:form.codePattern') },
+            { max: LIMITS.code, message: t('devicetypes:form.tooLong', { max: LIMITS.code }) },
+            { pattern: PATTERNS.code, message: t('devicetypes:form.codePattern') },
           ]}
         >
-          <Input disabled={type?.builtin || readOnly} maxLength={32} autoComplete="off" data-testid="field-code" />
+          <Input disabled={type?.builtin || readOnly} maxLength={LIMITS.code} autoComplete="off" data-testid="field-code" />
         </Form.Item>
         <Form.Item
           name="name"
@@ -119,27 +118,27 @@ function TypeFormCard({ mode, type }: { mode: 'add' | 'edit'; type?: DeviceTypeD
           extra={t('devicetypes:form.nameHint')}
           rules={[
             { required: true, whitespace: true, message: t('devicetypes:form.nameRequired') },
-            { max: 64, message: t('devicetypes:form.tooLong', { max: 64 }) },
+            { max: LIMITS.name, message: t('devicetypes:form.tooLong', { max: LIMITS.name }) },
           ]}
         >
-          <Input maxLength={64} autoComplete="off" data-testid="field-name" />
+          <Input maxLength={LIMITS.name} autoComplete="off" data-testid="field-name" />
         </Form.Item>
         {TRANSLATED_NAMES.map((name) => (
           <Form.Item
             key={name}
             name={name}
             label={t(`devicetypes:fields.${name}`)}
-            rules={[{ max: 64, message: t('devicetypes:form.tooLong', { max: 64 }) }]}
+            rules={[{ max: LIMITS.name, message: t('devicetypes:form.tooLong', { max: LIMITS.name }) }]}
           >
-            <Input maxLength={64} autoComplete="off" data-testid={`field-${name}`} />
+            <Input maxLength={LIMITS.name} autoComplete="off" data-testid={`field-${name}`} />
           </Form.Item>
         ))}
         <Form.Item
           name="remarks"
           label={t('devicetypes:fields.remarks')}
-          rules={[{ max: 500, message: t('devicetypes:form.tooLong', { max: 500 }) }]}
+          rules={[{ max: LIMITS.remarks, message: t('devicetypes:form.tooLong', { max: LIMITS.remarks }) }]}
         >
-          <Input.TextArea rows={3} maxLength={500} showCount data-testid="field-remarks" />
+          <Input.TextArea rows={3} maxLength={LIMITS.remarks} showCount data-testid="field-remarks" />
         </Form.Item>
         <Form.Item
           name="recordTrack"

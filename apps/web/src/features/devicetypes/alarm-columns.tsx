@@ -17,17 +17,16 @@ import {
   type TableColumnsType,
 } from 'antd';
 import type { TFunction } from 'i18next';
-import type { AlarmComparison, ParamDto } from '@iot/contract';
 import {
-  ALARM_LEVELS,
+  ALARM_LIMITS,
   COMPARISONS_BY_TYPE,
-  isRange,
-  LEVEL_COLORS,
-  MAX_HOLD_SECONDS,
-  type RuleField,
-  type RuleRow,
-} from './alarm-rules';
-import { isNumeric } from './param-rules';
+  isNumericType,
+  isRangeComparison,
+  type AlarmComparison,
+  type AlarmRuleField,
+  type ParamDto,
+} from '@iot/contract';
+import { LEVEL_COLORS, type RuleRow } from './alarm-rows';
 import { ThresholdInput } from './ThresholdInput';
 
 interface Values {
@@ -35,6 +34,9 @@ interface Values {
 }
 
 const SYMBOLS: Partial<Record<AlarmComparison, string>> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', ne: '≠' };
+
+/** How a comparison is shown: its symbol, or its name (ranges). */
+export const comparisonLabel = (t: TFunction, c: AlarmComparison) => SYMBOLS[c] ?? t(`devicetypes:comparisons.${c}`);
 
 export interface AlarmColumnsOptions {
   t: TFunction;
@@ -44,7 +46,7 @@ export interface AlarmColumnsOptions {
   /** Options of the parameter picker (semaphore id and localized name). */
   paramOptions: { value: string; label: string }[];
   /** The validation rule of one cell (checks of the whole list, see `ruleProblems`). */
-  rule: (index: number, field: RuleField) => FormRule;
+  rule: (index: number, field: AlarmRuleField) => FormRule;
   remove: (index: number) => void;
 }
 
@@ -52,7 +54,6 @@ export interface AlarmColumnsOptions {
 export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListFieldData> {
   const { t, rule } = o;
   const title = (field: string) => t(`devicetypes:alarms.columns.${field}`);
-  const comparisonLabel = (c: AlarmComparison) => SYMBOLS[c] ?? t(`devicetypes:comparisons.${c}`);
 
   /** Re-renders a cell when its row's parameter or comparison changes. */
   const byRow = (f: FormListFieldData, render: (row: RuleRow, param: ParamDto | undefined) => ReactNode) => (
@@ -77,7 +78,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
     width: 180,
     render: (_: unknown, f: FormListFieldData) => (
       <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]} validateTrigger={['onChange', 'onBlur']}>
-        <Input maxLength={128} data-testid={`field-${field}`} />
+        <Input maxLength={ALARM_LIMITS.message} data-testid={`field-${field}`} />
       </Form.Item>
     ),
   });
@@ -113,7 +114,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
               style={{ width: 136 }}
               options={(p ? COMPARISONS_BY_TYPE[p.dataType] : COMPARISONS_BY_TYPE.number).map((c) => ({
                 value: c,
-                label: comparisonLabel(c),
+                label: comparisonLabel(t, c),
               }))}
               data-testid="field-comparison"
             />
@@ -137,7 +138,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
       width: 170,
       render: (_, f) =>
         byRow(f, (row, p) =>
-          p && isNumeric(p.dataType) && isRange(row.comparison) ? (
+          p && isNumericType(p.dataType) && isRangeComparison(row.comparison) ? (
             <Form.Item name={[f.name, 'threshold2']} rules={[rule(f.name, 'threshold2')]}>
               <ThresholdInput param={p} testId="field-threshold2" />
             </Form.Item>
@@ -154,7 +155,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         <Form.Item name={[f.name, 'level']} rules={[rule(f.name, 'level')]}>
           <Select
             style={{ width: 116 }}
-            options={ALARM_LEVELS.map((level) => ({
+            options={ALARM_LIMITS.levels.map((level) => ({
               value: level,
               label: (
                 // Not greyed out in a view-only (disabled) form: the colour is the point.
@@ -187,7 +188,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         <Form.Item name={[f.name, 'holdSeconds']} rules={[rule(f.name, 'holdSeconds')]}>
           <InputNumber
             min={0}
-            max={MAX_HOLD_SECONDS}
+            max={ALARM_LIMITS.holdSeconds}
             precision={0}
             style={{ width: 116 }}
             suffix={t('devicetypes:alarms.seconds')}

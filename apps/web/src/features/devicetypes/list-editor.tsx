@@ -2,6 +2,7 @@ import { useCallback, useState, type HTMLAttributes, type ReactNode } from 'reac
 import { UndoOutlined } from '@ant-design/icons';
 import { Alert, Button, Popconfirm, Space, type FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
+import type { RowProblem } from '@iot/contract';
 import { useTranslation } from 'react-i18next';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';
@@ -18,6 +19,25 @@ export type NamePath = (string | number)[];
 export interface SaveProblem {
   title: string;
   detail?: string;
+}
+
+/**
+ * A form rule that shows the problem the contract's check finds in one cell, in the UI language
+ * (`refusals:<reason>`, the same text the API's refusal gets).
+ */
+export function problemRule<F extends string>(
+  t: TFunction,
+  problems: () => readonly RowProblem<F>[],
+  index: number,
+  field: F,
+  params?: (p: RowProblem<F>) => RowProblem['params'],
+) {
+  return {
+    validator: async () => {
+      const p = problems().find((x) => x.index === index && x.field === field);
+      if (p) throw new Error(t(`refusals:${p.reason}`, params ? params(p) : p.params));
+    },
+  };
 }
 
 /** Indexes of the list's rows that hold a field error (client check or server). */

@@ -16,9 +16,9 @@ import {
   type TableColumnsType,
 } from 'antd';
 import type { TFunction } from 'i18next';
-import { PARAM_DATA_TYPES } from '@iot/contract';
+import { isNumericType as isNumeric, PARAM_DATA_TYPES, PARAM_LIMITS as LIMITS, type ParamField } from '@iot/contract';
 import { EnumValuesInput } from './EnumValuesInput';
-import { isNumeric, LIMITS, type ParamField, type ParamRow } from './param-rules';
+import type { ParamRow } from './param-rows';
 
 interface Values {
   params: ParamRow[];

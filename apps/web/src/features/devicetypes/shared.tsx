@@ -3,7 +3,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Button, Result, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { DeviceTypeDto, PermissionCode } from '@iot/contract';
+import { SUPERADMIN, type DeviceTypeDto, type PermissionCode } from '@iot/contract';
 import { usePermission, useSession } from '../../app/session';
 import { ApiError, describeError, refusalOf } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
@@ -21,7 +21,7 @@ export function useTypeId(): number | undefined {
 /** The built-in type belongs to the platform: only the super administrator changes it. */
 export function useIsSuperAdmin(): boolean {
   const { user } = useSession();
-  return user?.roles.includes('SUPERADMIN') ?? false;
+  return user?.roles.includes(SUPERADMIN) ?? false;
 }
 
 /** Whether the user may change this type with `code` (the server refuses built-ins otherwise). */

@@ -1,4 +1,4 @@
-import { Card, DatePicker, Empty, Form, Input, Select, Table, Tabs, Tag, Typography } from 'antd';
+import { Card, DatePicker, Form, Input, Select, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { LOGIN_RESULTS } from '@iot/contract';
@@ -6,6 +6,7 @@ import { FilterBar } from '../../components/FilterBar';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { useLoginLogs, type LoginLogDto, type LoginLogFilters } from './api';
+import { DeviceLogTable } from './DeviceLogTable';
 import { withTimeRange, type RangeValue } from './time-range';
 
 const RESULT_COLORS: Record<string, string> = { success: 'success', failure: 'error', lockout: 'warning', logout: 'default' };
@@ -75,10 +76,7 @@ function LoginLogs() {
   );
 }
 
-/**
- * §2 /sys/devlogs: login logs, and the device-log tab. Device logs need device ingestion, which
- * has no log API yet: the tab says so instead of showing invented rows.
- */
+/** §2 /sys/devlogs: login logs, and the device log (connections, refusals, device alarms). */
 export default function DeviceLogPage() {
   const { t } = useTranslation();
   return (
@@ -90,21 +88,7 @@ export default function DeviceLogPage() {
           {
             key: 'device',
             label: <span data-testid="tab-device">{t('logs:deviceTab')}</span>,
-            children: (
-              <Empty
-                data-testid="device-logs-empty"
-                style={{ padding: '48px 0' }}
-                image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={
-                  <>
-                    <Typography.Paragraph strong style={{ marginBottom: 4 }}>
-                      {t('logs:deviceEmptyTitle')}
-                    </Typography.Paragraph>
-                    <Typography.Text type="secondary">{t('logs:deviceEmpty')}</Typography.Text>
-                  </>
-                }
-              />
-            ),
+            children: <DeviceLogTable />,
           },
         ]}
       />

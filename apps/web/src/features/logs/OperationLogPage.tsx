@@ -1,17 +1,53 @@
-import { Card, DatePicker, Form, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, DatePicker, Descriptions, Form, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import { DownOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { OperationLogDto } from '@iot/contract';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditEntityOf, type OperationLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { useOperationLogs, type OperationLogFilters } from './api';
+import { actionLabel, entityLabel, logRoleLabel, parseSummary, readableSummary } from './summary';
 import { withTimeRange, type RangeValue } from './time-range';
 
 type FilterValues = Omit<OperationLogFilters, 'from' | 'to'> & { range?: RangeValue };
 
-/** Entities the server writes operation-log rows for. */
-const ENTITIES = ['user', 'role', 'permission', 'menu', 'email', 'devicetype', 'project', 'roadsection', 'device'];
+/** The summary's JSON laid out for reading; anything else as it is. React escapes both. */
+function rawSummary(summary: string): string {
+  const fields = parseSummary(summary);
+  return fields ? JSON.stringify(fields, null, 2) : summary;
+}
+
+/** The stored row behind the words: action code, role identification, ids and the JSON. */
+function RawRecord({ log }: { log: OperationLogDto }) {
+  const { t } = useTranslation();
+  const none = t('logs:raw.none');
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      bordered
+      title={t('logs:raw.title')}
+      data-testid={`log-raw-${log.id}`}
+      styles={{ label: { width: 180 } }}
+    >
+      <Descriptions.Item label={t('logs:raw.action')}>
+        <Typography.Text code>{log.action}</Typography.Text>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('logs:raw.role')}>
+        <Typography.Text code>{log.role}</Typography.Text>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('logs:raw.entityId')}>{log.entityId || none}</Descriptions.Item>
+      <Descriptions.Item label={t('logs:raw.entityName')}>{log.entityName || none}</Descriptions.Item>
+      <Descriptions.Item label={t('logs:userAgent')}>{log.userAgent || none}</Descriptions.Item>
+      <Descriptions.Item label={t('logs:raw.summary')}>
+        <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>
+          {log.summary ? rawSummary(log.summary) : none}
+        </pre>
+      </Descriptions.Item>
+    </Descriptions>
+  );
+}
 
 /** §2 /sys/logs: who changed what, when, from where, and whether it was allowed. */
 export default function OperationLogPage() {
@@ -19,43 +55,72 @@ export default function OperationLogPage() {
   const table = useServerTable<OperationLogFilters>({ order: 'desc' });
   const { data, isFetching } = useOperationLogs(table.params);
 
+  // The actions by object kind, named in the UI language; typing matches the name or the code.
+  const actionOptions = AUDIT_ENTITIES.map((entity) => ({
+    label: entityLabel(entity),
+    options: AUDIT_ACTIONS.filter((a) => auditEntityOf(a) === entity).map((a) => ({ value: a, label: actionLabel(a) })),
+  }));
+
   const columns: ColumnsType<OperationLogDto> = [
     {
       title: t('logs:time'),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 170,
+      width: 165,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => parseTime(v),
     },
-    { title: t('logs:user'), dataIndex: 'username', width: 130 },
-    { title: t('logs:role'), dataIndex: 'role', width: 130 },
-    { title: t('logs:action'), dataIndex: 'action', width: 170, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-    { title: t('logs:entity'), dataIndex: 'entity', width: 110, render: (v: string) => t(`logs:entities.${v}`, { defaultValue: v }) },
-    { title: t('logs:entityId'), dataIndex: 'entityId', width: 90 },
     {
-      title: t('logs:summary'),
-      dataIndex: 'summary',
+      title: t('logs:user'),
+      dataIndex: 'username',
+      width: 130,
       render: (v: string) => (
-        <Tooltip title={<span style={{ wordBreak: 'break-all' }}>{v}</span>} placement="topLeft">
-          <Typography.Text ellipsis style={{ maxWidth: 320 }}>
-            {v}
-          </Typography.Text>
-        </Tooltip>
-      ),
-    },
-    { title: t('logs:address'), dataIndex: 'ip', width: 130 },
-    {
-      title: t('logs:userAgent'),
-      dataIndex: 'userAgent',
-      width: 200,
-      render: (v: string) => (
-        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 180 }}>
+        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 114 }}>
           {v}
         </Typography.Text>
       ),
     },
+    {
+      title: t('logs:role'),
+      dataIndex: 'role',
+      width: 170,
+      // The role's name, on one line; the identification is in the raw record.
+      render: (_, log) => {
+        const label = logRoleLabel(log);
+        return (
+          <Typography.Text ellipsis={{ tooltip: label }} style={{ maxWidth: 154 }}>
+            {label}
+          </Typography.Text>
+        );
+      },
+    },
+    {
+      title: t('logs:action'),
+      dataIndex: 'action',
+      width: 180,
+      render: (v: string) => <span data-testid="log-action">{actionLabel(v)}</span>,
+    },
+    {
+      // The object (kind and name) leads the summary; its id is in the raw record. The column
+      // takes the room the others leave.
+      title: t('logs:summary'),
+      dataIndex: 'summary',
+      render: (_, log) => {
+        const { short, full } = readableSummary(log);
+        return (
+          <Tooltip
+            title={full === short ? undefined : <span style={{ wordBreak: 'break-word' }}>{full}</span>}
+            placement="topLeft"
+          >
+            <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ margin: 0 }} data-testid="log-summary">
+              {short}
+            </Typography.Paragraph>
+          </Tooltip>
+        );
+      },
+    },
+    { title: t('logs:address'), dataIndex: 'ip', width: 130 },
     {
       title: t('logs:result'),
       dataIndex: 'result',
@@ -74,14 +139,28 @@ export default function OperationLogPage() {
           <Input placeholder={t('logs:user')} allowClear style={{ width: 150 }} data-testid="filter-username" />
         </Form.Item>
         <Form.Item name="action">
-          <Input placeholder={t('logs:actionPlaceholder')} allowClear style={{ width: 170 }} data-testid="filter-action" />
+          <Select
+            allowClear
+            showSearch={{
+              filterOption: (input, option) => {
+                const needle = input.trim().toLowerCase();
+                const { label, value } = (option ?? {}) as { label?: unknown; value?: unknown };
+                return [label, value].some((s) => typeof s === 'string' && s.toLowerCase().includes(needle));
+              },
+            }}
+            placeholder={t('logs:actionFilter')}
+            style={{ width: 220 }}
+            popupMatchSelectWidth={false}
+            options={actionOptions}
+            data-testid="filter-action"
+          />
         </Form.Item>
         <Form.Item name="entity">
           <Select
             allowClear
             placeholder={t('logs:entity')}
             style={{ width: 150 }}
-            options={ENTITIES.map((e) => ({ value: e, label: t(`logs:entities.${e}`) }))}
+            options={AUDIT_ENTITIES.map((e) => ({ value: e, label: entityLabel(e) }))}
             data-testid="filter-entity"
           />
         </Form.Item>
@@ -105,8 +184,22 @@ export default function OperationLogPage() {
         rowKey="id"
         size="middle"
         columns={columns}
-        scroll={{ x: 1600 }}
+        scroll={{ x: 1200 }}
         data-testid="table-logs"
+        expandable={{
+          expandedRowRender: (log) => <RawRecord log={log} />,
+          expandIcon: ({ expanded, onExpand, record }) => (
+            <Button
+              type="text"
+              size="small"
+              icon={expanded ? <DownOutlined /> : <RightOutlined />}
+              aria-label={expanded ? t('logs:collapse') : t('logs:expand')}
+              aria-expanded={expanded}
+              data-testid={`log-expand-${record.id}`}
+              onClick={(e) => onExpand(record, e)}
+            />
+          ),
+        }}
         {...table.tableProps(data, isFetching)}
       />
     </Card>

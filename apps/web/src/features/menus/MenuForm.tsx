@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Switch, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { MenuNode, MenuOption } from '@iot/contract';
+import { ACL_LIMITS, PATTERNS, type MenuNode, type MenuOption } from '@iot/contract';
 import { MenuIcon, MENU_ICON_NAMES } from '../../app/layout/menu-icons';
 import { FormModal } from '../../components/FormModal';
 import { localizedName } from '../../lib/acl-labels';
@@ -109,22 +109,22 @@ export function MenuForm({ open, menu, parentId = 0, options, onCancel, onSubmit
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item name="name" label={t('menus:name')} rules={[{ required: true, whitespace: true, message: t('crud:nameRequired') }]}>
-            <Input maxLength={64} data-testid="field-name" />
+            <Input maxLength={ACL_LIMITS.name} data-testid="field-name" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="nameEn" label={t('menus:nameEn')}>
-            <Input maxLength={64} data-testid="field-nameEn" />
+            <Input maxLength={ACL_LIMITS.name} data-testid="field-nameEn" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="nameEs" label={t('menus:nameEs')}>
-            <Input maxLength={64} data-testid="field-nameEs" />
+            <Input maxLength={ACL_LIMITS.name} data-testid="field-nameEs" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="nameJa" label={t('menus:nameJa')}>
-            <Input maxLength={64} data-testid="field-nameJa" />
+            <Input maxLength={ACL_LIMITS.name} data-testid="field-nameJa" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
@@ -156,7 +156,7 @@ export function MenuForm({ open, menu, parentId = 0, options, onCancel, onSubmit
             extra={t('menus:menuUrlHint')}
             rules={[{ required: true, whitespace: true, message: t('menus:menuUrlRequired') }]}
           >
-            <Input maxLength={256} data-testid="field-menuUrl" />
+            <Input maxLength={ACL_LIMITS.menuUrl} data-testid="field-menuUrl" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
@@ -165,10 +165,10 @@ export function MenuForm({ open, menu, parentId = 0, options, onCancel, onSubmit
             label={t('menus:identification')}
             rules={[
               { required: true, whitespace: true, message: t('crud:identificationRequired') },
-              { pattern: /^[A-Za-z][A-Za-z0-9_:.-]*$/, message: t('crud:identificationPattern') },
+              { pattern: PATTERNS.identification, message: t('crud:identificationPattern') },
             ]}
           >
-            <Input maxLength={64} data-testid="field-identification" />
+            <Input maxLength={ACL_LIMITS.identification} data-testid="field-identification" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
@@ -185,7 +185,7 @@ export function MenuForm({ open, menu, parentId = 0, options, onCancel, onSubmit
         </Col>
         <Col xs={12} md={6}>
           <Form.Item name="sort" label={t('menus:sort')}>
-            <InputNumber min={0} max={100000} precision={0} style={{ width: '100%' }} data-testid="field-sort" />
+            <InputNumber min={0} max={ACL_LIMITS.sort} precision={0} style={{ width: '100%' }} data-testid="field-sort" />
           </Form.Item>
         </Col>
         <Col xs={12} md={6}>

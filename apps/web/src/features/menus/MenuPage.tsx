@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,8 @@ import type { MenuNode } from '@iot/contract';
 import { MenuIcon } from '../../app/layout/menu-icons';
 import { reloadMenus, usePermission } from '../../app/session';
 import { FilterBar } from '../../components/FilterBar';
+import { actionsColumn } from '../../components/RowActions';
+import { useIsMobile } from '../../lib/use-mobile';
 import { localizedName } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
@@ -53,6 +55,7 @@ export default function MenuPage() {
   const [keyword, setKeyword] = useState('');
   const [collapsed, setCollapsed] = useState<number[]>([]);
   const [editing, setEditing] = useState<Editing>(null);
+  const mobile = useIsMobile();
 
   const rows = useMemo(() => asRows(filterTree(menus, keyword)), [menus, keyword]);
   const expanded = useMemo(() => allIds(rows).filter((id) => !collapsed.includes(id)), [rows, collapsed]);
@@ -89,6 +92,7 @@ export default function MenuPage() {
     {
       title: t('menus:name'),
       key: 'name',
+      width: mobile ? 160 : undefined,
       render: (_, m) => (
         <Space size={6}>
           {m.icon && <MenuIcon name={m.icon} />}
@@ -125,40 +129,37 @@ export default function MenuPage() {
     },
   ];
   if (canAdd || canEdit || canDelete) {
-    columns.push({
-      title: t('crud:actions'),
-      key: 'actions',
-      width: 230,
-      fixed: 'right',
-      render: (_, m) => (
-        <Space size={0} wrap>
-          {canAdd && (
-            <Button type="link" size="small" data-testid={`row-add-child-${m.id}`} onClick={() => setEditing({ mode: 'add', parentId: m.id })}>
-              {t('menus:addChild')}
-            </Button>
-          )}
-          {canEdit && (
-            <Button type="link" size="small" data-testid={`row-edit-${m.id}`} onClick={() => setEditing({ mode: 'edit', menu: m })}>
-              {t('crud:edit')}
-            </Button>
-          )}
-          {canDelete && (
-            <Popconfirm
-              title={t('menus:deleteConfirm', { name: localizedName(m, lang) })}
-              description={(m.children?.length ?? 0) > 0 ? t('menus:deleteHasChildren') : undefined}
-              okText={t('common:confirm')}
-              cancelText={t('common:cancel')}
-              okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
-              onConfirm={() => remove(m)}
-            >
-              <Button type="link" size="small" danger data-testid={`row-delete-${m.id}`}>
-                {t('crud:delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      ),
-    });
+    columns.push(
+      actionsColumn<MenuNode>({
+        title: t('crud:actions'),
+        compact: mobile,
+        width: 230,
+        rowKey: (m) => m.id,
+        actions: (m) => [
+          ...(canAdd
+            ? [{ key: 'add', label: t('menus:addChild'), testId: `row-add-child-${m.id}`, onClick: () => setEditing({ mode: 'add', parentId: m.id }) }]
+            : []),
+          ...(canEdit
+            ? [{ key: 'edit', label: t('crud:edit'), testId: `row-edit-${m.id}`, onClick: () => setEditing({ mode: 'edit', menu: m }) }]
+            : []),
+          ...(canDelete
+            ? [
+                {
+                  key: 'delete',
+                  label: t('crud:delete'),
+                  danger: true,
+                  testId: `row-delete-${m.id}`,
+                  onClick: () => void remove(m),
+                  confirm: {
+                    title: t('menus:deleteConfirm', { name: localizedName(m, lang) }),
+                    description: (m.children?.length ?? 0) > 0 ? t('menus:deleteHasChildren') : undefined,
+                  },
+                },
+              ]
+            : []),
+        ],
+      }),
+    );
   }
 
   return (

@@ -1,6 +1,6 @@
 import { Form, Input, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { PermissionDto } from '@iot/contract';
+import { ACL_LIMITS, PATTERNS, type PermissionDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { isConsoleCode } from '../../lib/acl-labels';
 import type { PermissionInput } from './api';
@@ -28,7 +28,7 @@ export function PermissionForm({ open, permission, menuTree, onCancel, onSubmit 
       testId="permission-form"
     >
       <Form.Item name="name" label={t('permissions:name')} rules={[{ required: true, whitespace: true, message: t('crud:nameRequired') }]}>
-        <Input maxLength={64} data-testid="field-name" />
+        <Input maxLength={ACL_LIMITS.name} data-testid="field-name" />
       </Form.Item>
       <Form.Item
         name="identification"
@@ -36,10 +36,10 @@ export function PermissionForm({ open, permission, menuTree, onCancel, onSubmit 
         extra={lockedCode ? t('permissions:builtinCodeHint') : t('permissions:identificationHint')}
         rules={[
           { required: true, whitespace: true, message: t('crud:identificationRequired') },
-          { pattern: /^[A-Za-z][A-Za-z0-9_:.-]*$/, message: t('crud:identificationPattern') },
+          { pattern: PATTERNS.identification, message: t('crud:identificationPattern') },
         ]}
       >
-        <Input maxLength={64} disabled={lockedCode} data-testid="field-identification" />
+        <Input maxLength={ACL_LIMITS.identification} disabled={lockedCode} data-testid="field-identification" />
       </Form.Item>
       <Form.Item name="menuId" label={t('permissions:menu')} rules={[{ required: true, message: t('permissions:menuRequired') }]}>
         <TreeSelect

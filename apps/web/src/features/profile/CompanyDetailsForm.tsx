@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { UserInfo } from '@iot/contract';
+import { PATTERNS, USER_LIMITS, type UserInfo } from '@iot/contract';
 import { patchUser } from '../../app/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { http } from '../../lib/http';
@@ -50,14 +50,14 @@ export function CompanyDetailsForm({ user }: { user: UserInfo }) {
       <Form.Item
         name="corporateName"
         label={t('fields:corporateName')}
-        rules={[{ required, whitespace: true, message: t('profile:corporateNameRequired') }, { max: 128 }]}
+        rules={[{ required, whitespace: true, message: t('profile:corporateNameRequired') }, { max: USER_LIMITS.corporateName }]}
       >
         <Input data-testid="field-corporateName" />
       </Form.Item>
       <Form.Item
         name="corporateAddress"
         label={t('fields:corporateAddress')}
-        rules={[{ required, whitespace: true, message: t('profile:corporateAddressRequired') }, { max: 256 }]}
+        rules={[{ required, whitespace: true, message: t('profile:corporateAddressRequired') }, { max: USER_LIMITS.corporateAddress }]}
       >
         <Input data-testid="field-corporateAddress" />
       </Form.Item>
@@ -66,8 +66,8 @@ export function CompanyDetailsForm({ user }: { user: UserInfo }) {
         label={t('fields:contactNumber')}
         rules={[
           { required, whitespace: true, message: t('profile:contactNumberRequired') },
-          { pattern: /^[0-9+\-() ]*$/, message: t('profile:contactNumberPattern') },
-          { max: 32 },
+          { pattern: PATTERNS.phone, message: t('profile:contactNumberPattern') },
+          { max: USER_LIMITS.contactNumber },
         ]}
       >
         <Input data-testid="field-contactNumber" />

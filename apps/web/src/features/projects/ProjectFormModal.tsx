@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Col, Form, Input, InputNumber, Modal, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ProjectDto } from '@iot/contract';
+import { PROJECT_LIMITS as LIMITS, type ProjectDto } from '@iot/contract';
 import { useSession } from '../../app/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';
@@ -104,13 +104,13 @@ export function ProjectFormModal({ open, project, onClose, onSaved }: Props) {
           label={t('projects:fields.name')}
           rules={[
             { required: true, whitespace: true, message: t('projects:validation.nameRequired') },
-            { max: 64, message: t('projects:validation.max', { max: 64 }) },
+            { max: LIMITS.name, message: t('projects:validation.max', { max: LIMITS.name }) },
           ]}
         >
-          <Input data-testid="field-name" maxLength={64} />
+          <Input data-testid="field-name" maxLength={LIMITS.name} />
         </Form.Item>
-        <Form.Item name="address" label={t('projects:fields.address')} rules={[{ max: 256, message: t('projects:validation.max', { max: 256 }) }]}>
-          <Input data-testid="field-address" maxLength={256} />
+        <Form.Item name="address" label={t('projects:fields.address')} rules={[{ max: LIMITS.address, message: t('projects:validation.max', { max: LIMITS.address }) }]}>
+          <Input data-testid="field-address" maxLength={LIMITS.address} />
         </Form.Item>
         <Row gutter={16}>
           <Col span={12}>
@@ -137,8 +137,8 @@ export function ProjectFormModal({ open, project, onClose, onSaved }: Props) {
         <Form.Item name="ownerId" label={t('projects:fields.owner')} extra={t('projects:ownerHint')}>
           <UserSelect known={known} data-testid="field-ownerId" />
         </Form.Item>
-        <Form.Item name="remarks" label={t('projects:fields.remarks')} rules={[{ max: 500, message: t('projects:validation.max', { max: 500 }) }]}>
-          <Input.TextArea data-testid="field-remarks" maxLength={500} rows={3} showCount />
+        <Form.Item name="remarks" label={t('projects:fields.remarks')} rules={[{ max: LIMITS.remarks, message: t('projects:validation.max', { max: LIMITS.remarks }) }]}>
+          <Input.TextArea data-testid="field-remarks" maxLength={LIMITS.remarks} rows={3} showCount />
         </Form.Item>
       </Form>
     </Modal>

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import type { ProjectDto } from '@iot/contract';
 import { usePermission } from '../../app/session';
 import { parseTime } from '../../lib/format';
+import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useProjectList, type ProjectSort } from './api';
 import { useDeleteProjectFlow } from './DeleteProject';
 import { ProjectFormModal } from './ProjectFormModal';
@@ -25,6 +26,7 @@ export default function ProjectListPage() {
 
   const [search, setSearch] = useState('');
   const [name, setName] = useState('');
+  const repeat = useRepeatSearch('');
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(20);
   const [sort, setSort] = useState<{ field: ProjectSort; order: 'asc' | 'desc' }>({ field: 'createdAt', order: 'desc' });
@@ -64,7 +66,7 @@ export default function ProjectListPage() {
       dataIndex: 'deviceCount',
       width: 110,
       align: 'right',
-      render: (n: number, p) => (canDevices ? <Link to={`/project/devicelist?projectId=${p.id}`}>{n}</Link> : n),
+      render: (n: number, p) => (canDevices ? <Link to={`/device/list?projectId=${p.id}`}>{n}</Link> : n),
     },
     {
       title: t('projects:columns.features'),
@@ -97,7 +99,7 @@ export default function ProjectListPage() {
             </Button>
           )}
           {canDevices && (
-            <Button type="link" size="small" onClick={() => navigate(`/project/devicelist?projectId=${p.id}`)} data-testid={`row-devices-${p.id}`}>
+            <Button type="link" size="small" onClick={() => navigate(`/device/list?projectId=${p.id}`)} data-testid={`row-devices-${p.id}`}>
               {t('projects:actions.devices')}
             </Button>
           )}
@@ -134,6 +136,7 @@ export default function ProjectListPage() {
             }
           }}
           onSearch={(v) => {
+            repeat(v.trim());
             setName(v.trim());
             setPage(1);
           }}
@@ -145,7 +148,7 @@ export default function ProjectListPage() {
         />
         <div style={{ flex: 1 }} />
         {canDevices && (
-          <Button icon={<UnorderedListOutlined />} onClick={() => navigate('/project/devicelist')} data-testid="btn-all-devices">
+          <Button icon={<UnorderedListOutlined />} onClick={() => navigate('/device/list')} data-testid="btn-all-devices">
             {t('projects:allDevices')}
           </Button>
         )}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Button, Form, Input, InputNumber, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { PROJECT_LIMITS as LIMITS } from '@iot/contract';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { useSaveRoadSection, type RoadSection } from './api';
@@ -20,7 +21,7 @@ interface FormValues {
   points: { lng: number | null; lat: number | null }[];
 }
 
-const MAX_POINTS = 5000;
+const MAX_POINTS = LIMITS.points;
 
 /** Add or edit a road section: name, description, order and its points as [lng, lat] rows. */
 export function RoadSectionModal({ projectId, open, section, onClose }: Props) {
@@ -90,16 +91,16 @@ export function RoadSectionModal({ projectId, open, section, onClose }: Props) {
           label={t('projects:roads.fields.name')}
           rules={[
             { required: true, whitespace: true, message: t('projects:validation.nameRequired') },
-            { max: 64, message: t('projects:validation.max', { max: 64 }) },
+            { max: LIMITS.name, message: t('projects:validation.max', { max: LIMITS.name }) },
           ]}
         >
-          <Input data-testid="field-name" maxLength={64} />
+          <Input data-testid="field-name" maxLength={LIMITS.name} />
         </Form.Item>
         <Form.Item name="description" label={t('projects:roads.fields.description')}>
-          <Input.TextArea data-testid="field-description" maxLength={500} rows={2} />
+          <Input.TextArea data-testid="field-description" maxLength={LIMITS.description} rows={2} />
         </Form.Item>
         <Form.Item name="sort" label={t('projects:roads.fields.sort')} extra={t('projects:roads.sortHint')}>
-          <InputNumber data-testid="field-sort" min={0} max={100000} precision={0} style={{ width: 160 }} />
+          <InputNumber data-testid="field-sort" min={0} max={LIMITS.sort} precision={0} style={{ width: 160 }} />
         </Form.Item>
         <Typography.Text strong>{t('projects:roads.fields.points')}</Typography.Text>
         <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>

@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { USER_PICKER_PERMISSIONS } from '@iot/contract';
+import { usePermission } from '../../app/session';
 // One-way seam: projects reuse the device registry's debounce (devices never import projects).
 import { useDebounced } from '../devices/pickers';
 import { useUserOptions, type UserOption } from './api';
@@ -19,12 +21,17 @@ type Props = BaseProps &
     | { mode: 'multiple'; value?: number[]; onChange?: (value: number[]) => void }
   );
 
-/** Users of the caller's subtree, searched by name on the server (GET /user/options?q=). */
+/**
+ * Users of the caller's subtree, searched by name on the server (GET /user/options?q=). A caller
+ * without a user-management code may not search: it chooses among the users it already knows
+ * (itself, the current owner, the project's users) and no request is made.
+ */
 export function UserSelect(props: Props) {
   const { known = [], placeholder, style, 'data-testid': testId } = props;
   const { t } = useTranslation();
+  const canSearch = usePermission(USER_PICKER_PERMISSIONS);
   const [search, setSearch] = useState('');
-  const { data = [], isFetching } = useUserOptions(useDebounced(search));
+  const { data = [], isFetching } = useUserOptions(useDebounced(search), canSearch);
   const options = useMemo(() => {
     const byId = new Map<number, string>();
     for (const u of [...known, ...data]) byId.set(u.id, u.name);
@@ -33,10 +40,10 @@ export function UserSelect(props: Props) {
   const common = {
     options,
     loading: isFetching,
-    placeholder: placeholder ?? t('projects:placeholders.user'),
-    showSearch: { filterOption: false, onSearch: setSearch },
+    placeholder: placeholder ?? t(canSearch ? 'projects:placeholders.user' : 'projects:placeholders.knownUser'),
+    showSearch: canSearch ? { filterOption: false, onSearch: setSearch } : false,
     onOpenChange: (open: boolean) => !open && setSearch(''),
-    notFoundContent: t('projects:noMatch'),
+    notFoundContent: t(canSearch ? 'projects:noMatch' : 'projects:userSearchOff'),
     style,
     'data-testid': testId,
   };

@@ -144,13 +144,15 @@ export function useSetProjectUsers(id: number) {
 }
 
 /**
- * Users of the caller's subtree by name (GET /user/options). Silent: a caller without a user
- * list code cannot search; the pickers then offer only what they already know.
+ * Users of the caller's subtree by name (GET /user/options). Only for callers holding one of
+ * USER_PICKER_PERMISSIONS (`enabled`): others would get 403, and their pickers offer only the
+ * users they already know.
  */
-export function useUserOptions(q: string) {
+export function useUserOptions(q: string, enabled: boolean) {
   return useQuery({
     queryKey: ['users', 'options', q.trim()],
     queryFn: () => http.get<UserOption[]>('/user/options', { params: { q: q.trim(), limit: 30 }, silent: true }),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }

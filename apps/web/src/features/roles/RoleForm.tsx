@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { RoleDto } from '@iot/contract';
+import { ACL_LIMITS, PATTERNS, type RoleDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import type { RoleInput } from './api';
 
@@ -23,7 +23,7 @@ export function RoleForm({ open, role, onCancel, onSubmit }: Props) {
       testId="role-form"
     >
       <Form.Item name="name" label={t('roles:name')} rules={[{ required: true, whitespace: true, message: t('crud:nameRequired') }]}>
-        <Input maxLength={64} data-testid="field-name" />
+        <Input maxLength={ACL_LIMITS.name} data-testid="field-name" />
       </Form.Item>
       <Form.Item
         name="identification"
@@ -31,10 +31,10 @@ export function RoleForm({ open, role, onCancel, onSubmit }: Props) {
         extra={role?.builtin ? t('roles:builtinIdentificationHint') : t('roles:identificationHint')}
         rules={[
           { required: true, whitespace: true, message: t('crud:identificationRequired') },
-          { pattern: /^[A-Za-z][A-Za-z0-9_:.-]*$/, message: t('crud:identificationPattern') },
+          { pattern: PATTERNS.identification, message: t('crud:identificationPattern') },
         ]}
       >
-        <Input maxLength={64} disabled={role?.builtin} data-testid="field-identification" />
+        <Input maxLength={ACL_LIMITS.identification} disabled={role?.builtin} data-testid="field-identification" />
       </Form.Item>
     </FormModal>
   );

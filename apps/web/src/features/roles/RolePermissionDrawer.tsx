@@ -2,7 +2,7 @@ import { useMemo, useState, type Key } from 'react';
 import { Alert, Button, Drawer, Empty, Space, Spin, Tree, type TreeDataNode } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Language, PermissionTreeNode, RoleDto } from '@iot/contract';
+import { SUPERADMIN, type Language, type PermissionTreeNode, type RoleDto } from '@iot/contract';
 import { reloadMenus } from '../../app/session';
 import { permissionLabel, roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
@@ -58,7 +58,7 @@ export function RolePermissionDrawer({ role, canEdit, onClose }: Props) {
   const [expanded, setExpanded] = useState<Key[] | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const isSuper = role?.identification === 'SUPERADMIN';
+  const isSuper = role?.identification === SUPERADMIN;
   const readOnly = !canEdit || !role?.editable || isSuper;
   const leafIds = useMemo(() => leaves(data?.tree ?? []), [data]);
   const treeData = useMemo(() => toTreeData(data?.tree ?? [], lang, readOnly), [data, lang, readOnly]);

@@ -1,8 +1,9 @@
 import { Col, Form, Input, Radio, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DASHBOARD_STYLES, LANGUAGES, PASSWORD_MIN, type UserDto, type UserKind } from '@iot/contract';
+import { DASHBOARD_STYLES, LANGUAGES, PASSWORD_MIN, PATTERNS, USER_LIMITS, type UserDto, type UserKind } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { roleLabel } from '../../lib/acl-labels';
+import { currentLanguage } from '../../lib/i18n';
 import type { RoleOption, UserCreateInput, UserOption } from './api';
 import { ParentUserSelect } from './ParentUserSelect';
 
@@ -19,9 +20,6 @@ interface Props {
   onCancel: () => void;
   onSubmit: (values: UserFormValues) => Promise<unknown>;
 }
-
-const USERNAME = /^[\p{L}\p{N}_.@-]+$/u;
-const PHONE = /^[0-9+\-() ]*$/;
 
 export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Props) {
   const { t } = useTranslation();
@@ -45,7 +43,8 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
         corporateAddress: '',
         contactNumber: '',
         dashboardStyle: 'default',
-        language: 'en',
+        // The creator's console language: the person setting up the account usually shares it.
+        language: currentLanguage(),
         enabled: true,
       };
   // The user's own role stays selectable even when the caller could not give it.
@@ -80,8 +79,8 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
                   label={t('users:username')}
                   rules={[
                     { required: true, whitespace: true, message: t('users:usernameRequired') },
-                    { pattern: USERNAME, message: t('users:usernamePattern') },
-                    { max: 64 },
+                    { pattern: PATTERNS.username, message: t('users:usernamePattern') },
+                    { max: USER_LIMITS.username },
                   ]}
                 >
                   <Input autoComplete="off" data-testid="field-username" />
@@ -150,7 +149,7 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
                   <Form.Item
                     name="corporateName"
                     label={t('users:corporateName')}
-                    rules={[{ required: company, whitespace: true, message: t('users:corporateNameRequired') }, { max: 128 }]}
+                    rules={[{ required: company, whitespace: true, message: t('users:corporateNameRequired') }, { max: USER_LIMITS.corporateName }]}
                   >
                     <Input data-testid="field-corporateName" />
                   </Form.Item>
@@ -166,7 +165,7 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
                   label={t('users:corporateAddress')}
                   rules={[
                     { required: form.getFieldValue('type') === 1, whitespace: true, message: t('users:corporateAddressRequired') },
-                    { max: 256 },
+                    { max: USER_LIMITS.corporateAddress },
                   ]}
                 >
                   <Input data-testid="field-corporateAddress" />
@@ -182,8 +181,8 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
                   label={t('users:contactNumber')}
                   rules={[
                     { required: form.getFieldValue('type') === 1, whitespace: true, message: t('users:contactNumberRequired') },
-                    { pattern: PHONE, message: t('users:contactNumberPattern') },
-                    { max: 32 },
+                    { pattern: PATTERNS.phone, message: t('users:contactNumberPattern') },
+                    { max: USER_LIMITS.contactNumber },
                   ]}
                 >
                   <Input data-testid="field-contactNumber" />

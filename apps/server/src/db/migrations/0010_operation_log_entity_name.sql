@@ -1,0 +1,1 @@
+ALTER TABLE "operation_logs" ADD COLUMN "entity_name" varchar(128) DEFAULT '' NOT NULL;

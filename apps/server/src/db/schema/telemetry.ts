@@ -1,0 +1,128 @@
+import {
+  bigserial,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { COMMAND_STATUSES, DEVICE_LOG_KINDS } from '@iot/contract';
+import { devices } from './projects.js';
+import { inList } from './util.js';
+import { check } from 'drizzle-orm/pg-core';
+
+/**
+ * Telemetry, one row per message: `vals` holds the message's accepted values keyed by semaphore
+ * id. The table is PARTITIONED BY RANGE (ts), one partition per UTC day (migration 0008 declares
+ * it; `ingest/partitions.ts` creates days ahead and drops whole days past the retention). A
+ * device's history over a time range is an index range scan on (device_id, ts) in each day.
+ * No primary key: a partitioned table's key must include ts, and nothing refers to a row.
+ */
+export const telemetry = pgTable(
+  'telemetry',
+  {
+    deviceId: integer('device_id').notNull(),
+    /** Device time of the message (the arrival time when the device sent none). */
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    vals: jsonb('vals').notNull(),
+  },
+  (t) => [index('telemetry_device_ts_idx').on(t.deviceId, t.ts)],
+);
+
+/** The newest value of each parameter of each device, for instant reads. */
+export const deviceLatest = pgTable(
+  'device_latest',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    semaphoreId: varchar('semaphore_id', { length: 32 }).notNull(),
+    value: jsonb('value').notNull(),
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.semaphoreId] })],
+);
+
+/** GPS fixes (devices of types that record tracks, §3 GPS data). */
+export const devicePositions = pgTable(
+  'device_positions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    lng: doublePrecision('lng').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    speed: doublePrecision('speed'),
+    direction: doublePrecision('direction'),
+    pdop: doublePrecision('pdop'),
+    satellites: smallint('satellites'),
+  },
+  (t) => [index('device_positions_device_ts_idx').on(t.deviceId, t.ts)],
+);
+
+/**
+ * The device log (/sys/devlogs): connections, state changes, rejected messages with their reason,
+ * device alarms, commands and acknowledgements. Messages from unknown serial numbers are kept by
+ * SN with no device.
+ */
+export const deviceLogs = pgTable(
+  'device_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'cascade' }),
+    sn: varchar('sn', { length: 64 }).notNull(),
+    kind: varchar('kind', { length: 16 }).notNull(),
+    reason: varchar('reason', { length: 32 }),
+    detail: jsonb('detail').notNull().default({}),
+    /** Scoping like the device (its owner path), '' for unknown devices (administrators only). */
+    ownerPath: text('owner_path').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('device_logs_created_idx').on(t.createdAt),
+    index('device_logs_device_idx').on(t.deviceId, t.createdAt),
+    index('device_logs_kind_idx').on(t.kind, t.createdAt),
+    index('device_logs_owner_idx').on(t.ownerPath.op('text_pattern_ops'), t.createdAt),
+    check('device_logs_kind_chk', inList('kind', DEVICE_LOG_KINDS)),
+  ],
+);
+
+/**
+ * Commands to devices (docs/PROTOCOL.md "Commands"): set parameters now; fences, upgrades and
+ * whitelists later, all in one envelope. A command is pending until delivered (published on
+ * `dev/<sn>/cmd`, or handed to an HTTP device in the answer to its next uplink), then sent, then
+ * ended by the device's acknowledgement (succeeded / failed), or by its expiry (timeout).
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: varchar('id', { length: 64 }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 32 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    /** The device's message on failure, or the last progress note. */
+    message: text('message').notNull().default(''),
+    progress: smallint('progress'),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('device_commands_device_idx').on(t.deviceId, t.createdAt),
+    index('device_commands_open_idx').on(t.status, t.expiresAt),
+    check('device_commands_status_chk', inList('status', COMMAND_STATUSES)),
+  ],
+);

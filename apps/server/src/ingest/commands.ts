@@ -1,0 +1,128 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AckMessage, Command } from '@iot/contract';
+import type { Db } from '../db/client.js';
+import type { EventBus } from '../lib/events.js';
+import * as repo from './ingest.repo.js';
+import type { CommandRow } from './ingest.repo.js';
+
+/** Publishes a command to a connected device; false when the device is not connected. */
+export type Downlink = (sn: string, command: Command) => Promise<boolean>;
+
+export const toEnvelope = (row: CommandRow): Command => ({
+  id: row.id,
+  kind: row.kind,
+  payload: row.payload,
+  expiresAt: row.expiresAt.getTime(),
+});
+
+/**
+ * The command channel: one envelope for every kind (set parameters now; fences, upgrades and
+ * whitelists later). Commands are stored first, then delivered: published at once to a device
+ * connected over MQTT, on its next connection, or in the answer to an HTTP device's next uplink.
+ * The device's acknowledgement ends them; an open command past its expiry times out.
+ */
+export class CommandService {
+  private downlink: Downlink = async () => false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /**
+   * The broker plugin in use (embedded or external) says how to reach connected devices. Returns
+   * the downlink it replaces, so a second one (the in-process demo fleet) can handle its own
+   * devices and pass the others on.
+   */
+  setDownlink(downlink: Downlink): Downlink {
+    const previous = this.downlink;
+    this.downlink = downlink;
+    return previous;
+  }
+
+  start(everyMs = 5000): void {
+    this.timer = setInterval(() => void this.expire().catch((err) => this.log.error({ err }, 'command expiry failed')), everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async send(
+    device: { id: number; sn: string },
+    kind: string,
+    payload: unknown,
+    opts: { ttlMs: number; userId?: number },
+  ): Promise<CommandRow> {
+    const row = await repo.insertCommand(this.db, {
+      id: `c-${crypto.randomUUID()}`,
+      deviceId: device.id,
+      kind,
+      payload: payload ?? {},
+      createdBy: opts.userId ?? null,
+      expiresAt: new Date(Date.now() + opts.ttlMs),
+    });
+    await this.deliver(device.sn, [row]);
+    return (await repo.commandById(this.db, row.id))!;
+  }
+
+  /** A device (re)connected over MQTT: what waits for it is published now. */
+  async deliverPending(device: { id: number; sn: string }): Promise<void> {
+    await this.deliver(device.sn, await repo.pendingCommands(this.db, device.id, new Date()));
+  }
+
+  /** An HTTP device's uplink: the commands waiting for it, marked sent (they travel in the answer). */
+  async takePending(deviceId: number): Promise<Command[]> {
+    const rows = await repo.pendingCommands(this.db, deviceId, new Date());
+    await repo.markCommandsSent(this.db, rows.map((r) => r.id));
+    this.emit(rows.map((r) => ({ ...r, status: 'sent' })));
+    return rows.map(toEnvelope);
+  }
+
+  /** The device's acknowledgement; an unknown or foreign id is ignored (returns undefined). */
+  async ack(deviceId: number, ack: AckMessage): Promise<CommandRow | undefined> {
+    const row = await repo.answerCommand(this.db, deviceId, ack.id, {
+      status: ack.result === 'ok' ? 'succeeded' : ack.result === 'error' ? 'failed' : undefined,
+      message: ack.message,
+      progress: ack.result === 'ok' ? 100 : ack.progress,
+    });
+    if (row) this.emit([row]);
+    return row;
+  }
+
+  async expire(now = new Date()): Promise<CommandRow[]> {
+    const rows = await repo.expireCommands(this.db, now);
+    this.emit(rows);
+    return rows;
+  }
+
+  private async deliver(sn: string, rows: CommandRow[]) {
+    const sent: CommandRow[] = [];
+    for (const row of rows) {
+      try {
+        if (await this.downlink(sn, toEnvelope(row))) sent.push(row);
+      } catch (err) {
+        this.log.warn({ err, command: row.id }, 'command not delivered; it stays pending');
+      }
+    }
+    await repo.markCommandsSent(this.db, sent.map((r) => r.id));
+    this.emit(sent.map((r) => ({ ...r, status: 'sent' })));
+  }
+
+  private emit(rows: CommandRow[]) {
+    for (const r of rows) {
+      this.bus.emit('device.command', {
+        deviceId: r.deviceId,
+        id: r.id,
+        kind: r.kind,
+        status: r.status as 'pending' | 'sent' | 'succeeded' | 'failed' | 'timeout',
+        message: r.message,
+        progress: r.progress,
+      });
+    }
+  }
+}

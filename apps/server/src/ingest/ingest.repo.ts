@@ -1,0 +1,325 @@
+import { and, desc, eq, gt, gte, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { DeviceLogKind } from '@iot/contract';
+import type { Db, Executor } from '../db/client.js';
+import { deviceCommands, deviceLatest, deviceLogs, devices, deviceTypeParams } from '../db/schema/index.js';
+
+/** What ingestion needs to know of a device, looked up by its serial number. */
+export async function deviceBySn(db: Executor, sn: string) {
+  const [row] = await db
+    .select({
+      id: devices.id,
+      sn: devices.sn,
+      typeId: devices.typeId,
+      ownerPath: devices.ownerPath,
+      credentialHash: devices.credentialHash,
+      online: devices.online,
+    })
+    .from(devices)
+    .where(eq(devices.sn, sn));
+  return row;
+}
+export type IngestDevice = NonNullable<Awaited<ReturnType<typeof deviceBySn>>>;
+
+export async function typeParams(db: Executor, typeId: number) {
+  return db
+    .select({
+      semaphoreId: deviceTypeParams.semaphoreId,
+      dataType: deviceTypeParams.dataType,
+      min: deviceTypeParams.min,
+      max: deviceTypeParams.max,
+      enumValues: deviceTypeParams.enumValues,
+    })
+    .from(deviceTypeParams)
+    .where(eq(deviceTypeParams.typeId, typeId));
+}
+
+export interface TelemetryRow {
+  deviceId: number;
+  ts: string;
+  vals: Record<string, unknown>;
+}
+export interface LatestRow {
+  deviceId: number;
+  semaphoreId: string;
+  value: unknown;
+  ts: string;
+}
+export interface PositionRow {
+  deviceId: number;
+  ts: string;
+  lng: number;
+  lat: number;
+  speed?: number;
+  direction?: number;
+  pdop?: number;
+  satellites?: number;
+}
+export interface LogRow {
+  deviceId: number | null;
+  sn: string;
+  kind: DeviceLogKind;
+  reason?: string;
+  detail?: Record<string, unknown>;
+  ownerPath: string;
+}
+export interface SeenRow {
+  deviceId: number;
+  at: string;
+  /** Set when the state changes; absent: only the last-seen time is written. */
+  online?: boolean;
+}
+
+export interface Batch {
+  telemetry: TelemetryRow[];
+  latest: LatestRow[];
+  positions: PositionRow[];
+  logs: LogRow[];
+  seen: SeenRow[];
+}
+
+/**
+ * Writes one batch in one transaction, one statement per table: JSON parameters expanded by
+ * json_to_recordset (the same on PGlite and PostgreSQL, no bind-parameter limit). Rows of a device
+ * deleted since it connected are left out (its log rows keep the SN only), so one such device
+ * cannot fail the whole batch of everyone else's messages on a foreign key.
+ */
+export async function writeBatch(db: Db, b: Batch): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (b.telemetry.length > 0) {
+      await tx.execute(sql`
+        insert into telemetry (device_id, ts, vals)
+        select x.device_id, x.ts, x.vals from json_to_recordset(${JSON.stringify(
+          b.telemetry.map((r) => ({ device_id: r.deviceId, ts: r.ts, vals: r.vals })),
+        )}::json) as x(device_id int, ts timestamptz, vals jsonb)
+        join devices d on d.id = x.device_id`);
+    }
+    if (b.latest.length > 0) {
+      // A newer value wins; an older message arriving late never overwrites it.
+      await tx.execute(sql`
+        insert into device_latest (device_id, semaphore_id, value, ts)
+        select x.device_id, x.semaphore_id, x.value, x.ts from json_to_recordset(${JSON.stringify(
+          // As JSON text: a jsonb field of json_to_recordset parses its text, and the bare text of
+          // the string "2" would become the number 2.
+          b.latest.map((r) => ({ device_id: r.deviceId, semaphore_id: r.semaphoreId, value: JSON.stringify(r.value), ts: r.ts })),
+        )}::json) as x(device_id int, semaphore_id text, value jsonb, ts timestamptz)
+        join devices d on d.id = x.device_id
+        on conflict (device_id, semaphore_id) do update set value = excluded.value, ts = excluded.ts
+        where excluded.ts >= device_latest.ts`);
+    }
+    if (b.positions.length > 0) {
+      await tx.execute(sql`
+        insert into device_positions (device_id, ts, lng, lat, speed, direction, pdop, satellites)
+        select x.device_id, x.ts, x.lng, x.lat, x.speed, x.direction, x.pdop, x.satellites from json_to_recordset(${JSON.stringify(
+          b.positions.map((r) => ({
+            device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat, speed: r.speed ?? null,
+            direction: r.direction ?? null, pdop: r.pdop ?? null, satellites: r.satellites ?? null,
+          })),
+        )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8, speed float8, direction float8,
+          pdop float8, satellites smallint)
+        join devices d on d.id = x.device_id`);
+      // The device's position on maps is its newest fix.
+      await tx.execute(sql`
+        update devices d set lng = p.lng, lat = p.lat
+        from (select distinct on (device_id) device_id, lng, lat from json_to_recordset(${JSON.stringify(
+          b.positions.map((r) => ({ device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat })),
+        )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8) order by device_id, ts desc) p
+        where d.id = p.device_id`);
+    }
+    if (b.logs.length > 0) {
+      await tx.execute(sql`
+        insert into device_logs (device_id, sn, kind, reason, detail, owner_path)
+        select (select d.id from devices d where d.id = x.device_id), x.sn, x.kind, x.reason, x.detail, x.owner_path
+        from json_to_recordset(${JSON.stringify(
+          b.logs.map((r) => ({
+            device_id: r.deviceId, sn: r.sn, kind: r.kind, reason: r.reason ?? null, detail: r.detail ?? {},
+            owner_path: r.ownerPath,
+          })),
+        )}::json) as x(device_id int, sn text, kind text, reason text, detail jsonb, owner_path text)`);
+    }
+    if (b.seen.length > 0) {
+      await tx.execute(sql`
+        update devices d set last_seen_at = greatest(d.last_seen_at, s.at), online = coalesce(s.online, d.online)
+        from json_to_recordset(${JSON.stringify(
+          b.seen.map((r) => ({ device_id: r.deviceId, at: r.at, online: r.online ?? null })),
+        )}::json) as s(device_id int, at timestamptz, online boolean)
+        where d.id = s.device_id`);
+    }
+  });
+}
+
+/** Devices marked online (start-up: the embedded broker's connections did not survive). */
+export async function onlineDevices(db: Executor) {
+  return db
+    .select({ id: devices.id, sn: devices.sn, ownerPath: devices.ownerPath })
+    .from(devices)
+    .where(eq(devices.online, true));
+}
+
+export async function devicesByIds(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: devices.id, sn: devices.sn, ownerPath: devices.ownerPath })
+    .from(devices)
+    .where(inArray(devices.id, ids));
+}
+
+// ---- partitions -------------------------------------------------------------------------------
+
+const PARTITION_RE = /^telemetry_p(\d{8})$/;
+
+export async function telemetryPartitions(db: Executor): Promise<string[]> {
+  const rows = await db.execute<{ name: string }>(sql`
+    select c.relname as name from pg_inherits i
+    join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+    where p.relname = 'telemetry'`);
+  // Both drivers answer { rows }.
+  return (rows as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
+}
+
+/** `telemetry_pYYYYMMDD` for a UTC day. */
+export function partitionName(day: Date): string {
+  return `telemetry_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+export function partitionDay(name: string): Date | undefined {
+  const m = PARTITION_RE.exec(name);
+  if (!m) return undefined;
+  const d = m[1]!;
+  return new Date(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T00:00:00Z`);
+}
+
+export async function createPartition(db: Executor, day: Date) {
+  const from = day.toISOString();
+  const to = new Date(day.getTime() + 86_400_000).toISOString();
+  await db.execute(
+    sql.raw(
+      `create table if not exists ${partitionName(day)} partition of telemetry for values from ('${from}') to ('${to}')`,
+    ),
+  );
+}
+
+/** Drops a whole day: retention never deletes row by row. */
+export async function dropPartition(db: Executor, name: string) {
+  if (!PARTITION_RE.test(name)) throw new Error(`not a telemetry partition: ${name}`);
+  await db.execute(sql.raw(`drop table if exists ${name}`));
+}
+
+// ---- reads --------------------------------------------------------------------------------------
+
+export async function latestValues(db: Executor, deviceId: number) {
+  return db
+    .select({ semaphoreId: deviceLatest.semaphoreId, value: deviceLatest.value, ts: deviceLatest.ts })
+    .from(deviceLatest)
+    .where(eq(deviceLatest.deviceId, deviceId))
+    .orderBy(deviceLatest.semaphoreId);
+}
+
+export interface DeviceLogFilter {
+  scope?: string;
+  deviceId?: number;
+  sn?: string;
+  kind?: DeviceLogKind;
+  from?: Date;
+  to?: Date;
+  page: number;
+  limit: number;
+}
+
+export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
+  const conds: SQL[] = [];
+  // Logs of unknown devices (owner path '') are for the super administrator only.
+  if (f.scope !== undefined) conds.push(like(deviceLogs.ownerPath, `${f.scope}%`));
+  if (f.deviceId !== undefined) conds.push(eq(deviceLogs.deviceId, f.deviceId));
+  if (f.sn) conds.push(eq(deviceLogs.sn, f.sn));
+  if (f.kind) conds.push(eq(deviceLogs.kind, f.kind));
+  if (f.from) conds.push(gte(deviceLogs.createdAt, f.from));
+  if (f.to) conds.push(lt(deviceLogs.createdAt, f.to));
+  const where = conds.length > 0 ? and(...conds) : undefined;
+  const [items, [count]] = await Promise.all([
+    db
+      .select({
+        id: deviceLogs.id,
+        deviceId: deviceLogs.deviceId,
+        sn: deviceLogs.sn,
+        deviceName: devices.name,
+        kind: deviceLogs.kind,
+        reason: deviceLogs.reason,
+        detail: deviceLogs.detail,
+        createdAt: deviceLogs.createdAt,
+      })
+      .from(deviceLogs)
+      .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
+      .where(where)
+      .orderBy(desc(deviceLogs.createdAt), desc(deviceLogs.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(deviceLogs).where(where),
+  ]);
+  return { total: count?.n ?? 0, items };
+}
+
+// ---- commands -----------------------------------------------------------------------------------
+
+export type CommandRow = typeof deviceCommands.$inferSelect;
+
+export async function insertCommand(db: Executor, row: typeof deviceCommands.$inferInsert): Promise<CommandRow> {
+  const [created] = await db.insert(deviceCommands).values(row).returning();
+  return created!;
+}
+
+export async function markCommandsSent(db: Executor, ids: string[]) {
+  if (ids.length === 0) return;
+  await db
+    .update(deviceCommands)
+    .set({ status: 'sent', sentAt: new Date() })
+    .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'pending')));
+}
+
+/** Commands not delivered yet and still valid, oldest first. */
+export async function pendingCommands(db: Executor, deviceId: number, now: Date) {
+  return db
+    .select()
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.status, 'pending'), gt(deviceCommands.expiresAt, now)))
+    .orderBy(deviceCommands.createdAt)
+    .limit(20);
+}
+
+/** The device's answer to one of its own open commands; undefined when there is none. */
+export async function answerCommand(
+  db: Executor,
+  deviceId: number,
+  id: string,
+  change: { status?: 'succeeded' | 'failed'; message?: string; progress?: number },
+): Promise<CommandRow | undefined> {
+  const [row] = await db
+    .update(deviceCommands)
+    .set({
+      ...(change.status ? { status: change.status, endedAt: new Date() } : {}),
+      ...(change.message !== undefined ? { message: change.message } : {}),
+      ...(change.progress !== undefined ? { progress: Math.round(change.progress) } : {}),
+    })
+    .where(
+      and(
+        eq(deviceCommands.id, id),
+        eq(deviceCommands.deviceId, deviceId),
+        inArray(deviceCommands.status, ['pending', 'sent']),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Open commands past their expiry become `timeout`; returns them. */
+export async function expireCommands(db: Executor, now: Date): Promise<CommandRow[]> {
+  return db
+    .update(deviceCommands)
+    .set({ status: 'timeout', endedAt: now })
+    .where(and(inArray(deviceCommands.status, ['pending', 'sent']), lte(deviceCommands.expiresAt, now)))
+    .returning();
+}
+
+export async function commandById(db: Executor, id: string) {
+  const [row] = await db.select().from(deviceCommands).where(eq(deviceCommands.id, id));
+  return row;
+}

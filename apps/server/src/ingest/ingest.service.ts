@@ -1,0 +1,386 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  UPLINK_KINDS,
+  ackSchema,
+  deviceAlarmSchema,
+  gpsSchema,
+  statusSchema,
+  telemetrySchema,
+  type IngestReason,
+  type UplinkKind,
+} from '@iot/contract';
+import type { Db } from '../db/client.js';
+import type { EventBus } from '../lib/events.js';
+import { hashToken } from '../lib/tokens.js';
+import { fieldOf, findHostile } from '../lib/hostile.js';
+import { stripNul, stripNulDeep } from '../lib/sql.js';
+import { decodeValues, deviceTime, type ParamDef, type Rejected } from './decode.js';
+import * as repo from './ingest.repo.js';
+import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
+
+export type { IngestDevice };
+import type { CommandService } from './commands.js';
+import { BatchWriter, type WriterOptions } from './writer.js';
+
+export interface IngestOptions {
+  /** A device silent this long is marked offline. */
+  offlineAfterMs: number;
+  /** last_seen_at of an online device is written at most this often. */
+  seenWriteMs: number;
+  /** Device times accepted: this far in the past (late data) … */
+  maxPastMs: number;
+  /** … and this far in the future (clock drift). */
+  maxFutureMs: number;
+  /**
+   * Messages per device per second (bursts of twice that). Past it a message is not taken: MQTT
+   * QoS 1 closes the connection unacknowledged (the device sends again later), QoS 0 is dropped,
+   * HTTP answers 42900; logged once a minute.
+   */
+  perDeviceRate: number;
+  writer: WriterOptions;
+}
+
+export const DEFAULT_INGEST: IngestOptions = {
+  offlineAfterMs: 5 * 60_000,
+  seenWriteMs: 60_000,
+  maxPastMs: 7 * 86_400_000,
+  maxFutureMs: 10 * 60_000,
+  perDeviceRate: 20,
+  writer: { maxRows: 2000, flushMs: 50, maxQueued: 20_000 },
+};
+
+export interface UplinkOutcome {
+  accepted: number;
+  rejected: Rejected[];
+}
+
+interface Presence {
+  online: boolean;
+  lastSeen: number;
+  lastWritten: number;
+  /** Token bucket of the per-device rate limit. */
+  tokens: number;
+  refilledAt: number;
+  limitedLoggedAt: number;
+}
+
+const CACHE_MS = 30_000;
+
+/**
+ * The ingestion path shared by MQTT and HTTP: authenticates devices, decodes and checks each
+ * message against its type's parameter definitions, batches the rows (BatchWriter), keeps
+ * online/offline and last-seen, and emits `device.values` / `device.status` once committed.
+ * A bad message or value is logged in the device log with its reason and dropped alone.
+ */
+export class IngestService {
+  private readonly writer: BatchWriter;
+  private readonly devices = new Map<string, { device: IngestDevice | undefined; at: number }>();
+  private readonly params = new Map<number, { defs: Map<string, ParamDef>; at: number }>();
+  private readonly presence = new Map<number, Presence>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly log: FastifyBaseLogger,
+    readonly opts: IngestOptions = DEFAULT_INGEST,
+    /** Acknowledgements end the commands they answer. */
+    private readonly commands?: CommandService,
+  ) {
+    this.writer = new BatchWriter(
+      (batch) => repo.writeBatch(db, batch),
+      opts.writer,
+      (err, batch) => log.error({ err, rows: batch.telemetry.length }, 'ingestion batch failed'),
+      (batch) => this.committed(batch),
+    );
+  }
+
+  /** Loads devices still marked online and starts the silence sweep. */
+  async start(): Promise<void> {
+    const now = Date.now();
+    for (const d of await repo.onlineDevices(this.db)) {
+      this.presence.set(d.id, this.newPresence(now, true));
+    }
+    const every = Math.max(1000, Math.min(30_000, this.opts.offlineAfterMs / 4));
+    this.sweepTimer = setInterval(() => void this.sweep().catch((err) => this.log.error({ err }, 'presence sweep failed')), every);
+    this.sweepTimer.unref();
+  }
+
+  /** SIGTERM: stop taking messages and write what is queued. */
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.writer.drain();
+  }
+
+  get queuedRows(): number {
+    return this.writer.queued;
+  }
+
+  /** Checks a device's credentials (MQTT CONNECT, HTTP Basic). */
+  async authenticate(sn: string, secret: string): Promise<{ device: IngestDevice } | { reason: IngestReason }> {
+    // No SN holds a NUL byte (PostgreSQL text cannot): such a name is unknown, without a query.
+    if (sn.includes('\u0000')) return { reason: 'unknownDevice' };
+    const device = await repo.deviceBySn(this.db, sn);
+    this.devices.set(sn, { device, at: Date.now() });
+    if (!device) return { reason: 'unknownDevice' };
+    const given = Buffer.from(hashToken(secret));
+    const stored = Buffer.from(device.credentialHash ?? '');
+    if (given.length !== stored.length || !crypto.timingSafeEqual(given, stored)) return { reason: 'badCredentials' };
+    return { device };
+  }
+
+  /** A refused connection, in the device log (unknown SNs are logged by SN). */
+  async refused(sn: string, reason: IngestReason, detail: Record<string, unknown> = {}): Promise<void> {
+    const device = (await this.deviceOf(sn)) ?? undefined;
+    await this.writer.add({ logs: [this.logRow(device, sn, 'rejected', reason, detail)] }).catch(() => undefined);
+  }
+
+  async connected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {
+    const now = Date.now();
+    const p = this.presenceOf(device.id, now);
+    const part: Partial<Batch> = { logs: [this.logRow(device, device.sn, 'connected', undefined, detail)] };
+    this.markSeen(device, p, now, part, true);
+    await this.writer.add(part);
+  }
+
+  async disconnected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {
+    const now = Date.now();
+    const p = this.presenceOf(device.id, now);
+    const part: Partial<Batch> = { logs: [this.logRow(device, device.sn, 'disconnected', undefined, detail)] };
+    if (p.online) this.goOffline(device, p, now, part, 'disconnected');
+    await this.writer.add(part);
+  }
+
+  /**
+   * One uplink message from a device already authenticated as `device`. Resolves when its rows
+   * are committed (a QoS 1 message is acknowledged then); never rejects for the device's mistakes.
+   */
+  async uplink(device: IngestDevice, kind: string, payload: Buffer | string | object): Promise<UplinkOutcome> {
+    const now = Date.now();
+    const p = this.presenceOf(device.id, now);
+    if (!this.takeToken(p, now)) {
+      if (now - p.limitedLoggedAt > 60_000) {
+        p.limitedLoggedAt = now;
+        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', 'rateLimited', { kind })] });
+      }
+      return { accepted: 0, rejected: [{ reason: 'rateLimited' }] };
+    }
+    const part: Partial<Batch> = { logs: [] };
+    const outcome = await this.decode(device, kind, payload, now, part);
+    if (outcome.rejected.length > 0) {
+      part.logs!.push(
+        this.logRow(device, device.sn, 'rejected', outcome.rejected[0]!.reason, {
+          kind,
+          problems: outcome.rejected.slice(0, 20).map((r) => ({ ...r, value: truncate(r.value) })),
+        }),
+      );
+    }
+    this.markSeen(device, p, now, part, kind === 'status' ? undefined : true);
+    await this.writer.add(part);
+    return outcome;
+  }
+
+  /** The device behind an SN (cached briefly; the registry is the authority). */
+  async deviceOf(sn: string): Promise<IngestDevice | undefined> {
+    const hit = this.devices.get(sn);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.device;
+    if (sn.includes('\u0000')) return undefined;
+    const device = await repo.deviceBySn(this.db, sn);
+    this.devices.set(sn, { device, at: Date.now() });
+    return device;
+  }
+
+  /** Forget cached definitions (a type's parameters or a device changed). */
+  invalidate(): void {
+    this.devices.clear();
+    this.params.clear();
+  }
+
+  // ---- decoding ---------------------------------------------------------------------------------
+
+  private async decode(
+    device: IngestDevice,
+    kind: string,
+    payload: Buffer | string | object,
+    now: number,
+    part: Partial<Batch>,
+  ): Promise<UplinkOutcome> {
+    if (!(UPLINK_KINDS as readonly string[]).includes(kind)) return reject('unknownKind');
+    let body: unknown = payload;
+    if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      try {
+        body = JSON.parse(payload.toString());
+      } catch {
+        return reject('malformedJson');
+      }
+    }
+    // A NUL byte (PostgreSQL text and jsonb cannot hold one) or absurd nesting: the message is refused.
+    const hostile = findHostile(body);
+    if (hostile) return reject('invalidMessage', fieldOf(hostile.path) || undefined);
+    const window = { maxPastMs: this.opts.maxPastMs, maxFutureMs: this.opts.maxFutureMs };
+    switch (kind as UplinkKind) {
+      case 'telemetry': {
+        const msg = telemetrySchema.safeParse(body);
+        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        const ts = deviceTime(msg.data.ts, now, window);
+        if (!ts) return reject('timeOutOfRange');
+        const { accepted, rejected } = decodeValues(await this.defsOf(device.typeId), msg.data.values);
+        const count = Object.keys(accepted).length;
+        if (count > 0) {
+          const iso = ts.toISOString();
+          part.telemetry = [{ deviceId: device.id, ts: iso, vals: accepted }];
+          part.latest = Object.entries(accepted).map(([semaphoreId, value]) => ({ deviceId: device.id, semaphoreId, value, ts: iso }));
+        }
+        return { accepted: count, rejected };
+      }
+      case 'gps': {
+        const msg = gpsSchema.safeParse(body);
+        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        const ts = deviceTime(msg.data.ts, now, window);
+        if (!ts) return reject('timeOutOfRange');
+        const { ts: _t, ...fix } = msg.data;
+        part.positions = [{ deviceId: device.id, ts: ts.toISOString(), ...fix }];
+        return { accepted: 1, rejected: [] };
+      }
+      case 'alarm': {
+        // Recorded in the device log; the alarm engine turns them into alarm records.
+        const msg = deviceAlarmSchema.safeParse(body);
+        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        const ts = deviceTime(msg.data.ts, now, window);
+        if (!ts) return reject('timeOutOfRange');
+        part.logs!.push(this.logRow(device, device.sn, 'alarm', undefined, { ...msg.data, ts: ts.toISOString() }));
+        return { accepted: 1, rejected: [] };
+      }
+      case 'status': {
+        const msg = statusSchema.safeParse(body);
+        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        const p = this.presenceOf(device.id, now);
+        if (msg.data.online) this.markSeen(device, p, now, part, true);
+        else if (p.online) this.goOffline(device, p, now, part, 'status');
+        return { accepted: 1, rejected: [] };
+      }
+      case 'ack': {
+        const msg = ackSchema.safeParse(body);
+        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        part.logs!.push(this.logRow(device, device.sn, 'ack', undefined, msg.data));
+        await this.commands?.ack(device.id, msg.data);
+        return { accepted: 1, rejected: [] };
+      }
+    }
+  }
+
+  private async defsOf(typeId: number): Promise<Map<string, ParamDef>> {
+    const hit = this.params.get(typeId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.defs;
+    const defs = new Map((await repo.typeParams(this.db, typeId)).map((p) => [p.semaphoreId, p]));
+    this.params.set(typeId, { defs, at: Date.now() });
+    return defs;
+  }
+
+  // ---- presence ---------------------------------------------------------------------------------
+
+  private newPresence(now: number, online: boolean): Presence {
+    return { online, lastSeen: now, lastWritten: online ? now : 0, tokens: this.opts.perDeviceRate * 2, refilledAt: now, limitedLoggedAt: 0 };
+  }
+
+  private presenceOf(id: number, now: number): Presence {
+    let p = this.presence.get(id);
+    if (!p) {
+      p = this.newPresence(now, false);
+      this.presence.set(id, p);
+    }
+    return p;
+  }
+
+  private takeToken(p: Presence, now: number): boolean {
+    const rate = this.opts.perDeviceRate;
+    p.tokens = Math.min(rate * 2, p.tokens + ((now - p.refilledAt) / 1000) * rate);
+    p.refilledAt = now;
+    if (p.tokens < 1) return false;
+    p.tokens -= 1;
+    return true;
+  }
+
+  /** A message or a connection: online now, last-seen written when it is getting old. */
+  private markSeen(device: IngestDevice, p: Presence, now: number, part: Partial<Batch>, online: true | undefined) {
+    p.lastSeen = now;
+    const at = new Date(now).toISOString();
+    if (online && !p.online) {
+      p.online = true;
+      p.lastWritten = now;
+      (part.seen ??= []).push({ deviceId: device.id, at, online: true });
+      (part.logs ??= []).push(this.logRow(device, device.sn, 'online'));
+    } else if (now - p.lastWritten >= this.opts.seenWriteMs) {
+      p.lastWritten = now;
+      (part.seen ??= []).push({ deviceId: device.id, at });
+    }
+  }
+
+  private goOffline(
+    device: Pick<IngestDevice, 'id' | 'sn' | 'ownerPath'>,
+    p: Presence,
+    now: number,
+    part: Partial<Batch>,
+    why: 'disconnected' | 'status' | 'silence',
+  ) {
+    p.online = false;
+    (part.seen ??= []).push({ deviceId: device.id, at: new Date(Math.min(now, p.lastSeen)).toISOString(), online: false });
+    (part.logs ??= []).push(this.logRow(device, device.sn, 'offline', undefined, { why }));
+  }
+
+  /** Devices silent past the timeout go offline (HTTP devices, external brokers, lost links). */
+  async sweep(now = Date.now()): Promise<void> {
+    const part: Partial<Batch> = {};
+    const silent: number[] = [];
+    for (const [id, p] of this.presence) {
+      if (p.online && now - p.lastSeen >= this.opts.offlineAfterMs) silent.push(id);
+    }
+    if (silent.length === 0) return;
+    const rows = await repo.devicesByIds(this.db, silent);
+    for (const d of rows) this.goOffline(d, this.presence.get(d.id)!, now, part, 'silence');
+    await this.writer.add(part);
+  }
+
+  // ---- after commit -----------------------------------------------------------------------------
+
+  private committed(batch: Batch) {
+    for (const t of batch.telemetry) {
+      this.bus.emit('device.values', { deviceId: t.deviceId, ts: t.ts, values: t.vals as Record<string, string | number | boolean> });
+    }
+    for (const s of batch.seen) {
+      if (s.online !== undefined) this.bus.emit('device.status', { deviceId: s.deviceId, online: s.online, at: s.at });
+    }
+  }
+
+  private logRow(
+    device: Pick<IngestDevice, 'id' | 'ownerPath'> | undefined,
+    sn: string,
+    kind: LogRow['kind'],
+    reason?: IngestReason,
+    detail?: Record<string, unknown>,
+  ): LogRow {
+    // An unknown SN comes from the network (MQTT username, topic): cut to the column's 64
+    // characters so one long name cannot fail the whole batch.
+    // NUL bytes (a client id, a topic) are dropped: PostgreSQL cannot store them, and one row must
+    // not fail the batch.
+    return {
+      deviceId: device?.id ?? null,
+      sn: stripNul(sn).slice(0, 64),
+      kind,
+      reason,
+      detail: detail && stripNulDeep(detail),
+      ownerPath: device?.ownerPath ?? '',
+    };
+  }
+}
+
+function reject(reason: IngestReason, field?: string): UplinkOutcome {
+  return { accepted: 0, rejected: [{ reason, ...(field ? { field } : {}) }] };
+}
+
+function truncate(v: unknown): unknown {
+  if (typeof v === 'string' && v.length > 64) return `${v.slice(0, 64)}…`;
+  if (v !== null && typeof v === 'object') return '[object]';
+  return v;
+}

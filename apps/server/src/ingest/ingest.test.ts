@@ -1,0 +1,342 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import WebSocket from 'ws';
+import { LiveType, type LiveServerMessage } from '@iot/contract';
+import { sql } from 'drizzle-orm';
+import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../plugins/mqtt.js';
+
+/** Devices over a real MQTT broker and real HTTP into the real database. */
+describe('device ingestion', () => {
+  let t: TestApp;
+  let broker: EmbeddedBroker;
+  let token: string;
+  let typeId: number;
+  const clients: MqttClient[] = [];
+
+  const api = async (method: 'GET' | 'POST', url: string, payload?: object) =>
+    (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
+
+  /** A device in the registry: its id, SN and one-time secret. */
+  const addDevice = async (sn: string) => {
+    const r = await api('POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
+    expect(r.code, JSON.stringify(r)).toBe(20000);
+    return { id: r.data.id as number, sn, secret: r.data.secret as string };
+  };
+
+  const connect = (sn: string, secret: string, extra: IClientOptions = {}) =>
+    new Promise<MqttClient>((resolve, reject) => {
+      const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, {
+        username: sn,
+        password: secret,
+        clientId: `${sn}-${Math.random().toString(36).slice(2)}`,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+        ...extra,
+      });
+      clients.push(c);
+      c.once('connect', () => resolve(c));
+      c.once('error', reject);
+    });
+
+  const publish = (c: MqttClient, topic: string, body: unknown, qos: 0 | 1 = 1) =>
+    c.publishAsync(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos });
+
+  const logs = async (sn: string) => (await api('GET', `/logs/devicelogs?sn=${sn}&limit=50`)).data.items as {
+    kind: string;
+    reason: string | null;
+    detail: Record<string, unknown>;
+  }[];
+
+  const device = async (id: number) => (await api('GET', `/device/basic?id=${id}`)).data;
+
+  beforeAll(async () => {
+    t = await buildTestApp(
+      { DEVICE_OFFLINE_AFTER: '2' },
+      { ingest: { writer: { maxRows: 500, flushMs: 10, maxQueued: 5000 } }, liveTiming: { devicePushMs: 100 } },
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1', commands: t.app.commands });
+    token = await t.login();
+    const types = await api('GET', '/devicetype/typeoptionslist');
+    typeId = types.data.find((x: { code: string }) => x.code === 'BMU').id;
+  });
+  afterAll(async () => {
+    for (const c of clients) c.end(true);
+    await broker.close();
+    await t.close();
+  });
+
+  it('stores telemetry a device publishes with QoS 1 once acknowledged, and shows it online', async () => {
+    const d = await addDevice('ING-1');
+    const c = await connect(d.sn, d.secret);
+    // PUBACK arrives after the commit: the values are readable at once.
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: Date.now(), values: { '10000001': 52.4, '10000003': 81, '10000006': 2 } });
+    const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
+    expect(Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]))).toEqual({ '10000001': 52.4, '10000003': 81, '10000006': '2' });
+    const rows = await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${d.id}`);
+    expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+    expect((await device(d.id)).online).toBe(true);
+    expect((await logs(d.sn)).map((l) => l.kind)).toEqual(expect.arrayContaining(['connected', 'online']));
+  });
+
+  it('refuses a wrong secret and an unknown device, and logs both', async () => {
+    const d = await addDevice('ING-2');
+    await expect(connect(d.sn, 'not-the-secret')).rejects.toThrow(/Bad username or password/i);
+    await expect(connect('NO-SUCH-SN', 'whatever')).rejects.toThrow(/Bad username or password/i);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('badCredentials');
+    await expect.poll(async () => (await logs('NO-SUCH-SN')).map((l) => l.reason)).toContain('unknownDevice');
+    expect((await device(d.id)).online).toBe(false);
+  });
+
+  it('a device cannot publish as another device or read its commands', async () => {
+    const a = await addDevice('ING-3A');
+    const b = await addDevice('ING-3B');
+    const c = await connect(a.sn, a.secret);
+    // Refused with granted QoS 128; the connection stays.
+    await expect(c.subscribeAsync(`dev/${b.sn}/cmd`)).rejects.toThrow(/Subscribe error/);
+    const own = await c.subscribeAsync(`dev/${a.sn}/cmd`);
+    expect(own[0]!.qos).toBe(0);
+    const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+    c.publish(`dev/${b.sn}/telemetry`, JSON.stringify({ values: { '10000001': 1 } }), { qos: 1 });
+    await closed;
+    expect((await api('GET', `/device/latest?id=${b.id}`)).data).toEqual([]);
+    await expect.poll(async () => (await logs(a.sn)).map((l) => l.reason)).toContain('foreignTopic');
+  });
+
+  it('drops a malformed message or a bad value alone, logs why, and keeps the rest', async () => {
+    const d = await addDevice('ING-4');
+    const c = await connect(d.sn, d.secret);
+    await publish(c, `dev/${d.sn}/telemetry`, '{not json');
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000001': 5000, '10000003': 50, '99999999': 1, '10000006': '9' } });
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000002': 'twelve', '10000004': 97 } });
+    const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
+    expect(Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]))).toEqual({ '10000003': 50, '10000004': 97 });
+    const rejected = (await logs(d.sn)).filter((l) => l.kind === 'rejected');
+    expect(rejected.map((l) => l.reason).sort()).toEqual(['malformedJson', 'outOfRange', 'wrongType']);
+    const problems = rejected.flatMap((l) => (l.detail.problems as { reason: string; semaphoreId: string }[] | undefined) ?? []);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ reason: 'outOfRange', semaphoreId: '10000001' }),
+        expect.objectContaining({ reason: 'unknownParameter', semaphoreId: '99999999' }),
+        expect.objectContaining({ reason: 'notInEnum', semaphoreId: '10000006' }),
+        expect.objectContaining({ reason: 'wrongType', semaphoreId: '10000002' }),
+      ]),
+    );
+    // The connection survived all of it.
+    expect(c.connected).toBe(true);
+  });
+
+  it('the last will marks a device offline; silence does too', async () => {
+    const d = await addDevice('ING-5');
+    const c = await connect(d.sn, d.secret, {
+      will: { topic: `dev/${d.sn}/status`, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: false },
+    });
+    await publish(c, `dev/${d.sn}/status`, { online: true });
+    expect((await device(d.id)).online).toBe(true);
+    // The link dies without a DISCONNECT: the broker publishes the will.
+    c.stream.destroy();
+    await expect.poll(async () => (await device(d.id)).online, { timeout: 10_000 }).toBe(false);
+    expect((await logs(d.sn)).map((l) => l.kind)).toContain('offline');
+
+    // An HTTP device that falls silent goes offline after DEVICE_OFFLINE_AFTER (2 s here).
+    const h = await addDevice('ING-5H');
+    await httpUplink(h.sn, h.secret, 'telemetry', { values: { '10000003': 40 } });
+    expect((await device(h.id)).online).toBe(true);
+    await t.app.ingest.sweep(Date.now() + 3000);
+    await expect.poll(async () => (await device(h.id)).online).toBe(false);
+  });
+
+  const httpUplink = (sn: string, secret: string, kind: string, payload: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/ingest/${kind}`,
+      headers: { authorization: `Basic ${Buffer.from(`${sn}:${secret}`).toString('base64')}` },
+      payload,
+    });
+
+  it('takes the same messages over HTTP, with the device secret as credentials', async () => {
+    const d = await addDevice('ING-6');
+    const good = await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000001': 48.2, '10000002': 'x' } });
+    expect(good.statusCode).toBe(200);
+    expect(good.json().data).toEqual({
+      accepted: 1,
+      rejected: [{ reason: 'wrongType', semaphoreId: '10000002' }],
+      commands: [],
+    });
+    const gps = await httpUplink(d.sn, d.secret, 'gps', { lng: 116.39, lat: 39.91, speed: 12, satellites: 9 });
+    expect(gps.json().data.accepted).toBe(1);
+    expect(await device(d.id)).toMatchObject({ lng: 116.39, lat: 39.91 });
+
+    const bad = await httpUplink(d.sn, 'wrong', 'telemetry', { values: {} });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().code).toBe(60204);
+    const none = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', payload: { values: {} } });
+    expect(none.statusCode).toBe(401);
+    const kind = await httpUplink(d.sn, d.secret, 'nonsense', { values: {} });
+    expect(kind.json()).toMatchObject({ code: 40000, data: { field: 'kind' } });
+  });
+
+  it('keeps whole days: history spans day borders, retention drops old days', async () => {
+    const d = await addDevice('ING-7');
+    const now = Date.now();
+    const yesterday = now - 86_400_000;
+    for (const ts of [yesterday, now]) {
+      const r = await httpUplink(d.sn, d.secret, 'telemetry', { ts, values: { '10000003': 60 } });
+      expect(r.json().data.accepted).toBe(1);
+    }
+    const tooOld = await httpUplink(d.sn, d.secret, 'telemetry', { ts: now - 30 * 86_400_000, values: { '10000003': 1 } });
+    expect(tooOld.json().data.rejected).toEqual([{ reason: 'timeOutOfRange' }]);
+
+    const count = async () =>
+      ((await t.database.db.execute(
+        sql`select count(*)::int as n from telemetry where device_id = ${d.id} and ts >= ${new Date(yesterday - 1000).toISOString()}::timestamptz`,
+      )) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    expect(await count()).toBe(2);
+
+    // 89 days later (retention 90 days) only days before yesterday are dropped: both rows stay.
+    const early = await t.app.partitions.run(now + 89 * 86_400_000);
+    expect(early.length).toBeGreaterThan(0);
+    expect(await count()).toBe(2);
+    // A year later the old days are dropped as whole partitions, the rows with them.
+    const dropped = await t.app.partitions.run(now + 365 * 86_400_000);
+    expect(dropped.length).toBeGreaterThanOrEqual(9);
+    expect(dropped.every((n) => /^telemetry_p\d{8}$/.test(n))).toBe(true);
+    expect(await count()).toBe(0);
+    // Back to today's days for the other tests.
+    await t.app.partitions.run(now);
+  });
+
+  /** A logged-in live socket that records what it receives. */
+  const liveAs = async (userToken: string, userId: number) => {
+    const addr = t.app.server.address() as { port: number };
+    const ws = new WebSocket(`ws://127.0.0.1:${addr.port}/api/v1/ws`);
+    const received: LiveServerMessage[] = [];
+    ws.on('message', (raw) => received.push(JSON.parse(String(raw))));
+    await new Promise<void>((r) => ws.once('open', () => r()));
+    ws.send(JSON.stringify({ type: LiveType.LOGIN, userId, token: userToken, timestamp: Date.now() }));
+    await expect.poll(() => received.some((m) => m.type === LiveType.LOGIN_OK)).toBe(true);
+    return { ws, received, send: (m: object) => ws.send(JSON.stringify(m)) };
+  };
+
+  it('a device deleted while connected: its messages are dropped, the others in the same batch stored', async () => {
+    const gone = await addDevice('ING-DEL-1');
+    const kept = await addDevice('ING-DEL-2');
+    const [g, k] = await Promise.all([t.app.ingest.deviceOf(gone.sn), t.app.ingest.deviceOf(kept.sn)]);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/device/delete?id=${gone.id}`, headers: bearer(token) });
+    expect(del.json().code).toBe(20000);
+    // The broker still holds the deleted device's login; both messages share one batch.
+    await Promise.all([
+      t.app.ingest.uplink(g!, 'telemetry', { values: { '10000001': 50 } }),
+      t.app.ingest.uplink(g!, 'gps', { lng: 116.4, lat: 39.9 }),
+      t.app.ingest.uplink(k!, 'telemetry', { values: { '10000001': 51 } }),
+    ]);
+    const latest = (await api('GET', `/device/latest?id=${kept.id}`)).data as { semaphoreId: string; value: unknown }[];
+    expect(latest).toEqual([expect.objectContaining({ semaphoreId: '10000001', value: 51 })]);
+    const orphans = await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${gone.id}`);
+    expect((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+  });
+
+  it('pushes a subscribed device’s values and status live, coalesced, only to users who may see it', async () => {
+    const d = await addDevice('ING-8');
+    const subId = await t.createUser({ username: 'live-sub', password: 'live-sub-pass', role: 'ADMIN' });
+    const admin = await liveAs(token, 1);
+    const sub = await liveAs(await t.login('live-sub', 'live-sub-pass'), subId);
+    admin.send({ type: LiveType.SUBSCRIBE_DEVICES, deviceIds: [d.id] });
+    sub.send({ type: LiveType.SUBSCRIBE_DEVICES, deviceIds: [d.id] });
+    await expect.poll(() => admin.received.find((m) => m.type === LiveType.DEVICES_SUBSCRIBED)).toEqual({ type: LiveType.DEVICES_SUBSCRIBED, deviceIds: [d.id] });
+    // The admin's device is outside the sub-user's subtree: left out of the subscription.
+    await expect.poll(() => sub.received.find((m) => m.type === LiveType.DEVICES_SUBSCRIBED)).toEqual({ type: LiveType.DEVICES_SUBSCRIBED, deviceIds: [] });
+
+    const c = await connect(d.sn, d.secret);
+    // A burst (QoS 0, not waiting), then a QoS 1 message: the writer keeps order, so its PUBACK
+    // means the whole burst is committed.
+    for (const soc of [70, 69, 68]) void publish(c, `dev/${d.sn}/telemetry`, { values: { '10000003': soc } }, 0);
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000001': 50.5 } });
+    await expect
+      .poll(() => admin.received.filter((m) => m.type === LiveType.DEVICE_VALUES).reduce((acc, m) => ({ ...acc, ...(m as { values: object }).values }), {}))
+      .toEqual({ '10000003': 68, '10000001': 50.5 });
+    // Four messages within one push period arrive as fewer updates, the newest value winning.
+    expect(admin.received.filter((m) => m.type === LiveType.DEVICE_VALUES).length).toBeLessThan(4);
+    expect(admin.received).toContainEqual(expect.objectContaining({ type: LiveType.DEVICE_STATUS, deviceId: d.id, online: true }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sub.received.filter((m) => m.type === LiveType.DEVICE_VALUES || m.type === LiveType.DEVICE_STATUS)).toEqual([]);
+    admin.ws.close();
+    sub.ws.close();
+  });
+
+  it('commands reach a connected device, wait for an offline one, and end by its answer or expiry', async () => {
+    const d = await addDevice('ING-9');
+    const c = await connect(d.sn, d.secret);
+    const received: { id: string; kind: string; payload: unknown; expiresAt: number }[] = [];
+    c.on('message', (_topic, payload) => received.push(JSON.parse(payload.toString())));
+    await c.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+
+    const ok = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    expect(ok.status).toBe('sent');
+    await expect.poll(() => received.map((m) => m.id)).toContain(ok.id);
+    expect(received.find((m) => m.id === ok.id)).toMatchObject({ kind: 'setParams', payload: { '10000030': true } });
+    // PUBACK after the commit: the acknowledgement has been applied when publish resolves.
+    await publish(c, `dev/${d.sn}/ack`, { id: ok.id, result: 'ok' });
+
+    const refused = await t.app.commands.send(d, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
+    await expect.poll(() => received.map((m) => m.id)).toContain(refused.id);
+    await publish(c, `dev/${d.sn}/ack`, { id: refused.id, result: 'error', message: 'switch locked' });
+
+    // Another device cannot answer this device's command.
+    const other = await addDevice('ING-9B');
+    await httpUplink(other.sn, other.secret, 'ack', { id: ok.id, result: 'error' });
+
+    const rows = await t.database.db.execute(sql`select id, status, message from device_commands where device_id = ${d.id}`);
+    const byId = Object.fromEntries((rows as unknown as { rows: { id: string; status: string; message: string }[] }).rows.map((r) => [r.id, r]));
+    expect(byId[ok.id]).toMatchObject({ status: 'succeeded' });
+    expect(byId[refused.id]).toMatchObject({ status: 'failed', message: 'switch locked' });
+
+    // Offline: the command waits and goes out when the device subscribes again.
+    c.end(true);
+    await expect.poll(async () => (await device(d.id)).online).toBe(false);
+    const later = await t.app.commands.send(d, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
+    expect(later.status).toBe('pending');
+    const back = await connect(d.sn, d.secret);
+    const got: string[] = [];
+    back.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).id));
+    await back.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    await expect.poll(() => got).toContain(later.id);
+
+    // No answer before the expiry: timeout.
+    const silent = await t.app.commands.send(d, 'setParams', {}, { ttlMs: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await t.app.commands.expire()).map((r) => r.id)).toContain(silent.id);
+  });
+
+  it('an HTTP device gets its waiting commands in the answer to its uplink and acknowledges them', async () => {
+    const d = await addDevice('ING-10');
+    const cmd = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    expect(cmd.status).toBe('pending');
+    const first = await httpUplink(d.sn, d.secret, 'status', { online: true });
+    expect(first.json().data.commands).toEqual([
+      { id: cmd.id, kind: 'setParams', payload: { '10000030': true }, expiresAt: cmd.expiresAt.getTime() },
+    ]);
+    // Handed over once.
+    expect((await httpUplink(d.sn, d.secret, 'status', { online: true })).json().data.commands).toEqual([]);
+    await httpUplink(d.sn, d.secret, 'ack', { id: cmd.id, result: 'ok' });
+    const rows = await t.database.db.execute(sql`select status from device_commands where id = ${cmd.id}`);
+    expect((rows as unknown as { rows: { status: string }[] }).rows[0]!.status).toBe('succeeded');
+  });
+
+  it('holds back a flooding device without acknowledging what it does not take', async () => {
+    const d = await addDevice('ING-11');
+    // 80 messages at once, far past 20/s with bursts of 40.
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, async () => (await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000003': 1 } })).json().code as number),
+    );
+    // A burst of 40 is taken, the rest is refused with 42900 (never a silent drop).
+    expect(answers.filter((c) => c === 20000).length).toBeGreaterThanOrEqual(40);
+    expect(answers.filter((c) => c === 42900).length).toBeGreaterThan(0);
+    expect(answers.every((c) => c === 20000 || c === 42900)).toBe(true);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('rateLimited');
+    // Another device is not affected.
+    const other = await addDevice('ING-11B');
+    expect((await httpUplink(other.sn, other.secret, 'telemetry', { values: { '10000003': 2 } })).json().code).toBe(20000);
+  });
+});

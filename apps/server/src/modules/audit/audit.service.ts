@@ -1,0 +1,113 @@
+import { auditEntityOf, type AuditAction, type LoginLogDto, type OperationLogDto, type Page } from '@iot/contract';
+import type { z } from 'zod';
+import type { loginLogQuerySchema, operationLogQuerySchema } from '@iot/contract';
+import type { Db, Executor } from '../../db/client.js';
+import { scopeOf } from '../../lib/scope.js';
+import { summarize } from '../../lib/summary.js';
+import type { AuthContext, ClientInfo } from '../auth/auth.service.js';
+import * as repo from './audit.repo.js';
+
+/** Who does what, from where: passed by routes to services, which log inside their transaction. */
+export interface Actor extends AuthContext {
+  action: AuditAction;
+  ip: string;
+  userAgent: string;
+  /** Set when the service has written its log row. */
+  markWritten(): void;
+}
+
+const NAME_MAX = 128;
+/** An object's name as the log keeps it: trimmed, at most 128 characters. */
+export function boundName(name: string): string {
+  const trimmed = name.trim();
+  return trimmed.length > NAME_MAX ? `${trimmed.slice(0, NAME_MAX - 1)}…` : trimmed;
+}
+
+/**
+ * Writes the operation-log row of a successful change, in the change's transaction. `name` is
+ * the object's name as readers know it (username, role name, SN…), kept even after the object
+ * is renamed or deleted; `summary` what changed, ids already resolved to names where the service
+ * has them.
+ */
+export async function audit(
+  tx: Executor,
+  actor: Actor,
+  entry: { entityId?: number | string; name?: string; summary?: unknown },
+) {
+  await repo.insertOperationLog(tx, {
+    userId: actor.userId,
+    username: actor.username,
+    userPath: actor.path,
+    role: actor.role,
+    action: actor.action,
+    entity: auditEntityOf(actor.action),
+    entityId: entry.entityId === undefined ? '' : String(entry.entityId),
+    entityName: boundName(entry.name ?? ''),
+    summary: entry.summary === undefined ? '' : summarize(entry.summary),
+    ip: actor.ip,
+    userAgent: actor.userAgent,
+    result: 'success',
+  });
+  actor.markWritten();
+}
+
+/**
+ * A change request that turned out to change nothing (it sent what is already stored): no
+ * operation-log row, and the route's hook does not write one in its place either.
+ */
+export function auditNothing(actor: Actor) {
+  actor.markWritten();
+}
+
+/**
+ * The row of a change request whose service wrote none: a refusal (permission, validation,
+ * conflict), written outside the rolled-back transaction, or a success that forgot its row.
+ */
+export async function auditRequest(
+  db: Executor,
+  caller: AuthContext,
+  request: ClientInfo & { action: string; entityId: string; entityName: string; failed: boolean; summary?: unknown },
+) {
+  await repo.insertOperationLog(db, {
+    userId: caller.userId,
+    username: caller.username,
+    userPath: caller.path,
+    role: caller.role,
+    action: request.action,
+    entity: auditEntityOf(request.action),
+    entityId: request.entityId,
+    entityName: boundName(request.entityName),
+    summary: request.summary === undefined ? '' : summarize(request.summary),
+    ip: request.ip,
+    userAgent: request.userAgent,
+    result: request.failed ? 'failure' : 'success',
+  });
+}
+
+/** Operation logs and administrator login logs, scoped to the caller's subtree. */
+export class AuditService {
+  constructor(private readonly db: Db) {}
+
+  async operationLogs(ctx: AuthContext, q: z.output<typeof operationLogQuerySchema>): Promise<Page<OperationLogDto>> {
+    const res = await repo.listOperationLogs(this.db, { ...q, scopePath: scopeOf(ctx) });
+    return {
+      total: res.total,
+      items: res.items.map(({ userPath: _p, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    };
+  }
+
+  async loginLogs(ctx: AuthContext, q: z.output<typeof loginLogQuerySchema>): Promise<Page<LoginLogDto>> {
+    const res = await repo.listLoginLogs(this.db, { ...q, scopePath: scopeOf(ctx) });
+    return {
+      total: res.total,
+      items: res.items.map((r) => ({
+        id: r.id,
+        username: r.username,
+        result: r.result,
+        ip: r.ip,
+        userAgent: r.userAgent,
+        createdAt: r.createdAt.toISOString(),
+      })),
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, type UplinkResult } from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import * as ingestRepo from '../../ingest/ingest.repo.js';
+import type { CommandService } from '../../ingest/commands.js';
+import type { IngestService } from '../../ingest/ingest.service.js';
+import { AppError } from '../../lib/errors.js';
+import { scopeOf } from '../../lib/scope.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import type { DeviceService } from '../device/device.service.js';
+
+/** Reads of what devices sent (latest values, device log) and the HTTP uplink. */
+export class DeviceDataService {
+  constructor(
+    private readonly db: Db,
+    private readonly ingest: IngestService,
+    private readonly devices: DeviceService,
+    private readonly commands: CommandService,
+  ) {}
+
+  /** Undefined: unknown device or wrong secret (the caller answers 60204 either way). */
+  async httpUplink(sn: string, secret: string, kind: string, body: unknown): Promise<UplinkResult | undefined> {
+    const auth = await this.ingest.authenticate(sn, secret);
+    if ('reason' in auth) {
+      await this.ingest.refused(sn, auth.reason, { via: 'http' });
+      return undefined;
+    }
+    const outcome = await this.ingest.uplink(auth.device, kind, body as object);
+    if (outcome.rejected[0]?.reason === 'rateLimited') {
+      throw new AppError(ErrorCode.RATE_LIMITED, 'this device sends too many messages; retry later', { retryAfter: 1 });
+    }
+    return {
+      accepted: outcome.accepted,
+      rejected: outcome.rejected.map(({ reason, semaphoreId, field }) => ({ reason, semaphoreId, field })),
+      // A polling device gets what waits for it in the answer.
+      commands: await this.commands.takePending(auth.device.id),
+    };
+  }
+
+  async latest(ctx: AuthContext, deviceId: number): Promise<LatestValue[]> {
+    await this.devices.basic(ctx, deviceId);
+    const rows = await ingestRepo.latestValues(this.db, deviceId);
+    return rows.map((r) => ({ semaphoreId: r.semaphoreId, value: r.value as LatestValue['value'], ts: r.ts.toISOString() }));
+  }
+
+  async logs(ctx: AuthContext, q: DeviceLogQuery): Promise<{ total: number; items: DeviceLogDto[] }> {
+    const res = await ingestRepo.listDeviceLogs(this.db, {
+      ...q,
+      scope: scopeOf(ctx),
+      from: q.from ? new Date(q.from) : undefined,
+      to: q.to ? new Date(q.to) : undefined,
+    });
+    return {
+      total: res.total,
+      items: res.items.map((r) => ({
+        ...r,
+        kind: r.kind as DeviceLogDto['kind'],
+        detail: (r.detail ?? {}) as Record<string, unknown>,
+        createdAt: r.createdAt.toISOString(),
+      })),
+    };
+  }
+}

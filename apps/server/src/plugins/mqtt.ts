@@ -1,0 +1,144 @@
+import net from 'node:net';
+import { Aedes, type Client } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
+import { DOWNLINK_KIND, deviceTopic, parseDeviceTopic } from '@iot/contract';
+import type { CommandService } from '../ingest/commands.js';
+import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
+
+export interface EmbeddedBroker {
+  port: number;
+  broker: Aedes;
+  close(): Promise<void>;
+}
+
+/** CONNACK codes of MQTT 3.1.1 for a refused login. */
+const BAD_CREDENTIALS = 4;
+
+/**
+ * The embedded MQTT 3.1.1 broker (Aedes) devices connect to by default. A device logs in with
+ * its SN as username and its secret as password, may publish only to `dev/<its sn>/<kind>` and
+ * subscribe only to `dev/<its sn>/cmd`. Every uplink goes through the ingestion service; a QoS 1
+ * message is acknowledged (PUBACK) only once its batch is committed.
+ */
+export async function startEmbeddedBroker(
+  ingest: IngestService,
+  log: FastifyBaseLogger,
+  opts: { port: number; host: string; commands?: CommandService },
+): Promise<EmbeddedBroker> {
+  const devices = new WeakMap<Client, IngestDevice>();
+  /** Connected clients per SN (a device may briefly have two while it reconnects). */
+  const connected = new Map<string, number>();
+  const broker = await Aedes.createBroker({
+    // A client that does not read its socket is dropped after 30 s instead of holding memory.
+    drainTimeout: 30_000,
+    authenticate(client, username, password, done) {
+      const sn = username ?? '';
+      const secret = password?.toString() ?? '';
+      const refuse = (reason: 'unknownDevice' | 'badCredentials') => {
+        void ingest.refused(sn, reason, { clientId: client.id, via: 'mqtt' });
+        const err = Object.assign(new Error('Bad username or password'), { returnCode: BAD_CREDENTIALS });
+        done(err, false);
+      };
+      if (!sn || !secret) return refuse('badCredentials');
+      ingest.authenticate(sn, secret).then(
+        (r) => {
+          if ('reason' in r) return refuse(r.reason === 'unknownDevice' ? 'unknownDevice' : 'badCredentials');
+          devices.set(client, r.device);
+          done(null, true);
+        },
+        (err: unknown) => {
+          log.error({ err }, 'mqtt authentication failed');
+          done(Object.assign(new Error('Server unavailable'), { returnCode: 3 }), false);
+        },
+      );
+    },
+    authorizePublish(client, packet, done) {
+      const device = client ? devices.get(client) : undefined;
+      const topic = parseDeviceTopic(packet.topic);
+      if (!device || !topic || topic.sn !== device.sn) {
+        if (device) void ingest.refused(device.sn, 'foreignTopic', { topic: packet.topic });
+        return done(new Error('publishing to another device’s topic is not allowed'));
+      }
+      const work = ingest.uplink(device, topic.kind, packet.payload);
+      if (packet.qos === 0) {
+        // Fire and forget: nothing is acknowledged to the device.
+        work.catch((err: unknown) => log.error({ err }, 'ingestion failed'));
+        return done(null);
+      }
+      // At least once: PUBACK after the commit; a failed write, or a message over the device's
+      // rate, drops the connection unacknowledged so that the device sends the message again.
+      work.then(
+        (outcome) => done(outcome.rejected[0]?.reason === 'rateLimited' ? new Error('rate limited') : null),
+        (err: unknown) => {
+          log.error({ err }, 'ingestion failed');
+          done(new Error('not stored'));
+        },
+      );
+    },
+    authorizeSubscribe(client, sub, done) {
+      const device = client ? devices.get(client) : undefined;
+      if (device && sub.topic === deviceTopic(device.sn, DOWNLINK_KIND)) return done(null, sub);
+      // Granted QoS 128: refused, the connection stays.
+      done(null, null);
+    },
+  });
+
+  broker.on('client', (client) => {
+    const device = devices.get(client);
+    if (device) {
+      connected.set(device.sn, (connected.get(device.sn) ?? 0) + 1);
+      void ingest
+        .connected(device, { clientId: client.id, via: 'mqtt' })
+        .catch((err: unknown) => log.error({ err }, 'connect not recorded'));
+    }
+  });
+  broker.on('clientDisconnect', (client) => {
+    const device = devices.get(client);
+    if (device) {
+      const n = (connected.get(device.sn) ?? 1) - 1;
+      if (n > 0) connected.set(device.sn, n);
+      else connected.delete(device.sn);
+      void ingest
+        .disconnected(device, { clientId: client.id })
+        .catch((err: unknown) => log.error({ err }, 'disconnect not recorded'));
+    }
+  });
+
+  // Commands: published on dev/<sn>/cmd (QoS 1) to a connected device; what waited for a device
+  // goes out when it subscribes to its command topic.
+  const commands = opts.commands;
+  if (commands) {
+    commands.setDownlink(async (sn, command) => {
+      if (!connected.has(sn)) return false;
+      await new Promise<void>((resolve, reject) =>
+        broker.publish(
+          { cmd: 'publish', topic: deviceTopic(sn, DOWNLINK_KIND), payload: Buffer.from(JSON.stringify(command)), qos: 1, retain: false, dup: false },
+          (err) => (err ? reject(err) : resolve()),
+        ),
+      );
+      return true;
+    });
+    broker.on('subscribe', (subs, client) => {
+      const device = client ? devices.get(client) : undefined;
+      if (device && subs.some((s) => s.topic === deviceTopic(device.sn, DOWNLINK_KIND))) {
+        void commands.deliverPending(device).catch((err: unknown) => log.error({ err }, 'pending commands not delivered'));
+      }
+    });
+  }
+
+  const server = net.createServer(broker.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  return {
+    port,
+    broker,
+    async close() {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleApi, provision, startFleet, type Fleet, type SimDevice } from '@iot/simulator';
+import { commandById } from '../src/ingest/ingest.repo.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { ADMIN, bearer, buildTestApp, type TestApp } from './helpers.js';
+
+/**
+ * The fleet simulator (apps/simulator) end to end: it registers its devices through the real
+ * API, logs them in to the embedded broker, and their values arrive like a real device's.
+ */
+describe('fleet simulator against the server', () => {
+  let t: TestApp;
+  let broker: EmbeddedBroker;
+  let token: string;
+  let base: string;
+  let devices: SimDevice[];
+  let fleet: Fleet | undefined;
+
+  const api = async (url: string) => (await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) })).json().data;
+  const deviceBySn = async (sn: string) => ((await api(`/device/list?q=${sn}`)).items as { id: number; sn: string; online: boolean }[]).find((d) => d.sn === sn)!;
+  const until = async (check: () => Promise<boolean>, ms = 8000) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('timed out');
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp({}, { ingest: { writer: { maxRows: 500, flushMs: 10, maxQueued: 5000 } } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = t.app.server.address();
+    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1', commands: t.app.commands });
+    token = await t.login();
+  });
+  afterAll(async () => {
+    await fleet?.stop();
+    await broker.close();
+    await t.close();
+  });
+
+  it('registers its devices through the API in the project "Simulated fleet"', async () => {
+    const client = new ConsoleApi(base);
+    await client.login(ADMIN.username, ADMIN.password, false);
+    const p = await provision(client, { count: 3 });
+    expect(p).toMatchObject({ created: 3, renewed: 0, track: true });
+    devices = p.devices;
+    expect(devices.map((d) => d.sn)).toEqual(['SIM-000001', 'SIM-000002', 'SIM-000003']);
+    const projects = (await api('/project/list?name=Simulated%20fleet')).items;
+    expect(projects).toHaveLength(1);
+    expect(projects[0]).toMatchObject({ name: 'Simulated fleet', deviceCount: 3 });
+
+    // Run again: the same devices, each with a new secret.
+    const again = await provision(client, { count: 3 });
+    expect(again).toMatchObject({ created: 0, renewed: 3, projectId: p.projectId });
+    expect(again.devices.map((d) => d.secret)).not.toEqual(devices.map((d) => d.secret));
+    devices = again.devices;
+  });
+
+  it('streams values over MQTT that arrive in the latest values, with the devices online', async () => {
+    fleet = await startFleet({ devices, rate: 9, transport: { kind: 'mqtt', url: `mqtt://127.0.0.1:${broker.port}` }, track: true });
+    expect(fleet.stats()).toMatchObject({ connected: 3, devices: 3 });
+    await new Promise((r) => setTimeout(r, 2000));
+    await until(async () => fleet!.stats().acked >= 10);
+    for (const d of devices) {
+      const device = await deviceBySn(d.sn);
+      expect(device.online).toBe(true);
+      const latest = (await api(`/device/latest?id=${device.id}`)) as { semaphoreId: string; value: unknown }[];
+      const values = Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]));
+      // The whole battery: pack, 16 cells, temperatures, counters, position.
+      expect(latest.length).toBeGreaterThanOrEqual(38);
+      expect(values['10000005']).toBe(16);
+      expect(values['10000001'] as number).toBeGreaterThan(40);
+      expect(values['10000001'] as number).toBeLessThan(60);
+    }
+    const s = fleet.stats();
+    expect(s.errors).toBe(0);
+    expect(s.acked).toBeGreaterThan(0);
+    // 9 messages/s for ~2 s, spread over the devices.
+    expect(s.sent).toBeGreaterThanOrEqual(12);
+    expect(s.sent).toBeLessThanOrEqual(40);
+    const logs = (await api('/logs/devicelogs?sn=SIM-000001&limit=50')).items as { kind: string; reason: string | null }[];
+    expect(logs.filter((l) => l.kind === 'rejected')).toEqual([]);
+  });
+
+  it('answers the console’s commands on dev/<sn>/cmd: setParams applied, unknown kinds refused', async () => {
+    const device = await deviceBySn('SIM-000002');
+    const set = await t.app.commands.send(device, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
+    const odd = await t.app.commands.send(device, 'selfDestruct', {}, { ttlMs: 60_000 });
+    // Delivered at once; on PostgreSQL the device's acknowledgement may already be committed
+    // when send() reads the row back.
+    expect(['sent', 'succeeded']).toContain(set.status);
+    const status = async (id: string) => (await commandById(t.database.db, id))!;
+    await until(async () => (await status(set.id)).status === 'succeeded' && (await status(odd.id)).status === 'failed');
+    expect((await status(odd.id)).message).toBe('unknown command kind: selfDestruct');
+    expect(fleet!.models.find((m) => m.sn === 'SIM-000002')!.snapshot.chargeSwitch).toBe(false);
+    expect(fleet!.stats().commands).toBe(2);
+    // The switch's new state is reported with the next telemetry.
+    await until(async () => ((await api(`/device/latest?id=${device.id}`)) as { semaphoreId: string; value: unknown }[]).some((v) => v.semaphoreId === '10000030' && v.value === false));
+  });
+
+  it('stops with a clean DISCONNECT: the devices go offline', async () => {
+    await fleet!.stop();
+    fleet = undefined;
+    await until(async () => {
+      const all = await Promise.all(devices.map((d) => deviceBySn(d.sn)));
+      return all.every((d) => !d.online);
+    });
+    const logs = (await api('/logs/devicelogs?sn=SIM-000003&limit=50')).items as { kind: string; detail: Record<string, unknown> }[];
+    expect(logs.find((l) => l.kind === 'offline')?.detail).toEqual({ why: 'disconnected' });
+  });
+
+  it('can use the HTTP uplink instead, taking commands from the answers', async () => {
+    const http = await startFleet({ devices: devices.slice(0, 1), rate: 5, transport: { kind: 'http', api: base } });
+    await until(async () => http.stats().acked >= 3);
+    const device = await deviceBySn('SIM-000001');
+    expect(device.online).toBe(true);
+    const cmd = await t.app.commands.send(device, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
+    await until(async () => (await commandById(t.database.db, cmd.id))!.status === 'succeeded');
+    await http.stop();
+    expect(http.stats().errors).toBe(0);
+    // A polling device says goodbye with {"online": false}.
+    await until(async () => !(await deviceBySn('SIM-000001')).online);
+  });
+
+  it('reports a device whose secret is wrong instead of retrying forever', async () => {
+    const lines: string[] = [];
+    const bad = await startFleet({
+      devices: [{ sn: 'SIM-000001', secret: 'wrong' }],
+      rate: 1,
+      transport: { kind: 'mqtt', url: `mqtt://127.0.0.1:${broker.port}` },
+      log: (l) => lines.push(l),
+    });
+    expect(bad.stats()).toMatchObject({ connected: 0, errors: 1, refused: 1 });
+    expect(lines.join('\n')).toMatch(/SIM-000001: login refused/);
+    await bad.stop();
+  });
+});

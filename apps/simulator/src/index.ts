@@ -1,0 +1,3 @@
+export * from './api.js';
+export * from './fleet.js';
+export { parseArgs, USAGE, type SimulatorArgs } from './args.js';

@@ -1,0 +1,49 @@
+/**
+ * A device reports (HTTP uplink, docs/PROTOCOL.md) and the console shows it live: the device list
+ * row turns online without a reload, and the device log says what was refused and why.
+ */
+import { callApi, expect, MAIN_URL, test } from './fixtures';
+
+const run = Date.now().toString(36);
+
+test('a device that reports comes online in the list live; its refused values are in the device log', async ({ page, session }) => {
+  const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token: session.token });
+  const bmu = types.body.data.find((t) => t.code === 'BMU')!;
+  const sn = `LIVE-${run}`;
+  const added = await callApi<{ id: number; secret: string }>(page.request, 'POST', '/device/add', {
+    token: session.token,
+    data: { name: `Live rack ${run}`, sn, typeId: bmu.id },
+  });
+  expect(added.body.code, added.body.message).toBe(20000);
+
+  // The page follows its rows on the live channel: wait for the server's DEVICES_SUBSCRIBED (141).
+  const followed: number[][] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      const m = JSON.parse(String(payload)) as { type: number; deviceIds?: number[] };
+      if (m.type === 141) followed.push(m.deviceIds ?? []);
+    }),
+  );
+  await page.goto('/device/list');
+  const row = page.getByTestId('table-devices').locator('tr.ant-table-row', { hasText: sn });
+  await expect(row.getByTestId('online-tag')).toHaveText('Offline');
+  await expect.poll(() => followed.some((ids) => ids.includes(added.body.data.id)), { timeout: 10_000 }).toBe(true);
+
+  const uplink = await page.request.post(`${MAIN_URL}/api/v1/ingest/telemetry`, {
+    headers: { authorization: `Basic ${Buffer.from(`${sn}:${added.body.data.secret}`).toString('base64')}` },
+    data: { values: { '10000003': 77, '10000001': 9999 } },
+  });
+  expect((await uplink.json()).data).toMatchObject({ accepted: 1, rejected: [{ reason: 'outOfRange', semaphoreId: '10000001' }] });
+
+  // No reload: the row changes by itself.
+  await expect(row.getByTestId('online-tag')).toHaveText('Online', { timeout: 10_000 });
+
+  await page.goto('/sys/devlogs');
+  await page.getByTestId('tab-device').click();
+  await page.getByTestId('filter-sn').fill(sn);
+  await page.getByTestId('filter-search').filter({ visible: true }).click();
+  const rejected = page.getByTestId('table-devicelogs').locator('tr.ant-table-row', { hasText: 'Rejected' });
+  await expect(rejected).toContainText('Value out of range');
+  await expect(rejected).toContainText('10000001');
+  await expect(page.getByTestId('table-devicelogs').locator('tr.ant-table-row', { hasText: 'Online' })).toHaveCount(1);
+});

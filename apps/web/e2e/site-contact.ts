@@ -1,0 +1,13 @@
+/**
+ * The site operator's contact details the E2E servers start with. The console has no screen for
+ * the site configuration (administrators edit the `site_config` row), so `seed-site.ts` writes
+ * them into the fresh database before the server starts, as an administrator would.
+ */
+export const SITE_CONTACT = {
+  contactTel: '+86 21 5555 0100',
+  email: 'support@iot-console.example',
+  address: '上海市浦东新区世纪大道 100 号',
+  addressEn: '100 Century Avenue, Pudong, Shanghai',
+  addressEs: 'Avenida del Siglo 100, Pudong, Shanghái',
+  addressJa: '上海市浦東新区世紀大道100号',
+} as const;

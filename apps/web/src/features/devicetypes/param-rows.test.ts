@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { paramProblems, paramSchema } from '@iot/contract';
+import { newParamRow, removedIds, toParamInput, type ParamRow } from './param-rows';
+
+// The checks of the rows are the contract's: packages/contract/src/devicetype-rules.test.ts.
+const row = (patch: Partial<ParamRow>): ParamRow => ({ ...newParamRow(), semaphoreId: 'S1', name: '电压', ...patch });
+
+describe('parameter rows', () => {
+  it('that pass the shared checks become bodies the API schema accepts', () => {
+    const rows = [
+      row({ semaphoreId: 'A', dataType: 'number', precision: 2, min: 0, max: 5 }),
+      row({ semaphoreId: 'B', dataType: 'integer', min: -130, max: 0 }),
+      row({ semaphoreId: 'C', dataType: 'boolean', writable: true }),
+      row({
+        semaphoreId: 'D',
+        dataType: 'enum',
+        enumValues: [{ value: '0', label: '静置', labelEn: 'Idle', labelEs: '', labelJa: '' }],
+      }),
+      row({ semaphoreId: 'E', dataType: 'text' }),
+    ];
+    expect(paramProblems(rows)).toEqual([]);
+    for (const [i, r] of rows.entries()) expect(paramSchema.safeParse(toParamInput(r, i)).success).toBe(true);
+  });
+
+  it('a new row needs its semaphore id and name', () => {
+    expect(paramProblems([newParamRow()]).map((p) => `${p.field}:${p.reason}`)).toEqual([
+      'semaphoreId:semaphoreIdRequired',
+      'name:nameRequired',
+    ]);
+  });
+
+  it('send only what applies to the data type, in row order', () => {
+    const input = toParamInput(
+      row({ dataType: 'boolean', precision: 3, min: 1, max: 2, enumValues: [{ value: '1', label: 'x', labelEn: '', labelEs: '', labelJa: '' }] }),
+      4,
+    );
+    expect(input).toMatchObject({ precision: 0, min: null, max: null, enumValues: [], sort: 5 });
+  });
+
+  it('list removed semaphore ids', () => {
+    expect(removedIds(['A', 'B', 'B'], [row({ semaphoreId: 'A' })])).toEqual(['B']);
+  });
+});

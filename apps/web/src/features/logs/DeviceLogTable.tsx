@@ -1,0 +1,149 @@
+import { DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { DEVICE_LOG_KINDS, type DeviceLogDto, type Page } from '@iot/contract';
+import { FilterBar } from '../../components/FilterBar';
+import { parseTime } from '../../lib/format';
+import { http, type QueryValue } from '../../lib/http';
+import { useServerTable } from '../../lib/use-server-table';
+import { withTimeRange, type RangeValue } from './time-range';
+
+const KIND_COLORS: Record<string, string> = {
+  connected: 'blue',
+  disconnected: 'default',
+  online: 'success',
+  offline: 'default',
+  rejected: 'error',
+  alarm: 'warning',
+  command: 'purple',
+  ack: 'cyan',
+};
+
+interface DeviceLogFilters {
+  sn?: string;
+  kind?: string;
+  from?: string;
+  to?: string;
+}
+type FilterValues = Omit<DeviceLogFilters, 'from' | 'to'> & { range?: RangeValue };
+
+function useDeviceLogs(params: Record<string, QueryValue>) {
+  return useQuery({
+    queryKey: ['logs', 'device', params],
+    queryFn: () => http.get<Page<DeviceLogDto>>('/logs/devicelogs', { params }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+interface Problem {
+  reason?: string;
+  semaphoreId?: string;
+  field?: string;
+  value?: unknown;
+}
+
+/** What a row says beyond its kind: the values dropped and why, the way the device connected… */
+function details(log: DeviceLogDto, t: TFunction): string {
+  const d = log.detail;
+  const problems = Array.isArray(d.problems) ? (d.problems as Problem[]) : [];
+  if (problems.length > 0) {
+    return problems
+      .map((p) => {
+        const what = p.semaphoreId ?? p.field;
+        const reason = t(`devicelogs:reasons.${p.reason}`, { defaultValue: p.reason ?? '' });
+        const value = p.value === undefined ? '' : ` (${JSON.stringify(p.value)})`;
+        return what ? `${what}: ${reason}${value}` : reason;
+      })
+      .join('; ');
+  }
+  const parts: string[] = [];
+  if (typeof d.kind === 'string') parts.push(t('devicelogs:detail.kind', { kind: d.kind }));
+  if (typeof d.via === 'string') parts.push(t('devicelogs:detail.via', { via: d.via.toUpperCase() }));
+  if (typeof d.why === 'string') parts.push(t(`devicelogs:why.${d.why}`, { defaultValue: d.why }));
+  if (typeof d.topic === 'string') parts.push(d.topic);
+  if (log.kind === 'alarm' && typeof d.id === 'string') {
+    parts.push(t(d.flag === 1 ? 'devicelogs:detail.alarmStart' : 'devicelogs:detail.alarmEnd', { id: d.id }));
+  }
+  if (log.kind === 'ack' && typeof d.id === 'string') parts.push(`${d.id}: ${String(d.result ?? '')} ${String(d.message ?? '')}`.trim());
+  return parts.join(' · ');
+}
+
+/** §2 /sys/devlogs, device tab: what devices did and what was refused, newest first. */
+export function DeviceLogTable() {
+  const { t } = useTranslation();
+  const table = useServerTable<DeviceLogFilters>({});
+  const { data, isFetching } = useDeviceLogs(table.params);
+  const columns: ColumnsType<DeviceLogDto> = [
+    { title: t('logs:time'), dataIndex: 'createdAt', key: 'createdAt', width: 180, render: (v: string) => parseTime(v) },
+    {
+      title: t('devicelogs:device'),
+      key: 'device',
+      width: 220,
+      render: (_, r) => (
+        <span>
+          {r.deviceName ? <Typography.Text strong>{r.deviceName}</Typography.Text> : <Typography.Text type="secondary">{t('devicelogs:unknownDevice')}</Typography.Text>}
+          <br />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.sn}
+          </Typography.Text>
+        </span>
+      ),
+    },
+    {
+      title: t('devicelogs:kind'),
+      dataIndex: 'kind',
+      width: 130,
+      render: (v: string) => <Tag color={KIND_COLORS[v] ?? 'default'}>{t(`devicelogs:kinds.${v}`, { defaultValue: v })}</Tag>,
+    },
+    {
+      title: t('devicelogs:reason'),
+      dataIndex: 'reason',
+      width: 200,
+      render: (v: string | null) => (v ? t(`devicelogs:reasons.${v}`, { defaultValue: v }) : t('common:empty')),
+    },
+    {
+      title: t('devicelogs:details'),
+      key: 'details',
+      render: (_, r) => {
+        const text = details(r, t);
+        return (
+          <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 520 }}>
+            {text || t('common:empty')}
+          </Typography.Text>
+        );
+      },
+    },
+  ];
+  return (
+    <>
+      <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))} testId="devicelog-filters">
+        <Form.Item name="sn">
+          <Input placeholder={t('devicelogs:sn')} aria-label={t('devicelogs:sn')} allowClear style={{ width: 180 }} data-testid="filter-sn" />
+        </Form.Item>
+        <Form.Item name="kind">
+          <Select
+            allowClear
+            placeholder={t('devicelogs:kind')}
+            aria-label={t('devicelogs:kind')}
+            style={{ width: 160 }}
+            options={DEVICE_LOG_KINDS.map((k) => ({ value: k, label: t(`devicelogs:kinds.${k}`) }))}
+            data-testid="filter-kind"
+          />
+        </Form.Item>
+        <Form.Item name="range">
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      <Table<DeviceLogDto>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        scroll={{ x: 1000 }}
+        data-testid="table-devicelogs"
+        {...table.tableProps(data, isFetching)}
+      />
+    </>
+  );
+}

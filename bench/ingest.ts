@@ -1,0 +1,345 @@
+/**
+ * `npm run bench:ingest -- [--devices N] [--rate R] [--seconds S] [--burst]`
+ *
+ * N devices publish 10-parameter telemetry at R messages/s in total (QoS 1) for S seconds:
+ *   1. against a bare Aedes broker with nothing attached (the baseline, same library, same load);
+ *   2. against the real server (a separate process running main.ts, as `npm start` does) on
+ *      PostgreSQL (BENCH_DATABASE_URL / TEST_DATABASE_URL, a database created and dropped here),
+ *      or PGlite with --pglite.
+ * Prints sustained messages/s and datapoints/s (a message counts once its PUBACK arrived: the
+ * server acknowledges after the commit), publish→PUBACK latency (= broker→commit), publish→
+ * WebSocket latency for 200 followed devices, the server's peak RSS, and the ratio to the raw
+ * broker. --burst adds a run at 3×R for 60 s and checks that every acknowledged message is stored.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import pg from 'pg';
+import WebSocket from 'ws';
+
+const root = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const DEVICES = arg('devices', 2000);
+const RATE = arg('rate', 5000);
+const SECONDS = arg('seconds', 20);
+const BURST = args.includes('--burst');
+const PGLITE = args.includes('--pglite');
+/** --profile DIR: the server writes a V8 CPU profile there (open it in Chrome DevTools). */
+const PROFILE = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : undefined;
+const FOLLOWED = Math.min(200, DEVICES);
+const SECRET = (sn: string) => `bench-secret-${sn}`;
+const sn = (i: number) => `BENCH-${String(i).padStart(6, '0')}`;
+/** Secrets the server generated (PGlite runs register devices through the API). */
+const SECRETS = new Map<string, string>();
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN);
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Connects N devices, `concurrency` at a time. */
+async function connectFleet(port: number, auth: boolean): Promise<MqttClient[]> {
+  const clients: MqttClient[] = new Array(DEVICES);
+  let next = 0;
+  const worker = async () => {
+    while (next < DEVICES) {
+      const i = next++;
+      const id = sn(i);
+      clients[i] = await new Promise<MqttClient>((resolve, reject) => {
+        const c = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+          clientId: id,
+          ...(auth ? { username: id, password: SECRETS.get(id) ?? SECRET(id) } : {}),
+          reconnectPeriod: 0,
+          keepalive: 120,
+          connectTimeout: 60_000,
+        });
+        c.once('connect', () => resolve(c));
+        c.once('error', reject);
+      });
+      clients[i]!.on('error', () => {});
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  return clients;
+}
+
+function telemetry(i: number, ts: number) {
+  const v = (k: number) => Math.round((50 + 10 * Math.sin(ts / 10_000 + i + k)) * 100) / 100;
+  return JSON.stringify({
+    ts,
+    values: {
+      '10000001': v(1), '10000002': v(2) - 50, '10000003': v(3), '10000004': 98, '10000210': v(5) - 20,
+      '10000211': v(6) - 25, '10000101': 3.3, '10000102': 3.31, '10000103': 3.29, '10000104': 3.3,
+    },
+  });
+}
+
+interface RunResult {
+  sent: number;
+  acked: number;
+  failed: number;
+  seconds: number;
+  latencies: number[];
+  ackedTs: Map<number, number[]>;
+}
+
+/** Publishes at `rate` msg/s round-robin for `seconds`; counts PUBACKs and their latency. */
+async function load(clients: MqttClient[], rate: number, seconds: number, keepAcked = false): Promise<RunResult> {
+  const latencies: number[] = [];
+  const ackedTs = new Map<number, number[]>();
+  let sent = 0;
+  let acked = 0;
+  let failed = 0;
+  let inFlight = 0;
+  let cursor = 0;
+  const start = Date.now();
+  const end = start + seconds * 1000;
+  const tickMs = 10;
+  let skipped = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = Date.now();
+      if (now >= end) {
+        clearInterval(timer);
+        resolve();
+        return;
+      }
+      // Catch up with the schedule (timers drift), but never past 20,000 in flight: a server that
+      // falls behind slows the publishers (back-pressure) and the missed sends are not made up.
+      const target = Math.floor((rate * (now - start)) / 1000);
+      while (sent + skipped < target) {
+        if (inFlight >= 20_000) {
+          skipped = target - sent;
+          break;
+        }
+        const i = cursor++ % clients.length;
+        const ts = Date.now() * 1000 + (cursor % 1000);
+        const t0 = performance.now();
+        inFlight++;
+        sent++;
+        clients[i]!.publish(`dev/${sn(i)}/telemetry`, telemetry(i, Math.floor(ts / 1000)), { qos: 1 }, (err) => {
+          inFlight--;
+          if (err) {
+            failed++;
+            return;
+          }
+          acked++;
+          if (Date.now() <= end) latencies.push(performance.now() - t0);
+          if (keepAcked) {
+            const list = ackedTs.get(i) ?? [];
+            list.push(Math.floor(ts / 1000));
+            ackedTs.set(i, list);
+          }
+        });
+      }
+    }, tickMs);
+  });
+  // Let the last acknowledgements arrive.
+  const drainEnd = Date.now() + 15_000;
+  while (inFlight > 0 && Date.now() < drainEnd) await new Promise((r) => setTimeout(r, 50));
+  return { sent, acked, failed, seconds, latencies: latencies.sort((a, b) => a - b), ackedTs };
+}
+
+function report(label: string, r: RunResult, extra = '') {
+  const rate = r.acked / r.seconds;
+  console.log(
+    `${label.padEnd(30)} ${fmt(rate).padStart(7)} msg/s  ${fmt(rate * 10).padStart(8)} datapoints/s  ` +
+      `PUBACK p50 ${fmt(pct(r.latencies, 0.5), 1)} ms p99 ${fmt(pct(r.latencies, 0.99), 1)} ms  ` +
+      `(sent ${fmt(r.sent)}, acked ${fmt(r.acked)}, failed ${fmt(r.failed)})${extra}`,
+  );
+  return rate;
+}
+
+async function rawBroker(): Promise<number> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
+    const { Aedes } = await import('aedes');
+    const net = await import('node:net');
+    const broker = await Aedes.createBroker();
+    net.createServer(broker.handle).listen(${port}, '127.0.0.1', () => console.log('ready'));
+  `], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  const clients = await connectFleet(port, false);
+  const r = await load(clients, RATE, SECONDS);
+  const rate = report(`raw broker (${DEVICES} devices)`, r, `  RSS ${fmt(peakRss(child.pid!))} MB`);
+  for (const c of clients) c.end(true);
+  child.kill('SIGKILL');
+  return rate;
+}
+
+async function waitUp(port: number) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/v1/config`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not start');
+}
+
+async function main() {
+  console.log(`bench:ingest  ${DEVICES} devices, ${fmt(RATE)} msg/s offered, ${SECONDS} s, 10 values per message, QoS 1, ${os.cpus().length} cores`);
+  const raw = await rawBroker();
+
+  // The server, in its own process, on a fresh database.
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  let databaseUrl = '';
+  let dbName = '';
+  let dataDir = '';
+  if (!PGLITE) {
+    if (!base) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL (or pass --pglite)');
+    dbName = `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
+  }
+  const [port, mqttPort] = [await freePort(), await freePort()];
+  const server: ChildProcess = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), '--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir || path.join(os.tmpdir(), 'unused'), ADMIN_PASSWORD: 'bench-pass', CAPTCHA: 'off', LOG_LEVEL: 'warn',
+      DEMO: 'off', DEVICE_RATE_LIMIT: '100000', LOGIN_LOCKOUT: 'off',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitUp(port);
+    const api = async (method: string, url: string, token?: string, body?: object) =>
+      (await (await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      })).json()) as { code: number; data: Record<string, unknown> & { token?: string; secret?: string; items?: { id: number }[] } };
+    const token = (await api('POST', '/user/login', undefined, { username: 'admin', password: 'bench-pass', captcha: '', key: '' })).data.token!;
+    const types = (await api('GET', '/devicetype/typeoptionslist', token)).data as unknown as { id: number; code: string }[];
+    const typeId = types.find((t) => t.code === 'BMU')!.id;
+
+    // The fleet, registered in one statement (secrets derived from the SN for the bench).
+    if (databaseUrl) {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      const rows = Array.from({ length: DEVICES }, (_, i) => ({
+        sn: sn(i), name: `Bench ${i}`, type_id: typeId, owner_path: '/1/',
+        credential_hash: crypto.createHash('sha256').update(SECRET(sn(i))).digest('hex'),
+      }));
+      await c.query(
+        `insert into devices (sn, name, type_id, owner_path, credential_hash)
+         select sn, name, type_id, owner_path, credential_hash from json_to_recordset($1::json)
+         as x(sn text, name text, type_id int, owner_path text, credential_hash text)`,
+        [JSON.stringify(rows)],
+      );
+      await c.end();
+    } else {
+      for (let i = 0; i < DEVICES; i++) {
+        const r = await api('POST', '/device/add', token, { name: `Bench ${i}`, sn: sn(i), typeId });
+        // PGlite: the registry's own secret, saved in memory for the clients below.
+        SECRETS.set(sn(i), r.data.secret!);
+      }
+    }
+    const ids = (await api('GET', `/device/list?limit=200&sort=sn&order=asc`, token)).data.items!.map((d) => d.id);
+
+    // A browser following 200 devices: publish→WebSocket latency from the message's own ts.
+    const wsLat: number[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`);
+    await new Promise<void>((r) => ws.once('open', () => r()));
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw)) as { type: number; ts?: string };
+      if (m.type === 150 && m.ts) wsLat.push(Date.now() - Date.parse(m.ts));
+    });
+    const loggedIn = new Promise<void>((resolve) =>
+      ws.on('message', (raw) => {
+        if ((JSON.parse(String(raw)) as { type: number }).type === 111) resolve();
+      }),
+    );
+    ws.send(JSON.stringify({ type: 110, userId: 1, token, timestamp: Date.now() }));
+    await loggedIn;
+    ws.send(JSON.stringify({ type: 140, deviceIds: ids.slice(0, FOLLOWED) }));
+
+    const t0 = Date.now();
+    const clients = await connectFleet(mqttPort, true);
+    console.log(`server: ${DEVICES} devices connected in ${fmt((Date.now() - t0) / 1000, 1)} s`);
+    const r = await load(clients, RATE, SECONDS);
+    wsLat.sort((a, b) => a - b);
+    const rate = report(
+      `server, ${PGLITE ? 'PGlite' : 'PostgreSQL'}`,
+      r,
+      `  WS p50 ${fmt(pct(wsLat, 0.5))} ms p99 ${fmt(pct(wsLat, 0.99))} ms (${fmt(wsLat.length)} pushes)  RSS peak ${fmt(peakRss(server.pid!))} MB`,
+    );
+    console.log(`ratio to the raw broker: ${fmt(rate / raw, 2)}×  (target ≥ 0.5× and ≥ 5,000 msg/s with 10,000 devices on PostgreSQL)`);
+
+    if (BURST) {
+      const rssBefore = peakRss(server.pid!);
+      const b = await load(clients, RATE * 3, 60, true);
+      report(`burst 3× for 60 s`, b, `  RSS peak ${fmt(rssBefore)} → ${fmt(peakRss(server.pid!))} MB`);
+      if (databaseUrl) {
+        const c = new pg.Client({ connectionString: databaseUrl });
+        await c.connect();
+        let lost = 0;
+        for (const [i, list] of b.ackedTs) {
+          const res = await c.query(
+            `select (extract(epoch from ts) * 1000)::bigint as ms from telemetry t join devices d on d.id = t.device_id where d.sn = $1`,
+            [sn(i)],
+          );
+          const stored = new Set(res.rows.map((x: { ms: string }) => Number(x.ms)));
+          lost += list.filter((ts) => !stored.has(ts)).length;
+        }
+        await c.end();
+        console.log(`burst: acknowledged but not stored: ${lost}`);
+      }
+    }
+    for (const c of clients) c.end(true);
+    ws.close();
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    if (dbName && base) {
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

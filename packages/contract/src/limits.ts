@@ -1,0 +1,76 @@
+/**
+ * Lengths and patterns of what people type. The API's schemas and the console's forms both use
+ * these, so a form never accepts what the API refuses, nor refuses what it accepts.
+ */
+
+export const PATTERNS = {
+  /** User names: letters and digits of any script, and _ . @ - */
+  username: /^[\p{L}\p{N}_.@-]+$/u,
+  /** A contact number: digits, spaces and + - ( ) (empty allowed). */
+  phone: /^[0-9+\-() ]*$/,
+  /** Alarm phone numbers: as `phone`, several separated by commas. */
+  alarmPhones: /^[0-9+\-() ,]*$/,
+  /** Role, menu and permission identifications: a letter, then letters, digits and _ : . - */
+  identification: /^[A-Za-z][A-Za-z0-9_:.-]*$/,
+  /** Device type codes and parameter semaphore ids. */
+  code: /^[A-Za-z0-9_.-]+$/,
+  /** Device codes (SN). */
+  sn: /^[A-Za-z0-9_.:-]+$/,
+  /** SIM numbers and IMEIs (empty allowed). */
+  digits: /^\d*$/,
+} as const;
+
+export const USER_LIMITS = {
+  username: 64,
+  corporateName: 128,
+  corporateAddress: 256,
+  contactNumber: 32,
+  introduction: 500,
+} as const;
+
+/** Roles, permissions and menus. */
+export const ACL_LIMITS = { name: 64, identification: 64, menuUrl: 256, icon: 64, sort: 100_000 } as const;
+
+export const DEVICE_TYPE_LIMITS = { code: 32, name: 64, remarks: 500 } as const;
+
+/** A device type's parameter list (the parameter settings page saves it at once). */
+export const PARAM_LIMITS = {
+  semaphoreId: 32,
+  name: 64,
+  unit: 16,
+  groupName: 32,
+  enumValue: 32,
+  enumLabel: 64,
+  enumCount: 64,
+  precision: 6,
+  sort: 100_000,
+  rows: 500,
+} as const;
+
+/** A device type's alarm rules. */
+export const ALARM_LIMITS = {
+  threshold: 64,
+  message: 128,
+  /** Seconds the condition must hold before it alarms. */
+  holdSeconds: 86_400,
+  levels: [1, 2, 3, 4],
+  rows: 500,
+} as const;
+
+/** Projects and their road sections (`points`: how many points a section's line has at most). */
+export const PROJECT_LIMITS = { name: 64, remarks: 500, address: 256, description: 500, sort: 100_000, points: 5000 } as const;
+
+export const DEVICE_LIMITS = {
+  name: 64,
+  sn: 64,
+  address: 256,
+  alarmPhone: 32,
+  btCode: 64,
+  version4g: 64,
+  hardwareVersion: 64,
+  simNumber: 24,
+  imei: 17,
+  manufacturerModel: 64,
+  remarks: 500,
+  description: 1000,
+} as const;

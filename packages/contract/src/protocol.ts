@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { idSchema, pageQuerySchema } from './envelope.js';
+
+/**
+ * The device protocol (docs/PROTOCOL.md): what devices send over MQTT (`dev/<sn>/<kind>`) or HTTP
+ * (`POST /api/v1/ingest/<kind>`), and the records the console keeps of it.
+ */
+export const TOPIC_ROOT = 'dev';
+
+/** Uplink message kinds: one topic per device and kind. */
+export const UPLINK_KINDS = ['telemetry', 'gps', 'alarm', 'status', 'ack'] as const;
+export type UplinkKind = (typeof UPLINK_KINDS)[number];
+
+/** The downlink topic a device subscribes to for commands. */
+export const DOWNLINK_KIND = 'cmd';
+
+export function deviceTopic(sn: string, kind: UplinkKind | typeof DOWNLINK_KIND): string {
+  return `${TOPIC_ROOT}/${sn}/${kind}`;
+}
+
+/** `dev/<sn>/<kind>` → its parts, or undefined for any other topic. */
+export function parseDeviceTopic(topic: string): { sn: string; kind: string } | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 3 || parts[0] !== TOPIC_ROOT || !parts[1]) return undefined;
+  return { sn: parts[1], kind: parts[2]! };
+}
+
+/**
+ * A device timestamp: epoch milliseconds, epoch seconds (10 digits, as §9 reads them) or an ISO
+ * 8601 string. Absent: the time the server received the message.
+ */
+export const deviceTimeSchema = z.union([z.number().finite().nonnegative(), z.string().min(1).max(40)]);
+
+/** A parameter value as devices send it; checked against the type's definition on arrival. */
+export const paramValueSchema = z.union([z.number(), z.string().max(256), z.boolean()]);
+
+export const telemetrySchema = z.object({
+  ts: deviceTimeSchema.optional(),
+  /** Values keyed by semaphore id, e.g. {"01111001": 52.4}. */
+  values: z.record(z.string().max(32), z.unknown()),
+});
+export type TelemetryMessage = z.infer<typeof telemetrySchema>;
+
+export const gpsSchema = z.object({
+  ts: deviceTimeSchema.optional(),
+  lng: z.number().min(-180).max(180),
+  lat: z.number().min(-90).max(90),
+  /** km/h */
+  speed: z.number().min(0).max(2000).optional(),
+  /** Degrees clockwise from north. */
+  direction: z.number().min(0).max(360).optional(),
+  pdop: z.number().min(0).max(100).optional(),
+  satellites: z.number().int().min(0).max(255).optional(),
+});
+export type GpsMessage = z.infer<typeof gpsSchema>;
+
+/** A device-raised alarm: flag 1 starts it, 0 ends it (the field's alarmFlag convention). */
+export const deviceAlarmSchema = z.object({
+  ts: deviceTimeSchema.optional(),
+  id: z.string().min(1).max(32),
+  flag: z.union([z.literal(0), z.literal(1)]),
+  value: paramValueSchema.optional(),
+});
+export type DeviceAlarmMessage = z.infer<typeof deviceAlarmSchema>;
+
+/** Connection state as the device reports it; `{"online": false}` is the usual last will. */
+export const statusSchema = z.object({
+  ts: deviceTimeSchema.optional(),
+  online: z.boolean(),
+  /** Free fields the console shows as they are (firmware, signal…). */
+  info: z.record(z.string().max(32), z.union([z.string().max(128), z.number(), z.boolean()])).optional(),
+});
+export type StatusMessage = z.infer<typeof statusSchema>;
+
+export const COMMAND_RESULTS = ['ok', 'error', 'progress'] as const;
+export const ackSchema = z.object({
+  id: z.string().min(1).max(64),
+  result: z.enum(COMMAND_RESULTS),
+  message: z.string().max(256).optional(),
+  /** 0–100, with result "progress" for long work (firmware upgrades). */
+  progress: z.number().min(0).max(100).optional(),
+});
+export type AckMessage = z.infer<typeof ackSchema>;
+
+/** The generic downlink envelope (set parameters now; fences, upgrades, whitelists later). */
+export const commandSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  payload: z.unknown(),
+  /** Epoch ms after which the device must not act on it. */
+  expiresAt: z.number(),
+});
+export type Command = z.infer<typeof commandSchema>;
+
+/** Life of a command: pending → sent → succeeded | failed, or timeout when it expires first. */
+export const COMMAND_STATUSES = ['pending', 'sent', 'succeeded', 'failed', 'timeout'] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
+/** What the device log records (GET /logs/devicelogs). */
+export const DEVICE_LOG_KINDS = [
+  'connected',
+  'disconnected',
+  'online',
+  'offline',
+  'rejected',
+  'alarm',
+  'command',
+  'ack',
+] as const;
+export type DeviceLogKind = (typeof DEVICE_LOG_KINDS)[number];
+
+/** Why a message or one value of it was dropped (device log `reason`). */
+export const INGEST_REASONS = [
+  'unknownDevice',
+  'badCredentials',
+  'deviceDisabled',
+  'foreignTopic',
+  'unknownKind',
+  'malformedJson',
+  'invalidMessage',
+  'unknownParameter',
+  'wrongType',
+  'outOfRange',
+  'notInEnum',
+  'timeOutOfRange',
+  'rateLimited',
+] as const;
+export type IngestReason = (typeof INGEST_REASONS)[number];
+
+export const deviceLogDtoSchema = z.object({
+  id: z.number().int(),
+  deviceId: z.number().int().nullable(),
+  sn: z.string(),
+  deviceName: z.string().nullable(),
+  kind: z.enum(DEVICE_LOG_KINDS),
+  reason: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type DeviceLogDto = z.infer<typeof deviceLogDtoSchema>;
+
+export const deviceLogQuerySchema = pageQuerySchema.extend({
+  deviceId: idSchema.optional(),
+  sn: z.string().trim().max(64).optional(),
+  kind: z.enum(DEVICE_LOG_KINDS).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export type DeviceLogQuery = z.infer<typeof deviceLogQuerySchema>;
+
+/** Latest value of one parameter of a device. */
+export const latestValueSchema = z.object({
+  semaphoreId: z.string(),
+  value: paramValueSchema,
+  ts: z.string(),
+});
+export type LatestValue = z.infer<typeof latestValueSchema>;
+
+/** The answer to an HTTP uplink: what the server did, and the commands waiting for the device. */
+export const uplinkResultSchema = z.object({
+  accepted: z.number().int(),
+  rejected: z.array(
+    z.object({ reason: z.enum(INGEST_REASONS), semaphoreId: z.string().optional(), field: z.string().optional() }),
+  ),
+  commands: z.array(commandSchema),
+});
+export type UplinkResult = z.infer<typeof uplinkResultSchema>;

@@ -1,0 +1,3 @@
+export * from './bmu.js';
+export * from './rng.js';
+export * from './route.js';
