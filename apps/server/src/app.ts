@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -37,7 +38,7 @@ import { ProjectService } from './modules/project/project.service.js';
 import { projectRoutes } from './modules/project/project.routes.js';
 import { DeviceService } from './modules/device/device.service.js';
 import { deviceRoutes } from './modules/device/device.routes.js';
-import { DeviceSheetService } from './modules/device/device.import.js';
+import { DeviceSheetService, type ImportLimits } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
 import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/ingest.service.js';
@@ -59,8 +60,38 @@ declare module 'fastify' {
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
+import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
 import { webPlugin } from './plugins/web.js';
+
+/**
+ * Security headers on every answer (console, API, docs). The console runs no inline script; antd
+ * writes inline styles, and the login captcha is an SVG data: URL. Live updates use a same-origin
+ * WebSocket ('self' covers ws:/wss: of this host). HSTS is left to the TLS-terminating proxy, and
+ * no upgrade-insecure-requests, so a plain-HTTP install on a LAN address keeps loading its files.
+ */
+const SECURITY_HEADERS = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'no-referrer' as const },
+  strictTransportSecurity: false,
+  crossOriginEmbedderPolicy: false,
+};
 
 export interface AppDeps {
   database: Database;
@@ -69,7 +100,11 @@ export interface AppDeps {
   ingest?: Partial<IngestOptions>;
   /** Shorter live-channel timings for tests. */
   liveTiming?: RealtimeOptions['timing'];
+  /** Live-channel caps on unauthenticated sockets (tests lower them). */
+  liveLimits?: RealtimeOptions['limits'];
   logger?: boolean | object;
+  /** Concurrent imports and their queue wait (tests shorten them). */
+  importLimits?: ImportLimits;
 }
 
 /** Builds the whole server without listening: main.ts listens, tests use `inject`. */
@@ -104,7 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const types = new DeviceTypeService(db);
   const projects = new ProjectService(db, admin);
   const devices = new DeviceService(db, projects, types);
-  const sheets = new DeviceSheetService(db, types, projects);
+  const sheets = new DeviceSheetService(db, types, projects, deps.importLimits);
   const commands = new CommandService(db, bus, app.log);
   const ingest = new IngestService(
     db,
@@ -140,6 +175,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('partitions', partitions);
 
   await app.register(envelopePlugin);
+  await app.register(inputPlugin);
+  await app.register(helmet, SECURITY_HEADERS);
   await app.register(swagger, {
     openapi: {
       info: { title: 'IoT device management console API', version: '1' },
@@ -155,12 +192,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
-  await app.register(authPlugin, { auth, permissions });
+  await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
   await app.register(realtimePlugin, {
     auth,
     bus,
     timing: deps.liveTiming,
+    limits: deps.liveLimits,
     visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids),
   });
 

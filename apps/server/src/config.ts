@@ -61,6 +61,7 @@ const envSchema = z.object({
   LOGIN_LOCKOUT: onOff.default('on'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
+  API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
 });
 
 export interface Config {
@@ -109,6 +110,8 @@ export interface Config {
   webDist: string;
   /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: boolean;
+  /** Requests a minute one session may make to authenticated routes; 0 turns the limit off. */
+  apiRateLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
     deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',
+    apiRateLimit: e.API_RATE_LIMIT,
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),

@@ -162,7 +162,7 @@ describe('access control', () => {
       const d = await make('to-disable');
       await ok('alpha', 'POST', '/user/edit', { id: d.id, enabled: false });
       expect(await info(d.token)).toBe(ErrorCode.TOKEN_REVOKED);
-      await expect(t.login('to-disable', 'secret-pass')).rejects.toThrow(/disabled/);
+      await expect(t.login('to-disable', 'secret-pass')).rejects.toThrow(/60204/);
 
       const { id: custom } = await ok('alpha', 'POST', '/role/add', { name: 'Viewer', identification: 'ALPHA_VIEWER' });
       const r = await make('to-rerole');

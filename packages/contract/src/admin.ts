@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
 import { editOf } from './edit.js';
-import { pageQuerySchema } from './envelope.js';
+import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
 import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
 
 /**
@@ -10,7 +10,7 @@ import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
  * logs). Lists are server-paged; `sort` names a column and `order` its direction.
  */
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 export const idQuerySchema = z.object({ id });
 const order = z.enum(['asc', 'desc']).default('desc');
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -150,7 +150,7 @@ export const roleCreateSchema = z.object({
   identification,
 });
 export const roleEditSchema = editOf(roleCreateSchema).extend({ id });
-export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(z.number().int().positive()).max(1000) });
+export const rolePermissionsSchema = z.object({ id, permissionIds: z.array(idNumberSchema).max(1000) });
 export const roleOptionSchema = z.object({ id: z.number().int(), name: z.string(), identification: z.string() });
 
 // ---------------------------------------------------------------- permissions
@@ -211,8 +211,25 @@ export const rolePermissionViewSchema = z.object({
 
 // ---------------------------------------------------------------- menus
 
-export const menuCreateSchema = z.object({
-  parentId: z.coerce.number().int().min(0).default(0),
+/**
+ * Where a menu may lead: an in-site path (`type`, `/device`; no scheme, not `//host`) for jump
+ * type 1, an absolute http(s) URL for jump type 2. `javascript:`, `data:` and the like never.
+ */
+export function menuUrlProblem(jumpType: number, url: string): string | undefined {
+  // Whitespace, backslashes and control characters have no place in either kind.
+  if (/[\s\\]/.test(url) || [...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    return 'no spaces, backslashes or control characters';
+  }
+  if (jumpType === 2) {
+    if (!/^https?:\/\/[^/?#@]+([/?#].*)?$/i.test(url)) return 'an out-of-site link must be an http:// or https:// URL';
+    return undefined;
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return 'an in-site path, without a scheme or host';
+  return undefined;
+}
+
+const menuFields = z.object({
+  parentId: int4QuerySchema.default(0),
   name: trimmed(ACL_LIMITS.name, 'please enter the name'),
   nameEn: optionalText(ACL_LIMITS.name),
   nameEs: optionalText(ACL_LIMITS.name),
@@ -225,7 +242,17 @@ export const menuCreateSchema = z.object({
   identification,
   isShow: z.union([z.literal(0), z.literal(1)]).default(1),
 });
-export const menuEditSchema = editOf(menuCreateSchema).extend({ id });
+/**
+ * Checks the URL against the jump type. An edit that sends only one of the two is checked here
+ * when the other is in the body too, otherwise by the server against the stored menu.
+ */
+const checkMenuUrl = (m: { jumpType?: number; menuUrl?: string }, ctx: z.RefinementCtx) => {
+  if (m.jumpType === undefined || m.menuUrl === undefined) return;
+  const problem = menuUrlProblem(m.jumpType, m.menuUrl);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['menuUrl'], message: problem });
+};
+export const menuCreateSchema = menuFields.superRefine(checkMenuUrl);
+export const menuEditSchema = editOf(menuFields).extend({ id }).superRefine(checkMenuUrl);
 export interface MenuOption {
   id: number;
   name: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { editOf } from './edit.js';
-import { pageQuerySchema } from './envelope.js';
+import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema, INT4_MAX } from './envelope.js';
 import { ALARM_COMPARISONS, PARAM_DATA_TYPES, paramProblems } from './devicetype-rules.js';
 import { ALARM_LIMITS, DEVICE_LIMITS, DEVICE_TYPE_LIMITS, PARAM_LIMITS, PATTERNS, PROJECT_LIMITS } from './limits.js';
 import { REFUSALS, refusalMessage } from './refusals.js';
@@ -10,7 +10,7 @@ import { REFUSALS, refusalMessage } from './refusals.js';
  * project, device). Lists are server-paged with filters and sorting.
  */
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 const order = z.enum(['asc', 'desc']).default('desc');
 const text = (max: number) => z.string().trim().max(max).default('');
 const required = (max: number, message: string) => z.string().trim().min(1, message).max(max);
@@ -193,7 +193,7 @@ export const projectEditSchema = editOf(projectCreateSchema).extend({ id });
 export const projectDeleteQuerySchema = z.object({
   id,
   /** Where the project's devices go: another project id, or 0 to leave them without a project. */
-  moveTo: z.coerce.number().int().min(0).optional(),
+  moveTo: int4QuerySchema.optional(),
 });
 
 export const roadSectionSchema = z.object({
@@ -218,7 +218,7 @@ export const roadSectionDtoSchema = z.object({
 export const roadSectionListQuerySchema = pageQuerySchema.extend({ projectId: id });
 
 export const projectUsersQuerySchema = z.object({ id });
-export const projectUsersSetSchema = z.object({ id, userIds: z.array(z.number().int().positive()).max(1000) });
+export const projectUsersSetSchema = z.object({ id, userIds: z.array(idNumberSchema).max(1000) });
 export const projectUserSchema = z.object({ id: z.number().int(), username: z.string(), corporateName: z.string() });
 
 // ---------------------------------------------------------------- devices
@@ -314,13 +314,15 @@ export const idsQuerySchema = z.object({
   id: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of ids')
+    .max(20_000)
     .transform((s) => [...new Set(s.split(',').map(Number))])
-    .refine((a) => a.length <= 1000, 'at most 1000 ids'),
+    .refine((a) => a.length <= 1000, 'at most 1000 ids')
+    .refine((a) => a.every((n) => n >= 1 && n <= INT4_MAX), `ids are 1…${INT4_MAX}`),
 });
 export const moveDevicesSchema = z.object({
-  ids: z.array(z.number().int().positive()).min(1).max(1000),
+  ids: z.array(idNumberSchema).min(1).max(1000),
   /** Target project, or null to leave them without a project. */
-  projectId: z.number().int().positive().nullable(),
+  projectId: idNumberSchema.nullable(),
 });
 export const deviceSearchQuerySchema = z.object({
   q: z.string().trim().min(1).max(64),

@@ -26,7 +26,8 @@ export const JUMP_TYPES = [1, 2] as const;
 /** Menu type 1 is a route without a page component (§2); 0 loads a page. */
 export const MENU_TYPES = [0, 1] as const;
 
-export const LOGIN_RESULTS = ['success', 'failure', 'lockout', 'logout'] as const;
+/** `disabled`: the right password for a disabled account (answered like a wrong one). */
+export const LOGIN_RESULTS = ['success', 'failure', 'lockout', 'disabled', 'logout'] as const;
 export type LoginResult = (typeof LOGIN_RESULTS)[number];
 
 export const SESSION_END_REASONS = ['logout', 'password', 'replaced', 'disabled', 'admin'] as const;

@@ -88,9 +88,18 @@ export const errorEnvelopeSchema = z.object({
   data: errorDataSchema,
 });
 
+/** Largest value of a PostgreSQL `integer` (int4): every id and counter column. */
+export const INT4_MAX = 2_147_483_647;
+/** A database id in a body (a JSON number), bounded to int4 so PostgreSQL never overflows. */
+export const idNumberSchema = z.number().int().positive().max(INT4_MAX);
+/** A database id in a query string (or a body), coerced from text and bounded to int4. */
+export const idSchema = z.coerce.number().int().positive().max(INT4_MAX);
+/** A non-negative int4 from a query string (0 often means "none" / "top level"). */
+export const int4QuerySchema = z.coerce.number().int().min(0).max(INT4_MAX);
+
 /** Server-side paging: every list takes these and answers a `Page`. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(20),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;

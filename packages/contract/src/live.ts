@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idNumberSchema } from './envelope.js';
 
 /**
  * Live channel `/api/v1/ws` (§4, §7). The client sends LOGIN 1.5 s after open and HEARTBEAT every
@@ -42,7 +43,7 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal(LiveType.HEARTBEAT), timestamp: z.number() }),
   z.object({
     type: z.literal(LiveType.SUBSCRIBE_DEVICES),
-    deviceIds: z.array(z.number().int().positive().max(2147483647)).max(MAX_LIVE_DEVICES),
+    deviceIds: z.array(idNumberSchema).max(MAX_LIVE_DEVICES),
   }),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
@@ -91,8 +92,8 @@ export const LIVE_TIMING = {
   reconnectMs: 2000,
   /** Server drops a socket silent for this long (three missed heartbeats). */
   idleTimeoutMs: 35_000,
-  /** Server drops a socket that has not sent LOGIN by then. */
-  loginTimeoutMs: 10_000,
+  /** Server drops a socket that has not authenticated by then (the client logs in after 1.5 s). */
+  loginTimeoutMs: 5_000,
   /** Coalesced device values are pushed this often (at most one update per device per period). */
   devicePushMs: 1000,
 } as const;

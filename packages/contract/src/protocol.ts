@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema } from './envelope.js';
+import { idSchema, pageQuerySchema } from './envelope.js';
 
 /**
  * The device protocol (docs/PROTOCOL.md): what devices send over MQTT (`dev/<sn>/<kind>`) or HTTP
@@ -140,7 +140,7 @@ export const deviceLogDtoSchema = z.object({
 export type DeviceLogDto = z.infer<typeof deviceLogDtoSchema>;
 
 export const deviceLogQuerySchema = pageQuerySchema.extend({
-  deviceId: z.coerce.number().int().positive().max(2147483647).optional(),
+  deviceId: idSchema.optional(),
   sn: z.string().trim().max(64).optional(),
   kind: z.enum(DEVICE_LOG_KINDS).optional(),
   from: z.iso.datetime({ offset: true }).optional(),

@@ -8,9 +8,10 @@
 export const REFUSALS = {
   // Permissions and sessions
   missingPermission: 'You do not have the permission {{codes}}',
-  accountDisabled: 'This account is disabled',
   oldPasswordWrong: 'The old password is incorrect',
   samePassword: 'The new password must differ from the old one',
+
+  duplicateValue: 'This value is already used',
 
   // Not found (foreign objects answer the same way, so ids cannot be probed)
   userNotFound: 'The user does not exist',
@@ -114,7 +115,10 @@ export const REFUSALS = {
 
   // Import and export
   fileRequired: 'An attachment is required',
+  uploadMalformed: 'The upload is malformed: send one file in the multipart field "file"',
   importFormat: 'Only .xlsx or .xls files can be uploaded: delete this file and upload again',
+  notSpreadsheet: 'This file is not a spreadsheet: upload an .xlsx or .xls workbook',
+  importBusy: 'Other imports are running: please retry in a moment',
   importMissingColumns: 'Missing column(s): {{columns}}; download the template',
   importNoRows: 'The sheet has no data rows',
   importTooManyRows: 'At most {{max}} rows per file',

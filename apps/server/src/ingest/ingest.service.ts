@@ -13,6 +13,8 @@ import {
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
 import { hashToken } from '../lib/tokens.js';
+import { fieldOf, findHostile } from '../lib/hostile.js';
+import { stripNul, stripNulDeep } from '../lib/sql.js';
 import { decodeValues, deviceTime, type ParamDef, type Rejected } from './decode.js';
 import * as repo from './ingest.repo.js';
 import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
@@ -117,6 +119,8 @@ export class IngestService {
 
   /** Checks a device's credentials (MQTT CONNECT, HTTP Basic). */
   async authenticate(sn: string, secret: string): Promise<{ device: IngestDevice } | { reason: IngestReason }> {
+    // No SN holds a NUL byte (PostgreSQL text cannot): such a name is unknown, without a query.
+    if (sn.includes('\u0000')) return { reason: 'unknownDevice' };
     const device = await repo.deviceBySn(this.db, sn);
     this.devices.set(sn, { device, at: Date.now() });
     if (!device) return { reason: 'unknownDevice' };
@@ -181,6 +185,7 @@ export class IngestService {
   async deviceOf(sn: string): Promise<IngestDevice | undefined> {
     const hit = this.devices.get(sn);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.device;
+    if (sn.includes('\u0000')) return undefined;
     const device = await repo.deviceBySn(this.db, sn);
     this.devices.set(sn, { device, at: Date.now() });
     return device;
@@ -210,6 +215,9 @@ export class IngestService {
         return reject('malformedJson');
       }
     }
+    // A NUL byte (PostgreSQL text and jsonb cannot hold one) or absurd nesting: the message is refused.
+    const hostile = findHostile(body);
+    if (hostile) return reject('invalidMessage', fieldOf(hostile.path) || undefined);
     const window = { maxPastMs: this.opts.maxPastMs, maxFutureMs: this.opts.maxFutureMs };
     switch (kind as UplinkKind) {
       case 'telemetry': {
@@ -354,7 +362,16 @@ export class IngestService {
   ): LogRow {
     // An unknown SN comes from the network (MQTT username, topic): cut to the column's 64
     // characters so one long name cannot fail the whole batch.
-    return { deviceId: device?.id ?? null, sn: sn.slice(0, 64), kind, reason, detail, ownerPath: device?.ownerPath ?? '' };
+    // NUL bytes (a client id, a topic) are dropped: PostgreSQL cannot store them, and one row must
+    // not fail the batch.
+    return {
+      deviceId: device?.id ?? null,
+      sn: stripNul(sn).slice(0, 64),
+      kind,
+      reason,
+      detail: detail && stripNulDeep(detail),
+      ownerPath: device?.ownerPath ?? '',
+    };
   }
 }
 

@@ -3,6 +3,21 @@ export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Removes NUL bytes, which PostgreSQL text cannot hold (logs keep what they can of bad input). */
+export function stripNul(s: string): string {
+  return s.includes('\u0000') ? s.replaceAll('\u0000', '') : s;
+}
+
+/** `stripNul` over every string and key of a JSON value (for jsonb columns fed from the network). */
+export function stripNulDeep<T>(value: T): T {
+  if (typeof value === 'string') return stripNul(value) as T;
+  if (Array.isArray(value)) return value.map((v) => stripNulDeep(v)) as T;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripNul(k), stripNulDeep(v)])) as T;
+  }
+  return value;
+}
+
 /**
  * The fields of a partial update that were given a value (`undefined` = not sent, keep the stored
  * one), or undefined when there is none: an UPDATE needs at least one column to set.

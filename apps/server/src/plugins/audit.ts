@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, type AuditAction } from '@iot/contract';
 import type { Executor } from '../db/client.js';
+import { conflictFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
 import { auditRequest, boundName, type Actor } from '../modules/audit/audit.service.js';
 import { API_PREFIX, authOf, clientOf } from './auth.js';
@@ -77,11 +78,13 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
   });
 
   app.addHook('onError', async (req, _reply, err: unknown) => {
-    if (err instanceof AppError) {
-      const { reason, params, field } = (err.data ?? {}) as { reason?: unknown; params?: unknown; field?: unknown };
+    // A unique violation that escaped a service still logs as the conflict the caller was told.
+    const known = err instanceof AppError ? err : conflictFromDb(err);
+    if (known) {
+      const { reason, params, field } = (known.data ?? {}) as { reason?: unknown; params?: unknown; field?: unknown };
       req.auditError = {
-        code: err.code,
-        message: err.message,
+        code: known.code,
+        message: known.message,
         // The console names the refusal in the reader's language from these.
         ...(typeof reason === 'string' ? { reason } : {}),
         ...(params && typeof params === 'object' ? { params } : {}),

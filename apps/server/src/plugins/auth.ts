@@ -56,13 +56,22 @@ export function authOf(req: FastifyRequest): AuthContext {
 }
 
 /**
- * One hook enforces the permission every route declares. A route under /api/v1 without a
+ * One hook enforces the permission every route declares, after the per-session rate limit. A route under /api/v1 without a
  * declaration fails at registration, so nothing ships unguarded.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { auth: AuthService; permissions: PermissionService }) => {
+  async (app: FastifyInstance, opts: { auth: AuthService; permissions: PermissionService; perSessionPerMinute: number }) => {
     app.decorateRequest('auth', null);
     app.decorate('apiRoutes', []);
+    // One session cannot monopolise the server: a generous budget per session and minute.
+    const sessionLimit =
+      opts.perSessionPerMinute > 0
+        ? app.createRateLimit({
+            max: opts.perSessionPerMinute,
+            timeWindow: 60_000,
+            keyGenerator: (req) => `session:${req.auth?.sessionId ?? req.ip}`,
+          })
+        : undefined;
 
     app.addHook('onRoute', (route) => {
       if (!route.url.startsWith(API_PREFIX)) return;
@@ -79,6 +88,14 @@ export const authPlugin = fp(
       const permission = req.routeOptions.config.permission;
       if (!permission || permission === PUBLIC) return;
       req.auth = await opts.auth.authenticate(tokenOf(req));
+      if (sessionLimit) {
+        const limit = await sessionLimit(req);
+        if (!limit.isAllowed && limit.isExceeded) {
+          throw new AppError(ErrorCode.RATE_LIMITED, 'Too many requests for this session, please slow down', {
+            retryAfter: Math.max(1, limit.ttlInSeconds),
+          });
+        }
+      }
       if (permission === AUTHENTICATED) return;
       const needed = typeof permission === 'string' ? [permission] : permission;
       if (!(await opts.permissions.hasAny(req.auth, needed))) {

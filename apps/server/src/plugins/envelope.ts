@@ -6,6 +6,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorCode, SUCCESS, httpStatusFor, type Envelope } from '@iot/contract';
+import { conflictFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
 
 /** Success envelope. */
@@ -31,6 +32,9 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) return send(reply, err.code, err.message, err.data);
+    // A unique constraint that a concurrent request won: the documented 40900, not a 500.
+    const duplicate = conflictFromDb(err);
+    if (duplicate) return send(reply, duplicate.code, duplicate.message, duplicate.data);
 
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0]!;
@@ -65,6 +69,7 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
               : 'body: malformed request';
       return send(reply, ErrorCode.VALIDATION, message, { field: 'body' });
     }
+    // Anything else, database failures included: logged in full, answered without details.
     req.log.error({ err }, 'unhandled error');
     return send(reply, ErrorCode.SERVER_ERROR, 'Internal server error');
   });

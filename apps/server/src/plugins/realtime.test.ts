@@ -115,4 +115,55 @@ describe('live channel /api/v1/ws', () => {
     expect(idle.closed()).toBe(4002);
     await idle.until(() => t.app.realtime.connections() === 0);
   });
+
+  it('answers nothing before authentication: a heartbeat before login gets no answer', async () => {
+    const token = await t.login();
+    const c = connect(url);
+    await c.open();
+    c.send({ type: LiveType.HEARTBEAT, timestamp: Date.now() });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.received).toEqual([]);
+    c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
+    c.send({ type: LiveType.HEARTBEAT, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.HEARTBEAT_ACK));
+    c.ws.close();
+  });
+});
+
+describe('live channel under a flood of unauthenticated sockets', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    // Default timings (5 s to log in) and caps (20 unauthenticated sockets per address).
+    t = await buildTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `ws://127.0.0.1:${(t.app.server.address() as { port: number }).port}/api/v1/ws`;
+  });
+  afterAll(() => t.close());
+
+  it('one address holds at most 20 sockets before they authenticate; more are closed at once (4003)', async () => {
+    const sockets = Array.from({ length: 30 }, () => connect(url));
+    await Promise.all(sockets.map((s) => s.open()));
+    await Promise.all(sockets.slice(20).map((s) => s.until(() => s.closed() !== undefined, 2000)));
+    expect(sockets.slice(20).map((s) => s.closed())).toEqual(Array(10).fill(4003));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sockets.slice(0, 20).every((s) => s.closed() === undefined)).toBe(true);
+
+    // An authenticated socket no longer counts: a new one is accepted again.
+    const token = await t.login();
+    sockets[0]!.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await sockets[0]!.until(() => sockets[0]!.received.some((m) => m.type === LiveType.LOGIN_OK));
+    const next = connect(url);
+    await next.open();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(next.closed()).toBeUndefined();
+
+    // The unauthenticated ones are all closed within the login timeout (5 s).
+    const started = Date.now();
+    await Promise.all([...sockets.slice(1, 20), next].map((s) => s.until(() => s.closed() !== undefined, 7000)));
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(sockets[0]!.closed()).toBeUndefined();
+    sockets[0]!.ws.close();
+  }, 20_000);
 });

@@ -40,16 +40,29 @@ declare module 'fastify' {
   }
 }
 
+export interface LiveLimits {
+  /** Sockets one address may hold open before they authenticate. */
+  unauthenticatedPerAddress: number;
+  /** Unauthenticated sockets over all addresses. */
+  unauthenticatedTotal: number;
+}
+export const LIVE_LIMITS: LiveLimits = { unauthenticatedPerAddress: 20, unauthenticatedTotal: 1000 };
+
 export interface RealtimeOptions {
   auth: AuthService;
   bus: EventBus;
   /** The subset of `ids` the user may see (device scoping lives in the device service). */
   visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
+  limits?: Partial<LiveLimits>;
 }
 
 export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOptions) => {
   const timing: Record<keyof typeof LIVE_TIMING, number> = { ...LIVE_TIMING, ...opts.timing };
+  const limits: LiveLimits = { ...LIVE_LIMITS, ...opts.limits };
+  /** Sockets not yet authenticated, per address: a flood from one address is refused at once. */
+  const unauthByIp = new Map<string, number>();
+  let unauthTotal = 0;
   const byUser = new Map<number, Set<Conn>>();
   const bySession = new Map<number, Set<Conn>>();
   const byDevice = new Map<number, Set<Conn>>();
@@ -177,7 +190,26 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     `${API_PREFIX}/ws`,
     { websocket: true, config: { permission: PUBLIC } },
     (socket, req) => {
+      const ip = req.ip;
+      if ((unauthByIp.get(ip) ?? 0) >= limits.unauthenticatedPerAddress || unauthTotal >= limits.unauthenticatedTotal) {
+        req.log.debug({ ip }, 'live: too many unauthenticated sockets');
+        socket.close(4003, 'too many unauthenticated connections');
+        return;
+      }
+      unauthByIp.set(ip, (unauthByIp.get(ip) ?? 0) + 1);
+      unauthTotal++;
+      let counted = true;
+      /** The socket authenticated or closed: it no longer counts as pending. */
+      const settle = () => {
+        if (!counted) return;
+        counted = false;
+        unauthTotal--;
+        const n = (unauthByIp.get(ip) ?? 1) - 1;
+        if (n <= 0) unauthByIp.delete(ip);
+        else unauthByIp.set(ip, n);
+      };
       let conn: Conn | undefined;
+      let authenticating = false;
       let lastSeen = Date.now();
       const opened = Date.now();
       const watchdog = setInterval(
@@ -190,6 +222,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       );
       socket.on('close', () => {
         clearInterval(watchdog);
+        settle();
         if (conn) remove(conn);
       });
       socket.on('message', async (raw) => {
@@ -206,7 +239,8 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
         }
         const msg = parsed.data;
         if (msg.type === LiveType.HEARTBEAT) {
-          send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
+          // Nothing is answered before authentication.
+          if (conn) send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
           return;
         }
         if (msg.type === LiveType.SUBSCRIBE_DEVICES) {
@@ -220,7 +254,9 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           send(socket, { type: LiveType.DEVICES_SUBSCRIBED, deviceIds: visible });
           return;
         }
-        // LOGIN: authenticate by the token; anything wrong closes the socket.
+        // LOGIN: authenticate by the token (one at a time); anything wrong closes the socket.
+        if (authenticating) return;
+        authenticating = true;
         try {
           const auth = await opts.auth.authenticate(msg.token);
           if (auth.userId !== msg.userId) throw new Error('user mismatch');
@@ -228,9 +264,12 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (conn) remove(conn);
           conn = { socket, userId: auth.userId, sessionId: auth.sessionId, auth, devices: new Set(), pending: new Map(), lastPush: new Map() };
           add(conn);
+          settle();
           send(socket, { type: LiveType.LOGIN_OK, userId: auth.userId, timestamp: Date.now() });
         } catch {
           socket.close(4001, 'authentication failed');
+        } finally {
+          authenticating = false;
         }
       });
     },

@@ -67,4 +67,13 @@ describe('menu routes', () => {
     expect(sidebar[0]?.children?.map((i) => i.key)).toEqual(['/device/type']);
     expect(sidebar[1]).toMatchObject({ external: true, title: '文档 (en)' });
   });
+
+  it('never turns a non-http(s) external menu into a link', () => {
+    const hostile = [
+      node({ name: 'x1', menuUrl: 'javascript:alert(1)', jumpType: 2 }),
+      node({ name: 'x2', menuUrl: 'data:text/html,hi', jumpType: 2 }),
+      node({ name: 'ok', menuUrl: 'https://example.com/', jumpType: 2 }),
+    ];
+    expect(buildSidebar(hostile, 'en').map((i) => i.key)).toEqual(['https://example.com/']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Language, MenuNode } from '@iot/contract';
+import { menuUrlProblem, type Language, type MenuNode } from '@iot/contract';
 
 /** One client route built from the menu tree (§2). */
 export interface MenuRoute {
@@ -80,6 +80,8 @@ export function buildSidebar(menus: readonly MenuNode[], lang: Language, parentP
     if (node.isShow === 0) continue;
     const title = menuTitle(node, lang);
     if (isExternal(node)) {
+      // Only http(s) links ever become anchors, whatever an old row of the database holds.
+      if (menuUrlProblem(2, node.menuUrl)) continue;
       items.push({ key: node.menuUrl, title, icon: node.icon, external: true });
       continue;
     }

@@ -1,12 +1,16 @@
 import { and, asc, count, desc, eq, gte, ilike, like, lte, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { escapeLike, stripNul } from '../../lib/sql.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 
+/** Writes one row; NUL bytes of a refused request's input are dropped so the row is never lost. */
 export async function insertOperationLog(db: Executor, row: OperationLogRow) {
-  await db.insert(operationLogs).values(row);
+  const clean = Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? stripNul(v) : v]),
+  ) as OperationLogRow;
+  await db.insert(operationLogs).values(clean);
 }
 
 export interface LogFilter {

@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, like, lt, ne, sql } from 'drizzle-orm';
 import type { LoginResult, SessionEndReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
+import { escapeLike, stripNul } from '../../lib/sql.js';
 import {
   captchas,
   loginLogs,
@@ -33,6 +34,17 @@ export async function takeCaptcha(db: Executor, key: string): Promise<string | u
   return row.answer;
 }
 
+/**
+ * Whether a user may sign in: its own flag, and no disabled user above it (the ids in its
+ * materialised path, `/1/5/9/`). Disabling a user thereby disables its whole subtree, while the
+ * sub-users keep their own flags for when it is enabled again.
+ */
+// Spelled out with the table name: Drizzle leaves columns unqualified in single-table selects,
+// and inside the subquery they would then name the ancestor's columns.
+const effectivelyEnabled = sql<boolean>`(users.enabled and not exists (
+  select 1 from users anc
+  where anc.id = any(string_to_array(trim(both '/' from users.path), '/')::int[]) and not anc.enabled))`;
+
 export async function findUserForLogin(db: Executor, username: string) {
   const [row] = await db
     .select({
@@ -42,7 +54,7 @@ export async function findUserForLogin(db: Executor, username: string) {
       type: users.type,
       roleId: users.roleId,
       language: users.language,
-      enabled: users.enabled,
+      enabled: effectivelyEnabled,
     })
     .from(users)
     .where(eq(users.username, username));
@@ -99,7 +111,7 @@ export async function insertLoginLog(
   db: Executor,
   row: { userId: number | null; username: string; result: LoginResult; ip: string; userAgent: string },
 ) {
-  await db.insert(loginLogs).values(row);
+  await db.insert(loginLogs).values({ ...row, username: stripNul(row.username), userAgent: stripNul(row.userAgent) });
 }
 
 export async function insertSession(
@@ -132,7 +144,7 @@ export async function findSession(db: Executor, tokenHash: string) {
       username: users.username,
       type: users.type,
       path: users.path,
-      enabled: users.enabled,
+      enabled: effectivelyEnabled,
       language: users.language,
       roleId: roles.id,
       roleIdentification: roles.identification,
@@ -157,16 +169,18 @@ export async function touchSession(db: Executor, sessionId: number, ttlSeconds: 
 /** Revokes sessions and returns their ids (for closing live sockets). */
 export async function revokeSessions(
   db: Executor,
-  where: { sessionId: number } | { userId: number; exceptSessionId?: number },
+  where: { sessionId: number } | { userId: number; exceptSessionId?: number } | { pathPrefix: string },
   reason: SessionEndReason,
 ): Promise<number[]> {
   const cond =
     'sessionId' in where
       ? eq(sessions.id, where.sessionId)
-      : and(
-          eq(sessions.userId, where.userId),
-          where.exceptSessionId ? ne(sessions.id, where.exceptSessionId) : undefined,
-        );
+      : 'pathPrefix' in where
+        ? inArray(sessions.userId, db.select({ id: users.id }).from(users).where(like(users.path, `${escapeLike(where.pathPrefix)}%`)))
+        : and(
+            eq(sessions.userId, where.userId),
+            where.exceptSessionId ? ne(sessions.id, where.exceptSessionId) : undefined,
+          );
   const rows = await db
     .update(sessions)
     .set({ revokedAt: sql`now()`, revokedReason: reason })

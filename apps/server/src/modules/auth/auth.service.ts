@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { AppError, forbidden } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
 import { dummyHash, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import * as repo from './auth.repo.js';
 
 export const CAPTCHA_TTL_SECONDS = 120;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ClientInfo {
   ip: string;
@@ -53,7 +54,8 @@ export class AuthService {
         field: 'captcha',
       });
     }
-    const answer = await repo.takeCaptcha(this.db, body.key).catch(() => undefined);
+    // Keys are UUIDs (the column's type): anything else is simply a wrong key, not a query.
+    const answer = UUID.test(body.key) ? await repo.takeCaptcha(this.db, body.key) : undefined;
     if (!answer || answer !== body.captcha.toLowerCase()) {
       throw new AppError(ErrorCode.CAPTCHA, 'captcha: the verification code is wrong or expired', {
         field: 'captcha',
@@ -78,22 +80,21 @@ export class AuthService {
       ? await verifyPassword(user.passwordHash, body.password)
       : await verifyPassword(await dummyHash(), body.password).then(() => false);
 
-    if (!user || !good) {
+    // A disabled account (or one below a disabled user) answers exactly like a wrong password,
+    // so the answer never confirms a password; the login log records what happened.
+    const disabled = Boolean(user && good && !user.enabled);
+    if (!user || !good || disabled) {
       const until = this.opts.lockout
         ? await repo.recordFailure(this.db, username, client.ip)
         : undefined;
       await repo.insertLoginLog(this.db, {
         userId: user?.id ?? null,
         username,
-        result: until ? 'lockout' : 'failure',
+        result: disabled ? 'disabled' : until ? 'lockout' : 'failure',
         ...client,
       });
       if (until) throw lockedError(until);
       throw new AppError(ErrorCode.BAD_CREDENTIALS, 'Incorrect username or password');
-    }
-    if (!user.enabled) {
-      await repo.insertLoginLog(this.db, { userId: user.id, username, result: 'failure', ...client });
-      throw forbidden('accountDisabled');
     }
 
     const token = newToken();
@@ -119,6 +120,26 @@ export class AuthService {
     };
   }
 
+  /**
+   * Checks the current password of a logged-in user (change password) under the same lockout as
+   * login: failures count in login_throttle for (username, address), the fifth locks the pair for
+   * 15 minutes (42901), and a lock also stops logins from that address. Returns whether it matched.
+   */
+  async verifyCurrentPassword(user: { username: string }, client: ClientInfo, hash: string | undefined, password: string) {
+    if (this.opts.lockout) {
+      const until = await repo.lockedUntil(this.db, user.username, client.ip);
+      if (until) throw lockedError(until);
+    }
+    const good = hash ? await verifyPassword(hash, password) : false;
+    if (good) {
+      if (this.opts.lockout) await repo.clearFailures(this.db, user.username, client.ip);
+      return true;
+    }
+    const until = this.opts.lockout ? await repo.recordFailure(this.db, user.username, client.ip) : undefined;
+    if (until) throw lockedError(until);
+    return false;
+  }
+
   /** Resolves a token to its session or throws the §8 session code. */
   async authenticate(token: string | undefined): Promise<AuthContext> {
     if (!token || token.length > 128) {
@@ -137,8 +158,9 @@ export class AuthService {
     if (s.expiresAt.getTime() <= Date.now()) {
       throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Your session has expired, please log in again');
     }
-    // Slide the expiry at most once a minute: no write on every request.
-    if (Date.now() - s.lastUsedAt.getTime() > 60_000) {
+    // Slide the expiry, but not with a write on every request: at most once a minute, and at
+    // least four times per lifetime so a short SESSION_TTL still slides with regular use.
+    if (Date.now() - s.lastUsedAt.getTime() > touchIntervalMs(this.opts.sessionTtl)) {
       await repo.touchSession(this.db, s.sessionId, this.opts.sessionTtl);
     }
     return {
@@ -171,6 +193,15 @@ export class AuthService {
     });
   }
 
+  /** Ends the sessions of a user and of everyone below it (disabling a user disables its subtree). */
+  async endSubtreeSessions(path: string, reason: 'disabled' | 'admin') {
+    const ended = await repo.revokeSessions(this.db, { pathPrefix: path }, reason);
+    if (ended.length > 0) {
+      this.bus.emit('session.ended', { sessionIds: ended, code: ErrorCode.TOKEN_REVOKED, reason });
+    }
+    return ended.length;
+  }
+
   /** Ends every other session of a user (password change, disable, role change). */
   async endOtherSessions(
     userId: number,
@@ -183,6 +214,11 @@ export class AuthService {
     }
     return ended.length;
   }
+}
+
+/** How often a session's expiry is written as it is used: min(60 s, TTL / 4). */
+export function touchIntervalMs(ttlSeconds: number) {
+  return Math.min(60_000, (ttlSeconds * 1000) / 4);
 }
 
 function lockedError(until: Date) {

@@ -1,5 +1,7 @@
 import {
+  ErrorCode,
   IMPORT_MAX_ROWS,
+  refusalMessage,
   type ImportMode,
   type ImportReport,
   type Language,
@@ -7,9 +9,11 @@ import {
 import type { z } from 'zod';
 import type { deviceListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { conflict, invalid } from '../../lib/errors.js';
+import { uniqueViolationOf } from '../../lib/db-errors.js';
+import { AppError, conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
-import { readSheet, writeSheet } from '../../lib/sheet.js';
+import { readSheetInWorker, SheetReadError, spreadsheetKind, writeSheet, type ParsedSheet } from '../../lib/sheet.js';
+import { Slots } from '../../lib/slots.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
@@ -19,13 +23,26 @@ import { exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
 
 export const EXPORT_MAX_ROWS = 100_000;
 
+export interface ImportLimits {
+  /** Imports that may run at once (parsing is CPU-heavy). */
+  concurrency: number;
+  /** How long a further import waits for a free slot before it answers 42900. */
+  waitMs: number;
+}
+export const IMPORT_LIMITS: ImportLimits = { concurrency: 2, waitMs: 5_000 };
+
 /** Bulk import from .xlsx/.xls and export to .xlsx (§5 batch upload). */
 export class DeviceSheetService {
+  private readonly slots: Slots;
+
   constructor(
     private readonly db: Db,
     private readonly types: DeviceTypeService,
     private readonly projects: ProjectService,
-  ) {}
+    private readonly limits: ImportLimits = IMPORT_LIMITS,
+  ) {
+    this.slots = new Slots(limits.concurrency);
+  }
 
   template(lang: Language): Buffer {
     return writeSheet('devices', [headerRow(lang)]);
@@ -38,17 +55,38 @@ export class DeviceSheetService {
    */
   async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
     if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
-    let sheet: unknown[][];
-    try {
-      sheet = readSheet(file.data);
-    } catch {
-      throw invalid('file', 'importFormat');
+    // The real format by its first bytes: a text, an HTML table or a CSV renamed .xls is refused.
+    if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
+    const release = await this.slots.acquire(this.limits.waitMs);
+    if (!release) {
+      throw new AppError(ErrorCode.RATE_LIMITED, refusalMessage('importBusy'), {
+        reason: 'importBusy',
+        retryAfter: Math.max(1, Math.ceil(this.limits.waitMs / 1000)),
+      });
     }
-    const [header = [], ...rows] = sheet;
+    try {
+      return await this.importSheet(actor, file, mode, dryRun);
+    } finally {
+      release();
+    }
+  }
+
+  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    let sheet: ParsedSheet;
+    try {
+      // Header + the row limit + one more row to notice a sheet that is too long.
+      sheet = await readSheetInWorker(file.data, { maxRows: IMPORT_MAX_ROWS + 2 });
+    } catch (err) {
+      if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+      throw invalid('file', 'notSpreadsheet');
+    }
+    const [header = [], ...rows] = sheet.rows;
+    if (rows.length > IMPORT_MAX_ROWS || sheet.dimensionRows > IMPORT_MAX_ROWS + 1) {
+      throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+    }
     const { keys, missing } = mapHeader(header);
     if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
     if (rows.length === 0) throw invalid('file', 'importNoRows');
-    if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
 
     const projects = await this.projects.ownedBy(actor);
     const byName = new Map<string, number[]>();
@@ -56,7 +94,7 @@ export class DeviceSheetService {
     const ownerOf = new Map(projects.map((p) => [p.id, p.ownerPath]));
     const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
 
-    const { valid, errors } = parseRows(rows, keys, { types, projects: byName });
+    const { valid, errors } = await parseRows(rows, keys, { types, projects: byName });
     const taken = await repo.existingSns(this.db, valid.map((v) => v.fields.sn));
     const fresh = valid.filter((v) => {
       if (!taken.has(v.fields.sn)) return true;
@@ -82,9 +120,8 @@ export class DeviceSheetService {
         return n;
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505' || String(err).includes('devices_sn_unique')) {
-        throw conflict('importRace');
-      }
+      // SNs added by someone else between the check and the insert.
+      if (uniqueViolationOf(err) === 'devices_sn_unique') throw conflict('importRace');
       throw err;
     }
     return report;

@@ -14,6 +14,8 @@ import {
   moveDevicesSchema,
   pageOf,
   pageQuerySchema,
+  idNumberSchema,
+  idSchema,
 } from '@iot/contract';
 import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
@@ -43,7 +45,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ devices: DeviceService }> = a
     '/device/subdevicelist',
     {
       config: { permission: ['device:list', 'device:detail'] },
-      schema: { tags, querystring: pageQuerySchema.extend({ id: z.coerce.number().int().positive() }), response: { 200: envelope(pageOf(deviceDtoSchema)) } },
+      schema: { tags, querystring: pageQuerySchema.extend({ id: idSchema }), response: { 200: envelope(pageOf(deviceDtoSchema)) } },
     },
     async (req) => ok(await devices.subDevices(authOf(req), req.query.id, req.query.page, req.query.limit)),
   );
@@ -82,7 +84,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ devices: DeviceService }> = a
     '/device/credential',
     {
       config: { permission: 'device:edit', audit: 'device.credential' },
-      schema: { tags, summary: 'Regenerate a device’s ingestion secret (shown once)', body: z.object({ id: z.number().int().positive() }), response: { 200: envelope(deviceCredentialSchema) } },
+      schema: { tags, summary: 'Regenerate a device’s ingestion secret (shown once)', body: z.object({ id: idNumberSchema }), response: { 200: envelope(deviceCredentialSchema) } },
     },
     async (req) => ok(await devices.regenerateCredential(actorOf(req), req.body.id), 'new secret generated'),
   );

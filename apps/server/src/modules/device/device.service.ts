@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { DeviceDto } from '@iot/contract';
+import { ErrorCode, type DeviceDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceEditSchema, deviceFieldsSchema, deviceListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
+import { uniqueViolationOf } from '../../lib/db-errors.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
 import { hashToken } from '../../lib/tokens.js';
 import { audit, type Actor } from '../audit/audit.service.js';
@@ -94,8 +95,7 @@ export class DeviceService {
       if (self && self.subCount > 0) throw invalid('parentId', 'parentWithSubs');
     }
     if (f.projectId) {
-      const project = await this.projects.manageable(ctx, f.projectId).catch(() => undefined);
-      if (!project) throw invalid('projectId', 'noProject');
+      const project = await this.targetProject(ctx, f.projectId);
       return { ownerPath: project.ownerPath, name: project.name };
     }
     return undefined;
@@ -110,17 +110,34 @@ export class DeviceService {
     return { ...rest, ...(project !== undefined ? { project } : {}) };
   }
 
+  /**
+   * A project devices may be put in: one the caller manages. Not found or only shared answers
+   * "noProject" on the field; any other failure (the database) propagates as itself.
+   */
+  private async targetProject(ctx: AuthContext, projectId: number) {
+    try {
+      return await this.projects.manageable(ctx, projectId);
+    } catch (err) {
+      if (err instanceof AppError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.FORBIDDEN)) {
+        throw invalid('projectId', 'noProject');
+      }
+      throw err;
+    }
+  }
+
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
     const project = await this.checkRefs(actor, f);
     const ownerPath = project?.ownerPath ?? actor.path;
-    if (await repo.snTaken(this.db, f.sn)) throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
+    if (await repo.snTaken(this.db, f.sn)) throw snTaken(f.sn);
     const secret = newSecret();
-    return this.db.transaction(async (tx) => {
-      const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
-      await audit(tx, actor, { entityId: id, name: f.name, summary: DeviceService.summaryOf(f, project?.name ?? null) });
-      return { id, sn: f.sn, secret };
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const id = await repo.insertDevice(tx, { ...f, ownerPath, credentialHash: hashToken(secret) });
+        await audit(tx, actor, { entityId: id, name: f.name, summary: DeviceService.summaryOf(f, project?.name ?? null) });
+        return { id, sn: f.sn, secret };
+      })
+      .catch(snRace(f.sn));
   }
 
   /**
@@ -139,23 +156,23 @@ export class DeviceService {
       { typeId: changes('typeId'), parentId: changes('parentId'), projectId: changes('projectId') },
       { id, subCount: current!.subCount },
     );
-    if (f.sn !== undefined && (await repo.snTaken(this.db, f.sn, id))) {
-      throw conflict('snTaken', { params: { sn: f.sn }, field: 'sn' });
-    }
+    if (f.sn !== undefined && (await repo.snTaken(this.db, f.sn, id))) throw snTaken(f.sn);
     // The log names the project sent: the new one, the one the device already has, or none.
     const project = f.projectId === undefined ? undefined : f.projectId === null ? null : (target?.name ?? current!.projectName ?? null);
-    await this.db.transaction(async (tx) => {
-      await repo.updateDevice(tx, id, { ...f, ownerPath: target?.ownerPath ?? current!.ownerPath });
-      await audit(tx, actor, {
-        entityId: id,
-        name: current!.name,
-        // Only the fields sent; a new name is logged when it differs from the one in entityName.
-        summary: {
-          ...(f.name !== undefined && f.name !== current!.name ? { name: f.name } : {}),
-          ...DeviceService.summaryOf(f, project),
-        },
-      });
-    });
+    await this.db
+      .transaction(async (tx) => {
+        await repo.updateDevice(tx, id, { ...f, ownerPath: target?.ownerPath ?? current!.ownerPath });
+        await audit(tx, actor, {
+          entityId: id,
+          name: current!.name,
+          // Only the fields sent; a new name is logged when it differs from the one in entityName.
+          summary: {
+            ...(f.name !== undefined && f.name !== current!.name ? { name: f.name } : {}),
+            ...DeviceService.summaryOf(f, project),
+          },
+        });
+      })
+      .catch(snRace(f.sn ?? current!.sn));
   }
 
   async remove(actor: Actor, ids: number[]) {
@@ -170,12 +187,7 @@ export class DeviceService {
   async move(actor: Actor, ids: number[], projectId: number | null) {
     const unique = [...new Set(ids)];
     const rows = await this.manageable(actor, unique);
-    let project: string | null = null;
-    if (projectId) {
-      const target = await this.projects.manageable(actor, projectId).catch(() => undefined);
-      if (!target) throw invalid('projectId', 'noProject');
-      project = target.name;
-    }
+    const project = projectId ? (await this.targetProject(actor, projectId)).name : null;
     await this.db.transaction(async (tx) => {
       await repo.moveDevices(tx, unique, projectId);
       await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project } });
@@ -193,6 +205,13 @@ export class DeviceService {
     return { sn: d!.sn, secret };
   }
 }
+
+const snTaken = (sn: string) => conflict('snTaken', { params: { sn }, field: 'sn' });
+
+/** The SN check raced another request: the unique constraint answers, as 40900 with the SN. */
+const snRace = (sn: string) => (err: unknown): never => {
+  throw uniqueViolationOf(err) === 'devices_sn_unique' ? snTaken(sn) : err;
+};
 
 /** The devices a bulk change touched, by name (bounded by the log). */
 function namesOf(rows: { name: string }[]) {

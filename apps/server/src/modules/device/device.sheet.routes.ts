@@ -1,11 +1,33 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMPORT_MODES, deviceListQuerySchema, envelope, importReportSchema, templateQuerySchema } from '@iot/contract';
-import { invalid } from '../../lib/errors.js';
+import { AppError, invalid } from '../../lib/errors.js';
 import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/envelope.js';
 import type { DeviceSheetService } from './device.import.js';
+
+/**
+ * The one file of a multipart upload (field `file`). Malformed multipart (no boundary, a cut-off
+ * body, too many parts) answers 40000 naming `file` or `body` instead of a parser error.
+ */
+async function readUpload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
+  if (!req.isMultipart()) throw invalid('file', 'fileRequired');
+  try {
+    const file = await req.file();
+    if (!file || file.fieldname !== 'file') throw invalid('file', 'fileRequired');
+    return { filename: file.filename, data: await file.toBuffer() };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    // Size limits keep their own message (envelope plugin).
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') throw err;
+    const tooMany = code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_PROTO_VIOLATION';
+    req.log.debug({ err }, 'malformed multipart upload');
+    throw invalid(tooMany ? 'body' : 'file', 'uploadMalformed');
+  }
+}
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -37,11 +59,8 @@ export const deviceSheetRoutes: FastifyPluginAsyncZod<{ sheets: DeviceSheetServi
       },
     },
     async (req) => {
-      if (!req.isMultipart()) throw invalid('file', 'fileRequired');
-      const file = await req.file();
-      if (!file) throw invalid('file', 'fileRequired');
-      const data = await file.toBuffer();
-      const report = await sheets.import(actorOf(req), { filename: file.filename, data }, req.query.mode, req.query.dryRun);
+      const file = await readUpload(req);
+      const report = await sheets.import(actorOf(req), file, req.query.mode, req.query.dryRun);
       return ok(report, report.dryRun ? 'checked' : `${report.imported} device(s) imported`);
     },
   );

@@ -6,6 +6,7 @@ import {
   deviceLogDtoSchema,
   deviceLogQuerySchema,
   envelope,
+  idQuerySchema,
   latestValueSchema,
   pageOf,
   uplinkResultSchema,
@@ -21,7 +22,9 @@ function basicCredentials(header: string | undefined): { sn: string; secret: str
   if (!m) return undefined;
   const text = Buffer.from(m[1]!, 'base64').toString();
   const at = text.indexOf(':');
-  return at > 0 ? { sn: text.slice(0, at), secret: text.slice(at + 1) } : undefined;
+  // A NUL byte names no device (PostgreSQL text cannot hold one): the same 60204 as a wrong secret.
+  if (at <= 0 || text.includes('\u0000')) return undefined;
+  return { sn: text.slice(0, at), secret: text.slice(at + 1) };
 }
 
 /**
@@ -65,7 +68,7 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<{ data: DeviceDataService }
       schema: {
         tags: ['devices'],
         summary: 'The newest value of each parameter of a device',
-        querystring: z.object({ id: z.coerce.number().int().positive().max(2147483647) }),
+        querystring: idQuerySchema,
         response: { 200: envelope(z.array(latestValueSchema)) },
       },
     },

@@ -1,8 +1,8 @@
-import type { MenuNode, MenuOption } from '@iot/contract';
+import { ErrorCode, menuUrlProblem, type MenuNode, type MenuOption } from '@iot/contract';
 import type { z } from 'zod';
 import type { menuCreateSchema, menuEditSchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { PermissionService } from '../permission/permission.service.js';
@@ -67,6 +67,11 @@ export class MenuAdminService {
     const menu = await repo.findMenu(this.db, body.id);
     if (!menu) throw notFound('menuNotFound');
     if (body.parentId !== undefined) await this.assertParent(body.parentId, body.id);
+    // An edit sending only the URL or only the jump type is held to the rule with the stored other.
+    if ((body.jumpType === undefined) !== (body.menuUrl === undefined)) {
+      const problem = menuUrlProblem(body.jumpType ?? menu.jumpType, body.menuUrl ?? menu.menuUrl);
+      if (problem) throw new AppError(ErrorCode.VALIDATION, `menuUrl: ${problem}`, { field: 'menuUrl' });
+    }
     if (
       body.identification !== undefined &&
       (await repo.menuIdentificationTaken(this.db, body.identification, body.id))

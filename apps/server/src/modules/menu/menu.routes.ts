@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, idQuerySchema, menuCreateSchema, menuEditSchema, menuNodeSchema, menuOptionSchema } from '@iot/contract';
+import { envelope, idQuerySchema, int4QuerySchema, menuCreateSchema, menuEditSchema, menuNodeSchema, menuOptionSchema } from '@iot/contract';
 import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
 import { ok } from '../../plugins/envelope.js';
@@ -55,7 +55,7 @@ export const menuRoutes: FastifyPluginAsyncZod<{ menus: MenuService; menuAdmin: 
       schema: {
         tags,
         summary: 'The caller’s visible menus under one parent (parent_id 0: top level)',
-        querystring: z.object({ parent_id: z.coerce.number().int().min(0).default(0) }),
+        querystring: z.object({ parent_id: int4QuerySchema.default(0) }),
         response: { 200: envelope(z.array(menuNodeSchema)) },
       },
     },

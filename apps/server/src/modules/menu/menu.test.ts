@@ -107,4 +107,67 @@ describe('menus and permissions', () => {
     expect(again.adminCreated).toBe(false);
     expect(await count()).toEqual(before);
   });
+
+  it('menu URLs are in-site paths or http(s) links, never javascript: or data:', async () => {
+    const token = await t.login();
+    let n = 0;
+    const add = async (jumpType: number, menuUrl: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/menu/addmenutest',
+          headers: bearer(token),
+          payload: { name: 'Link', jumpType, menuUrl, identification: `link-${++n}` },
+        })
+      ).json();
+    for (const [jumpType, url] of [
+      [2, 'javascript:alert(document.cookie)'],
+      [2, ' JaVaScRiPt:alert(1)'],
+      [2, 'data:text/html,<script>alert(1)</script>'],
+      [2, 'vbscript:msgbox'],
+      [2, '//evil.example/path'],
+      [2, 'https://user@evil.example'],
+      [2, 'https://ok.example/a b'],
+      [2, 'type'],
+      [1, 'javascript:alert(1)'],
+      [1, '//evil.example'],
+      [1, '\\evil.example'],
+      [1, 'https://elsewhere.example'],
+    ] as const) {
+      expect(await add(jumpType, url), `${jumpType} ${url}`).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'menuUrl' } });
+    }
+    for (const [jumpType, url] of [[2, 'https://docs.example.com/guide?x=1#top'], [2, 'HTTP://intranet:8080/'], [1, 'type'], [1, '/device']] as const) {
+      expect((await add(jumpType, url)).code, `${jumpType} ${url}`).toBe(20000);
+    }
+    // Editing is held to the same rule.
+    const { data } = await add(1, 'ok-path');
+    const edit = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/menu/editmenutest',
+      headers: bearer(token),
+      payload: { id: data.id, name: 'Link', jumpType: 2, menuUrl: 'javascript:void(0)', identification: `link-${n}` },
+    });
+    expect(edit.json()).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'menuUrl' } });
+    // A partial edit sending only the URL, or only the jump type, is checked with the stored other.
+    for (const payload of [{ id: data.id, menuUrl: 'javascript:void(0)' }, { id: data.id, jumpType: 2 }]) {
+      const partial = await t.app.inject({ method: 'POST', url: '/api/v1/menu/editmenutest', headers: bearer(token), payload });
+      expect(partial.json(), JSON.stringify(payload)).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'menuUrl' } });
+    }
+    const fine = await t.app.inject({ method: 'POST', url: '/api/v1/menu/editmenutest', headers: bearer(token), payload: { id: data.id, menuUrl: '/fine' } });
+    expect(fine.json().code).toBe(20000);
+  });
+
+  it('every answer carries the security headers: CSP without inline scripts, no framing, nosniff, no referrer', async () => {
+    for (const url of ['/api/v1/config', '/api/docs/', '/login']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("img-src 'self' data:");
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
 });

@@ -15,6 +15,7 @@ import {
   userOptionsQuerySchema,
   userRepasswordSchema,
   type PermissionCode,
+  idNumberSchema,
 } from '@iot/contract';
 import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
@@ -89,7 +90,7 @@ export const userAdminRoutes: FastifyPluginAsyncZod<{ admin: UserAdminService }>
     '/user/unlock',
     {
       config: { permission: any('edit'), audit: 'user.unlock' },
-      schema: { tags, summary: 'Lift a failed-login lock', body: z.object({ id: z.number().int().positive() }), response: { 200: none } },
+      schema: { tags, summary: 'Lift a failed-login lock', body: z.object({ id: idNumberSchema }), response: { 200: none } },
     },
     async (req) => {
       await admin.unlock(actorOf(req), req.body.id);

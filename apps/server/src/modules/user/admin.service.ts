@@ -163,9 +163,9 @@ export class UserAdminService {
         summary: { ...rest, ...(role ? { role: role.name } : {}), ...(parent ? { parent: parent.username } : {}) },
       });
     });
-    if (changesRole || disables) {
-      await this.auth.endOtherSessions(id, disables ? 'disabled' : 'admin');
-    }
+    // Disabling a user disables everyone below it: their sessions end with its own.
+    if (disables) await this.auth.endSubtreeSessions(newPath ?? target.path, 'disabled');
+    else if (changesRole) await this.auth.endOtherSessions(id, 'admin');
   }
 
   async remove(actor: Actor, id: number) {

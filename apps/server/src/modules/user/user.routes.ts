@@ -52,7 +52,12 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; menus: Menu
   app.post(
     '/user/changepassword',
     {
-      config: { permission: AUTHENTICATED, audit: 'user.changepassword' },
+      config: {
+        permission: AUTHENTICATED,
+        audit: 'user.changepassword',
+        // Guesses of the current password: 10 a minute per session, on top of the lockout.
+        rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (req) => `changepassword:${req.auth?.sessionId ?? req.ip}` },
+      },
       schema: {
         tags: ['user'],
         summary: 'Change the caller’s password; ends the caller’s other sessions',

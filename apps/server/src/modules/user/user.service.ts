@@ -8,7 +8,7 @@ import {
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, invalid } from '../../lib/errors.js';
-import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { hashPassword } from '../../lib/password.js';
 import { audit, auditNothing, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
 import type { PermissionService } from '../permission/permission.service.js';
@@ -45,7 +45,7 @@ export class UserService {
   /** Changes the caller's password and ends the caller's other sessions. */
   async changePassword(ctx: Actor, body: ChangePasswordBody) {
     const hash = await repo.passwordHashOf(this.db, ctx.userId);
-    if (!hash || !(await verifyPassword(hash, body.oldPassword))) {
+    if (!(await this.auth.verifyCurrentPassword(ctx, ctx, hash, body.oldPassword))) {
       throw invalid('oldPassword', 'oldPasswordWrong');
     }
     if (body.oldPassword === body.newPassword) {

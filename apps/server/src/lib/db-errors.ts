@@ -1,0 +1,48 @@
+import type { RefusalReason } from '@iot/contract';
+import { conflict, type AppError } from './errors.js';
+
+/** SQLSTATE of a unique violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The PostgreSQL error behind a failure, if any: pg and PGlite both expose `code` (SQLSTATE) and
+ * `constraint`; Drizzle wraps them in a DrizzleQueryError whose `cause` is the original.
+ */
+function pgErrorOf(err: unknown): { code: string; constraint?: string } | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      return { code, constraint: (e as { constraint?: string }).constraint };
+    }
+  }
+  return undefined;
+}
+
+/** The constraint a unique violation hit, or undefined for any other failure. */
+export function uniqueViolationOf(err: unknown): string | undefined {
+  const pg = pgErrorOf(err);
+  return pg?.code === UNIQUE_VIOLATION ? (pg.constraint ?? '') : undefined;
+}
+
+/**
+ * What each unique constraint means to a caller. A check before the insert answers most
+ * duplicates; these answer the ones that slip past it under concurrency.
+ */
+const UNIQUE_CONSTRAINTS: Record<string, { reason: RefusalReason; field?: string }> = {
+  devices_sn_unique: { reason: 'snTaken', field: 'sn' },
+  users_username_unique: { reason: 'usernameTaken', field: 'username' },
+  device_types_code_unique: { reason: 'typeCodeTaken', field: 'code' },
+  roles_identification_unique: { reason: 'identificationTaken', field: 'identification' },
+  menus_identification_unique: { reason: 'identificationTaken', field: 'identification' },
+  permissions_identification_unique: { reason: 'identificationTaken', field: 'identification' },
+  user_emails_user_email_uq: { reason: 'emailTaken', field: 'email' },
+  device_type_params_type_sem_uq: { reason: 'duplicateValue', field: 'params' },
+};
+
+/** A unique violation as the documented 40900 with its reason; undefined for other failures. */
+export function conflictFromDb(err: unknown): AppError | undefined {
+  const constraint = uniqueViolationOf(err);
+  if (constraint === undefined) return undefined;
+  const known = UNIQUE_CONSTRAINTS[constraint];
+  return conflict(known?.reason ?? 'duplicateValue', { field: known?.field });
+}

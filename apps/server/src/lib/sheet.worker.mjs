@@ -1,0 +1,52 @@
+// Parses the first sheet of an .xlsx/.xls upload off the main thread (see readSheetInWorker in
+// sheet.ts). Plain JavaScript on purpose: it runs the same under tsx (dev, production start) and
+// under the test runner, whatever loader the parent thread has.
+import fs from 'node:fs';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import * as XLSX from '@e965/xlsx';
+
+/** @type {{ data: Uint8Array; maxRows: number }} */
+const { data, maxRows } = workerData;
+const CHUNK = 500;
+
+// Parsing is background work: on Linux lower this thread's priority (a thread id given to
+// setpriority affects that thread only), so the event loop keeps a core when CPUs are scarce.
+try {
+  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid)) os.setPriority(tid, 10);
+} catch {
+  // Not Linux, or not allowed: run at normal priority.
+}
+
+try {
+  const wb = XLSX.read(data, {
+    type: 'buffer',
+    dense: true,
+    // Stop after maxRows rows: a 200,000-row sheet is never turned into cells beyond that.
+    sheetRows: maxRows,
+    cellFormula: false,
+    cellHTML: false,
+    cellText: false,
+    cellStyles: false,
+  });
+  const name = wb.SheetNames[0];
+  let dimensionRows = 0;
+  if (name) {
+    const ws = wb.Sheets[name];
+    // `!fullref` is the sheet's whole dimension when sheetRows cut it short.
+    const ref = ws['!fullref'] ?? ws['!ref'];
+    dimensionRows = ref ? XLSX.utils.decode_range(ref).e.r + 1 : 0;
+    const rows = XLSX.utils.sheet_to_json(ws, { header: 1, blankrows: false, defval: '', raw: true });
+    // In slices, each sent once the parent asks for it: the parent decodes messages on its event
+    // loop, and a queue of them would be decoded in one long go.
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const asked = new Promise((resolve) => parentPort.once('message', resolve));
+      parentPort.postMessage({ type: 'rows', rows: rows.slice(i, i + CHUNK) });
+      await asked;
+    }
+  }
+  parentPort.postMessage({ type: 'done', dimensionRows });
+} catch (err) {
+  parentPort.postMessage({ type: 'failed', message: String(err && err.message ? err.message : err) });
+}

@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers.js';
+
+/**
+ * Walks every /api/v1 route (the route table, with each route's query and body schema from the
+ * OpenAPI document, so a new route is covered without touching this file) and sends it hostile
+ * input: each query parameter and body field in turn set to a value from the table below while
+ * the others stay plausible, then whole bodies that are not what the route expects. Path
+ * parameters (`/ingest/:kind`) get a plausible value and then the hostile ones. Nothing may
+ * answer 5xx or leak a stack trace, and the server must still answer afterwards.
+ *
+ * Routes that authenticate their caller themselves are called with that caller's credentials, so
+ * the hostile input reaches past the door: the device uplink as a real device (HTTP Basic SN and
+ * secret; with a console token it would answer 60204 to everything), the broker hooks with the
+ * broker secret.
+ */
+
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema | Schema[];
+  prefixItems?: Schema[];
+  minItems?: number;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  pattern?: string;
+  format?: string;
+  default?: unknown;
+};
+
+let unique = 0;
+/** A value the schema probably accepts, so that one hostile field is what the route sees. */
+function plausible(s: Schema | undefined, depth = 0): unknown {
+  if (!s || depth > 6) return 'fuzz';
+  if ('const' in s) return s.const;
+  if (s.enum) return s.enum[0];
+  const alt = s.anyOf ?? s.oneOf ?? s.allOf;
+  if (alt?.length) return plausible(alt[0], depth + 1);
+  const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return Math.min(s.maximum ?? 1, Math.max(s.minimum ?? 1, 1));
+    case 'boolean':
+      return true;
+    case 'array': {
+      if (s.prefixItems) return s.prefixItems.map((x) => plausible(x, depth + 1));
+      if (Array.isArray(s.items)) return s.items.map((x) => plausible(x, depth + 1));
+      return s.minItems ? [plausible(s.items, depth + 1)] : [];
+    }
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(s.properties ?? {})) out[k] = plausible(v, depth + 1);
+      return out;
+    }
+    default: {
+      if (s.format === 'date-time') return new Date().toISOString();
+      if (s.format === 'email') return `fuzz${++unique}@example.com`;
+      if (s.pattern && /\\d|0-9/.test(s.pattern) && !/A-Z|a-z|\\p\{L\}/.test(s.pattern)) return '123';
+      return `fuzz${++unique}`.padEnd(s.minLength ?? 0, 'z');
+    }
+  }
+}
+
+/** Values no body field should take down the server with. */
+const FIELD_VALUES: unknown[] = [
+  'a\u0000b',
+  '',
+  -1,
+  0,
+  1.5,
+  2 ** 31,
+  2 ** 53,
+  -(2 ** 63),
+  1e308,
+  '99999999999999999999',
+  true,
+  null,
+  [],
+  { nested: { deeper: [1, { x: 'y' }] } },
+  "' OR 1=1; --",
+  '\ud800',
+];
+/** The same for query parameters (always text), with a few that only make sense there. */
+const QUERY_VALUES: string[] = [
+  'a\u0000b',
+  '',
+  '-1',
+  '1.5',
+  String(2 ** 31),
+  String(2 ** 53),
+  '1e308',
+  '99999999999999999999',
+  'NaN',
+  '0x1F',
+  '[]',
+  '{"a":{"b":[1]}}',
+  "' OR 1=1; --",
+  '%_\\',
+  '\ud800',
+  '2026-13-45T99:99:99Z',
+  '😀'.repeat(100),
+  'B'.repeat(20_000),
+];
+const BIG = 'A'.repeat(1024 * 1024);
+/** Percent-encodes a query value; a lone surrogate becomes bytes that are not UTF-8 at all. */
+const encodeQuery = (v: string) => {
+  try {
+    return encodeURIComponent(v);
+  } catch {
+    return `${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))}%ED%A0%80%FF`;
+  }
+};
+const BROKER_AUTH_SECRET = 'fuzz-broker-secret-123';
+const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+/** Whole bodies that are not what any route expects, with their content type. */
+const HOSTILE_BODIES: { type: string; body: string | Buffer }[] = [
+  { type: 'application/json', body: '' },
+  { type: 'application/json', body: '{' },
+  { type: 'application/json', body: 'null' },
+  { type: 'application/json', body: '[]' },
+  { type: 'application/json', body: '"just a string"' },
+  { type: 'application/json', body: '1e999' },
+  { type: 'application/json', body: '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}' },
+  { type: 'application/json', body: deepJson(5000) },
+  { type: 'application/json', body: JSON.stringify({ big: BIG }) },
+  { type: 'application/json', body: `{"a":"${'\\u0000'.repeat(10)}"}` },
+  { type: 'text/plain', body: 'hello' },
+  { type: 'application/x-www-form-urlencoded', body: 'a=1&b=2' },
+  { type: 'multipart/form-data', body: '--x\r\n' },
+  { type: 'multipart/form-data; boundary=zz', body: '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\n\r\nPK\u0003\u0004junk' },
+  { type: 'multipart/form-data; boundary=zz', body: `${'--zz\r\nContent-Disposition: form-data; name="f"\r\n\r\nv\r\n'.repeat(50)}--zz--\r\n` },
+  { type: 'multipart/form-data; boundary=zz', body: '--zz\r\nContent-Disposition: form-data; name="file"; filename="x\u0000.xlsx"\r\n\r\n\r\n--zz--\r\n' },
+];
+
+describe('fuzzing every route with hostile input', () => {
+  let t: TestApp;
+  let doc: { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>> };
+  let logins = 0;
+  const problems: string[] = [];
+  let requests = 0;
+  /** `Authorization` of a real device for the uplink (HTTP Basic: SN and secret). */
+  let deviceBasic = '';
+
+  /** A fresh super-administrator session from its own address (logout and lockouts stay local). */
+  const session = async () => {
+    const remoteAddress = `10.9.${Math.floor(++logins / 250)}.${logins % 250}`;
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress, payload: { username: 'admin', password: 'admin-pass-1' } });
+    return { token: res.json().data.token as string, remoteAddress };
+  };
+
+  beforeAll(async () => {
+    // No per-session or per-device rate limit: the fuzzer sends fast, and a 42900 would hide the
+    // deeper paths it means to reach.
+    t = await buildTestApp({ API_RATE_LIMIT: '0', DEVICE_RATE_LIMIT: '100000', BROKER_AUTH_SECRET });
+    doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const admin = await session();
+    const bearerOf = { authorization: `Bearer ${admin.token}` };
+    const type = (await t.app.inject({ method: 'POST', url: '/api/v1/devicetype/addtype', headers: bearerOf, payload: { code: 'FUZZ', name: 'Fuzz type' } })).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/devicetype/addsetparam',
+      headers: bearerOf,
+      payload: { id: type.data.id, params: [{ semaphoreId: 'v', name: 'V', dataType: 'number' }, { semaphoreId: 's', name: 'S', dataType: 'text' }] },
+    });
+    const device = (await t.app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearerOf, payload: { name: 'Fuzz BMU', sn: 'FUZZ-1', typeId: type.data.id } })).json();
+    expect(device.code).toBe(20000);
+    deviceBasic = `Basic ${Buffer.from(`FUZZ-1:${device.data.secret}`).toString('base64')}`;
+  });
+  afterAll(() => t.close());
+
+  const send = async (
+    who: { token: string; remoteAddress: string },
+    method: string,
+    url: string,
+    opts: { query?: Record<string, unknown>; json?: unknown; raw?: { type: string; body: string | Buffer }; headers?: Record<string, string> },
+  ) => {
+    const qs = Object.entries(opts.query ?? {})
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeQuery(String(v))}`)
+      .join('&');
+    const headers: Record<string, string> = { authorization: `Bearer ${who.token}`, ...opts.headers };
+    let payload: string | Buffer | undefined;
+    if (opts.raw) {
+      headers['content-type'] = opts.raw.type;
+      payload = opts.raw.body;
+    } else if (opts.json !== undefined && method !== 'GET') {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(opts.json);
+    }
+    requests++;
+    const res = await t.app.inject({ method: method as 'GET', url: qs ? `${url}?${qs}` : url, headers, payload, remoteAddress: who.remoteAddress });
+    const label = `${method} ${url} ${JSON.stringify(opts.query ?? {}).slice(0, 80)} ${String(opts.raw?.body ?? JSON.stringify(opts.json) ?? '').slice(0, 80)}`;
+    if (res.statusCode >= 500) problems.push(`${res.statusCode} ← ${label}: ${res.body.slice(0, 200)}`);
+    if (/\bat .+:\d+:\d+\)?|node_modules|\.ts:\d+/.test(res.body)) problems.push(`stack trace ← ${label}`);
+  };
+
+  it('no route answers 5xx or leaks a stack trace, and the server still answers', async () => {
+    const started = Date.now();
+    for (const route of t.app.apiRoutes) {
+      if (route.url.endsWith('/ws')) continue; // the live channel has its own suite
+      const op = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()] ?? {};
+      const params = (op.parameters ?? []).filter((p) => p.in === 'query');
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
+      const bodySchema = op.requestBody?.content['application/json']?.schema;
+      const baseQuery = Object.fromEntries(params.map((p) => [p.name, plausible(p.schema)]));
+      const isUplink = route.url.startsWith('/api/v1/ingest/');
+      // The uplink's body schema is any object: start from a telemetry message instead.
+      const baseBody = isUplink
+        ? { ts: new Date().toISOString(), values: { v: 1, s: 'text' } }
+        : bodySchema
+          ? (plausible(bodySchema) as Record<string, unknown>)
+          : undefined;
+      const pathOf = (values: Record<string, string>) =>
+        route.url.replace(/:(\w+)/g, (_, name: string) => encodeQuery(values[name] ?? 'fuzz'));
+      const basePath = Object.fromEntries(pathParams.map((p) => [p.name, String(plausible(p.schema))]));
+      const url = pathOf(basePath);
+      const who = await session();
+      const headers: Record<string, string> | undefined = isUplink
+        ? { authorization: deviceBasic }
+        : route.url.startsWith('/api/v1/broker/')
+          ? { 'x-broker-secret': BROKER_AUTH_SECRET }
+          : undefined;
+      if (route.url.includes('/:')) expect(pathParams.length, `${route.url}: path parameters in the OpenAPI document`).toBeGreaterThan(0);
+
+      // Path parameters, one at a time.
+      for (const p of pathParams) {
+        for (const v of QUERY_VALUES) await send(who, route.method, pathOf({ ...basePath, [p.name]: v }), { query: baseQuery, json: baseBody, headers });
+      }
+      if (isUplink) {
+        // The same messages without a device's credentials, or with a console token: 60204.
+        const anon = await t.app.inject({ method: 'POST', url, payload: baseBody, remoteAddress: who.remoteAddress });
+        expect(anon.json().code).toBe(60204);
+        const withToken = await t.app.inject({ method: 'POST', url, payload: baseBody, headers: { authorization: `Bearer ${who.token}` }, remoteAddress: who.remoteAddress });
+        expect(withToken.json().code).toBe(60204);
+        const nul = await t.app.inject({
+          method: 'POST',
+          url,
+          payload: baseBody,
+          headers: { authorization: `Basic ${Buffer.from('FUZZ\u0000-1:x').toString('base64')}` },
+          remoteAddress: who.remoteAddress,
+        });
+        expect(nul.json().code).toBe(60204);
+        const good = await t.app.inject({ method: 'POST', url, payload: baseBody, headers: { authorization: deviceBasic }, remoteAddress: who.remoteAddress });
+        expect(good.json()).toMatchObject({ code: 20000, data: { accepted: 2 } });
+      }
+
+      // One field at a time, the others plausible.
+      for (const p of params) {
+        for (const v of QUERY_VALUES) await send(who, route.method, url, { query: { ...baseQuery, [p.name]: v }, json: baseBody, headers });
+      }
+      if (baseBody && typeof baseBody === 'object' && !Array.isArray(baseBody)) {
+        const fields = Object.keys(baseBody);
+        for (const [i, f] of fields.entries()) {
+          for (const v of FIELD_VALUES) await send(who, route.method, url, { query: baseQuery, json: { ...baseBody, [f]: v }, headers });
+          // A 1 MB string in the first field; an unknown extra field.
+          if (i === 0) await send(who, route.method, url, { query: baseQuery, json: { ...baseBody, [f]: BIG }, headers });
+        }
+        await send(who, route.method, url, { query: baseQuery, json: { ...baseBody, 'extra\u0000': 1, __proto__: { polluted: true } }, headers });
+      }
+      // Whole bodies of the wrong shape (also sent to GET routes: a body they must ignore).
+      for (const raw of HOSTILE_BODIES) {
+        if (route.method === 'GET' && raw.type !== 'application/json') continue;
+        await send(who, route.method, url, { query: baseQuery, raw, headers });
+      }
+    }
+    const config = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(config.json().code).toBe(20000);
+    const info = await t.app.inject({ method: 'GET', url: '/api/v1/user/info', headers: { authorization: `Bearer ${(await session()).token}` } });
+    expect(info.json().code).toBe(20000);
+    expect(problems).toEqual([]);
+    expect(requests).toBeGreaterThan(2000);
+    console.log(`fuzz: ${requests} requests over ${t.app.apiRoutes.length} routes in ${Date.now() - started} ms`);
+  }, 120_000);
+});
