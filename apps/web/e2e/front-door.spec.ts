@@ -160,7 +160,7 @@ test.describe('sidebar and breadcrumbs', () => {
     expect(overflowing, 'enough tabs to overflow').toBe(true);
     expect(await horizontallyWithin(page.getByTestId('tag-/device/list'), bar)).toBe(true);
     // No scrollbar eats into the 34 px bar.
-    const scrollbar = await bar.evaluate((el) => {
+    const scrollbar = await bar.evaluate((el: HTMLElement) => {
       const style = getComputedStyle(el);
       return el.offsetHeight - el.clientHeight - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth);
     });
