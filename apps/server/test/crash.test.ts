@@ -48,6 +48,38 @@ async function waitUp(port: number, ms = 60_000) {
   }
 }
 
+/** A fresh database of its own on PostgreSQL (TEST_DB=postgres): its URL. */
+async function createPgDatabase(name: string): Promise<string> {
+  const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await c.connect();
+  await c.query(`create database ${name}`);
+  await c.end();
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Calls the API of the server process on `port`. */
+const apiOf = (port: number) => async (method: string, url: string, token?: string, body?: object) => {
+  const r = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await r.json()) as { code: number; data: any };
+};
+
+/** Logs in to the running server as its administrator and registers one battery device. */
+async function registerDevice(port: number, sn: string): Promise<{ id: number; secret: string }> {
+  const api = apiOf(port);
+  const login = await api('POST', '/user/login', undefined, { username: 'admin', password: 'crash-admin-pass', captcha: '', key: '' });
+  const token = login.data.token as string;
+  const types = await api('GET', '/devicetype/typeoptionslist', token);
+  const typeId = types.data.find((x: { code: string }) => x.code === 'BMU').id;
+  const added = await api('POST', '/device/add', token, { name: 'Crash rack', sn, typeId });
+  return added.data as { id: number; secret: string };
+}
+
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
@@ -75,15 +107,7 @@ describe('crash safety of the ingestion path', () => {
   });
 
   it('keeps every acknowledged QoS 1 message through a SIGKILL', { timeout: 180_000 }, async () => {
-    if (usePg) {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`create database ${pgName}`);
-      await c.end();
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${pgName}`;
-      databaseUrl = url.toString();
-    }
+    if (usePg) databaseUrl = await createPgDatabase(pgName);
     const [port, mqttPort] = [await freePort(), await freePort()];
     const env = {
       PORT: String(port),
@@ -100,20 +124,7 @@ describe('crash safety of the ingestion path', () => {
     children.push(server);
     await waitUp(port);
 
-    const api = async (method: string, url: string, token?: string, body?: object) => {
-      const r = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return (await r.json()) as { code: number; data: any };
-    };
-    const login = await api('POST', '/user/login', undefined, { username: 'admin', password: 'crash-admin-pass', captcha: '', key: '' });
-    const token = login.data.token as string;
-    const types = await api('GET', '/devicetype/typeoptionslist', token);
-    const typeId = types.data.find((x: { code: string }) => x.code === 'BMU').id;
-    const added = await api('POST', '/device/add', token, { name: 'Crash rack', sn: 'CRASH-1', typeId });
-    const { id: deviceId, secret } = added.data as { id: number; secret: string };
+    const { id: deviceId, secret } = await registerDevice(port, 'CRASH-1');
 
     // The device streams; each message has its own device time, so it can be found afterwards.
     const client = mqtt.connect(`mqtt://127.0.0.1:${mqttPort}`, { username: 'CRASH-1', password: secret, clientId: 'CRASH-1', reconnectPeriod: 0 });
@@ -201,15 +212,7 @@ describe('crash safety with an external broker', () => {
 
   it('keeps every message the broker acknowledged through a SIGKILL of the server', { timeout: 180_000 }, async () => {
     let databaseUrl = '';
-    if (usePg) {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`create database ${pgName}`);
-      await c.end();
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${pgName}`;
-      databaseUrl = url.toString();
-    }
+    if (usePg) databaseUrl = await createPgDatabase(pgName);
     const port = await freePort();
     const env = {
       PORT: String(port),
@@ -228,20 +231,7 @@ describe('crash safety with an external broker', () => {
     children.push(server);
     await waitUp(port);
 
-    const api = async (method: string, url: string, token?: string, body?: object) => {
-      const r = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return (await r.json()) as { code: number; data: any };
-    };
-    const login = await api('POST', '/user/login', undefined, { username: 'admin', password: 'crash-admin-pass', captcha: '', key: '' });
-    const token = login.data.token as string;
-    const types = await api('GET', '/devicetype/typeoptionslist', token);
-    const typeId = types.data.find((x: { code: string }) => x.code === 'BMU').id;
-    const added = await api('POST', '/device/add', token, { name: 'Crash rack', sn, typeId });
-    const deviceId = added.data.id as number;
+    const { id: deviceId } = await registerDevice(port, sn);
 
     const device = await mqtt.connectAsync(BROKER, { clientId: `${sn}-dev`, reconnectPeriod: 0 });
     const base = Date.now() - 60_000;
@@ -278,6 +268,7 @@ describe('crash safety with an external broker', () => {
     server = startServer(env);
     children.push(server);
     await waitUp(port);
+    const api = apiOf(port);
     const token2 = (await api('POST', '/user/login', undefined, { username: 'admin', password: 'crash-admin-pass', captcha: '', key: '' })).data
       .token as string;
     // The broker delivers in order: once the last one is in, the rest was taken, and SIGTERM

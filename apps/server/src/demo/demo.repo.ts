@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, like, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { devices, deviceTypes, projects, roles, users } from '../db/schema/index.js';
+import { INGEST_DEVICE_COLUMNS } from '../ingest/ingest.repo.js';
 
 /** Whether the registry holds no device and no project yet (auto mode creates the demo only then). */
 export async function registryEmpty(db: Executor): Promise<boolean> {
@@ -49,14 +50,7 @@ export async function typeById(db: Executor, id: number) {
 /** The demo's devices: in its project, with its SN prefix; what ingestion needs of each. */
 export async function demoDevices(db: Executor, projectId: number, snPrefix: string) {
   return db
-    .select({
-      id: devices.id,
-      sn: devices.sn,
-      typeId: devices.typeId,
-      ownerPath: devices.ownerPath,
-      credentialHash: devices.credentialHash,
-      online: devices.online,
-    })
+    .select(INGEST_DEVICE_COLUMNS)
     .from(devices)
     .where(and(eq(devices.projectId, projectId), like(devices.sn, `${snPrefix}%`)))
     .orderBy(asc(devices.sn));

@@ -3,17 +3,20 @@ import type { DeviceLogKind } from '@iot/contract';
 import type { Db, Executor } from '../db/client.js';
 import { deviceCommands, deviceLatest, deviceLogs, devices, deviceTypeParams } from '../db/schema/index.js';
 
-/** What ingestion needs to know of a device, looked up by its serial number. */
+/** What ingestion needs to know of a device (the demo fleet selects the same). */
+export const INGEST_DEVICE_COLUMNS = {
+  id: devices.id,
+  sn: devices.sn,
+  typeId: devices.typeId,
+  ownerPath: devices.ownerPath,
+  credentialHash: devices.credentialHash,
+  online: devices.online,
+};
+
+/** A device by its serial number, as ingestion needs it. */
 export async function deviceBySn(db: Executor, sn: string) {
   const [row] = await db
-    .select({
-      id: devices.id,
-      sn: devices.sn,
-      typeId: devices.typeId,
-      ownerPath: devices.ownerPath,
-      credentialHash: devices.credentialHash,
-      online: devices.online,
-    })
+    .select(INGEST_DEVICE_COLUMNS)
     .from(devices)
     .where(eq(devices.sn, sn));
   return row;
