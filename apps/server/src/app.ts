@@ -63,6 +63,7 @@ import { envelopePlugin } from './plugins/envelope.js';
 import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
 import { webPlugin } from './plugins/web.js';
+import { endpointParityPlugin } from './plugins/endpoint.js';
 
 /**
  * Security headers on every answer (console, API, docs). The console runs no inline script; antd
@@ -194,6 +195,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
+  // TODO(#9): strict once every module registers its routes from the contract.
+  await app.register(endpointParityPlugin, { strict: false });
   await app.register(realtimePlugin, {
     auth,
     bus,

@@ -13,3 +13,5 @@ export * from './refusals.js';
 export * from './edit.js';
 export * from './protocol.js';
 export * from './audit.js';
+export * from './endpoint.js';
+export * from './api/index.js';

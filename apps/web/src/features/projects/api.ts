@@ -1,50 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page, ProjectDto } from '@iot/contract';
+import { projectApi, type EndpointBody, type EndpointData, type EndpointQuery } from '@iot/contract';
+import { api } from '../../lib/api';
 import { http } from '../../lib/http';
 
-export type ProjectSort = 'createdAt' | 'name';
-
-export interface ProjectListParams {
-  page: number;
-  limit: number;
-  name?: string;
-  sort: ProjectSort;
-  order: 'asc' | 'desc';
-}
-
-export interface ProjectInput {
-  name: string;
-  remarks: string;
-  address: string;
-  lng: number | null;
-  lat: number | null;
-  weather: boolean;
-  map: boolean;
-  ownerId?: number;
-}
-
-export interface RoadSection {
-  id: number;
-  projectId: number;
-  name: string;
-  description: string;
-  points: [number, number][];
-  sort: number;
-  createdAt: string;
-}
-
-export interface RoadSectionInput {
-  name: string;
-  description: string;
-  points: [number, number][];
-  sort: number;
-}
-
-export interface ProjectUser {
-  id: number;
-  username: string;
-  corporateName: string;
-}
+export type ProjectListParams = EndpointQuery<typeof projectApi.list>;
+export type ProjectSort = NonNullable<ProjectListParams['sort']>;
+export type ProjectInput = EndpointBody<typeof projectApi.add>;
+export type RoadSection = EndpointData<typeof projectApi.roadSections>['items'][number];
+export type RoadSectionInput = Omit<EndpointBody<typeof projectApi.addRoadSection>, 'projectId'>;
+export type ProjectUser = EndpointData<typeof projectApi.users>[number];
 
 export interface UserOption {
   id: number;
@@ -56,7 +20,7 @@ const KEY = ['projects'] as const;
 export function useProjectList(params: ProjectListParams) {
   return useQuery({
     queryKey: [...KEY, 'list', params],
-    queryFn: () => http.get<Page<ProjectDto>>('/project/list', { params: { ...params, name: params.name?.trim() } }),
+    queryFn: () => api(projectApi.list, { query: { ...params, name: params.name?.trim() } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -64,7 +28,7 @@ export function useProjectList(params: ProjectListParams) {
 export function useProject(id: number | undefined) {
   return useQuery({
     queryKey: [...KEY, 'item', id],
-    queryFn: () => http.get<ProjectDto>('/project/item', { params: { id } }),
+    queryFn: () => api(projectApi.item, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -84,8 +48,8 @@ export function useSaveProject() {
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: ProjectInput }) =>
       id
-        ? http.post<null>('/project/editproject', { ...input, id }, { silent: true })
-        : http.post<{ id: number }>('/project/addproject', input, { silent: true }),
+        ? api(projectApi.edit, { body: { ...input, id }, silent: true })
+        : api(projectApi.add, { body: input, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -95,7 +59,7 @@ export function useDeleteProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
     mutationFn: ({ id, moveTo }: { id: number; moveTo?: number }) =>
-      http.delete<null>('/project/deleteproject', { params: { id, moveTo }, silent: true }),
+      api(projectApi.remove, { query: { id, moveTo }, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -103,7 +67,7 @@ export function useDeleteProject() {
 export function useRoadSections(projectId: number, page: number, limit: number) {
   return useQuery({
     queryKey: [...KEY, 'roads', projectId, page, limit],
-    queryFn: () => http.get<Page<RoadSection>>('/project/roadsectionlist', { params: { projectId, page, limit } }),
+    queryFn: () => api(projectApi.roadSections, { query: { projectId, page, limit } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -113,8 +77,8 @@ export function useSaveRoadSection(projectId: number) {
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: RoadSectionInput }) =>
       id
-        ? http.post<null>('/project/editroadsection', { ...input, id }, { silent: true })
-        : http.post<{ id: number }>('/project/addroadsection', { ...input, projectId }, { silent: true }),
+        ? api(projectApi.editRoadSection, { body: { ...input, id }, silent: true })
+        : api(projectApi.addRoadSection, { body: { ...input, projectId }, silent: true }),
     onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'roads', projectId] }),
   });
 }
@@ -122,7 +86,7 @@ export function useSaveRoadSection(projectId: number) {
 export function useDeleteRoadSection(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.delete<null>('/project/deleteroadsection', { params: { id } }),
+    mutationFn: (id: number) => api(projectApi.removeRoadSection, { query: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'roads', projectId] }),
   });
 }
@@ -130,7 +94,7 @@ export function useDeleteRoadSection(projectId: number) {
 export function useProjectUsers(id: number | undefined) {
   return useQuery({
     queryKey: [...KEY, 'users', id],
-    queryFn: () => http.get<ProjectUser[]>('/project/userprojectlist', { params: { id } }),
+    queryFn: () => api(projectApi.users, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -138,7 +102,7 @@ export function useProjectUsers(id: number | undefined) {
 export function useSetProjectUsers(id: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userIds: number[]) => http.post<null>('/project/setuserproject', { id, userIds }),
+    mutationFn: (userIds: number[]) => api(projectApi.setUsers, { body: { id, userIds } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'users', id] }),
   });
 }

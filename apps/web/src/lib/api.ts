@@ -1,0 +1,51 @@
+import type { AnyEndpoint, EndpointBody, EndpointData, EndpointQuery, Envelope } from '@iot/contract';
+import { requestEnvelope, type QueryValue } from './http';
+
+type QueryPart<E extends AnyEndpoint> =
+  EndpointQuery<E> extends undefined
+    ? { query?: undefined }
+    : object extends EndpointQuery<E>
+      ? { query?: EndpointQuery<E> }
+      : { query: EndpointQuery<E> };
+
+type BodyPart<E extends AnyEndpoint> =
+  EndpointBody<E> extends undefined ? { body?: undefined } : { body: EndpointBody<E> };
+
+/** What a call of endpoint `E` takes: its query and body as the contract declares them. */
+export type CallInput<E extends AnyEndpoint> = QueryPart<E> &
+  BodyPart<E> & {
+    signal?: AbortSignal;
+    /** Skip the global error feedback: the caller reports the failure itself. */
+    silent?: boolean;
+  };
+
+/** Calls endpoint `E`; resolves with the whole success envelope (when its message is shown). */
+export function apiEnvelope<E extends AnyEndpoint>(
+  ep: E,
+  ...[input]: object extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
+): Promise<Envelope<EndpointData<E>>> {
+  const { query, body, signal, silent } = (input ?? {}) as CallInput<AnyEndpoint> & {
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+  };
+  return requestEnvelope<EndpointData<E>>(ep.path, {
+    method: ep.method,
+    params: query as Record<string, QueryValue> | undefined,
+    body: body === undefined && (ep.method === 'POST' || ep.method === 'PUT') ? {} : body,
+    signal,
+    silent,
+  });
+}
+
+/**
+ * The console's one way to call the API: the endpoint's contract declaration
+ * (packages/contract/src/api) gives the path, the method and the types of what is sent and
+ * received, so no request or response type is written by hand. Resolves with `data` on code
+ * 20000, rejects with an ApiError otherwise.
+ */
+export async function api<E extends AnyEndpoint>(
+  ep: E,
+  ...input: object extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
+): Promise<EndpointData<E>> {
+  return (await apiEnvelope(ep, ...input)).data;
+}

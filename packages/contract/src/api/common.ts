@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+/** `data` of a route that answers only its message. */
+export const noDataSchema = z.null();
+/** `data` of a create route: the new row's id. */
+export const createdSchema = z.object({ id: z.number().int() });
