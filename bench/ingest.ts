@@ -53,9 +53,9 @@ async function freePort(): Promise<number> {
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN);
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function peakRss(pid: number): number {
+function peakRss(pid: number, field = 'VmHWM'): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : NaN;
   } catch {
     return NaN;
@@ -303,8 +303,13 @@ async function main() {
 
     if (BURST) {
       const rssBefore = peakRss(server.pid!);
+      // The server's resident memory every 5 s of the burst: flat means the queue is bounded.
+      const samples: number[] = [];
+      const sampler = setInterval(() => samples.push(peakRss(server.pid!, 'VmRSS')), 5000);
       const b = await load(clients, RATE * 3, 60, true);
+      clearInterval(sampler);
       report(`burst 3× for 60 s`, b, `  RSS peak ${fmt(rssBefore)} → ${fmt(peakRss(server.pid!))} MB`);
+      console.log(`burst: server RSS every 5 s (MB): ${samples.map((x) => fmt(x)).join(' ')}`);
       if (databaseUrl) {
         const c = new pg.Client({ connectionString: databaseUrl });
         await c.connect();

@@ -230,7 +230,6 @@ export class IngestService {
         if (count > 0) {
           const iso = ts.toISOString();
           part.telemetry = [{ deviceId: device.id, ts: iso, vals: accepted }];
-          part.latest = Object.entries(accepted).map(([semaphoreId, value]) => ({ deviceId: device.id, semaphoreId, value, ts: iso }));
         }
         return { accepted: count, rejected };
       }

@@ -104,6 +104,24 @@ describe('device ingestion', () => {
     await expect.poll(async () => (await logs(a.sn)).map((l) => l.reason)).toContain('foreignTopic');
   });
 
+  it('keeps the newest value of each parameter when an older message arrives late', async () => {
+    const d = await addDevice('ING-LATE');
+    const c = await connect(d.sn, d.secret);
+    const now = Date.now();
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now - 10_000, values: { '10000001': 10, '10000003': 20 } });
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now, values: { '10000003': 30 } });
+    // Late: older than the stored 10000003, newer than the stored 10000001, and a new parameter.
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now - 5_000, values: { '10000001': 11, '10000003': 25, '10000004': 90 } });
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now - 60_000, values: { '10000004': 1 } });
+    const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown; ts: string }[];
+    expect(latest).toEqual([
+      { semaphoreId: '10000001', value: 11, ts: new Date(now - 5_000).toISOString() },
+      { semaphoreId: '10000003', value: 30, ts: new Date(now).toISOString() },
+      { semaphoreId: '10000004', value: 90, ts: new Date(now - 5_000).toISOString() },
+    ]);
+    c.end(true);
+  });
+
   it('drops a malformed message or a bad value alone, logs why, and keeps the rest', async () => {
     const d = await addDevice('ING-4');
     const c = await connect(d.sn, d.secret);
