@@ -10,6 +10,7 @@ export const INGEST_DEVICE_COLUMNS = {
   typeId: devices.typeId,
   ownerPath: devices.ownerPath,
   credentialHash: devices.credentialHash,
+  enabled: devices.enabled,
   online: devices.online,
 };
 

@@ -195,6 +195,38 @@ describe('device ingestion', () => {
     expect(kind.json()).toMatchObject({ code: 40000, data: { field: 'kind' } });
   });
 
+  it('a disabled device is refused (MQTT CONNACK 5, HTTP 403), a connected one is disconnected, and it may return once enabled', async () => {
+    const d = await addDevice('ING-OFF');
+    const c = await connect(d.sn, d.secret);
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000001': 40 } });
+    const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+    const edit = await api('POST', '/device/edit', { id: d.id, enabled: false });
+    expect(edit.code, JSON.stringify(edit)).toBe(20000);
+    expect((await device(d.id)).enabled).toBe(false);
+    // Disconnected by the server as soon as it is disabled.
+    await closed;
+    const disabledList = (await api('GET', `/device/list?enabled=false&q=ING-OFF`)).data;
+    expect(disabledList.items.map((x: { sn: string }) => x.sn)).toEqual(['ING-OFF']);
+    expect((await api('GET', `/device/list?enabled=true&q=ING-OFF`)).data.total).toBe(0);
+
+    // Logging in again: refused with "not authorized" (the secret is right), logged with its reason.
+    await expect(connect(d.sn, d.secret)).rejects.toThrow(/Not authorized/i);
+    const http = await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000001': 41 } });
+    expect(http.statusCode).toBe(403);
+    expect(http.json()).toMatchObject({ data: { reason: 'deviceDisabled' } });
+    // A wrong secret is still only "bad credentials": being disabled is told to the device alone.
+    expect((await httpUplink(d.sn, 'wrong', 'telemetry', { values: {} })).statusCode).toBe(401);
+    await expect.poll(async () => (await logs(d.sn)).filter((l) => l.reason === 'deviceDisabled').length).toBeGreaterThanOrEqual(2);
+    const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
+    expect(latest).toEqual([expect.objectContaining({ semaphoreId: '10000001', value: 40 })]);
+
+    expect((await api('POST', '/device/edit', { id: d.id, enabled: true })).code).toBe(20000);
+    const again = await connect(d.sn, d.secret);
+    await publish(again, `dev/${d.sn}/telemetry`, { values: { '10000001': 42 } });
+    expect((await api('GET', `/device/latest?id=${d.id}`)).data).toEqual([expect.objectContaining({ semaphoreId: '10000001', value: 42 })]);
+    again.end(true);
+  });
+
   it('keeps whole days: history spans day borders, retention drops old days', async () => {
     const d = await addDevice('ING-7');
     const now = Date.now();

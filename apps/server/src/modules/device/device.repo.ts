@@ -46,6 +46,7 @@ const columns = {
   imei: devices.imei,
   manufacturerModel: devices.manufacturerModel,
   description: devices.description,
+  enabled: devices.enabled,
   online: devices.online,
   lastSeenAt: devices.lastSeenAt,
   createdAt: devices.createdAt,
@@ -59,6 +60,7 @@ export interface DeviceFilter {
   projectId?: number;
   typeId?: number;
   online?: boolean;
+  enabled?: boolean;
   warningLevel?: number;
   q?: string;
   parentId?: number;
@@ -75,6 +77,7 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.projectId ? eq(devices.projectId, f.projectId) : undefined,
     f.typeId ? eq(devices.typeId, f.typeId) : undefined,
     f.online === undefined ? undefined : eq(devices.online, f.online),
+    f.enabled === undefined ? undefined : eq(devices.enabled, f.enabled),
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
     q ? or(ilike(devices.name, q), ilike(devices.sn, q), ilike(devices.imei, q), ilike(devices.simNumber, q)) : undefined,

@@ -49,6 +49,7 @@ interface Props {
 }
 
 type OnlineFilter = 'all' | 'online' | 'offline';
+type EnabledFilter = 'all' | 'enabled' | 'disabled';
 
 /**
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
@@ -68,6 +69,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
   const [typeId, setTypeId] = useState<number | undefined>();
   const [online, setOnline] = useState<OnlineFilter>('all');
+  const [enabled, setEnabled] = useState<EnabledFilter>('all');
   const [warningLevel, setWarningLevel] = useState<number | undefined>();
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
@@ -85,6 +87,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     projectId: fixedProjectId ?? projectId,
     typeId,
     online: online === 'all' ? undefined : online === 'online',
+    enabled: enabled === 'all' ? undefined : enabled === 'enabled',
     warningLevel,
     q: q || undefined,
   };
@@ -119,6 +122,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     }
     setTypeId(undefined);
     setOnline('all');
+    setEnabled('all');
     setWarningLevel(undefined);
     setQ('');
     setSearch('');
@@ -227,6 +231,13 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           style={{ width: 150 }}
           options={(['all', 'online', 'offline'] as const).map((v) => ({ value: v, label: t(`devices:filters.onlineOptions.${v}`) }))}
           data-testid="filter-online"
+        />
+        <Select<EnabledFilter>
+          value={enabled}
+          onChange={filtered(setEnabled)}
+          style={{ width: 150 }}
+          options={(['all', 'enabled', 'disabled'] as const).map((v) => ({ value: v, label: t(`devices:filters.enabledOptions.${v}`) }))}
+          data-testid="filter-enabled"
         />
         <Select<number>
           value={warningLevel}

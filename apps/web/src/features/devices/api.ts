@@ -7,6 +7,7 @@ export interface DeviceFilters {
   projectId?: number;
   typeId?: number;
   online?: boolean;
+  enabled?: boolean;
   warningLevel?: number;
   q?: string;
   parentId?: number;
@@ -44,6 +45,7 @@ export function filterParams(f: DeviceFilters): Record<string, QueryValue> {
     projectId: f.projectId,
     typeId: f.typeId,
     online: f.online === undefined ? undefined : String(f.online),
+    enabled: f.enabled === undefined ? undefined : String(f.enabled),
     warningLevel: f.warningLevel,
     q: f.q?.trim(),
     parentId: f.parentId,
