@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import WebSocket from 'ws';
 import { LiveType, type LiveServerMessage } from '@iot/contract';
 import { sql } from 'drizzle-orm';
@@ -86,6 +86,18 @@ describe('device ingestion', () => {
     await expect(connect('NO-SUCH-SN', 'whatever')).rejects.toThrow(/Bad username or password/i);
     await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('badCredentials');
     await expect.poll(async () => (await logs('NO-SUCH-SN')).map((l) => l.reason)).toContain('unknownDevice');
+    expect((await device(d.id)).online).toBe(false);
+  });
+
+  it('answers an MQTT 5 device with CONNACK 0x84 naming the external-broker mode, and logs it', async () => {
+    const d = await addDevice('ING-V5');
+    const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { username: d.sn, password: d.secret, protocolVersion: 5, reconnectPeriod: 0 });
+    clients.push(c);
+    const connack = new Promise<Packet>((resolve) => c.on('packetreceive', (p) => p.cmd === 'connack' && resolve(p)));
+    const err = await new Promise<Error & { code?: number }>((resolve) => c.once('error', resolve));
+    expect(err.code).toBe(0x84);
+    expect(await connack).toMatchObject({ reasonCode: 0x84, properties: { reasonString: expect.stringMatching(/external broker \(MQTT_URL\)/) } });
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('unsupportedProtocol');
     expect((await device(d.id)).online).toBe(false);
   });
 

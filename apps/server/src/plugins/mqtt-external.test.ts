@@ -91,6 +91,27 @@ describe('external broker (MQTT_URL)', () => {
     await t?.close();
   });
 
+  it('stores telemetry of a device speaking MQTT 5 (mqtt.js and mosquitto_pub -V mqttv5), and drops a disabled device’s', async () => {
+    const d = await addDevice('V5');
+    const c = await mqtt.connectAsync(BROKER, { clientId: `${d.sn}-${RUN}`, protocolVersion: 5, reconnectPeriod: 0 });
+    expect(c.options.protocolVersion).toBe(5);
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '10000001': 51.5 } }), {
+      qos: 1,
+      properties: { contentType: 'application/json', messageExpiryInterval: 60 },
+    });
+    await c.endAsync();
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '10000001': 51.5 });
+    await run('mosquitto_pub', ['-V', 'mqttv5', '-h', brokerUrl.hostname, '-p', brokerUrl.port || '1883', '-i', `${d.sn}-${RUN}-cli`, '-q', '1',
+      '-t', `dev/${d.sn}/telemetry`, '-m', JSON.stringify({ values: { '10000003': 64 } })]);
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '10000001': 51.5, '10000003': 64 });
+
+    // The external broker still lets a disabled device publish: the console drops and logs it.
+    expect((await api('/device/edit', { id: d.id, enabled: false })).code).toBe(20000);
+    await devicePublish(d.sn, 'telemetry', [{ values: { '10000003': 1 } }]);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason), { timeout: 10_000 }).toContain('deviceDisabled');
+    expect(await latest(d.id)).toEqual({ '10000001': 51.5, '10000003': 64 });
+  });
+
   it('subscribes to the shared device topics with MQTT 5, pipelined', () => {
     expect(ext!.protocolVersion).toBe(5);
     expect(ext!.pipelined).toBe(true);

@@ -15,6 +15,15 @@ export interface EmbeddedBroker {
 const BAD_CREDENTIALS = 4;
 const NOT_AUTHORIZED = 5;
 
+/** An MQTT 5 CONNACK refusing the connection: reason code and reason string (property 0x1F). */
+function connackV5(reasonCode: number, reasonString: string): Buffer {
+  const text = Buffer.from(reasonString, 'utf8').subarray(0, 200);
+  const props = Buffer.concat([Buffer.from([0x1f, text.length >> 8, text.length & 0xff]), text]);
+  // Properties stay under 128 bytes of length prefix: one-byte variable integers.
+  const body = Buffer.concat([Buffer.from([0x00, reasonCode, props.length]), props]);
+  return Buffer.concat([Buffer.from([0x20, body.length]), body]);
+}
+
 /**
  * The embedded MQTT 3.1.1 broker (Aedes) devices connect to by default. A device logs in with
  * its SN as username and its secret as password, may publish only to `dev/<its sn>/<kind>` and
@@ -42,6 +51,17 @@ export async function startEmbeddedBroker(
   const broker = await Aedes.createBroker({
     // A client that does not read its socket is dropped after 30 s instead of holding memory.
     drainTimeout: 30_000,
+    // Aedes speaks MQTT 3.1 and 3.1.1. An MQTT 5 device is answered in its own version:
+    // CONNACK 0x84 "unsupported protocol version" with a reason string naming the way out (MQTT 5
+    // is served in external-broker mode, docs/PROTOCOL.md), then the connection closes.
+    preConnect(client, packet, done) {
+      if (packet.protocolVersion !== 5) return done(null, true);
+      const reason = 'MQTT 5 is served through an external broker (MQTT_URL); this embedded broker speaks MQTT 3.1.1';
+      void ingest.refused(packet.username ?? '', 'unsupportedProtocol', { clientId: packet.clientId, via: 'mqtt', protocolVersion: 5 });
+      const conn = client.conn as unknown as NodeJS.WritableStream & { destroy(): void };
+      conn.write(connackV5(0x84, reason), () => conn.destroy());
+      done(null, false);
+    },
     authenticate(client, username, password, done) {
       const sn = username ?? '';
       const secret = password?.toString() ?? '';
