@@ -13,7 +13,7 @@ import pg from 'pg';
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 100);
 const PER_BATCH = 1000;
 const DEVICES = 10_000;
-const IDS = ['10000001', '10000002', '10000003', '10000004', '10000210', '10000211', '10000101', '10000102', '10000103', '10000104'];
+const IDS = ['01111001', '01112001', '02109001', '02110001', '01118001', '01120001', '01117001', '01117002', '01117003', '01117004'];
 
 async function main() {
   const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -73,7 +73,7 @@ async function main() {
           [JSON.stringify(rows)],
         ),
       'per_message',
-      `select ts, vals->'10000003' as v from per_message where device_id = $1 and vals ? '10000003' order by ts`,
+      `select ts, vals->'02109001' as v from per_message where device_id = $1 and vals ? '02109001' order by ts`,
     );
     await run(
       'one row per value',
@@ -84,7 +84,7 @@ async function main() {
           [JSON.stringify(rows.flatMap((r) => Object.entries(r.vals).map(([k, v]) => ({ device_id: r.device_id, ts: r.ts, semaphore_id: k, value: v }))))],
         ),
       'per_value',
-      `select ts, value as v from per_value where device_id = $1 and semaphore_id = '10000003' order by ts`,
+      `select ts, value as v from per_value where device_id = $1 and semaphore_id = '02109001' order by ts`,
     );
   } finally {
     await c.end();

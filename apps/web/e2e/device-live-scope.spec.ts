@@ -67,14 +67,14 @@ test('a sub-user gets live updates of devices in its subtree and never of others
   server!.send(JSON.stringify({ type: 140, deviceIds: [mine.id, theirs.id] }));
   await expect.poll(() => frames.filter((f) => f.type === 141).at(-1)?.deviceIds).toEqual([mine.id]);
 
-  await uplink(theirs, { '10000003': 12 });
-  await uplink(mine, { '10000003': 77 });
+  await uplink(theirs, { '02109001': 12 });
+  await uplink(mine, { '02109001': 77 });
 
   // No reload: the sub-user's row turns online by itself, from the live frames.
   await expect(row.getByTestId('online-tag')).toHaveText('Online', { timeout: 10_000 });
   await expect.poll(() => frames.some((f) => f.type === 150 && f.deviceId === mine.id)).toBe(true);
-  await uplink(theirs, { '10000003': 13 });
-  await uplink(mine, { '10000003': 78 });
+  await uplink(theirs, { '02109001': 13 });
+  await uplink(mine, { '02109001': 78 });
   await expect.poll(() => frames.filter((f) => f.type === 150 && f.deviceId === mine.id).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
   // Nothing of the foreign device ever reached this page: no values, no status.
   expect(frames.filter((f) => f.deviceId === theirs.id || f.deviceIds?.includes(theirs.id))).toEqual([]);
