@@ -1,12 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { auditApi, deviceDataApi, type EndpointData, type EndpointQuery } from '@iot/contract';
+import { auditApi, deviceDataApi, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 
 export type OperationLogParams = EndpointQuery<typeof auditApi.operations>;
 export type OperationLogFilters = Omit<OperationLogParams, 'page' | 'limit' | 'order'>;
 export type LoginLogParams = EndpointQuery<typeof auditApi.logins>;
 export type LoginLogFilters = Omit<LoginLogParams, 'page' | 'limit' | 'order'>;
-export type LoginLogDto = EndpointData<typeof auditApi.logins>['items'][number];
 export type DeviceLogParams = EndpointQuery<typeof deviceDataApi.logs>;
 export type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
 
