@@ -28,8 +28,11 @@ export function pathOf(ep: AnyEndpoint, params?: Record<string, QueryValue>): st
   return ep.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
 }
 
+/** An endpoint that answers the JSON envelope (files and the import upload: features/devices/transfer.ts). */
+type JsonEndpoint = AnyEndpoint & { kind: 'json' };
+
 /** Calls endpoint `E`; resolves with the whole success envelope (when its message is shown). */
-export function apiEnvelope<E extends AnyEndpoint>(
+export function apiEnvelope<E extends JsonEndpoint>(
   ep: E,
   ...[input]: object extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
 ): Promise<Envelope<EndpointData<E>>> {
@@ -53,7 +56,7 @@ export function apiEnvelope<E extends AnyEndpoint>(
  * received, so no request or response type is written by hand. Resolves with `data` on code
  * 20000, rejects with an ApiError otherwise.
  */
-export async function api<E extends AnyEndpoint>(
+export async function api<E extends JsonEndpoint>(
   ep: E,
   ...input: object extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
 ): Promise<EndpointData<E>> {
