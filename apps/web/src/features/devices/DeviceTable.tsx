@@ -10,12 +10,11 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { DeviceDto } from '@iot/contract';
+import { deviceApi, type DeviceDto } from '@iot/contract';
 import { usePermission } from '../../app/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import {
-  filterParams,
   useDeleteDevices,
   useDeviceList,
   useInvalidateDevices,
@@ -50,6 +49,9 @@ interface Props {
 
 type OnlineFilter = 'all' | 'online' | 'offline';
 type EnabledFilter = 'all' | 'enabled' | 'disabled';
+/** The `online` and `enabled` filters of the list and export queries. */
+const ONLINE_QUERY = { all: undefined, online: 'true', offline: 'false' } as const;
+const ENABLED_QUERY = { all: undefined, enabled: 'true', disabled: 'false' } as const;
 
 /**
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
@@ -86,8 +88,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const filters: DeviceFilters = {
     projectId: fixedProjectId ?? projectId,
     typeId,
-    online: online === 'all' ? undefined : online === 'online',
-    enabled: enabled === 'all' ? undefined : enabled === 'enabled',
+    online: ONLINE_QUERY[online],
+    enabled: ENABLED_QUERY[enabled],
     warningLevel,
     q: q || undefined,
   };
@@ -171,8 +173,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     setExporting(true);
     try {
       await downloadFile(
-        '/device/export',
-        { ...filterParams(filters), sort: sort.field, order: sort.order, lang: currentLanguage() },
+        deviceApi.export,
+        { ...filters, q: filters.q?.trim(), sort: sort.field, order: sort.order, lang: currentLanguage() },
         'devices.xlsx',
       );
     } catch {
