@@ -53,7 +53,8 @@ export default tseslint.config(
   // One-way imports. Server: lib/ and plugins/ never reach into a repository; a module reaches
   // another only through its *.service.ts (or a *.types.ts); services never import plugins (the
   // HTTP layer); routes call services, never repositories or the database. Web: components/ and
-  // lib/ never import app/ or features/.
+  // lib/ never import app/ or features/; a feature never imports app/ or another feature (its
+  // own files import each other; the app composes features, e.g. app/ProjectDetails.tsx).
   {
     files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_REPO] }] },
@@ -81,6 +82,27 @@ export default tseslint.config(
             {
               regex: '(^|/)(app|features)(/|$)',
               message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)app(/|$)',
+              message: 'Features never import app/: what features share lives in lib/ or components/',
+            },
+            {
+              regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|(^|/)features/',
+              message:
+                'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
             },
           ],
         },

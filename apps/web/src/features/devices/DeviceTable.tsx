@@ -11,7 +11,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { DeviceDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import {
@@ -28,7 +28,8 @@ import { deviceColumns } from './columns';
 import { DeviceDrawer } from './DeviceDrawer';
 import { ImportDialog } from './ImportDialog';
 import { MoveDevicesModal } from './MoveDevicesModal';
-import { ProjectSelect, TypeSelect } from './pickers';
+import { ProjectSelect } from '../../components/ProjectSelect';
+import { TypeSelect } from './pickers';
 import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
 import { actionsColumn } from '../../components/RowActions';

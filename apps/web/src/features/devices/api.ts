@@ -80,17 +80,6 @@ export function useTypeOptions() {
   });
 }
 
-/** Projects for pickers, searched by name on the server (the first 50 matches). */
-export function useProjectOptions(name: string) {
-  return useQuery({
-    queryKey: ['projects', 'options', name],
-    queryFn: () =>
-      http.get<Page<ProjectDto>>('/project/list', { params: { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } }),
-    placeholderData: keepPreviousData,
-    select: (page) => page.items.map((p) => ({ id: p.id, name: p.name })),
-  });
-}
-
 /** Typeahead for the parent device (GET /device/seachList: SN or name prefix). */
 export function useDeviceSearch(q: string) {
   const text = q.trim();

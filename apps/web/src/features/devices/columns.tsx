@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { localized } from '../devicetypes/localize';
+import { localized } from '../../lib/localize';
 import type { DeviceSort } from './api';
 
 export const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;

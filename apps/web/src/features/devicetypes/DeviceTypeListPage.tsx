@@ -4,8 +4,7 @@ import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, type TableCol
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { DeviceTypeDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
-import { useRouteTable } from '../../app/route-table';
+import { useMenuPage, usePermission } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { ApiError, describeError, reportError } from '../../lib/http';
@@ -13,7 +12,7 @@ import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
 import { useDeleteDeviceType, useDeviceTypeList } from './api';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 import { useIsSuperAdmin } from './shared';
 
 interface Filters {
@@ -29,13 +28,17 @@ export default function DeviceTypeListPage() {
   const table = useServerTable<Filters>({ sort: 'id', order: 'desc' });
   const { data, isFetching } = useDeviceTypeList(table.params);
   const remove = useDeleteDeviceType();
-  const routes = useRouteTable();
   const isSuper = useIsSuperAdmin();
   const canAdd = usePermission('devicetype:add');
   const canEdit = usePermission('devicetype:edit');
   const canDelete = usePermission('devicetype:delete');
   // The hidden settings routes exist only when the menu tree grants them to this user.
-  const has = (path: string) => routes.byPath.has(path);
+  const pages = {
+    edit: useMenuPage('/device/edittype'),
+    params: useMenuPage('/device/setparam'),
+    alarms: useMenuPage('/device/setalarm'),
+    add: useMenuPage('/device/addtype'),
+  };
 
   const repeat = useRepeatSearch();
   const onSearch = (values: Filters) => {
@@ -129,21 +132,21 @@ export default function DeviceTypeListPage() {
         const editable = !row.builtin || isSuper;
         return (
           <Space size={0} wrap>
-            {canEdit && editable && has('/device/edittype') && (
+            {canEdit && editable && pages.edit && (
               <Link to={`/device/edittype?id=${row.id}`} data-testid={`btn-edit-${row.id}`}>
                 <Button type="link" size="small">
                   {t('devicetypes:list.edit')}
                 </Button>
               </Link>
             )}
-            {has('/device/setparam') && (
+            {pages.params && (
               <Link to={`/device/setparam?id=${row.id}`} data-testid={`btn-params-${row.id}`}>
                 <Button type="link" size="small">
                   {t('devicetypes:list.params')}
                 </Button>
               </Link>
             )}
-            {has('/device/setalarm') && (
+            {pages.alarms && (
               <Link to={`/device/setalarm?id=${row.id}`} data-testid={`btn-alarms-${row.id}`}>
                 <Button type="link" size="small">
                   {t('devicetypes:list.alarms')}
@@ -199,7 +202,7 @@ export default function DeviceTypeListPage() {
             </Space>
           </Form.Item>
         </Form>
-        {canAdd && has('/device/addtype') && (
+        {canAdd && pages.add && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/device/addtype')} data-testid="btn-add">
             {t('devicetypes:list.add')}
           </Button>

@@ -5,7 +5,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionDto } from '@iot/contract';
-import { reloadMenus, usePermission } from '../../app/session';
+import { reloadMenus, usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
 import { isConsoleCode, permissionLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';

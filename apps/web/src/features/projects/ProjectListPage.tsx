@@ -5,7 +5,7 @@ import { PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { ProjectDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { parseTime } from '../../lib/format';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useProjectList, type ProjectSort } from './api';

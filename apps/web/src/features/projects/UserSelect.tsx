@@ -2,9 +2,9 @@ import { useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { USER_PICKER_PERMISSIONS } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 // One-way seam: projects reuse the device registry's debounce (devices never import projects).
-import { useDebounced } from '../devices/pickers';
+import { useDebounced } from '../../lib/use-debounced';
 import { useUserOptions, type UserOption } from './api';
 
 interface BaseProps {

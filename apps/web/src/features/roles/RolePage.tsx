@@ -5,7 +5,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RoleDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';

@@ -5,7 +5,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
 import { FilterBar } from '../../components/FilterBar';
 import { roleLabel } from '../../lib/acl-labels';

@@ -7,13 +7,15 @@ import {
   type PermissionCode,
   type UserInfo,
 } from '@iot/contract';
-import i18n, { currentLanguage } from '../lib/i18n';
-import { getToken, removeToken, setToken } from '../lib/cookies';
-import { ApiError, ClientCode, http } from '../lib/http';
-import { feedbackMessage } from '../lib/feedback';
-import { live } from '../lib/live';
-import { showLogoutConfirm } from '../lib/logout-confirm';
-import { createStore, useStore } from '../lib/store';
+import { useMemo } from 'react';
+import i18n, { currentLanguage } from './i18n';
+import { getToken, removeToken, setToken } from './cookies';
+import { ApiError, ClientCode, http, requestEnvelope } from './http';
+import { feedbackMessage } from './feedback';
+import { live } from './live';
+import { showLogoutConfirm } from './logout-confirm';
+import { buildMenuRoutes } from './menu-routes';
+import { createStore, useStore } from './store';
 import { clearTags } from './tags';
 
 /**
@@ -55,6 +57,16 @@ export function usePermission(code: PermissionCode | readonly PermissionCode[]):
     if (!held) return false;
     return typeof code === 'string' ? held.includes(code) : code.some((c) => held.includes(c));
   });
+}
+
+/**
+ * Whether the user's menu tree grants a page (hidden pages included): link to a page, or offer a
+ * step that opens it, only then. The same test as the router's, which builds its routes from
+ * the same tree.
+ */
+export function useMenuPage(path: string): boolean {
+  const menus = useStore(store, (s) => s.menus);
+  return useMemo(() => buildMenuRoutes(menus, currentLanguage()).some((r) => r.path === path), [menus, path]);
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
@@ -149,6 +161,22 @@ const MENU_REFRESH_MS = 30_000;
 export function refreshMenusIfStale(): void {
   if (Date.now() - menusLoadedAt < MENU_REFRESH_MS) return;
   reloadMenus().catch(() => undefined);
+}
+
+export interface ChangePasswordInput {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** Changes the caller's password; answers how many of its other sessions were ended. */
+export async function changePassword(input: ChangePasswordInput): Promise<{ endedSessions: number }> {
+  const res = await requestEnvelope<{ endedSessions: number } | null>('/user/changepassword', {
+    method: 'POST',
+    body: input,
+    silent: true,
+  });
+  return { endedSessions: res.data?.endedSessions ?? 0 };
 }
 
 export function patchUser(patch: Partial<UserInfo>): void {
