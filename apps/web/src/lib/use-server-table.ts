@@ -27,8 +27,8 @@ export const PAGE_SIZES = [10, 20, 50, 100];
 /**
  * State of a server-paged antd Table: page, page size, sort column/direction and the filter
  * values, turned into the query parameters every list route takes (`page`, `limit`, `sort`,
- * `order`, filters). Sortable columns set `key` to the server's sort name and
- * `sortOrder: table.sortOrderOf(key)`.
+ * `order`, filters). Sortable columns spread `table.sortable(key)` (or set `key` to the server's
+ * sort name and `sortOrder: table.sortOrderOf(key)`).
  */
 export function useServerTable<F extends object = Record<string, never>>(options: ServerTableOptions<F> = {}) {
   const { sort: defaultSort, order: defaultOrder, limit: defaultLimit = 20 } = options;
@@ -48,6 +48,12 @@ export function useServerTable<F extends object = Record<string, never>>(options
       ...(state.order ? { order: state.order } : {}),
       ...(state.filters as Record<string, QueryValue>),
     }),
+    [state],
+  );
+
+  /** The same, typed: the filter values as given, and the paging and sorting. */
+  const query = useMemo(
+    () => ({ ...state.filters, page: state.page, limit: state.limit, sort: state.sort, order: state.order }),
     [state],
   );
 
@@ -85,6 +91,20 @@ export function useServerTable<F extends object = Record<string, never>>(options
     [state.sort, state.order],
   );
 
+  /**
+   * Props of a sortable column: `key` (the server's sort name), `sorter` and its current order.
+   * `keepSorted`: clicking cycles ascending/descending only, never back to unsorted.
+   */
+  const sortable = useCallback(
+    (key: string, keepSorted = false) => ({
+      key,
+      sorter: true,
+      sortOrder: sortOrderOf(key),
+      ...(keepSorted ? { sortDirections: ['ascend', 'descend', 'ascend'] as AntSortOrder[] } : {}),
+    }),
+    [sortOrderOf],
+  );
+
   /** Props for the Table: rows, loading, pagination and the change handler. */
   const tableProps = useCallback(
     <T>(data: { total: number; items: T[] } | undefined, loading: boolean): Partial<TableProps<T>> => ({
@@ -103,5 +123,5 @@ export function useServerTable<F extends object = Record<string, never>>(options
     [onChange, state.page, state.limit],
   );
 
-  return { params, filters: state.filters, search, sortOrderOf, tableProps };
+  return { params, query, filters: state.filters, search, sortable, sortOrderOf, tableProps };
 }

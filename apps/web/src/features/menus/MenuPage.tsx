@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
+import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MenuNode } from '@iot/contract';
 import { MenuIcon } from '../../components/MenuIcon';
 import { reloadMenus, usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton } from '../../components/ListActions';
 import { actionsColumn } from '../../components/RowActions';
 import { useIsMobile } from '../../lib/use-mobile';
 import { localizedName } from '../../lib/acl-labels';
@@ -168,9 +168,7 @@ export default function MenuPage() {
         onSearch={(v) => setKeyword(v.keyword ?? '')}
         extra={
           canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add', parentId: 0 })}>
-              {t('crud:add')}
-            </Button>
+            <AddButton onClick={() => setEditing({ mode: 'add', parentId: 0 })} />
           )
         }
       >

@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, TreeSelect, Typography } from 'antd';
+import { Button, Card, Form, Input, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionDto } from '@iot/contract';
 import { reloadMenus, usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton, DeleteLink } from '../../components/ListActions';
 import { isConsoleCode, permissionLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
@@ -118,17 +118,11 @@ export default function PermissionPage() {
             </Button>
           )}
           {canDelete && !isConsoleCode(p.identification) && (
-            <Popconfirm
+            <DeleteLink
               title={t('permissions:deleteConfirm', { name: p.name })}
-              okText={t('common:confirm')}
-              cancelText={t('common:cancel')}
-              okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
               onConfirm={() => remove(p)}
-            >
-              <Button type="link" size="small" danger data-testid={`row-delete-${p.id}`}>
-                {t('crud:delete')}
-              </Button>
-            </Popconfirm>
+              testId={`row-delete-${p.id}`}
+            />
           )}
         </Space>
       ),
@@ -141,9 +135,7 @@ export default function PermissionPage() {
         onSearch={table.search}
         extra={
           canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
-              {t('crud:add')}
-            </Button>
+            <AddButton onClick={() => setEditing({ mode: 'add' })} />
           )
         }
       >

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RoleDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton, DeleteLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
@@ -102,18 +102,12 @@ export default function RolePage() {
             </Button>
           )}
           {canDelete && r.editable && !r.builtin && (
-            <Popconfirm
+            <DeleteLink
               title={t('roles:deleteConfirm', { name: r.name })}
               description={r.userCount > 0 ? t('roles:deleteInUse', { count: r.userCount }) : undefined}
-              okText={t('common:confirm')}
-              cancelText={t('common:cancel')}
-              okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
               onConfirm={() => remove(r)}
-            >
-              <Button type="link" size="small" danger data-testid={`row-delete-${r.id}`}>
-                {t('crud:delete')}
-              </Button>
-            </Popconfirm>
+              testId={`row-delete-${r.id}`}
+            />
           )}
         </Space>
       ),
@@ -126,9 +120,7 @@ export default function RolePage() {
         onSearch={table.search}
         extra={
           canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
-              {t('crud:add')}
-            </Button>
+            <AddButton onClick={() => setEditing({ mode: 'add' })} />
           )
         }
       >

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Drawer, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { Button, Card, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
 import { useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton, ConfirmLink, DeleteLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
@@ -157,33 +157,23 @@ export function UserListPage({ kind }: { kind: UserKind }) {
               </Button>
             )}
             {canEdit && u.locked && (
-              <Popconfirm
+              <ConfirmLink
                 title={t('users:unlockConfirm', { name: u.username })}
-                okText={t('common:confirm')}
-                cancelText={t('common:cancel')}
-                okButtonProps={{ 'data-testid': 'confirm-ok' } as Record<string, string>}
                 onConfirm={() => act(() => unlockUser(u.id), t('users:unlocked'))}
+                testId={`row-unlock-${u.id}`}
               >
-                <Button type="link" size="small" data-testid={`row-unlock-${u.id}`}>
-                  {t('users:unlock')}
-                </Button>
-              </Popconfirm>
+                {t('users:unlock')}
+              </ConfirmLink>
             )}
             <Button type="link" size="small" data-testid={`row-emails-${u.id}`} onClick={() => setEmailsOf(u)}>
               {t('users:emails')}
             </Button>
             {canDelete && !self && (
-              <Popconfirm
+              <DeleteLink
                 title={t('users:deleteConfirm', { name: u.username })}
-                okText={t('common:confirm')}
-                cancelText={t('common:cancel')}
-                okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
                 onConfirm={() => act(() => deleteUser(u.id), t('crud:deleted'))}
-              >
-                <Button type="link" size="small" danger data-testid={`row-delete-${u.id}`}>
-                  {t('crud:delete')}
-                </Button>
-              </Popconfirm>
+                testId={`row-delete-${u.id}`}
+              />
             )}
           </Space>
         );
@@ -197,9 +187,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
         onSearch={table.search}
         extra={
           canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
-              {t('crud:add')}
-            </Button>
+            <AddButton onClick={() => setEditing({ mode: 'add' })} />
           )
         }
       >
