@@ -13,6 +13,15 @@ export function AddButton({ onClick, children, testId = 'btn-add' }: { onClick: 
   );
 }
 
+/** A row's plain link button (edit, details, …). */
+export function RowLink({ onClick, testId, children }: { onClick: () => void; testId: string; children: ReactNode }) {
+  return (
+    <Button type="link" size="small" onClick={onClick} data-testid={testId}>
+      {children}
+    </Button>
+  );
+}
+
 interface ConfirmLinkProps {
   /** The question, e.g. "Delete role X?". */
   title: ReactNode;

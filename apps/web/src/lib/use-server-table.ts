@@ -105,9 +105,11 @@ export function useServerTable<F extends object = Record<string, never>>(options
     [sortOrderOf],
   );
 
-  /** Props for the Table: rows, loading, pagination and the change handler. */
+  /** Props for the Table: rows (keyed by `id`), size, loading, pagination and the change handler. */
   const tableProps = useCallback(
     <T>(data: { total: number; items: T[] } | undefined, loading: boolean): Partial<TableProps<T>> => ({
+      rowKey: 'id',
+      size: 'middle',
       dataSource: data?.items ?? [],
       loading,
       onChange: onChange as TableProps<T>['onChange'],

@@ -274,8 +274,6 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
       </div>
 
       <Table<DeviceDto>
-        rowKey="id"
-        size="middle"
         data-testid="table-devices"
         columns={columns}
         scroll={{ x: 1800 }}

@@ -175,8 +175,6 @@ export default function DeviceTypeListPage() {
         </Form.Item>
       </FilterBar>
       <Table<DeviceTypeDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="table-devicetypes"

@@ -1,16 +1,16 @@
-import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Space, Table, Tag, TreeSelect, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Card, Form, Input, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionDto } from '@iot/contract';
 import { reloadMenus, usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
-import { AddButton, DeleteLink } from '../../components/ListActions';
+import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { isConsoleCode, permissionLabel } from '../../lib/acl-labels';
-import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
+import { useCrud } from '../../lib/use-crud';
 import { useServerTable } from '../../lib/use-server-table';
 import {
   createPermission,
@@ -25,8 +25,6 @@ import {
 import { menuNames, menuTreeData } from './menu-tree';
 import { PermissionForm } from './PermissionForm';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; permission: PermissionDto } | null;
-
 /** §2 /sys/permission: permission codes and the menus they belong to. */
 export default function PermissionPage() {
   const { t } = useTranslation();
@@ -40,35 +38,17 @@ export default function PermissionPage() {
   const { data: menuOptions = [] } = usePermissionMenuOptions();
   const menuTree = useMemo(() => menuTreeData(menuOptions, lang), [menuOptions, lang]);
   const names = useMemo(() => menuNames(menuOptions, lang), [menuOptions, lang]);
-  const [editing, setEditing] = useState<Editing>(null);
 
-  const changed = async () => {
-    await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
-    // Permissions decide which menus show: the sidebar follows.
-    void reloadMenus().catch(() => undefined);
-  };
-
-  const save = async (values: PermissionInput) => {
-    if (editing?.mode === 'edit') {
-      await editPermission({ ...values, id: editing.permission.id });
-      feedbackMessage().success(t('crud:updated'));
-    } else {
-      await createPermission(values);
-      feedbackMessage().success(t('crud:created'));
-    }
-    setEditing(null);
-    await changed();
-  };
-
-  const remove = async (p: PermissionDto) => {
-    try {
-      await deletePermission(p.id);
-      feedbackMessage().success(t('crud:deleted'));
-      await changed();
-    } catch {
-      // reported by the http client
-    }
-  };
+  const crud = useCrud<PermissionDto, PermissionInput>({
+    create: createPermission,
+    edit: editPermission,
+    remove: deletePermission,
+    changed: async () => {
+      await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
+      // Permissions decide which menus show: the sidebar follows.
+      void reloadMenus().catch(() => undefined);
+    },
+  });
 
   const columns: ColumnsType<PermissionDto> = [
     { title: 'ID', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: table.sortOrderOf('id') },
@@ -113,14 +93,14 @@ export default function PermissionPage() {
       render: (_, p) => (
         <Space size={0}>
           {canEdit && (
-            <Button type="link" size="small" data-testid={`row-edit-${p.id}`} onClick={() => setEditing({ mode: 'edit', permission: p })}>
+            <RowLink testId={`row-edit-${p.id}`} onClick={() => crud.edit(p)}>
               {t('crud:edit')}
-            </Button>
+            </RowLink>
           )}
           {canDelete && !isConsoleCode(p.identification) && (
             <DeleteLink
               title={t('permissions:deleteConfirm', { name: p.name })}
-              onConfirm={() => remove(p)}
+              onConfirm={() => crud.remove(p)}
               testId={`row-delete-${p.id}`}
             />
           )}
@@ -133,11 +113,7 @@ export default function PermissionPage() {
     <Card data-testid="page-permission">
       <FilterBar<PermissionFilters>
         onSearch={table.search}
-        extra={
-          canAdd && (
-            <AddButton onClick={() => setEditing({ mode: 'add' })} />
-          )
-        }
+        extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
           <Input placeholder={t('permissions:name')} allowClear data-testid="filter-name" style={{ width: 180 }} />
@@ -157,19 +133,17 @@ export default function PermissionPage() {
         </Form.Item>
       </FilterBar>
       <Table<PermissionDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 960 }}
         data-testid="table-permission"
         {...table.tableProps(data, isFetching)}
       />
       <PermissionForm
-        open={editing !== null}
-        permission={editing?.mode === 'edit' ? editing.permission : undefined}
+        open={crud.open}
+        permission={crud.row}
         menuTree={menuTree}
-        onCancel={() => setEditing(null)}
-        onSubmit={save}
+        onCancel={crud.close}
+        onSubmit={crud.save}
       />
     </Card>
   );

@@ -9,7 +9,7 @@ import { usePermission } from '../../lib/session';
 import { parseTime } from '../../lib/format';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
-import { AddButton } from '../../components/ListActions';
+import { AddButton, RowLink } from '../../components/ListActions';
 import { useProjectList, type ProjectSort } from './api';
 import { useDeleteProjectFlow } from './DeleteProject';
 import { ProjectFormModal } from './ProjectFormModal';
@@ -89,24 +89,24 @@ export default function ProjectListPage() {
       render: (_, p) => (
         <Space size={0} wrap={false}>
           {canDetails && (
-            <Button type="link" size="small" onClick={() => navigate(`/project/details?id=${p.id}`)} data-testid={`row-details-${p.id}`}>
+            <RowLink testId={`row-details-${p.id}`} onClick={() => navigate(`/project/details?id=${p.id}`)}>
               {t('projects:actions.details')}
-            </Button>
+            </RowLink>
           )}
           {canDevices && (
-            <Button type="link" size="small" onClick={() => navigate(`/device/list?projectId=${p.id}`)} data-testid={`row-devices-${p.id}`}>
+            <RowLink testId={`row-devices-${p.id}`} onClick={() => navigate(`/device/list?projectId=${p.id}`)}>
               {t('projects:actions.devices')}
-            </Button>
+            </RowLink>
           )}
           {canUsers && (
-            <Button type="link" size="small" onClick={() => navigate(`/project/userProjectList?id=${p.id}`)} data-testid={`row-users-${p.id}`}>
+            <RowLink testId={`row-users-${p.id}`} onClick={() => navigate(`/project/userProjectList?id=${p.id}`)}>
               {t('projects:actions.users')}
-            </Button>
+            </RowLink>
           )}
           {canEdit && (
-            <Button type="link" size="small" onClick={() => setEditing({ open: true, project: p })} data-testid={`row-edit-${p.id}`}>
+            <RowLink testId={`row-edit-${p.id}`} onClick={() => setEditing({ open: true, project: p })}>
               {t('projects:actions.edit')}
-            </Button>
+            </RowLink>
           )}
           {canDelete && (
             <Button type="link" size="small" danger onClick={() => deletion.start(p)} data-testid={`row-delete-${p.id}`}>
@@ -146,8 +146,6 @@ export default function ProjectListPage() {
         {canAdd && <AddButton onClick={() => setEditing({ open: true, project: null })}>{t('projects:add')}</AddButton>}
       </div>
       <Table<ProjectDto>
-        rowKey="id"
-        size="middle"
         data-testid="table-projects"
         columns={columns}
         scroll={{ x: 'max-content' }}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { Card, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
 import { useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
 import { FilterBar } from '../../components/FilterBar';
-import { AddButton, ConfirmLink, DeleteLink } from '../../components/ListActions';
+import { AddButton, ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
@@ -147,14 +147,14 @@ export function UserListPage({ kind }: { kind: UserKind }) {
         return (
           <Space size={0} wrap>
             {canEdit && (
-              <Button type="link" size="small" data-testid={`row-edit-${u.id}`} onClick={() => setEditing({ mode: 'edit', user: u })}>
+              <RowLink testId={`row-edit-${u.id}`} onClick={() => setEditing({ mode: 'edit', user: u })}>
                 {t('crud:edit')}
-              </Button>
+              </RowLink>
             )}
             {canEdit && !self && (
-              <Button type="link" size="small" data-testid={`row-password-${u.id}`} onClick={() => setPasswordOf(u)}>
+              <RowLink testId={`row-password-${u.id}`} onClick={() => setPasswordOf(u)}>
                 {t('users:resetPassword')}
-              </Button>
+              </RowLink>
             )}
             {canEdit && u.locked && (
               <ConfirmLink
@@ -165,9 +165,9 @@ export function UserListPage({ kind }: { kind: UserKind }) {
                 {t('users:unlock')}
               </ConfirmLink>
             )}
-            <Button type="link" size="small" data-testid={`row-emails-${u.id}`} onClick={() => setEmailsOf(u)}>
+            <RowLink testId={`row-emails-${u.id}`} onClick={() => setEmailsOf(u)}>
               {t('users:emails')}
-            </Button>
+            </RowLink>
             {canDelete && !self && (
               <DeleteLink
                 title={t('users:deleteConfirm', { name: u.username })}
@@ -185,11 +185,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
     <Card data-testid={`page-${kind}`}>
       <FilterBar<UserFilters>
         onSearch={table.search}
-        extra={
-          canAdd && (
-            <AddButton onClick={() => setEditing({ mode: 'add' })} />
-          )
-        }
+        extra={canAdd && <AddButton onClick={() => setEditing({ mode: 'add' })} />}
       >
         <Form.Item name="username">
           <Input placeholder={t('users:username')} allowClear data-testid="filter-username" style={{ width: 170 }} />
@@ -219,8 +215,6 @@ export function UserListPage({ kind }: { kind: UserKind }) {
         </Form.Item>
       </FilterBar>
       <Table<UserDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 1700 }}
         data-testid={`table-${kind === 'admin' ? 'adminuser' : kind}`}
