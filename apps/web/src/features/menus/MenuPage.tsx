@@ -1,11 +1,10 @@
 import { useMemo, useState } from 'react';
 import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MenuNode } from '@iot/contract';
 import { MenuIcon } from '../../components/MenuIcon';
-import { reloadMenus, usePermission } from '../../lib/session';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
 import { AddButton } from '../../components/ListActions';
 import { actionsColumn } from '../../components/RowActions';
@@ -45,7 +44,6 @@ function asRows(nodes: MenuNode[]): MenuNode[] {
 export default function MenuPage() {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const queryClient = useQueryClient();
   const canAdd = usePermission('menu:add');
   const canEdit = usePermission('menu:edit');
   const canDelete = usePermission('menu:delete');
@@ -60,16 +58,14 @@ export default function MenuPage() {
   const rows = useMemo(() => asRows(filterTree(menus, keyword)), [menus, keyword]);
   const expanded = useMemo(() => allIds(rows).filter((id) => !collapsed.includes(id)), [rows, collapsed]);
 
-  /** The sidebar and the pickers read the same rows: refresh them all after a change. */
-  // A refused delete (sub-menus, permissions) is shown by the http client.
+  // The sidebar and the pickers read the same rows: both follow a change. A refused delete
+  // (sub-menus, permissions) is shown by the http client.
   const crud = useCrud<MenuNode, MenuInput>({
     create: createMenu,
     edit: editMenu,
     remove: deleteMenu,
-    changed: async () => {
-      await queryClient.invalidateQueries({ queryKey: menuKeys.all });
-      void reloadMenus().catch(() => undefined);
-    },
+    queryKey: menuKeys.all,
+    reloadsMenus: true,
   });
   const addBelow = (id: number) => {
     setParentId(id);

@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
 import { Card, Form, Input, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionDto } from '@iot/contract';
-import { reloadMenus, usePermission } from '../../lib/session';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { isConsoleCode, permissionLabel } from '../../lib/acl-labels';
@@ -29,7 +28,6 @@ import { PermissionForm } from './PermissionForm';
 export default function PermissionPage() {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const queryClient = useQueryClient();
   const canAdd = usePermission('permission:add');
   const canEdit = usePermission('permission:edit');
   const canDelete = usePermission('permission:delete');
@@ -43,11 +41,9 @@ export default function PermissionPage() {
     create: createPermission,
     edit: editPermission,
     remove: deletePermission,
-    changed: async () => {
-      await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
-      // Permissions decide which menus show: the sidebar follows.
-      void reloadMenus().catch(() => undefined);
-    },
+    queryKey: permissionKeys.all,
+    // Permissions decide which menus show: the sidebar follows.
+    reloadsMenus: true,
   });
 
   const columns: ColumnsType<PermissionDto> = [

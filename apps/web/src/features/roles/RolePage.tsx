@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RoleDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
@@ -18,7 +17,6 @@ import { RolePermissionDrawer } from './RolePermissionDrawer';
 /** §2 /sys/role: roles with their user count and permission sets. */
 export default function RolePage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const canList = usePermission('role:list');
   const canAdd = usePermission('role:add');
   const canEdit = usePermission('role:edit');
@@ -32,7 +30,7 @@ export default function RolePage() {
     create: createRole,
     edit: editRole,
     remove: deleteRole,
-    changed: () => queryClient.invalidateQueries({ queryKey: roleKeys.all }),
+    queryKey: roleKeys.all,
   });
 
   const columns: ColumnsType<RoleDto> = [
