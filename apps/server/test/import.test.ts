@@ -25,7 +25,6 @@ describe('bulk device import and export', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     token = await t.login();
-    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Depot' } });
   });
   afterAll(() => t.close());
 
@@ -77,6 +76,7 @@ describe('bulk device import and export', () => {
   });
 
   it('reports every bad row with row, column and reason; all-or-nothing writes nothing', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Depot' } });
     const rows = [
       EN,
       ['Pack 1', 'IMP-001', 'BMU', 'Depot', 'Bay 1', 121.5, 31.2, '', 1, '', '', '', '8986001', '861234567890123', 'LFP', '', ''],
@@ -103,13 +103,13 @@ describe('bulk device import and export', () => {
     );
     expect(errs).toHaveLength(7);
     expect(report.data.errors.find((e: any) => e.row === 4 && e.column === 'sn').message).toBe('Same SN as row 2');
-    expect((await list()).total).toBe(0);
+    expect((await list('&q=IMP-00')).total).toBe(0);
 
     const dry = await upload('devices.xlsx', rows, 'mode=valid&dryRun=true');
     expect(dry.data).toMatchObject({ valid: 1, imported: 0, dryRun: true });
     const partial = await upload('devices.xlsx', rows, 'mode=valid');
     expect(partial.data.imported).toBe(1);
-    const [d] = (await list()).items;
+    const [d] = (await list('&q=IMP-00')).items;
     expect(d).toMatchObject({ sn: 'IMP-001', projectName: 'Depot', typeName: '电池管理单元', lng: 121.5, warningLevel: 1, simNumber: '8986001' });
 
     // Importing the same SN again is reported, never half-written.
@@ -163,12 +163,15 @@ describe('bulk device import and export', () => {
   });
 
   it('exports the devices matching the current filters', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=IMP-ZH&lang=zh', headers: bearer(token) });
+    expect((await upload('export.xlsx', [EN.slice(0, 3), ['Exported 1', 'EXP-1', 'BMU'], ['Exported 2', 'EXP-2', 'BMU']])).data.imported).toBe(2);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=EXP-1&lang=zh', headers: bearer(token) });
     const sheet = readSheet(res.rawPayload);
     expect(sheet[0]![1]).toBe('设备编码');
-    expect(sheet.slice(1).map((r) => r[1])).toEqual(['IMP-ZH-1']);
+    expect(sheet.slice(1).map((r) => r[1])).toEqual(['EXP-1']);
     const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
-    expect(all).toHaveLength(3);
+    const listed = (await list()).total;
+    expect(all).toHaveLength(listed + 1);
+    expect(all.slice(1).map((r) => r[1])).toEqual(expect.arrayContaining(['EXP-1', 'EXP-2']));
   });
 
   it('neutralises cells that a spreadsheet would run as formulas (OWASP), and re-imports them as written', async () => {
