@@ -24,6 +24,29 @@ const NO_DB = {
   message: 'Routes call services: the database, its schema and seeds are for services and repositories',
 };
 
+/** Web: `components/` and `lib/` are shared by every screen. */
+const NO_SCREENS = {
+  regex: '(^|/)(app|features)(/|$)',
+  message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
+};
+/** Web: a feature never imports app/ (the app composes features, not the other way round). */
+const NO_APP = {
+  regex: '(^|/)app(/|$)',
+  message: 'Features never import app/: what features share lives in lib/ or components/',
+};
+/** Web: from features/<a>/, `../<b>/…` (or any `features/` path) is another feature. */
+const OTHER_FEATURE = {
+  regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|(^|/)features/',
+  message:
+    'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
+};
+/** Web: every call names its endpoint declaration (`api()` in lib/api.ts), never a path string. */
+const NO_RAW_REQUEST = {
+  regex: '(^|/)http$',
+  importNames: ['requestEnvelope'],
+  message: 'Call the API with api(endpoint, …) from lib/api.ts: the contract declares every path',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/migrations/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -54,7 +77,8 @@ export default tseslint.config(
   // another only through its *.service.ts (or a *.types.ts); services never import plugins (the
   // HTTP layer); routes call services, never repositories or the database. Web: components/ and
   // lib/ never import app/ or features/; a feature never imports app/ or another feature (its
-  // own files import each other; the app composes features, e.g. app/ProjectDetails.tsx).
+  // own files import each other; the app composes features, e.g. app/ProjectDetails.tsx); only
+  // lib/api.ts sends requests (by endpoint declaration).
   {
     files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_REPO] }] },
@@ -73,40 +97,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_REPO, NO_DB] }] },
   },
   {
-    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)(app|features)(/|$)',
-              message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
-            },
-          ],
-        },
-      ],
-    },
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_RAW_REQUEST] }] },
   },
   {
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS, NO_RAW_REQUEST] }] },
+  },
+  {
+    // The one caller of the raw request function.
+    files: ['apps/web/src/lib/api.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS] }] },
+  },
+  {
+    // Each block names every pattern for its files: a later block's rule replaces an earlier one's.
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)app(/|$)',
-              message: 'Features never import app/: what features share lives in lib/ or components/',
-            },
-            {
-              regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|(^|/)features/',
-              message:
-                'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_APP, OTHER_FEATURE, NO_RAW_REQUEST] }] },
   },
 );

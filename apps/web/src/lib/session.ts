@@ -1,5 +1,9 @@
 import {
   LiveType,
+  authApi,
+  userApi,
+  type EndpointBody,
+  type EndpointData,
   type Language,
   type LoginBody,
   type LoginResultDto,
@@ -10,7 +14,8 @@ import {
 import { useMemo } from 'react';
 import i18n, { currentLanguage } from './i18n';
 import { getToken, removeToken, setToken } from './cookies';
-import { ApiError, ClientCode, http, requestEnvelope } from './http';
+import { api } from './api';
+import { ApiError, ClientCode } from './http';
 import { feedbackMessage } from './feedback';
 import { live } from './live';
 import { showLogoutConfirm } from './logout-confirm';
@@ -70,14 +75,14 @@ export function useMenuPage(path: string): boolean {
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
-  const result = await http.post<LoginResultDto>('/user/login', body);
+  const result = await api(authApi.login, { body });
   setToken(result.token);
   store.set({ token: result.token, status: 'idle', user: null, menus: [] });
   return result;
 }
 
 async function fetchUserInfo(): Promise<UserInfo> {
-  const info = await http.get<UserInfo | null>('/user/info', { silent: true });
+  const info: UserInfo | null = await api(userApi.info, { silent: true });
   if (!info) throw new Error(i18n.t('errors:verifyFailed'));
   if (!Array.isArray(info.roles) || info.roles.length === 0) {
     throw new Error(i18n.t('errors:rolesRequired'));
@@ -87,7 +92,7 @@ async function fetchUserInfo(): Promise<UserInfo> {
 
 async function fetchMenus(): Promise<MenuNode[]> {
   try {
-    const menus = await http.get<MenuNode[]>('/user/menutestlist', { silent: true });
+    const menus = await api(userApi.menus, { silent: true });
     return Array.isArray(menus) ? menus : [];
   } catch (err) {
     if (err instanceof ApiError && err.code === ClientCode.NETWORK) throw err;
@@ -107,7 +112,7 @@ export function saveLanguage(language: Language): Promise<void> {
   const previous = store.get().user?.language;
   if (!store.get().token || previous === undefined || previous === language) return Promise.resolve();
   patchUser({ language });
-  return http.post<null>('/user/preferences', { language }, { silent: true }).then(
+  return api(userApi.preferences, { body: { language }, silent: true }).then(
     () => undefined,
     () => {
       // Not stored: forget the optimistic copy so the next switch tries again.
@@ -163,20 +168,11 @@ export function refreshMenusIfStale(): void {
   reloadMenus().catch(() => undefined);
 }
 
-export interface ChangePasswordInput {
-  oldPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
+export type ChangePasswordInput = EndpointBody<typeof userApi.changePassword>;
 
 /** Changes the caller's password; answers how many of its other sessions were ended. */
-export async function changePassword(input: ChangePasswordInput): Promise<{ endedSessions: number }> {
-  const res = await requestEnvelope<{ endedSessions: number } | null>('/user/changepassword', {
-    method: 'POST',
-    body: input,
-    silent: true,
-  });
-  return { endedSessions: res.data?.endedSessions ?? 0 };
+export async function changePassword(input: ChangePasswordInput): Promise<EndpointData<typeof userApi.changePassword>> {
+  return api(userApi.changePassword, { body: input, silent: true });
 }
 
 export function patchUser(patch: Partial<UserInfo>): void {
@@ -196,7 +192,7 @@ export async function logout(): Promise<void> {
   // not open the "Confirm logout" box meant for sessions ended elsewhere.
   live.stop();
   try {
-    await http.post<null>('/user/logout', undefined, { silent: true });
+    await api(authApi.logout, { silent: true });
   } catch {
     // The server may already have ended the session; the local logout still happens.
   }

@@ -8,12 +8,11 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { DeviceDto } from '@iot/contract';
+import { deviceApi, type DeviceDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import {
-  filterParams,
   useDeleteDevices,
   useDeviceList,
   useInvalidateDevices,
@@ -50,6 +49,8 @@ interface Props {
 }
 
 type OnlineFilter = 'all' | 'online' | 'offline';
+/** The `online` filter of the list and export queries. */
+const ONLINE_QUERY = { all: undefined, online: 'true', offline: 'false' } as const;
 
 /**
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
@@ -66,14 +67,14 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const repeat = useRepeatSearch('');
 
   // Filters apply as they change (no Search button); any change starts again on page 1.
-  const table = useServerTable<DeviceFilters>({
+  const table = useServerTable<DeviceFilters, DeviceSort>({
     sort: 'createdAt',
     order: 'desc',
     filters: { projectId: fixedProjectId ?? initialProjectId },
   });
   const filters = table.filters;
   const filter = (patch: DeviceFilters) => table.search({ ...filters, ...patch });
-  const online: OnlineFilter = filters.online === undefined ? 'all' : filters.online ? 'online' : 'offline';
+  const online: OnlineFilter = filters.online === undefined ? 'all' : filters.online === 'true' ? 'online' : 'offline';
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
@@ -83,8 +84,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
 
-  const { sort = 'createdAt', order = 'desc', ...query } = table.query;
-  const list = useDeviceList({ ...query, sort: sort as DeviceSort, order });
+  const list = useDeviceList(table.params);
   // Online state and last-seen of the rows on screen follow the live channel.
   const pageIds = useMemo(() => (list.data?.items ?? []).map((d) => d.id), [list.data]);
   const liveStates = useLiveDevices(pageIds);
@@ -148,8 +148,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     setExporting(true);
     try {
       await downloadFile(
-        '/device/export',
-        { ...filterParams(filters), sort, order, lang: currentLanguage() },
+        deviceApi.export,
+        { ...filters, q: filters.q?.trim(), sort: table.params.sort, order: table.params.order, lang: currentLanguage() },
         'devices.xlsx',
       );
     } catch {
@@ -204,7 +204,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         />
         <Select<OnlineFilter>
           value={online}
-          onChange={(v) => filter({ online: v === 'all' ? undefined : v === 'online' })}
+          onChange={(v) => filter({ online: ONLINE_QUERY[v] })}
           style={{ width: 150 }}
           options={(['all', 'online', 'offline'] as const).map((v) => ({ value: v, label: t(`devices:filters.onlineOptions.${v}`) }))}
           data-testid="filter-online"

@@ -1,4 +1,14 @@
-import { SUCCESS, type Envelope, type ImportMode, type ImportReport } from '@iot/contract';
+import {
+  SUCCESS,
+  deviceApi,
+  type AnyEndpoint,
+  type EndpointData,
+  type EndpointKind,
+  type EndpointQuery,
+  type Envelope,
+  type ImportMode,
+} from '@iot/contract';
+import { pathOf } from '../../lib/api';
 import { getToken } from '../../lib/cookies';
 import { API_BASE, ApiError, ClientCode, REQUEST_TIMEOUT_MS, reportError, type QueryValue } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
@@ -9,14 +19,17 @@ import { currentLanguage } from '../../lib/i18n';
  * (fetch has no upload progress, XMLHttpRequest does).
  */
 
-function url(path: string, params: Record<string, QueryValue> = {}): string {
+/** The address of a declared endpoint (packages/contract/src/api) with its query string. */
+function url(ep: AnyEndpoint, query: object = {}): string {
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
+  for (const [k, v] of Object.entries(query as Record<string, QueryValue>)) {
     if (v !== undefined && v !== null && v !== '') search.append(k, String(v));
   }
   const qs = search.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+  return `${API_BASE}${pathOf(ep)}${qs ? `?${qs}` : ''}`;
 }
+
+type Of<K extends EndpointKind> = AnyEndpoint & { kind: K };
 
 function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'Accept-Language': currentLanguage() };
@@ -56,13 +69,13 @@ function save(blob: Blob, name: string): void {
 }
 
 /**
- * GETs a file with the session's Authorization header and saves it. A refusal (an envelope
- * instead of a file) is reported like any other failed call and rejects.
+ * GETs the file of a `file` endpoint with the session's Authorization header and saves it. A
+ * refusal (an envelope instead of a file) is reported like any other failed call and rejects.
  */
-export async function downloadFile(path: string, params: Record<string, QueryValue>, fallbackName: string): Promise<void> {
+export async function downloadFile<E extends Of<'file'>>(ep: E, query: EndpointQuery<E>, fallbackName: string): Promise<void> {
   let res: Response;
   try {
-    res = await fetch(url(path, params), { headers: authHeaders(), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    res = await fetch(url(ep, query ?? {}), { headers: authHeaders(), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   } catch (cause) {
     const err = new ApiError(ClientCode.NETWORK, cause instanceof Error ? cause.message : 'network');
     reportError(err);
@@ -76,6 +89,8 @@ export async function downloadFile(path: string, params: Record<string, QueryVal
   }
   save(await res.blob(), fileNameOf(res, fallbackName));
 }
+
+type ImportReport = EndpointData<typeof deviceApi.import>;
 
 export interface UploadHandle {
   promise: Promise<ImportReport>;
@@ -92,7 +107,8 @@ export function uploadImport(
 ): UploadHandle {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportReport>((resolve, reject) => {
-    xhr.open('POST', url('/device/import', { mode: options.mode, dryRun: String(options.dryRun) }));
+    const query: EndpointQuery<typeof deviceApi.import> = { mode: options.mode, dryRun: options.dryRun ? 'true' : 'false' };
+    xhr.open(deviceApi.import.method, url(deviceApi.import, query));
     xhr.timeout = REQUEST_TIMEOUT_MS;
     for (const [k, v] of Object.entries({ ...authHeaders(), Accept: 'application/json' })) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => {

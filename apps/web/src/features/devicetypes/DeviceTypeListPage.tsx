@@ -12,20 +12,17 @@ import { AddButton, DeleteLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
-import { useDeleteDeviceType, useDeviceTypeList } from './api';
+import { useDeleteDeviceType, useDeviceTypeList, type DeviceTypeFilters, type DeviceTypeSort } from './api';
 import { localName } from '../../lib/localize';
 import { useIsSuperAdmin } from './shared';
 
-interface Filters {
-  name?: string;
-  code?: string;
-}
+type Filters = DeviceTypeFilters;
 
 /** §2 /device/type: the server-paged list of device types with their settings pages. */
 export default function DeviceTypeListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const table = useServerTable<Filters>({ sort: 'id', order: 'desc' });
+  const table = useServerTable<Filters, DeviceTypeSort>({ sort: 'id', order: 'desc' });
   const { data, isFetching } = useDeviceTypeList(table.params);
   const remove = useDeleteDeviceType();
   const isSuper = useIsSuperAdmin();

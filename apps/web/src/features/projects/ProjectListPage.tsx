@@ -10,7 +10,7 @@ import { parseTime } from '../../lib/format';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { AddButton, RowLink } from '../../components/ListActions';
-import { useProjectList, type ProjectSort } from './api';
+import { useProjectList, type ProjectListParams, type ProjectSort } from './api';
 import { useDeleteProjectFlow } from './DeleteProject';
 import { ProjectFormModal } from './ProjectFormModal';
 
@@ -28,10 +28,9 @@ export default function ProjectListPage() {
 
   const [search, setSearch] = useState('');
   const repeat = useRepeatSearch('');
-  const table = useServerTable<{ name?: string }>({ sort: 'createdAt', order: 'desc' });
+  const table = useServerTable<Pick<ProjectListParams, 'name'>, ProjectSort>({ sort: 'createdAt', order: 'desc' });
   const [editing, setEditing] = useState<{ open: boolean; project: ProjectDto | null }>({ open: false, project: null });
-  const { sort, ...query } = table.query;
-  const list = useProjectList({ ...query, sort: sort as ProjectSort });
+  const list = useProjectList(table.params);
   const deletion = useDeleteProjectFlow();
 
   const sortable = (key: ProjectSort) => table.sortable(key, true);
