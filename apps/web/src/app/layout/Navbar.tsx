@@ -2,7 +2,7 @@ import { theme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LangSelect } from '../../components/LangSelect';
-import { changeLanguage } from '../language';
+import { changeLanguage } from '../../lib/language';
 import type { RouteTable } from '../route-table';
 import { Breadcrumb } from './Breadcrumb';
 import { Fullscreen } from './Fullscreen';
