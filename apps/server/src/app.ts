@@ -46,6 +46,8 @@ import { PartitionKeeper } from './ingest/partitions.js';
 import { CommandService } from './ingest/commands.js';
 import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
+import { DeviceDetailService } from './modules/devicedetail/devicedetail.service.js';
+import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 
@@ -166,6 +168,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await ingest.start();
   commands.start();
   const deviceData = new DeviceDataService(db, ingest, devices, commands);
+  const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
@@ -220,6 +223,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData });
+      await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(brokerRoutes, { broker: brokerAuth });
     },
     { prefix: API_PREFIX },
