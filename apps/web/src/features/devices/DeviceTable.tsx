@@ -58,6 +58,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const canAdd = usePermission('device:add');
+  const canDetail = usePermission('device:detail');
   const canEdit = usePermission('device:edit');
   const canDelete = usePermission('device:delete');
   const canImport = usePermission('device:import');
@@ -195,7 +196,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         : []),
     ],
   });
-  const columns = [...deviceColumns(t, sort, { project: fixedProjectId === undefined, pinName: mobile }), ...(canEdit || canDelete ? [actions] : [])];
+  const columns = [...deviceColumns(t, sort, { project: fixedProjectId === undefined, pinName: mobile, detailLink: canDetail }), ...(canEdit || canDelete ? [actions] : [])];
 
   return (
     <div data-testid="device-table">

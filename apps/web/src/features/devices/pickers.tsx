@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDevice, useDeviceSearch, useProjectOptions, useTypeOptions } from './api';
 import { currentLanguage } from '../../lib/i18n';
-import { localName } from '../devicetypes/localize';
+import { localName } from '../../lib/localize';
 
 /** A value that follows `value` after `ms` without changes (server-side search while typing). */
 export function useDebounced<T>(value: T, ms = 300): T {

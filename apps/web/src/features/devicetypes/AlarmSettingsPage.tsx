@@ -31,7 +31,7 @@ import {
   type NamePath,
   type SaveProblem,
 } from './list-editor';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
 

@@ -13,7 +13,7 @@ import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
 import { useDeleteDeviceType, useDeviceTypeList } from './api';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 import { useIsSuperAdmin } from './shared';
 
 interface Filters {

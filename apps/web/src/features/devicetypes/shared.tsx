@@ -7,7 +7,7 @@ import { SUPERADMIN, type DeviceTypeDto, type PermissionCode } from '@iot/contra
 import { usePermission, useSession } from '../../app/session';
 import { ApiError, describeError, refusalOf } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 
 export const LIST_PATH = '/device/type';
 
