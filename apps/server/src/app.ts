@@ -48,6 +48,7 @@ import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
 import { DeviceDetailService } from './modules/devicedetail/devicedetail.service.js';
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
+import { HistoryRollup } from './modules/devicedetail/history.rollup.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 
@@ -58,6 +59,7 @@ declare module 'fastify' {
     /** The command channel; the broker plugin sets its downlink. */
     commands: CommandService;
     partitions: PartitionKeeper;
+    rollups: HistoryRollup;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -169,6 +171,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   commands.start();
   const deviceData = new DeviceDataService(db, ingest, devices, commands);
   const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
+  const rollups = new HistoryRollup(db, app.log, { retentionDays: config.telemetryRetentionDays, lateMs: ingest.opts.maxPastMs });
+  rollups.start();
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
@@ -177,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', partitions);
+  app.decorate('rollups', rollups);
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
@@ -232,6 +237,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     partitions.stop();
+    await rollups.stop();
     commands.stop();
     // What is queued is written before the database closes (SIGTERM drains).
     await ingest.stop();

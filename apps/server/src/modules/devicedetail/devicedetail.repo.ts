@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import { deviceCommands, users } from '../../db/schema/index.js';
 
 /**
@@ -77,31 +77,113 @@ export interface BucketRow {
   hi: [number, number];
 }
 
-/**
- * Min/max downsampling in one pass: the range is cut into buckets of `bucketMs`; each bucket of
- * each series answers its minimum and its maximum with their times (array comparison picks the
- * pair with the smallest / largest value). The global extremes are extremes of their bucket, so
- * they are always kept; two points per bucket at most.
- */
-export async function chartBuckets(db: Executor, f: RangeFilter & { bucketMs: number }): Promise<BucketRow[]> {
-  const fromMs = f.from.getTime();
-  const res = await db.execute(sql`
-    with src as (
-      select k.id as sid, extract(epoch from t.ts) * 1000 as ms, ${numeric(sql`t.vals -> k.id`)} as x
-      from telemetry t cross join unnest(${idArray(f.semaphoreIds)}) as k(id)
-      where ${rangeWhere(f)} and t.vals ? k.id
-    )
-    select sid, floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket,
-      min(array[x, ms]) as lo, max(array[x, ms]) as hi
-    from src where x is not null
-    group by sid, bucket
-    order by sid, bucket`);
-  return rowsOf<{ sid: string; bucket: number; lo: (number | string)[]; hi: (number | string)[] }>(res).map((r) => ({
+type RawBucket = { sid: string; bucket: number; lo: (number | string)[]; hi: (number | string)[] };
+const toBuckets = (res: unknown): BucketRow[] =>
+  rowsOf<RawBucket>(res).map((r) => ({
     semaphoreId: r.sid,
     bucket: Number(r.bucket),
     lo: [Number(r.lo[0]), Number(r.lo[1])],
     hi: [Number(r.hi[0]), Number(r.hi[1])],
   }));
+
+/**
+ * Min/max downsampling of the messages in `segments` (time intervals inside the range) in one
+ * pass: the range is cut into buckets of `bucketMs` counted from `from`; each bucket of each
+ * series answers its minimum and its maximum with their times (array comparison picks the pair
+ * with the smallest / largest value). The global extremes are extremes of their bucket, so they
+ * are always kept; two points per bucket at most.
+ */
+export async function chartBuckets(
+  db: Executor,
+  f: RangeFilter & { bucketMs: number; segments: [Date, Date][] },
+): Promise<BucketRow[]> {
+  if (f.segments.length === 0) return [];
+  const fromMs = f.from.getTime();
+  const within = sql.join(
+    f.segments.map(([a, b]) => sql`(t.ts >= ${a.toISOString()}::timestamptz and t.ts < ${b.toISOString()}::timestamptz)`),
+    sql` or `,
+  );
+  const res = await db.execute(sql`
+    with src as (
+      select k.id as sid, extract(epoch from t.ts)::float8 * 1000 as ms, ${numeric(sql`t.vals -> k.id`)} as x
+      from telemetry t cross join unnest(${idArray(f.semaphoreIds)}) as k(id)
+      where ${rangeWhere(f)} and (${within}) and t.vals ? k.id
+    )
+    select sid, floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket,
+      min(array[x, ms]) as lo, max(array[x, ms]) as hi
+    from src where x is not null
+    group by sid, bucket`);
+  return toBuckets(res);
+}
+
+/** The same buckets from the ten-minute rollups in [from, to) (bucket starts aligned by the caller). */
+export async function rollupBuckets(db: Executor, f: RangeFilter & { bucketMs: number; rollFrom: Date; rollTo: Date }): Promise<BucketRow[]> {
+  if (f.rollFrom >= f.rollTo) return [];
+  const fromMs = f.from.getTime();
+  const res = await db.execute(sql`
+    with src as (
+      select k.id as sid, extract(epoch from r.bucket)::float8 * 1000 as ms, r.mm -> k.id as m
+      from telemetry_rollup r cross join unnest(${idArray(f.semaphoreIds)}) as k(id)
+      where r.device_id = ${f.deviceId} and r.bucket >= ${f.rollFrom.toISOString()}::timestamptz
+        and r.bucket < ${f.rollTo.toISOString()}::timestamptz and r.mm ? k.id
+    )
+    select sid, floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket,
+      min(array[(m ->> 0)::float8, (m ->> 1)::float8]) as lo, max(array[(m ->> 2)::float8, (m ->> 3)::float8]) as hi
+    from src group by sid, bucket`);
+  return toBuckets(res);
+}
+
+/** The rolled-up days ('YYYY-MM-DD') between two days, inclusive. */
+export async function rolledDays(db: Executor, from: string, to: string): Promise<string[]> {
+  const res = await db.execute(sql`select day::text as day from telemetry_rollup_days where day >= ${from}::date and day <= ${to}::date order by day`);
+  return rowsOf<{ day: string }>(res).map((r) => r.day);
+}
+
+/** Days with telemetry partitions that need a (first or final) rollup, oldest first. */
+export async function daysToRoll(db: Executor, f: { days: string[]; finalBefore: string }): Promise<{ day: string; final: boolean }[]> {
+  if (f.days.length === 0) return [];
+  const res = await db.execute(sql`
+    select d.day::text as day, d.day < ${f.finalBefore}::date as final
+    from unnest(${sql`array[${sql.join(f.days.map((d) => sql`${d}`), sql`, `)}]::date[]`}) d(day)
+    left join telemetry_rollup_days r on r.day = d.day
+    where r.day is null or (not r.final and d.day < ${f.finalBefore}::date)
+    order by d.day`);
+  return rowsOf<{ day: string; final: boolean }>(res);
+}
+
+/**
+ * Rolls up one UTC day of every device in one statement (replacing an earlier rollup of it):
+ * per device, ten-minute bucket and numeric value, the minimum and maximum with their times.
+ */
+export async function rollupDay(db: Db, day: string, final: boolean): Promise<number> {
+  return db.transaction(async (tx) => {
+    const start = `${day}T00:00:00Z`;
+    await tx.execute(sql`delete from telemetry_rollup where bucket >= ${start}::timestamptz and bucket < ${start}::timestamptz + interval '1 day'`);
+    const res = await tx.execute(sql`
+      insert into telemetry_rollup (device_id, bucket, mm)
+      select device_id, bucket, jsonb_object_agg(k, jsonb_build_array(lo[1], lo[2], hi[1], hi[2]))
+      from (
+        select t.device_id, to_timestamp(floor(extract(epoch from t.ts) / 600) * 600) as bucket, e.key as k,
+          min(array[x.v, x.ms]) as lo, max(array[x.v, x.ms]) as hi
+        from telemetry t
+        cross join lateral jsonb_each(t.vals) as e(key, value)
+        cross join lateral (select ${numeric(sql`e.value`)} as v, extract(epoch from t.ts)::float8 * 1000 as ms) x
+        where t.ts >= ${start}::timestamptz and t.ts < ${start}::timestamptz + interval '1 day' and x.v is not null
+        group by 1, 2, 3
+      ) s
+      join devices d on d.id = s.device_id
+      group by device_id, bucket`);
+    await tx.execute(sql`
+      insert into telemetry_rollup_days (day, final, rolled_at) values (${day}::date, ${final}, now())
+      on conflict (day) do update set final = excluded.final, rolled_at = excluded.rolled_at`);
+    return (res as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (res as unknown as { affectedRows?: number }).affectedRows ?? 0;
+  });
+}
+
+/** Rollups of days dropped by the telemetry retention. */
+export async function pruneRollups(db: Executor, before: string) {
+  await db.execute(sql`delete from telemetry_rollup where bucket < ${before}::timestamptz`);
+  await db.execute(sql`delete from telemetry_rollup_days where day < ${before}::date`);
 }
 
 export interface EnergyRow {

@@ -35,6 +35,34 @@ type ExportQuery = z.output<typeof historyExportQuerySchema>;
 type ChartQuery = z.output<typeof chartQuerySchema>;
 type EnergyQuery = z.output<typeof energyQuerySchema>;
 
+/** Width of the rollup buckets (history.rollup.ts). */
+export const ROLLUP_MS = 600_000;
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Sorted, non-overlapping intervals. */
+function mergeIntervals(list: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [a, b] of [...list].sort((x, y) => x[0] - y[0])) {
+    const last = out.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** The parts of `range` not in `covered` (sorted, non-overlapping). */
+function complement(range: [number, number], covered: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  let at = range[0];
+  for (const [a, b] of covered) {
+    if (a > at) out.push([at, a]);
+    at = Math.max(at, b);
+  }
+  if (at < range[1]) out.push([at, range[1]]);
+  return out;
+}
+
 const toDetail = (p: ParamDto): DetailParam => ({
   semaphoreId: p.semaphoreId,
   name: p.name,
@@ -214,26 +242,63 @@ export class DeviceDetailService {
    * Chart series downsampled on the server: the range is cut into points/2 buckets and each
    * bucket gives its minimum and maximum (one point when they are the same message), so a
    * series never has more than `points` points and keeps every peak and trough of its range.
-   * A zoomed chart asks again for its window and gets finer data.
+   * Buckets of ten minutes or more read the ten-minute rollups of the days already rolled up
+   * (history.rollup.ts) and the messages only for the rest (today, the range's ragged ends), so
+   * a year costs about as much as a week. A zoomed chart asks again for its window and gets
+   * finer data.
    */
   async chart(ctx: AuthContext, q: ChartQuery): Promise<ChartData> {
     const { filter } = await this.range(ctx, q);
     const points = Math.min(q.points, CHART_MAX_POINTS);
     const buckets = Math.max(1, Math.floor(points / 2));
-    const bucketMs = Math.max(1, Math.ceil((filter.to.getTime() - filter.from.getTime()) / buckets));
-    const rows = await repo.chartBuckets(this.db, { ...filter, bucketMs });
+    const fromMs = filter.from.getTime();
+    const toMs = filter.to.getTime();
+    let bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / buckets));
+    let covered: [number, number][] = [];
+    if (bucketMs >= ROLLUP_MS) {
+      // Whole rollup buckets only: a multiple of ten minutes keeps them inside one chart bucket.
+      bucketMs = Math.ceil(bucketMs / ROLLUP_MS) * ROLLUP_MS;
+      const rollFrom = Math.ceil(fromMs / ROLLUP_MS) * ROLLUP_MS;
+      const rollTo = Math.floor(toMs / ROLLUP_MS) * ROLLUP_MS;
+      const days = await repo.rolledDays(this.db, dayOf(rollFrom), dayOf(rollTo - 1));
+      covered = mergeIntervals(
+        days
+          .map((d): [number, number] => {
+            const start = Date.parse(`${d}T00:00:00Z`);
+            return [Math.max(start, rollFrom), Math.min(start + DAY_MS, rollTo)];
+          })
+          .filter(([a, b]) => a < b),
+      );
+    }
+    const raw = complement([fromMs, toMs], covered).map(([a, b]): [Date, Date] => [new Date(a), new Date(b)]);
+    const [fromRaw, fromRollups] = await Promise.all([
+      repo.chartBuckets(this.db, { ...filter, bucketMs, segments: raw }),
+      covered.length > 0
+        ? repo.rollupBuckets(this.db, { ...filter, bucketMs, rollFrom: new Date(covered[0]![0]), rollTo: new Date(covered.at(-1)![1]) })
+        : Promise.resolve([]),
+    ]);
+    // One min and one max per series and bucket, whichever source holds them.
+    const merged = new Map<string, repo.BucketRow>();
+    for (const r of [...fromRaw, ...fromRollups]) {
+      const key = `${r.semaphoreId}\u0000${r.bucket}`;
+      const cur = merged.get(key);
+      if (!cur) merged.set(key, r);
+      else {
+        if (r.lo[0] < cur.lo[0] || (r.lo[0] === cur.lo[0] && r.lo[1] < cur.lo[1])) cur.lo = r.lo;
+        if (r.hi[0] > cur.hi[0] || (r.hi[0] === cur.hi[0] && r.hi[1] < cur.hi[1])) cur.hi = r.hi;
+      }
+    }
     const series = new Map<string, [number, number][]>(q.semaphoreIds.map((id) => [id, []]));
-    for (const r of rows) {
+    for (const r of merged.values()) {
       const out = series.get(r.semaphoreId)!;
       if (r.lo[1] === r.hi[1]) out.push([r.lo[1], r.lo[0]]);
-      else if (r.lo[1] < r.hi[1]) out.push([r.lo[1], r.lo[0]], [r.hi[1], r.hi[0]]);
-      else out.push([r.hi[1], r.hi[0]], [r.lo[1], r.lo[0]]);
+      else out.push([r.lo[1], r.lo[0]], [r.hi[1], r.hi[0]]);
     }
     return {
       from: filter.from.toISOString(),
       to: filter.to.toISOString(),
       bucketMs,
-      series: [...series].map(([semaphoreId, pts]) => ({ semaphoreId, points: pts })),
+      series: [...series].map(([semaphoreId, pts]) => ({ semaphoreId, points: pts.sort((a, b) => a[0] - b[0]) })),
     };
   }
 

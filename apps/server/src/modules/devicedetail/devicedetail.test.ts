@@ -43,6 +43,8 @@ describe('device details', () => {
       if (ack) c.publish(`dev/${sn}/ack`, JSON.stringify(ack), { qos: 1 });
     });
     await c.subscribeAsync(`dev/${sn}/cmd`, { qos: 1 });
+    // Already online since it connected: a status that changes nothing is still acknowledged.
+    await c.publishAsync(`dev/${sn}/status`, JSON.stringify({ online: true }), { qos: 1 });
     return { c, received };
   };
 
@@ -161,8 +163,11 @@ describe('device details', () => {
 
     const q = (from: number, to: number, points?: number) =>
       call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=10000001,10000003&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}${points ? `&points=${points}` : ''}`);
+    const check = async (rolled: boolean) => {
     for (const points of [undefined, 100, 11]) {
       const r = await q(start, end, points);
+      // Buckets of ten minutes or more read the rollups once the days are rolled up.
+      if (rolled && points) expect(r.data.bucketMs % 600_000).toBe(0);
       expect(r.code, JSON.stringify(r)).toBe(20000);
       for (const s of r.data.series as { semaphoreId: string; points: [number, number][] }[]) {
         expect(s.points.length).toBeGreaterThan(0);
@@ -180,6 +185,12 @@ describe('device details', () => {
         expect(s.points.map((p) => p[0])).toEqual([...s.points.map((p) => p[0])].sort((a, b) => a - b));
       }
     }
+    };
+    await check(false);
+    // The same answers from the ten-minute rollups (the three past days rolled up, not final yet).
+    const rolledUp = await t.app.rollups.run();
+    expect(rolledUp).toEqual(expect.arrayContaining([0, 1, 2].map((i) => new Date(start + i * DAY).toISOString().slice(0, 10))));
+    await check(true);
     // A zoomed window (10 minutes across a day border) gets every message: 60 points.
     const zoom = await q(start + DAY - 300_000, start + DAY + 300_000);
     expect(zoom.data.series[0].points).toHaveLength(60);

@@ -20,6 +20,8 @@ export const STATUS_COLORS: Record<CommandStatus, string> = {
   offline: 'default',
 };
 
+const fieldOf = (semaphoreId: string) => `p${semaphoreId}`;
+
 /** The control for one writable parameter, bounded by its definition. */
 function ValueInput({ p }: { p: DetailParam }) {
   const { t } = useTranslation();
@@ -30,8 +32,9 @@ function ValueInput({ p }: { p: DetailParam }) {
         allowClear
         placeholder={t('devicedetail:set.unchanged')}
         options={[
-          { value: true, label: t('devicedetail:on') },
-          { value: false, label: t('devicedetail:off') },
+          // As text: a select keeps no boolean `false` as its value.
+          { value: 'true', label: t('devicedetail:on') },
+          { value: 'false', label: t('devicedetail:off') },
         ]}
         style={{ width: 200 }}
       />
@@ -82,11 +85,17 @@ export function SetParams({ deviceId, live, canSend }: { deviceId: number; live:
   const stateOf = (c: CommandDto): Pick<CommandDto, 'status' | 'message'> => live.commands[c.id] ?? c;
 
   const submit = async (values: Record<string, string | number | boolean | null | undefined>) => {
+    // Field names are `p<semaphore id>` (a bare numeric name would be read as an array index).
     const chosen = Object.fromEntries(
-      Object.entries(values).filter((e): e is [string, string | number | boolean] => e[1] !== undefined && e[1] !== null && e[1] !== ''),
+      Object.entries(values)
+        .filter((e): e is [string, string | number | boolean] => e[1] !== undefined && e[1] !== null && e[1] !== '')
+        .map(([k, v]) => {
+          const id = k.slice(1);
+          return [id, byId.get(id)?.dataType === 'boolean' ? v === 'true' || v === true : v];
+        }),
     );
     if (Object.keys(chosen).length === 0) {
-      form.setFields([{ name: params[0]?.semaphoreId ?? '', errors: [t('devicedetail:set.nothing')] }]);
+      form.setFields([{ name: fieldOf(params[0]?.semaphoreId ?? ''), errors: [t('devicedetail:set.nothing')] }]);
       return;
     }
     try {
@@ -97,8 +106,8 @@ export function SetParams({ deviceId, live, canSend }: { deviceId: number; live:
       if (err instanceof ApiError) {
         const field = (err.data as { field?: string } | null)?.field;
         const id = field?.startsWith('values.') ? field.slice('values.'.length) : undefined;
-        if (id && byId.has(id)) form.setFields([{ name: id, errors: [describeError(err)] }]);
-        else form.setFields([{ name: params[0]?.semaphoreId ?? '', errors: [describeError(err)] }]);
+        if (id && byId.has(id)) form.setFields([{ name: fieldOf(id), errors: [describeError(err)] }]);
+        else form.setFields([{ name: fieldOf(params[0]?.semaphoreId ?? ''), errors: [describeError(err)] }]);
       }
     }
   };
@@ -142,7 +151,7 @@ export function SetParams({ deviceId, live, canSend }: { deviceId: number; live:
             {params.map((p) => (
               <Form.Item
                 key={p.semaphoreId}
-                name={p.semaphoreId}
+                name={fieldOf(p.semaphoreId)}
                 label={paramLabel(p, lang)}
                 extra={
                   p.min !== null || p.max !== null
