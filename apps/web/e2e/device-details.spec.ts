@@ -74,7 +74,7 @@ test('a simulated device: live values, a confirmed parameter change, a week of h
 
   // History over a week, then zoom: the zoomed window is fetched again.
   await page.getByRole('tab', { name: 'History' }).click();
-  await page.getByTestId('preset-7d').click();
+  await page.getByTestId('history-presets').getByText('Last 7 days').click();
   const chart = page.getByTestId('history-chart');
   await expect(chart).toHaveAttribute('data-loading', 'false');
   await expect(chart).not.toHaveAttribute('data-points', '');

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
@@ -62,6 +62,7 @@ export interface DeviceFilter {
   warningLevel?: number;
   q?: string;
   parentId?: number;
+  topLevel?: boolean;
   sort: 'createdAt' | 'updatedAt' | 'name' | 'sn' | 'lastSeenAt' | 'warningLevel' | 'id';
   order: 'asc' | 'desc';
   page: number;
@@ -77,6 +78,7 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.online === undefined ? undefined : eq(devices.online, f.online),
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
+    f.topLevel ? isNull(devices.parentId) : undefined,
     q ? or(ilike(devices.name, q), ilike(devices.sn, q), ilike(devices.imei, q), ilike(devices.simNumber, q)) : undefined,
   );
 }

@@ -77,21 +77,28 @@ export interface BucketRow {
   hi: [number, number];
 }
 
-type RawBucket = { sid: string; bucket: number; lo: (number | string)[]; hi: (number | string)[] };
-const toBuckets = (res: unknown): BucketRow[] =>
-  rowsOf<RawBucket>(res).map((r) => ({
-    semaphoreId: r.sid,
-    bucket: Number(r.bucket),
-    lo: [Number(r.lo[0]), Number(r.lo[1])],
-    hi: [Number(r.hi[0]), Number(r.hi[1])],
-  }));
+type Pair = (number | string)[] | null;
+
+/** Rows of `bucket, lo0, hi0, lo1, hi1…` (one pair per series) → one BucketRow per series and bucket. */
+function toBuckets(res: unknown, ids: readonly string[]): BucketRow[] {
+  const out: BucketRow[] = [];
+  for (const r of rowsOf<Record<string, Pair | number>>(res)) {
+    ids.forEach((sid, i) => {
+      const lo = r[`lo${i}`] as Pair;
+      const hi = r[`hi${i}`] as Pair;
+      if (!lo || !hi) return;
+      out.push({ semaphoreId: sid, bucket: Number(r.bucket), lo: [Number(lo[0]), Number(lo[1])], hi: [Number(hi[0]), Number(hi[1])] });
+    });
+  }
+  return out;
+}
 
 /**
  * Min/max downsampling of the messages in `segments` (time intervals inside the range) in one
- * pass: the range is cut into buckets of `bucketMs` counted from `from`; each bucket of each
- * series answers its minimum and its maximum with their times (array comparison picks the pair
- * with the smallest / largest value). The global extremes are extremes of their bucket, so they
- * are always kept; two points per bucket at most.
+ * pass over the rows: the range is cut into buckets of `bucketMs` counted from `from`; each
+ * bucket answers, per series, its minimum and its maximum with their times (array comparison
+ * picks the pair with the smallest / largest value). The global extremes are extremes of their
+ * bucket, so they are always kept; two points per bucket and series at most.
  */
 export async function chartBuckets(
   db: Executor,
@@ -103,34 +110,45 @@ export async function chartBuckets(
     f.segments.map(([a, b]) => sql`(t.ts >= ${a.toISOString()}::timestamptz and t.ts < ${b.toISOString()}::timestamptz)`),
     sql` or `,
   );
+  const xs = sql.join(f.semaphoreIds.map((id, i) => sql`${numeric(sql`t.vals -> ${id}::text`)} as ${sql.raw(`x${i}`)}`), sql`, `);
+  const aggs = sql.join(
+    f.semaphoreIds.map((_, i) => sql.raw(`min(array[x${i}, ms]) filter (where x${i} is not null) as lo${i}, max(array[x${i}, ms]) filter (where x${i} is not null) as hi${i}`)),
+    sql`, `,
+  );
   const res = await db.execute(sql`
-    with src as (
-      select k.id as sid, extract(epoch from t.ts)::float8 * 1000 as ms, ${numeric(sql`t.vals -> k.id`)} as x
-      from telemetry t cross join unnest(${idArray(f.semaphoreIds)}) as k(id)
-      where ${rangeWhere(f)} and (${within}) and t.vals ? k.id
-    )
-    select sid, floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket,
-      min(array[x, ms]) as lo, max(array[x, ms]) as hi
-    from src where x is not null
-    group by sid, bucket`);
-  return toBuckets(res);
+    select floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket, ${aggs}
+    from (
+      select extract(epoch from t.ts)::float8 * 1000 as ms, ${xs}
+      from telemetry t where ${rangeWhere(f)} and (${within})
+    ) s
+    group by 1`);
+  return toBuckets(res, f.semaphoreIds);
 }
 
-/** The same buckets from the ten-minute rollups in [from, to) (bucket starts aligned by the caller). */
+/** The same buckets from the ten-minute rollups in [rollFrom, rollTo). */
 export async function rollupBuckets(db: Executor, f: RangeFilter & { bucketMs: number; rollFrom: Date; rollTo: Date }): Promise<BucketRow[]> {
   if (f.rollFrom >= f.rollTo) return [];
   const fromMs = f.from.getTime();
+  const ms = f.semaphoreIds.map((id, i) => sql`r.mm -> ${id}::text as ${sql.raw(`m${i}`)}`);
+  const aggs = sql.join(
+    f.semaphoreIds.map((_, i) =>
+      sql.raw(
+        `min(array[(m${i} ->> 0)::float8, (m${i} ->> 1)::float8]) filter (where m${i} is not null) as lo${i}, ` +
+          `max(array[(m${i} ->> 2)::float8, (m${i} ->> 3)::float8]) filter (where m${i} is not null) as hi${i}`,
+      ),
+    ),
+    sql`, `,
+  );
   const res = await db.execute(sql`
-    with src as (
-      select k.id as sid, extract(epoch from r.bucket)::float8 * 1000 as ms, r.mm -> k.id as m
-      from telemetry_rollup r cross join unnest(${idArray(f.semaphoreIds)}) as k(id)
+    select floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket, ${aggs}
+    from (
+      select extract(epoch from r.bucket)::float8 * 1000 as ms, ${sql.join(ms, sql`, `)}
+      from telemetry_rollup r
       where r.device_id = ${f.deviceId} and r.bucket >= ${f.rollFrom.toISOString()}::timestamptz
-        and r.bucket < ${f.rollTo.toISOString()}::timestamptz and r.mm ? k.id
-    )
-    select sid, floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket,
-      min(array[(m ->> 0)::float8, (m ->> 1)::float8]) as lo, max(array[(m ->> 2)::float8, (m ->> 3)::float8]) as hi
-    from src group by sid, bucket`);
-  return toBuckets(res);
+        and r.bucket < ${f.rollTo.toISOString()}::timestamptz
+    ) s
+    group by 1`);
+  return toBuckets(res, f.semaphoreIds);
 }
 
 /** The rolled-up days ('YYYY-MM-DD') between two days, inclusive. */

@@ -37,6 +37,8 @@ type EnergyQuery = z.output<typeof energyQuerySchema>;
 
 /** Width of the rollup buckets (history.rollup.ts). */
 export const ROLLUP_MS = 600_000;
+/** Ranges this long or longer read the rollups even when the limit would allow finer buckets. */
+const ROLLUP_FROM_SPAN_MS = 2 * 86_400_000;
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -255,8 +257,9 @@ export class DeviceDetailService {
     const toMs = filter.to.getTime();
     let bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / buckets));
     let covered: [number, number][] = [];
-    if (bucketMs >= ROLLUP_MS) {
-      // Whole rollup buckets only: a multiple of ten minutes keeps them inside one chart bucket.
+    if (bucketMs >= ROLLUP_MS || toMs - fromMs >= ROLLUP_FROM_SPAN_MS) {
+      // Whole rollup buckets only: a multiple of ten minutes keeps them inside one chart bucket
+      // (from two days up, ten-minute buckets: fewer points than asked, each still a min and a max).
       bucketMs = Math.ceil(bucketMs / ROLLUP_MS) * ROLLUP_MS;
       const rollFrom = Math.ceil(fromMs / ROLLUP_MS) * ROLLUP_MS;
       const rollTo = Math.floor(toMs / ROLLUP_MS) * ROLLUP_MS;

@@ -210,6 +210,19 @@ describe('device details', () => {
     expect(unknown).toMatchObject({ code: 40000, data: { reason: 'paramUnknown', field: 'semaphoreIds' } });
   });
 
+  it('the device list shows top-level devices with their child count unless asked otherwise', async () => {
+    const parent = await addDevice('DD-8');
+    const child = await call('POST', '/device/add', { name: 'Child DD-8a', sn: 'DD-8A', typeId, parentId: parent.id });
+    expect(child.code).toBe(20000);
+    const top = (await call('GET', '/device/list?topLevel=true&limit=200')).data.items as { sn: string; subCount: number }[];
+    expect(top.find((d) => d.sn === 'DD-8')).toMatchObject({ subCount: 1 });
+    expect(top.map((d) => d.sn)).not.toContain('DD-8A');
+    const all = (await call('GET', '/device/list?limit=200')).data.items as { sn: string }[];
+    expect(all.map((d) => d.sn)).toContain('DD-8A');
+    const subs = (await call('GET', `/device/subdevicelist?id=${parent.id}`)).data.items as { sn: string }[];
+    expect(subs.map((d) => d.sn)).toEqual(['DD-8A']);
+  });
+
   it('energy: charged and discharged kWh per day from the battery counters, computed in SQL', async () => {
     const d = await addDevice('DD-7');
     const end = Math.floor(Date.now() / DAY) * DAY;

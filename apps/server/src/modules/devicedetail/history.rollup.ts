@@ -15,6 +15,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  */
 export class HistoryRollup {
   private timer: NodeJS.Timeout | undefined;
+  private first: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -45,15 +46,16 @@ export class HistoryRollup {
         .catch((err) => this.log.error({ err }, 'history rollup failed'))
         .finally(() => (this.running = undefined));
     };
-    const first = setTimeout(tick, firstAfterMs);
-    first.unref();
+    this.first = setTimeout(tick, firstAfterMs);
+    this.first.unref();
     this.timer = setInterval(tick, 3_600_000);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    if (this.first) clearTimeout(this.first);
     if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.first = this.timer = undefined;
     await this.running;
   }
 }

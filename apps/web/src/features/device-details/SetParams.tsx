@@ -22,13 +22,14 @@ export const STATUS_COLORS: Record<CommandStatus, string> = {
 
 const fieldOf = (semaphoreId: string) => `p${semaphoreId}`;
 
-/** The control for one writable parameter, bounded by its definition. */
-function ValueInput({ p }: { p: DetailParam }) {
+/** The control for one writable parameter, bounded by its definition (Form.Item passes value and onChange through). */
+function ValueInput({ p, ...control }: { p: DetailParam; value?: never; onChange?: never }) {
   const { t } = useTranslation();
   const lang = currentLanguage();
   if (p.dataType === 'boolean') {
     return (
       <Select
+        {...control}
         allowClear
         placeholder={t('devicedetail:set.unchanged')}
         options={[
@@ -43,6 +44,7 @@ function ValueInput({ p }: { p: DetailParam }) {
   if (p.dataType === 'enum') {
     return (
       <Select
+        {...control}
         allowClear
         placeholder={t('devicedetail:set.unchanged')}
         options={p.enumValues.map((o) => ({ value: o.value, label: enumLabel(o, lang) }))}
@@ -53,6 +55,7 @@ function ValueInput({ p }: { p: DetailParam }) {
   if (p.dataType === 'number' || p.dataType === 'integer') {
     return (
       <InputNumber
+        {...control}
         placeholder={t('devicedetail:set.unchanged')}
         min={p.min ?? undefined}
         max={p.max ?? undefined}
@@ -62,7 +65,7 @@ function ValueInput({ p }: { p: DetailParam }) {
       />
     );
   }
-  return <Input placeholder={t('devicedetail:set.unchanged')} maxLength={256} style={{ width: 200 }} />;
+  return <Input {...control} placeholder={t('devicedetail:set.unchanged')} maxLength={256} style={{ width: 200 }} />;
 }
 
 /**

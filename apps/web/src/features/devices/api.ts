@@ -12,6 +12,12 @@ export interface DeviceFilters {
   parentId?: number;
 }
 
+/**
+ * The list shows top-level devices (each with its sub-device count, expandable) unless a text
+ * search or a parent filter is given: then every matching device, sub-devices included.
+ */
+const topLevelOf = (f: DeviceFilters) => (!f.q?.trim() && !f.parentId ? 'true' : undefined);
+
 export type DeviceSort = 'createdAt' | 'updatedAt' | 'name' | 'sn' | 'lastSeenAt' | 'warningLevel';
 
 export interface DeviceListParams extends DeviceFilters {
@@ -47,6 +53,7 @@ export function filterParams(f: DeviceFilters): Record<string, QueryValue> {
     warningLevel: f.warningLevel,
     q: f.q?.trim(),
     parentId: f.parentId,
+    topLevel: topLevelOf(f),
   };
 }
 
