@@ -118,6 +118,17 @@ export const historyRowSchema = z.object({
   values: z.record(z.string(), paramValueSchema),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;
+/**
+ * The table counts matching messages up to this many: a year holds millions, and counting them
+ * all would cost seconds for every page. Past it `total` is this number and `exact` false.
+ */
+export const HISTORY_COUNT_CAP = 10_000;
+export const historyPageSchema = z.object({
+  total: z.number().int(),
+  /** False when there are more than HISTORY_COUNT_CAP matching messages (`total` is the cap). */
+  exact: z.boolean(),
+  items: z.array(historyRowSchema),
+});
 
 export const HISTORY_EXPORT_MAX_ROWS = 200_000;
 export const historyExportQuerySchema = rangeSchema

@@ -10,7 +10,7 @@ import {
   energyQuerySchema,
   historyExportQuerySchema,
   historyQuerySchema,
-  historyRowSchema,
+  historyPageSchema,
   paramGroupSchema,
   setParamValuesSchema,
   detailParamSchema,
@@ -77,7 +77,7 @@ export const deviceDetailApi = {
     tags,
     summary: 'Messages of the device in a time range with the chosen parameters, paged',
     query: historyQuerySchema,
-    data: pageOf(historyRowSchema),
+    data: historyPageSchema,
   }),
   historyExport: endpoint({
     method: 'GET',

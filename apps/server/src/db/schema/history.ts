@@ -20,6 +20,19 @@ export const telemetryRollup = pgTable(
   (t) => [primaryKey({ columns: [t.deviceId, t.bucket] }), index('telemetry_rollup_bucket_idx').on(t.bucket)],
 );
 
+/** The same per hour, derived from the ten-minute rows: a chart over months or a year reads these. */
+export const telemetryRollupHour = pgTable(
+  'telemetry_rollup_hour',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    mm: jsonb('mm').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.bucket] }), index('telemetry_rollup_hour_bucket_idx').on(t.bucket)],
+);
+
 /** The days rolled up; `final` once the day is older than the window late messages may arrive in. */
 export const telemetryRollupDays = pgTable('telemetry_rollup_days', {
   day: date('day', { mode: 'string' }).primaryKey(),

@@ -34,8 +34,8 @@ const rangeWhere = (f: RangeFilter): SQL =>
 /** Messages carrying at least one of the chosen parameters, one page of them. */
 export async function historyPage(
   db: Executor,
-  f: RangeFilter & { page: number; limit: number; order: 'asc' | 'desc' },
-): Promise<{ total: number; items: { ts: Date; values: Record<string, unknown> }[] }> {
+  f: RangeFilter & { page: number; limit: number; order: 'asc' | 'desc'; countCap: number },
+): Promise<{ total: number; exact: boolean; items: { ts: Date; values: Record<string, unknown> }[] }> {
   const order = f.order === 'asc' ? sql`asc` : sql`desc`;
   const [items, count] = await Promise.all([
     db.execute(sql`
@@ -43,10 +43,13 @@ export async function historyPage(
       where ${rangeWhere(f)}
       order by t.ts ${order}
       limit ${f.limit} offset ${(f.page - 1) * f.limit}`),
-    db.execute(sql`select count(*)::int as n from telemetry t where ${rangeWhere(f)}`),
+    // Counted up to the cap only (an index range scan that stops there).
+    db.execute(sql`select count(*)::int as n from (select 1 from telemetry t where ${rangeWhere(f)} limit ${f.countCap + 1}) c`),
   ]);
+  const n = rowsOf<{ n: number }>(count)[0]?.n ?? 0;
   return {
-    total: rowsOf<{ n: number }>(count)[0]?.n ?? 0,
+    total: Math.min(n, f.countCap),
+    exact: n <= f.countCap,
     items: rowsOf<{ ts: Date | string; values: Record<string, unknown> }>(items).map((r) => ({
       ts: new Date(r.ts),
       values: r.values,
@@ -125,8 +128,12 @@ export async function chartBuckets(
   return toBuckets(res, f.semaphoreIds);
 }
 
-/** The same buckets from the ten-minute rollups in [rollFrom, rollTo). */
-export async function rollupBuckets(db: Executor, f: RangeFilter & { bucketMs: number; rollFrom: Date; rollTo: Date }): Promise<BucketRow[]> {
+/** The same buckets from the ten-minute (or hourly) rollups in [rollFrom, rollTo). */
+export async function rollupBuckets(
+  db: Executor,
+  f: RangeFilter & { bucketMs: number; rollFrom: Date; rollTo: Date; level: 'tenMinutes' | 'hour' },
+): Promise<BucketRow[]> {
+  const table = f.level === 'hour' ? sql.raw('telemetry_rollup_hour') : sql.raw('telemetry_rollup');
   if (f.rollFrom >= f.rollTo) return [];
   const fromMs = f.from.getTime();
   const ms = f.semaphoreIds.map((id, i) => sql`r.mm -> ${id}::text as ${sql.raw(`m${i}`)}`);
@@ -143,7 +150,7 @@ export async function rollupBuckets(db: Executor, f: RangeFilter & { bucketMs: n
     select floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket, ${aggs}
     from (
       select extract(epoch from r.bucket)::float8 * 1000 as ms, ${sql.join(ms, sql`, `)}
-      from telemetry_rollup r
+      from ${table} r
       where r.device_id = ${f.deviceId} and r.bucket >= ${f.rollFrom.toISOString()}::timestamptz
         and r.bucket < ${f.rollTo.toISOString()}::timestamptz
     ) s
@@ -191,6 +198,19 @@ export async function rollupDay(db: Db, day: string, final: boolean): Promise<nu
       ) s
       join devices d on d.id = s.device_id
       group by device_id, bucket`);
+    await tx.execute(sql`delete from telemetry_rollup_hour where bucket >= ${start}::timestamptz and bucket < ${start}::timestamptz + interval '1 day'`);
+    await tx.execute(sql`
+      insert into telemetry_rollup_hour (device_id, bucket, mm)
+      select device_id, hour, jsonb_object_agg(k, jsonb_build_array(lo[1], lo[2], hi[1], hi[2]))
+      from (
+        select r.device_id, date_trunc('hour', r.bucket) as hour, e.key as k,
+          min(array[(e.value ->> 0)::float8, (e.value ->> 1)::float8]) as lo,
+          max(array[(e.value ->> 2)::float8, (e.value ->> 3)::float8]) as hi
+        from telemetry_rollup r cross join lateral jsonb_each(r.mm) as e(key, value)
+        where r.bucket >= ${start}::timestamptz and r.bucket < ${start}::timestamptz + interval '1 day'
+        group by 1, 2, 3
+      ) s
+      group by device_id, hour`);
     await tx.execute(sql`
       insert into telemetry_rollup_days (day, final, rolled_at) values (${day}::date, ${final}, now())
       on conflict (day) do update set final = excluded.final, rolled_at = excluded.rolled_at`);
@@ -201,6 +221,7 @@ export async function rollupDay(db: Db, day: string, final: boolean): Promise<nu
 /** Rollups of days dropped by the telemetry retention. */
 export async function pruneRollups(db: Executor, before: string) {
   await db.execute(sql`delete from telemetry_rollup where bucket < ${before}::timestamptz`);
+  await db.execute(sql`delete from telemetry_rollup_hour where bucket < ${before}::timestamptz`);
   await db.execute(sql`delete from telemetry_rollup_days where day < ${before}::date`);
 }
 

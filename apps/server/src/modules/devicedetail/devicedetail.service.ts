@@ -1,6 +1,7 @@
 import {
   CHART_MAX_POINTS,
   ENERGY_PARAMS,
+  HISTORY_COUNT_CAP,
   HISTORY_EXPORT_MAX_ROWS,
   SET_PARAMS_KIND,
   SET_PARAMS_TTL_MS,
@@ -40,6 +41,7 @@ export const ROLLUP_MS = 600_000;
 /** Ranges this long or longer read the rollups even when the limit would allow finer buckets. */
 const ROLLUP_FROM_SPAN_MS = 2 * 86_400_000;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Sorted, non-overlapping intervals. */
@@ -201,11 +203,12 @@ export class DeviceDetailService {
     };
   }
 
-  async history(ctx: AuthContext, q: HistoryQuery): Promise<{ total: number; items: HistoryRow[] }> {
+  async history(ctx: AuthContext, q: HistoryQuery): Promise<{ total: number; exact: boolean; items: HistoryRow[] }> {
     const { filter } = await this.range(ctx, q);
-    const res = await repo.historyPage(this.db, { ...filter, page: q.page, limit: q.limit, order: q.order });
+    const res = await repo.historyPage(this.db, { ...filter, page: q.page, limit: q.limit, order: q.order, countCap: HISTORY_COUNT_CAP });
     return {
       total: res.total,
+      exact: res.exact,
       items: res.items.map((r) => ({ ts: r.ts.toISOString(), values: r.values as HistoryRow['values'] })),
     };
   }
@@ -257,12 +260,16 @@ export class DeviceDetailService {
     const toMs = filter.to.getTime();
     let bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / buckets));
     let covered: [number, number][] = [];
+    // Hourly rollups when a chart bucket spans an hour or more, else ten-minute ones.
+    const level = bucketMs >= HOUR_MS ? 'hour' : 'tenMinutes';
+    const unit = level === 'hour' ? HOUR_MS : ROLLUP_MS;
     if (bucketMs >= ROLLUP_MS || toMs - fromMs >= ROLLUP_FROM_SPAN_MS) {
-      // Whole rollup buckets only: a multiple of ten minutes keeps them inside one chart bucket
-      // (from two days up, ten-minute buckets: fewer points than asked, each still a min and a max).
-      bucketMs = Math.ceil(bucketMs / ROLLUP_MS) * ROLLUP_MS;
-      const rollFrom = Math.ceil(fromMs / ROLLUP_MS) * ROLLUP_MS;
-      const rollTo = Math.floor(toMs / ROLLUP_MS) * ROLLUP_MS;
+      // Whole rollup buckets only: a multiple of the rollup's width keeps each inside one chart
+      // bucket (from two days up, ten-minute buckets: fewer points than asked, each still a min
+      // and a max).
+      bucketMs = Math.ceil(bucketMs / unit) * unit;
+      const rollFrom = Math.ceil(fromMs / unit) * unit;
+      const rollTo = Math.floor(toMs / unit) * unit;
       const days = await repo.rolledDays(this.db, dayOf(rollFrom), dayOf(rollTo - 1));
       covered = mergeIntervals(
         days
@@ -277,7 +284,7 @@ export class DeviceDetailService {
     const [fromRaw, fromRollups] = await Promise.all([
       repo.chartBuckets(this.db, { ...filter, bucketMs, segments: raw }),
       covered.length > 0
-        ? repo.rollupBuckets(this.db, { ...filter, bucketMs, rollFrom: new Date(covered[0]![0]), rollTo: new Date(covered.at(-1)![1]) })
+        ? repo.rollupBuckets(this.db, { ...filter, bucketMs, level, rollFrom: new Date(covered[0]![0]), rollTo: new Date(covered.at(-1)![1]) })
         : Promise.resolve([]),
     ]);
     // One min and one max per series and bucket, whichever source holds them.

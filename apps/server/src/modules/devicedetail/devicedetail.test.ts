@@ -198,7 +198,7 @@ describe('device details', () => {
 
     // The table pages the same rows on the server.
     const page = await call('GET', `/device/devicehistoricallist?id=${d.id}&semaphoreIds=10000001&from=${new Date(start + DAY - 60_000).toISOString()}&to=${new Date(start + DAY + 60_000).toISOString()}&limit=5&order=asc`);
-    expect(page.data.total).toBe(12);
+    expect(page.data).toMatchObject({ total: 12, exact: true });
     expect(page.data.items).toHaveLength(5);
     expect(page.data.items[0]).toEqual({ ts: new Date(start + DAY - 60_000).toISOString(), values: { '10000001': expect.any(Number) } });
 

@@ -233,7 +233,10 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
                 total: table.data?.total ?? 0,
                 showSizeChanger: true,
                 pageSizeOptions: [20, 50, 100, 200],
-                showTotal: (total) => t('devicedetail:history.total', { count: total }),
+                showTotal: (total) =>
+                  table.data && !table.data.exact
+                    ? t('devicedetail:history.totalAtLeast', { count: total })
+                    : t('devicedetail:history.total', { count: total }),
                 onChange: (p, s) => {
                   setPage(s !== limit ? 1 : p);
                   setLimit(s);
