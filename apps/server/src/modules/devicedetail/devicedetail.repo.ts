@@ -231,53 +231,68 @@ export interface EnergyRow {
   dischargedKwh: number;
 }
 
+/** Bucket starts (UTC) of a day / ISO week / month series covering [from, to). */
+export function energyBorders(from: Date, to: Date, granularity: 'day' | 'week' | 'month'): Date[] {
+  const d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  if (granularity === 'week') d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  if (granularity === 'month') d.setUTCDate(1);
+  const out: Date[] = [];
+  while (d < to) {
+    out.push(new Date(d));
+    if (granularity === 'day') d.setUTCDate(d.getUTCDate() + 1);
+    else if (granularity === 'week') d.setUTCDate(d.getUTCDate() + 7);
+    else d.setUTCMonth(d.getUTCMonth() + 1);
+  }
+  return out;
+}
+
 /**
- * Charged and discharged energy per day / week / month, in SQL: at each bucket border the first
- * message carrying the battery's cumulative counters (Ah) is looked up through the index (one
- * probe per border, however many messages the bucket holds); a bucket's energy is the counters'
- * growth up to the next border times the mean pack voltage. A counter that went down (a reset)
- * counts as no energy.
+ * Charged and discharged energy per day / week / month, in SQL: in each bucket the first message
+ * carrying the battery's cumulative counters (Ah) is looked up through the index (one probe per
+ * bucket, with constant bounds so the planner keeps only that bucket's partitions), plus the last
+ * message of the range; a bucket's energy is the counters' growth up to the next probe found times
+ * the mean pack voltage. A counter that went down (a reset) counts as no energy; an empty bucket
+ * has none (the growth across it goes to the bucket before).
  */
 export async function energy(
   db: Executor,
   f: { deviceId: number; from: Date; to: Date; granularity: 'day' | 'week' | 'month'; ids: { v: string; chg: string; dis: string } },
 ): Promise<EnergyRow[]> {
-  const from = f.from.toISOString();
-  const to = f.to.toISOString();
-  const step = `1 ${f.granularity}`;
-  const sample = (t: SQL) => sql`(t.vals ->> ${f.ids.chg})::float8 as chg, (t.vals ->> ${f.ids.dis})::float8 as dis,
-      (t.vals ->> ${f.ids.v})::float8 as v from telemetry t where t.device_id = ${f.deviceId} and ${t}
-      and t.vals ? ${f.ids.chg} and t.vals ? ${f.ids.dis} and t.vals ? ${f.ids.v}`;
+  const borders = energyBorders(f.from, f.to, f.granularity);
+  if (borders.length === 0) return [];
+  const cols = sql`(t.vals ->> ${f.ids.chg})::float8 as chg, (t.vals ->> ${f.ids.dis})::float8 as dis, (t.vals ->> ${f.ids.v})::float8 as v`;
+  const has = sql`t.vals ? ${f.ids.chg} and t.vals ? ${f.ids.dis} and t.vals ? ${f.ids.v}`;
+  const probes = borders.map((start, i) => {
+    const lo = new Date(Math.max(start.getTime(), f.from.getTime())).toISOString();
+    const hi = (borders[i + 1] && borders[i + 1]! < f.to ? borders[i + 1]! : f.to).toISOString();
+    return sql`(select ${start.toISOString()}::timestamptz as start, false as last, ${cols} from telemetry t
+      where t.device_id = ${f.deviceId} and t.ts >= ${lo}::timestamptz and t.ts < ${hi}::timestamptz and ${has}
+      order by t.ts asc limit 1)`;
+  });
+  const lastFrom = new Date(Math.max(borders.at(-1)!.getTime(), f.from.getTime())).toISOString();
   const res = await db.execute(sql`
-    with bounds as (
-      select g as start, false as last
-      from generate_series(
-        date_trunc(${f.granularity}, ${from}::timestamptz at time zone 'UTC') at time zone 'UTC',
-        ${to}::timestamptz - interval '1 microsecond', ${step}::interval) g
-    ),
-    marks as (
-      select b.start, b.last, s.chg, s.dis, s.v from bounds b
-      left join lateral (select ${sample(sql`t.ts >= greatest(b.start, ${from}::timestamptz) and t.ts < ${to}::timestamptz`)}
-        order by t.ts asc limit 1) s on true
+    with marks as (
+      ${sql.join(probes, sql` union all `)}
       union all
-      select ${to}::timestamptz, true, s.chg, s.dis, s.v from (select 1) one
-      left join lateral (select ${sample(sql`t.ts >= ${from}::timestamptz and t.ts < ${to}::timestamptz`)}
-        order by t.ts desc limit 1) s on true
+      (select ${f.to.toISOString()}::timestamptz, true, ${cols} from telemetry t
+        where t.device_id = ${f.deviceId} and t.ts >= ${lastFrom}::timestamptz and t.ts < ${f.to.toISOString()}::timestamptz and ${has}
+        order by t.ts desc limit 1)
     ),
     steps as (
-      select start, last, chg, dis, v,
-        lead(chg) over w as chg2, lead(dis) over w as dis2, lead(v) over w as v2
+      select start, last, chg, dis, v, lead(chg) over w as chg2, lead(dis) over w as dis2, lead(v) over w as v2
       from marks window w as (order by start, last)
     )
     select start,
       coalesce(greatest(chg2 - chg, 0) * (v + v2) / 2 / 1000, 0)::float8 as charged,
       coalesce(greatest(dis2 - dis, 0) * (v + v2) / 2 / 1000, 0)::float8 as discharged
-    from steps where not last order by start`);
-  return rowsOf<{ start: Date | string; charged: number | string; discharged: number | string }>(res).map((r) => ({
-    start: new Date(r.start),
-    chargedKwh: Number(r.charged),
-    dischargedKwh: Number(r.discharged),
-  }));
+    from steps where not last`);
+  const found = new Map(
+    rowsOf<{ start: Date | string; charged: number | string; discharged: number | string }>(res).map((r) => [
+      new Date(r.start).getTime(),
+      { chargedKwh: Number(r.charged), dischargedKwh: Number(r.discharged) },
+    ]),
+  );
+  return borders.map((start) => ({ start, ...(found.get(start.getTime()) ?? { chargedKwh: 0, dischargedKwh: 0 }) }));
 }
 
 // ---- commands -----------------------------------------------------------------------------------

@@ -28,6 +28,12 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
   const params = useMemo(() => groups.flatMap((g) => g.params), [groups]);
   const byId = useMemo(() => new Map(params.map((p) => [p.semaphoreId, p])), [params]);
   const [ids, setIds] = useState<string[]>(() => defaults(params));
+  // The parameters arrived after the tab opened: start with the defaults then.
+  const [seeded, setSeeded] = useState(params.length > 0);
+  if (!seeded && params.length > 0) {
+    setSeeded(true);
+    setIds(defaults(params));
+  }
   const [preset, setPreset] = useState<Preset>('24h');
   const [custom, setCustom] = useState<[Dayjs, Dayjs] | null>(null);
   // The range chosen; the anchor is fixed when chosen so queries stay stable.
