@@ -70,14 +70,14 @@ async function main() {
         insert into telemetry (device_id, ts, vals)
         select d.id, to_timestamp(${day / 1000} + s * 10),
           jsonb_build_object(
-            '10000001', round((52 + 3 * sin((g + s) / 900.0) + random())::numeric, 2),
-            '10000002', round((40 * sin((g + s) / 600.0))::numeric, 2),
-            '10000003', round((50 + 45 * sin((g + s) / 2000.0))::numeric, 1),
-            '10000004', 97.5,
+            '01111001', round((52 + 3 * sin((g + s) / 900.0) + random())::numeric, 2),
+            '01112001', round((40 * sin((g + s) / 600.0))::numeric, 2),
+            '02109001', round((50 + 45 * sin((g + s) / 2000.0))::numeric, 1),
+            '02110001', 97.5,
             '10000006', case when sin((g + s) / 600.0) > 0.2 then '1' when sin((g + s) / 600.0) < -0.2 then '2' else '0' end,
-            '10000007', -60 - (s % 30),
-            '10000010', round(((g + s) * 0.0056)::numeric, 1),
-            '10000011', round(((g + s) * 0.0054)::numeric, 1),
+            '02105001', -60 - (s % 30),
+            '02117001', round(((g + s) * 0.0056)::numeric, 1),
+            '02116001', round(((g + s) * 0.0054)::numeric, 1),
             '10000013', round((3.3 + random() * 0.1)::numeric, 3),
             '10000014', round((3.2 + random() * 0.05)::numeric, 3))
         from unnest(${sql`array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]`}) d(id),
@@ -112,7 +112,7 @@ async function main() {
       let maxPoints = 0;
       for (let i = 0; i < SAMPLES; i++) {
         const to = end - Math.floor(Math.random() * (DAYS * DAY - span));
-        const r = await get(`/device/devicehistoricallisttoecharts?id=${device}&semaphoreIds=10000001,10000003&from=${iso(to - span)}&to=${iso(to)}`);
+        const r = await get(`/device/devicehistoricallisttoecharts?id=${device}&semaphoreIds=01111001,02109001&from=${iso(to - span)}&to=${iso(to)}`);
         ms.push(r.ms);
         for (const s of r.data.series as { points: unknown[] }[]) maxPoints = Math.max(maxPoints, s.points.length);
       }
@@ -123,7 +123,7 @@ async function main() {
       const ms: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
         const to = end - Math.floor(Math.random() * (DAYS * DAY - span + 1));
-        ms.push((await get(`/device/devicehistoricallist?id=${device}&semaphoreIds=10000001,10000003&from=${iso(to - span)}&to=${iso(to)}&page=${page}&limit=20`)).ms);
+        ms.push((await get(`/device/devicehistoricallist?id=${device}&semaphoreIds=01111001,02109001&from=${iso(to - span)}&to=${iso(to)}&page=${page}&limit=20`)).ms);
       }
       console.log(`table  ${label.padEnd(9)} page ${String(page).padEnd(4)} ${stats(ms).text} (total counted up to 10,000)`);
     }

@@ -53,9 +53,9 @@ async function freePort(): Promise<number> {
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN);
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function peakRss(pid: number): number {
+function peakRss(pid: number, field = 'VmHWM'): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : NaN;
   } catch {
     return NaN;
@@ -93,8 +93,8 @@ function telemetry(i: number, ts: number) {
   return JSON.stringify({
     ts,
     values: {
-      '10000001': v(1), '10000002': v(2) - 50, '10000003': v(3), '10000004': 98, '10000210': v(5) - 20,
-      '10000211': v(6) - 25, '10000101': 3.3, '10000102': 3.31, '10000103': 3.29, '10000104': 3.3,
+      '01111001': v(1), '01112001': v(2) - 50, '02109001': v(3), '02110001': 98, '01118001': v(5) - 20,
+      '01120001': v(6) - 25, '01117001': 3.3, '01117002': 3.31, '01117003': 3.29, '01117004': 3.3,
     },
   });
 }
@@ -303,8 +303,13 @@ async function main() {
 
     if (BURST) {
       const rssBefore = peakRss(server.pid!);
+      // The server's resident memory every 5 s of the burst: flat means the queue is bounded.
+      const samples: number[] = [];
+      const sampler = setInterval(() => samples.push(peakRss(server.pid!, 'VmRSS')), 5000);
       const b = await load(clients, RATE * 3, 60, true);
+      clearInterval(sampler);
       report(`burst 3× for 60 s`, b, `  RSS peak ${fmt(rssBefore)} → ${fmt(peakRss(server.pid!))} MB`);
+      console.log(`burst: server RSS every 5 s (MB): ${samples.map((x) => fmt(x)).join(' ')}`);
       if (databaseUrl) {
         const c = new pg.Client({ connectionString: databaseUrl });
         await c.connect();

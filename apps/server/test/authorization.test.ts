@@ -94,7 +94,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     return ids.opBmu;
   };
   const history = {
-    semaphoreIds: '10000001,10000003',
+    semaphoreIds: '01111001,02109001',
     from: new Date(Date.now() - 86_400_000).toISOString(),
     to: new Date().toISOString(),
   };

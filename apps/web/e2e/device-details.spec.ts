@@ -7,8 +7,8 @@ import { startFleet, type Fleet } from '../../simulator/src/fleet';
 import { callApi, expect, MAIN_URL, test } from './fixtures';
 
 const run = Date.now().toString(36);
-const SOC = '10000003';
-const PACK_VOLTAGE = '10000001';
+const SOC = '02109001';
+const PACK_VOLTAGE = '01111001';
 
 let fleet: Fleet | undefined;
 test.afterEach(async () => {

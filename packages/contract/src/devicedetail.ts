@@ -186,17 +186,17 @@ export type EnergyData = z.infer<typeof energyDataSchema>;
  * The parameters energy is computed from (the built-in battery type's): the pack voltage and the
  * cumulative charge and discharge counters in Ah. A type that has all three gets the energy tab.
  */
-export const ENERGY_PARAMS = { packVoltage: '10000001', totalCharge: '10000010', totalDischarge: '10000011' } as const;
+export const ENERGY_PARAMS = { packVoltage: '01111001', totalCharge: '02117001', totalDischarge: '02116001' } as const;
 
 /**
  * The battery pack view: a type whose parameters include these shows cell voltages as a bar
- * chart (cell ids `100001NN`, temperatures `100002NN`).
+ * chart (cell ids `01117NNN`, temperatures `01119NNN`: docs/PROTOCOL.md).
  */
 export const PACK_PARAMS = {
-  packVoltage: '10000001',
-  current: '10000002',
-  soc: '10000003',
+  packVoltage: '01111001',
+  current: '01112001',
+  soc: '02109001',
   state: '10000006',
-  cellVoltagePrefix: '100001',
-  cellTempPrefix: '100002',
+  cellVoltagePrefix: '01117',
+  cellTempPrefix: '01119',
 } as const;

@@ -41,6 +41,9 @@ export const deviceTypeDtoSchema = z.object({
   createdAt: z.string(),
 }).meta({ id: 'DeviceType' });
 export type DeviceTypeDto = z.infer<typeof deviceTypeDtoSchema>;
+/** A device type in pickers. */
+export const deviceTypeOptionSchema = deviceTypeDtoSchema.pick({ id: true, code: true, name: true, nameEn: true, nameEs: true, nameJa: true });
+export type DeviceTypeOption = z.infer<typeof deviceTypeOptionSchema>;
 export const deviceTypeCreateSchema = z.object({
   code: z
     .string()
@@ -233,6 +236,8 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
   projectId: id.optional(),
   typeId: id.optional(),
   online: boolQuery.optional(),
+  /** false: only disabled devices (refused at login). */
+  enabled: boolQuery.optional(),
   warningLevel: z.coerce.number().int().min(0).max(4).optional(),
   /** Free text over name, SN, IMEI and SIM number. */
   q: z.string().trim().max(64).optional(),
@@ -275,6 +280,8 @@ export const deviceFieldsSchema = z.object({
   imei: digits(DEVICE_LIMITS.imei, 'digits only'),
   manufacturerModel: text(DEVICE_LIMITS.manufacturerModel),
   description: text(DEVICE_LIMITS.description),
+  /** A disabled device is refused at login (MQTT CONNECT, HTTP uplink) and disconnected. */
+  enabled: z.boolean().default(true),
 });
 export type DeviceFields = z.input<typeof deviceFieldsSchema>;
 export const deviceEditSchema = editOf(deviceFieldsSchema).extend({ id });
@@ -304,6 +311,7 @@ export const deviceDtoSchema = z.object({
   imei: z.string(),
   manufacturerModel: z.string(),
   description: z.string(),
+  enabled: z.boolean(),
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
   subCount: z.number().int(),
@@ -383,3 +391,12 @@ export const importReportSchema = z.object({
 }).meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof importReportSchema>;
 export const templateQuerySchema = z.object({ lang: z.enum(['zh', 'en', 'es', 'ja']).default('en') });
+/** POST /device/import: all-or-nothing or the valid rows; a dry run only reports. */
+export const importQuerySchema = z.object({
+  mode: z.enum(IMPORT_MODES).default('all'),
+  dryRun: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+/** GET /device/export: the list filters (no paging) and the language of the headers. */
+export const exportQuerySchema = deviceListQuerySchema
+  .omit({ page: true, limit: true })
+  .extend({ lang: templateQuerySchema.shape.lang });

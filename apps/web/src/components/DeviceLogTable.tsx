@@ -1,14 +1,26 @@
 import { DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { DEVICE_LOG_KINDS, type DeviceLogDto, type Page } from '@iot/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DEVICE_LOG_KINDS, deviceDataApi, type DeviceLogDto, type EndpointQuery } from '@iot/contract';
 import { FilterBar } from './FilterBar';
 import { parseTime } from '../lib/format';
-import { http, type QueryValue } from '../lib/http';
 import { useServerTable } from '../lib/use-server-table';
 import { withTimeRange, type RangeValue } from '../lib/time-range';
+import { api } from '../lib/api';
+
+type DeviceLogParams = EndpointQuery<typeof deviceDataApi.logs>;
+type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
+
+/** GET /logs/devicelogs: the device log (every device, or one device's on its details page). */
+function useDeviceLogs(params: DeviceLogParams) {
+  return useQuery({
+    queryKey: ['logs', 'device', params],
+    queryFn: () => api(deviceDataApi.logs, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
 
 const KIND_COLORS: Record<string, string> = {
   connected: 'blue',
@@ -21,21 +33,7 @@ const KIND_COLORS: Record<string, string> = {
   ack: 'cyan',
 };
 
-interface DeviceLogFilters {
-  sn?: string;
-  kind?: string;
-  from?: string;
-  to?: string;
-}
 type FilterValues = Omit<DeviceLogFilters, 'from' | 'to'> & { range?: RangeValue };
-
-function useDeviceLogs(params: Record<string, QueryValue>) {
-  return useQuery({
-    queryKey: ['logs', 'device', params],
-    queryFn: () => http.get<Page<DeviceLogDto>>('/logs/devicelogs', { params }),
-    placeholderData: keepPreviousData,
-  });
-}
 
 interface Problem {
   reason?: string;

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
@@ -46,6 +47,7 @@ const columns = {
   imei: devices.imei,
   manufacturerModel: devices.manufacturerModel,
   description: devices.description,
+  enabled: devices.enabled,
   online: devices.online,
   lastSeenAt: devices.lastSeenAt,
   createdAt: devices.createdAt,
@@ -54,20 +56,8 @@ const columns = {
 };
 export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
 
-export interface DeviceFilter {
-  scopePath?: string;
-  projectId?: number;
-  typeId?: number;
-  online?: boolean;
-  warningLevel?: number;
-  q?: string;
-  parentId?: number;
-  topLevel?: boolean;
-  sort: 'createdAt' | 'updatedAt' | 'name' | 'sn' | 'lastSeenAt' | 'warningLevel' | 'id';
-  order: 'asc' | 'desc';
-  page: number;
-  limit: number;
-}
+/** GET /device/list's validated query, scoped to the caller's subtree. */
+export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
 
 function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
   const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
@@ -76,6 +66,7 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.projectId ? eq(devices.projectId, f.projectId) : undefined,
     f.typeId ? eq(devices.typeId, f.typeId) : undefined,
     f.online === undefined ? undefined : eq(devices.online, f.online),
+    f.enabled === undefined ? undefined : eq(devices.enabled, f.enabled),
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
     f.topLevel ? isNull(devices.parentId) : undefined,

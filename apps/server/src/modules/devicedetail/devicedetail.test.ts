@@ -72,16 +72,16 @@ describe('device details', () => {
   it('groups the parameters as the type orders them, with the newest values', async () => {
     const d = await addDevice('DD-1');
     const { c } = await device(d.sn, d.secret);
-    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '10000001': 52.4, '10000006': 2 } }), { qos: 1 });
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '01111001': 52.4, '10000006': 2 } }), { qos: 1 });
     const groups = (await call('GET', `/device/displayparamgrouplist?id=${d.id}`)).data as {
       group: string;
       params: { semaphoreId: string; value: unknown; ts: string | null }[];
     }[];
     expect(groups.map((g) => g.group)).toEqual(['pack', 'cells', 'temperature', 'communication', 'location', 'energy', 'control']);
     const pack = groups[0]!.params;
-    expect(pack.find((p) => p.semaphoreId === '10000001')).toMatchObject({ value: 52.4 });
+    expect(pack.find((p) => p.semaphoreId === '01111001')).toMatchObject({ value: 52.4 });
     expect(pack.find((p) => p.semaphoreId === '10000006')).toMatchObject({ value: '2' });
-    expect(pack.find((p) => p.semaphoreId === '10000004')).toMatchObject({ value: null, ts: null });
+    expect(pack.find((p) => p.semaphoreId === '02110001')).toMatchObject({ value: null, ts: null });
     const writable = (await call('GET', `/device/setparamlist?id=${d.id}`)).data as { semaphoreId: string }[];
     expect(writable.map((p) => p.semaphoreId)).toEqual(['10000030', '10000031']);
     // Another branch does not see it.
@@ -133,7 +133,7 @@ describe('device details', () => {
     await expect.poll(async () => (await call('GET', `/device/basic?id=${d.id}`)).data.online).toBe(true);
     const wrongType = await call('POST', '/device/setparams', { id: d.id, values: { [CHARGE]: 'maybe' } });
     expect(wrongType).toMatchObject({ code: 40000, data: { field: `values.${CHARGE}`, reason: 'paramWrongType' } });
-    const readOnly = await call('POST', '/device/setparams', { id: d.id, values: { '10000001': 50 } });
+    const readOnly = await call('POST', '/device/setparams', { id: d.id, values: { '01111001': 50 } });
     expect(readOnly).toMatchObject({ code: 40000, data: { reason: 'paramNotWritable' } });
     const foreign = await call('POST', '/device/setparams', { id: d.id, values: { [CHARGE]: true } }, outsider);
     expect(foreign.code).toBe(40400);
@@ -152,17 +152,17 @@ describe('device details', () => {
     await t.database.db.execute(sql`
       insert into telemetry (device_id, ts, vals)
       select ${d.id}, to_timestamp(${start / 1000} + i * 10),
-        jsonb_build_object('10000001', 50 + 5 * sin(i / 500.0), '10000003', (i % 100)::float8)
+        jsonb_build_object('01111001', 50 + 5 * sin(i / 500.0), '02109001', (i % 100)::float8)
       from generate_series(0, 25919) i`);
     const spikeAt = start + DAY + 10_000;
     const dipAt = start + 2 * DAY + 20_000;
     await t.database.db.execute(sql`
-      update telemetry set vals = vals || '{"10000001": 99.5}'::jsonb where device_id = ${d.id} and ts = ${new Date(spikeAt).toISOString()}::timestamptz`);
+      update telemetry set vals = vals || '{"01111001": 99.5}'::jsonb where device_id = ${d.id} and ts = ${new Date(spikeAt).toISOString()}::timestamptz`);
     await t.database.db.execute(sql`
-      update telemetry set vals = vals || '{"10000001": 1.25}'::jsonb where device_id = ${d.id} and ts = ${new Date(dipAt).toISOString()}::timestamptz`);
+      update telemetry set vals = vals || '{"01111001": 1.25}'::jsonb where device_id = ${d.id} and ts = ${new Date(dipAt).toISOString()}::timestamptz`);
 
     const q = (from: number, to: number, points?: number) =>
-      call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=10000001,10000003&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}${points ? `&points=${points}` : ''}`);
+      call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=01111001,02109001&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}${points ? `&points=${points}` : ''}`);
     const check = async (rolled: boolean) => {
     for (const points of [undefined, 100, 11]) {
       const r = await q(start, end, points);
@@ -173,7 +173,7 @@ describe('device details', () => {
         expect(s.points.length).toBeGreaterThan(0);
         expect(s.points.length).toBeLessThanOrEqual(points ?? CHART_MAX_POINTS);
         const values = s.points.map((p) => p[1]);
-        if (s.semaphoreId === '10000001') {
+        if (s.semaphoreId === '01111001') {
           expect(Math.max(...values)).toBe(99.5);
           expect(Math.min(...values)).toBe(1.25);
           expect(s.points).toContainEqual([spikeAt, 99.5]);
@@ -197,13 +197,13 @@ describe('device details', () => {
     expect(zoom.data.series[0].points).toContainEqual([spikeAt, 99.5]);
 
     // The table pages the same rows on the server.
-    const page = await call('GET', `/device/devicehistoricallist?id=${d.id}&semaphoreIds=10000001&from=${new Date(start + DAY - 60_000).toISOString()}&to=${new Date(start + DAY + 60_000).toISOString()}&limit=5&order=asc`);
+    const page = await call('GET', `/device/devicehistoricallist?id=${d.id}&semaphoreIds=01111001&from=${new Date(start + DAY - 60_000).toISOString()}&to=${new Date(start + DAY + 60_000).toISOString()}&limit=5&order=asc`);
     expect(page.data).toMatchObject({ total: 12, exact: true });
     expect(page.data.items).toHaveLength(5);
-    expect(page.data.items[0]).toEqual({ ts: new Date(start + DAY - 60_000).toISOString(), values: { '10000001': expect.any(Number) } });
+    expect(page.data.items[0]).toEqual({ ts: new Date(start + DAY - 60_000).toISOString(), values: { '01111001': expect.any(Number) } });
 
     // Bad input names the field.
-    const bad = await call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=10000001&from=${new Date(end).toISOString()}&to=${new Date(start).toISOString()}`);
+    const bad = await call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=01111001&from=${new Date(end).toISOString()}&to=${new Date(start).toISOString()}`);
     expect(bad.code).toBe(40000);
     expect(bad.message).toMatch(/to/);
     const unknown = await q(start, end).then(() => call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=nope&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}`));
@@ -232,7 +232,7 @@ describe('device details', () => {
     await t.database.db.execute(sql`
       insert into telemetry (device_id, ts, vals)
       select ${d.id}, to_timestamp(${start / 1000} + i * 60),
-        jsonb_build_object('10000001', 100, '10000010', least(i, 1440), '10000011', greatest(i - 1440, 0) * 2)
+        jsonb_build_object('01111001', 100, '02117001', least(i, 1440), '02116001', greatest(i - 1440, 0) * 2)
       from generate_series(0, 2879) i`);
     const r = await call('GET', `/device/totalElectrictityConsumption?id=${d.id}&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}&granularity=day`);
     expect(r.code, JSON.stringify(r)).toBe(20000);

@@ -8,7 +8,7 @@ import { current } from './LiveParams';
 import { formatValue, paramLabel } from './format';
 import type { LiveValue } from './live';
 
-const cellIndex = (id: string, prefix: string) => (id.startsWith(prefix) && id.length === prefix.length + 2 ? Number(id.slice(-2)) : 0);
+const cellIndex = (id: string, prefix: string) => (id.startsWith(prefix) && id.length === prefix.length + 3 ? Number(id.slice(-3)) : 0);
 
 /** Whether the device's type is a battery pack with cell voltages (the pack view applies). */
 export function hasPack(groups: DisplayGroup[]): boolean {

@@ -1,17 +1,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deviceDetailApi, type DeviceDto, type EndpointQuery, type Page } from '@iot/contract';
+import { deviceApi, deviceDetailApi, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
-import { downloadFile } from '../../lib/download';
-import { http, type QueryValue } from '../../lib/http';
+import { downloadFile } from '../devices/transfer';
 
 const KEY = ['device-details'] as const;
 
-// /device/basic and /device/subdevicelist are the registry's routes (not yet in the contract's
-// endpoint table): called through the plain client until they are.
+// /device/basic and /device/subdevicelist are the registry's routes (contract api/devices.ts).
 export function useDeviceBasic(id: number | undefined) {
   return useQuery({
     queryKey: ['devices', 'basic', id],
-    queryFn: () => http.get<DeviceDto>('/device/basic', { params: { id } }),
+    queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -19,7 +17,7 @@ export function useDeviceBasic(id: number | undefined) {
 export function useChildren(id: number, page: number, limit: number, enabled: boolean) {
   return useQuery({
     queryKey: ['devices', 'sub', id, page, limit],
-    queryFn: () => http.get<Page<DeviceDto>>('/device/subdevicelist', { params: { id, page, limit } }),
+    queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -87,5 +85,5 @@ export function useEnergy(q: EnergyQuery) {
 }
 
 export function exportHistory(q: EndpointQuery<typeof deviceDetailApi.historyExport>) {
-  return downloadFile(deviceDetailApi.historyExport.path, q as Record<string, QueryValue>, `history.${q.format ?? 'xlsx'}`);
+  return downloadFile(deviceDetailApi.historyExport, q, `history.${q.format ?? 'xlsx'}`);
 }

@@ -10,16 +10,16 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { DeviceDto } from '@iot/contract';
+import { deviceApi, type DeviceDto } from '@iot/contract';
 import { usePermission } from '../../app/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import {
-  filterParams,
   useDeleteDevices,
   useDeviceList,
   useInvalidateDevices,
   useRegenerateSecret,
+  topLevelOf,
   type DeviceCredential,
   type DeviceFilters,
   type DeviceSort,
@@ -49,6 +49,10 @@ interface Props {
 }
 
 type OnlineFilter = 'all' | 'online' | 'offline';
+type EnabledFilter = 'all' | 'enabled' | 'disabled';
+/** The `online` and `enabled` filters of the list and export queries. */
+const ONLINE_QUERY = { all: undefined, online: 'true', offline: 'false' } as const;
+const ENABLED_QUERY = { all: undefined, enabled: 'true', disabled: 'false' } as const;
 
 /**
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
@@ -69,6 +73,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
   const [typeId, setTypeId] = useState<number | undefined>();
   const [online, setOnline] = useState<OnlineFilter>('all');
+  const [enabled, setEnabled] = useState<EnabledFilter>('all');
   const [warningLevel, setWarningLevel] = useState<number | undefined>();
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
@@ -85,7 +90,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const filters: DeviceFilters = {
     projectId: fixedProjectId ?? projectId,
     typeId,
-    online: online === 'all' ? undefined : online === 'online',
+    online: ONLINE_QUERY[online],
+    enabled: ENABLED_QUERY[enabled],
     warningLevel,
     q: q || undefined,
   };
@@ -120,6 +126,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     }
     setTypeId(undefined);
     setOnline('all');
+    setEnabled('all');
     setWarningLevel(undefined);
     setQ('');
     setSearch('');
@@ -168,8 +175,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     setExporting(true);
     try {
       await downloadFile(
-        '/device/export',
-        { ...filterParams(filters), sort: sort.field, order: sort.order, lang: currentLanguage() },
+        deviceApi.export,
+        { ...filters, q: filters.q?.trim(), topLevel: topLevelOf(filters), sort: sort.field, order: sort.order, lang: currentLanguage() },
         'devices.xlsx',
       );
     } catch {
@@ -228,6 +235,13 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           style={{ width: 150 }}
           options={(['all', 'online', 'offline'] as const).map((v) => ({ value: v, label: t(`devices:filters.onlineOptions.${v}`) }))}
           data-testid="filter-online"
+        />
+        <Select<EnabledFilter>
+          value={enabled}
+          onChange={filtered(setEnabled)}
+          style={{ width: 150 }}
+          options={(['all', 'enabled', 'disabled'] as const).map((v) => ({ value: v, label: t(`devices:filters.enabledOptions.${v}`) }))}
+          data-testid="filter-enabled"
         />
         <Select<number>
           value={warningLevel}
