@@ -38,8 +38,8 @@ export async function onEachEngine(run: (label: string, database: Database) => P
 }
 
 /** The server on `database`, seeded with the administrator, and that administrator's auth header. */
-export async function startApp(database: Database) {
-  const config = loadConfig({ CAPTCHA: 'off', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'silent', WEB_DIST: '/none' });
+export async function startApp(database: Database, env: Record<string, string> = {}) {
+  const config = loadConfig({ CAPTCHA: 'off', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'silent', WEB_DIST: '/none', ...env });
   await seed(database.db, { adminUsername: 'admin', adminPassword: 'bench-pass' });
   const app = await buildApp(config, { database, logger: false });
   const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: 'bench-pass' } });

@@ -9,6 +9,8 @@ const vendorGroups = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 40 },
   // pinyin-pro is only imported on demand (Chinese menu search): its own chunk, loaded late.
   { name: 'vendor-pinyin', test: /node_modules[\\/]pinyin-pro[\\/]/, priority: 50 },
+  // ECharts (and its renderer zrender) only with the pages that draw charts: loaded on demand.
+  { name: 'vendor-echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 50 },
   { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 30 },
   { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs)[\\/]/, priority: 20 },
   { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },

@@ -46,6 +46,9 @@ import { PartitionKeeper } from './ingest/partitions.js';
 import { CommandService } from './ingest/commands.js';
 import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
+import { DeviceDetailService } from './modules/devicedetail/devicedetail.service.js';
+import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
+import { HistoryRollup } from './modules/devicedetail/history.rollup.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 
@@ -56,6 +59,7 @@ declare module 'fastify' {
     /** The command channel; the broker plugin sets its downlink. */
     commands: CommandService;
     partitions: PartitionKeeper;
+    rollups: HistoryRollup;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -172,6 +176,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await ingest.start();
   commands.start();
   const deviceData = new DeviceDataService(db, ingest, devices, commands);
+  const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
+  const rollups = new HistoryRollup(db, app.log, { retentionDays: config.telemetryRetentionDays, lateMs: ingest.opts.maxPastMs });
+  rollups.start();
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
@@ -180,6 +187,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', partitions);
+  app.decorate('rollups', rollups);
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
@@ -225,6 +233,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData });
+      await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(brokerRoutes, { broker: brokerAuth });
     },
     { prefix: API_PREFIX },
@@ -233,6 +242,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     partitions.stop();
+    await rollups.stop();
     commands.stop();
     // What is queued is written before the database closes (SIGTERM drains).
     await ingest.stop();

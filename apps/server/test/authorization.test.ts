@@ -85,6 +85,19 @@ describe('authorization matrix over every /api/v1 route', () => {
     return id!;
   };
   const opUser = () => newUser('op', ids.opRole!);
+  /** A device of the built-in battery type in `op`'s subtree (the details routes need its parameters), made once. */
+  const newBmu = async () => {
+    if (ids.opBmu) return ids.opBmu;
+    const types = (await as('admin', 'GET', '/api/v1/devicetype/typeoptionslist')) as unknown as { id: number; code: string }[];
+    const typeId = types.find((x) => x.code === 'BMU')!.id;
+    ids.opBmu = (await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'B', sn: `BMU-${++seq}`, typeId } })).id!;
+    return ids.opBmu;
+  };
+  const history = {
+    semaphoreIds: '01111001,02109001',
+    from: new Date(Date.now() - 86_400_000).toISOString(),
+    to: new Date().toISOString(),
+  };
   const newDevice = async () => {
     const { id } = await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType } });
     return id!;
@@ -348,6 +361,52 @@ describe('authorization matrix over every /api/v1 route', () => {
       foreign: async () => ({ query: { id: ids.betaDevice! } }),
     },
     'GET /api/v1/logs/devicelogs': { perm: 'log:device', ok: async () => ({}) },
+    // Device details (§2 /project/info): a battery device of `op`'s own.
+    'GET /api/v1/device/groupinfo': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/device/displayparamgrouplist': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/device/setparamlist': {
+      perm: ['device:detail', 'device:command'],
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'POST /api/v1/device/setparams': {
+      perm: 'device:command',
+      ok: async () => ({ payload: { id: await newBmu(), values: { '10000030': true } } }),
+      foreign: async () => ({ payload: { id: ids.betaDevice!, values: { '10000030': true } } }),
+    },
+    'GET /api/v1/device/commandlist': {
+      perm: ['device:detail', 'device:command'],
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/device/devicehistoricallist': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu(), ...history } }),
+      foreign: async () => ({ query: { id: ids.betaDevice!, ...history } }),
+    },
+    'GET /api/v1/device/devicehistoricallist/export': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu(), ...history, format: 'csv' } }),
+      foreign: async () => ({ query: { id: ids.betaDevice!, ...history } }),
+    },
+    'GET /api/v1/device/devicehistoricallisttoecharts': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu(), ...history } }),
+      foreign: async () => ({ query: { id: ids.betaDevice!, ...history } }),
+    },
+    'GET /api/v1/device/totalElectrictityConsumption': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu(), from: history.from, to: history.to } }),
+      foreign: async () => ({ query: { id: ids.betaDevice!, from: history.from, to: history.to } }),
+    },
     'POST /api/v1/device/edit': {
       perm: 'device:edit',
       ok: async () => ({ payload: { id: await newDevice(), name: 'Edited', sn: `SN-${++seq}`, typeId: ids.opType! } }),
@@ -468,7 +527,8 @@ describe('authorization matrix over every /api/v1 route', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+    // Every route, several calls each, on a shared 2-core machine.
+  }, 120_000);
 
   it('every permission code the routes declare exists in the contract', () => {
     for (const r of t.app.apiRoutes) {

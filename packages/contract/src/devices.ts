@@ -248,6 +248,8 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
   /** Free text over name, SN, IMEI and SIM number. */
   q: z.string().trim().max(64).optional(),
   parentId: id.optional(),
+  /** Only devices without a parent (the device list; each row carries its `subCount`). */
+  topLevel: boolQuery.optional(),
   sort: z.enum(['createdAt', 'updatedAt', 'name', 'sn', 'lastSeenAt', 'warningLevel', 'id']).default('createdAt'),
   order,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idNumberSchema } from './envelope.js';
+import { COMMAND_STATUSES } from './protocol.js';
 
 /**
  * Live channel `/api/v1/ws` (§4, §7). The client sends LOGIN 1.5 s after open and HEARTBEAT every
@@ -78,7 +79,7 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     deviceId: z.number().int(),
     id: z.string(),
     kind: z.string(),
-    status: z.enum(['pending', 'sent', 'succeeded', 'failed', 'timeout']),
+    status: z.enum(COMMAND_STATUSES),
     message: z.string(),
     progress: z.number().nullable(),
   }),

@@ -92,8 +92,12 @@ export const commandSchema = z.object({
 });
 export type Command = z.infer<typeof commandSchema>;
 
-/** Life of a command: pending → sent → succeeded | failed, or timeout when it expires first. */
-export const COMMAND_STATUSES = ['pending', 'sent', 'succeeded', 'failed', 'timeout'] as const;
+/**
+ * Life of a command: pending → sent → succeeded | failed, or timeout when it expires first.
+ * `offline`: the device was offline when the operator sent it, so it was not queued (set
+ * parameters want an answer now, not whenever the device comes back).
+ */
+export const COMMAND_STATUSES = ['pending', 'sent', 'succeeded', 'failed', 'timeout', 'offline'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
 /** What the device log records (GET /logs/devicelogs). */

@@ -114,6 +114,15 @@ export const REFUSALS = {
   snTaken: 'A device with SN {{sn}} already exists',
   deviceDisabled: 'This device is disabled: an administrator must enable it before it may send data',
 
+  // Device details: set parameters, history, energy
+  paramNotWritable: 'Parameter {{id}} cannot be set on this device',
+  paramWrongType: '{{name}}: the value is not a valid {{type}}',
+  paramOutOfRange: '{{name}}: the value must be between {{min}} and {{max}}',
+  paramNotInEnum: '{{name}}: choose one of its values',
+  paramUnknown: 'The device type has no parameter {{id}}',
+  historyTooManyRows: 'More than {{max}} rows match: choose a shorter range or fewer parameters',
+  noEnergyCounters: 'This device type has no battery charge and discharge counters',
+
   // Import and export
   fileRequired: 'An attachment is required',
   uploadMalformed: 'The upload is malformed: send one file in the multipart field "file"',

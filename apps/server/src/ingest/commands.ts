@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AckMessage, Command } from '@iot/contract';
+import type { AckMessage, Command, CommandStatus } from '@iot/contract';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
 import * as repo from './ingest.repo.js';
@@ -70,6 +70,26 @@ export class CommandService {
     return (await repo.commandById(this.db, row.id))!;
   }
 
+  /**
+   * A command the operator sent while the device was offline: kept in the history as `offline`
+   * and never delivered (set parameters want the device's answer now, not when it comes back).
+   */
+  async recordOffline(device: { id: number }, kind: string, payload: unknown, opts: { userId?: number }): Promise<CommandRow> {
+    const now = new Date();
+    const row = await repo.insertCommand(this.db, {
+      id: `c-${crypto.randomUUID()}`,
+      deviceId: device.id,
+      kind,
+      payload: payload ?? {},
+      status: 'offline',
+      createdBy: opts.userId ?? null,
+      expiresAt: now,
+      endedAt: now,
+    });
+    this.emit([row]);
+    return row;
+  }
+
   /** A device (re)connected over MQTT: what waits for it is published now. */
   async deliverPending(device: { id: number; sn: string }): Promise<void> {
     await this.deliver(device.sn, await repo.pendingCommands(this.db, device.id, new Date()));
@@ -119,7 +139,7 @@ export class CommandService {
         deviceId: r.deviceId,
         id: r.id,
         kind: r.kind,
-        status: r.status as 'pending' | 'sent' | 'succeeded' | 'failed' | 'timeout',
+        status: r.status as CommandStatus,
         message: r.message,
         progress: r.progress,
       });

@@ -60,6 +60,9 @@ export class BatchWriter {
     while (this.queued >= this.opts.maxQueued) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
+    // Nothing to write (a status message that changes nothing): done once what came before is.
+    // Joining an empty batch would wait for a flush that never happens.
+    if (sizeOf(part) === 0 && this.currentSize === 0) return this.idle();
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     const b = this.current;
     if (part.telemetry) b.telemetry.push(...part.telemetry);

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { CommandStatus } from '@iot/contract';
 
 /**
  * Domain events. Services emit them; the realtime plugin (and later other consumers) deliver
@@ -24,7 +25,7 @@ export interface AppEvents {
     deviceId: number;
     id: string;
     kind: string;
-    status: 'pending' | 'sent' | 'succeeded' | 'failed' | 'timeout';
+    status: CommandStatus;
     message: string;
     progress: number | null;
   };

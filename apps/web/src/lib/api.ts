@@ -28,7 +28,7 @@ export function pathOf(ep: AnyEndpoint, params?: Record<string, QueryValue>): st
   return ep.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
 }
 
-/** An endpoint that answers the JSON envelope (files and the import upload: features/devices/transfer.ts). */
+/** An endpoint that answers the JSON envelope (files and the import upload: lib/transfer.ts). */
 type JsonEndpoint = AnyEndpoint & { kind: 'json' };
 
 /** Calls endpoint `E`; resolves with the whole success envelope (when its message is shown). */

@@ -3,6 +3,7 @@ import { auditApi } from './audit.js';
 import { authApi } from './auth.js';
 import { brokerApi } from './broker.js';
 import { deviceDataApi } from './devicedata.js';
+import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
 import { menuApi } from './menus.js';
@@ -25,6 +26,7 @@ export * from './projects.js';
 export * from './roles.js';
 export * from './site.js';
 export * from './users.js';
+export * from './devicedetail.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -43,6 +45,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   projects: projectApi,
   devices: deviceApi,
   deviceData: deviceDataApi,
+  deviceDetail: deviceDetailApi,
   broker: brokerApi,
 };
 

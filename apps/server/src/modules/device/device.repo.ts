@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
@@ -69,6 +69,7 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.enabled === undefined ? undefined : eq(devices.enabled, f.enabled),
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
+    f.topLevel ? isNull(devices.parentId) : undefined,
     q ? or(ilike(devices.name, q), ilike(devices.sn, q), ilike(devices.imei, q), ilike(devices.simNumber, q)) : undefined,
   );
 }

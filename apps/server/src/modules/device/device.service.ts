@@ -72,6 +72,14 @@ export class DeviceService {
     return toDto((await this.visible(ctx, [id]))[0]!);
   }
 
+  /**
+   * A device the caller may change (owned in its subtree, or in a project owned there), e.g. to
+   * send it commands; a device only shared with the caller is refused.
+   */
+  async manageableOne(ctx: AuthContext, id: number) {
+    return toDto((await this.manageable(ctx, [id]))[0]!);
+  }
+
   async subDevices(ctx: AuthContext, id: number, page: number, limit: number) {
     await this.visible(ctx, [id]);
     return this.list(ctx, { parentId: id, page, limit, sort: 'createdAt', order: 'asc' });

@@ -105,6 +105,14 @@ export class DeviceTypeService {
   }
 
   /**
+   * The parameters of a device's type, for a caller who may see the device (its visibility was
+   * checked): a device shared through a project may use a type its viewer does not own.
+   */
+  async paramsOfDeviceType(typeId: number): Promise<ParamDto[]> {
+    return (await repo.paramsOf(this.db, typeId)).map(toParamDto);
+  }
+
+  /**
    * Replaces the parameter list (checked as the parameter settings page checks it); refused while
    * alarm rules use a parameter being removed or would no longer fit a changed one.
    */

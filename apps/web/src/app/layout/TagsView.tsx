@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { HOME_PATH, type RouteTable } from '../route-table';
 import { closeAllTags, closeOtherTags, closeTag, useVisitedTags, type VisitedTag } from '../../lib/tags';
+import { usePageTitles } from '../../lib/page-title';
 
 /** §9: width of the tag context menu. */
 const CONTEXT_MENU_WIDTH = 105;
@@ -16,6 +17,7 @@ export function TagsView({ table }: { table: RouteTable }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const visited = useVisitedTags();
+  const pageTitles = usePageTitles();
   const barRef = useRef<HTMLElement>(null);
 
   const pinned: VisitedTag[] = table.affix.map(
@@ -89,7 +91,7 @@ export function TagsView({ table }: { table: RouteTable }) {
     >
       {tags.map((tag) => {
         const active = tag.path === pathname;
-        const title = table.byPath.get(tag.path)?.title ?? tag.path;
+        const title = pageTitles[tag.path] ?? table.byPath.get(tag.path)?.title ?? tag.path;
         return (
           <Dropdown key={tag.path} trigger={['contextMenu']} menu={menuFor(tag)}>
             <span

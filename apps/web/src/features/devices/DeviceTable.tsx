@@ -17,6 +17,7 @@ import {
   useDeviceList,
   useInvalidateDevices,
   useRegenerateSecret,
+  topLevelOf,
   type DeviceCredential,
   type DeviceFilters,
   type DeviceSort,
@@ -35,7 +36,7 @@ import { useLiveDevices } from '../../lib/use-live-devices';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { AddButton } from '../../components/ListActions';
-import { downloadFile } from './transfer';
+import { downloadFile } from '../../lib/transfer';
 
 interface Props {
   /** Show only this project's devices (project details); the project filter is hidden. */
@@ -62,6 +63,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const canAdd = usePermission('device:add');
+  const canDetail = usePermission('device:detail');
   const canEdit = usePermission('device:edit');
   const canDelete = usePermission('device:delete');
   const canImport = usePermission('device:import');
@@ -152,7 +154,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     try {
       await downloadFile(
         deviceApi.export,
-        { ...filters, q: filters.q?.trim(), sort: table.params.sort, order: table.params.order, lang: currentLanguage() },
+        { ...filters, q: filters.q?.trim(), topLevel: topLevelOf(filters), sort: table.params.sort, order: table.params.order, lang: currentLanguage() },
         'devices.xlsx',
       );
     } catch {
@@ -179,7 +181,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         : []),
     ],
   });
-  const columns = [...deviceColumns(t, (key) => table.sortable(key, true), { project: fixedProjectId === undefined, pinName: mobile }), ...(canEdit || canDelete ? [actions] : [])];
+  const columns = [...deviceColumns(t, (key) => table.sortable(key, true), { project: fixedProjectId === undefined, pinName: mobile, detailLink: canDetail }), ...(canEdit || canDelete ? [actions] : [])];
 
   return (
     <div data-testid="device-table">

@@ -7,7 +7,7 @@ import { LANGUAGES, deviceApi, type ImportError, type ImportMode, type ImportRep
 import { ApiError, reportError } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
 import { columnLabel, importFileProblem, importReason, isSpreadsheet } from './sheet-text';
-import { downloadFile, uploadImport, type UploadHandle } from './transfer';
+import { downloadFile, uploadImport, type UploadHandle } from '../../lib/transfer';
 
 /**
  * §4 bulk upload states: uploading → complete (the server has checked the rows) → ended (the

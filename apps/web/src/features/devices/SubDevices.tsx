@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DeviceDto } from '@iot/contract';
+import { usePermission } from '../../lib/session';
 import { useSubDevices } from './api';
 import { deviceColumns } from './columns';
 
 /** The sub-devices of a device (GET /device/subdevicelist), shown in its expanded row. */
 export function SubDevices({ parentId }: { parentId: number }) {
   const { t } = useTranslation();
+  const canDetail = usePermission('device:detail');
   const [page, setPage] = useState(1);
   const limit = 10;
   const { data, isFetching } = useSubDevices(parentId, page, limit);
@@ -18,7 +20,7 @@ export function SubDevices({ parentId }: { parentId: number }) {
       data-testid={`sub-devices-${parentId}`}
       title={() => t('devices:subDevicesTitle')}
       loading={isFetching}
-      columns={deviceColumns(t)}
+      columns={deviceColumns(t, undefined, { detailLink: canDetail })}
       dataSource={data?.items ?? []}
       scroll={{ x: 1500 }}
       pagination={{

@@ -23,12 +23,18 @@ export type DeviceSort = NonNullable<DeviceListParams['sort']>;
 /** The ingestion secret, shown once when a device is created or its secret regenerated. */
 export type DeviceCredential = EndpointData<typeof deviceApi.credential>;
 
+/**
+ * The list shows top-level devices (each with its sub-device count, expandable) unless a text
+ * search or a parent filter is given: then every matching device, sub-devices included.
+ */
+export const topLevelOf = (f: { q?: string; parentId?: unknown }): 'true' | undefined => (!f.q?.trim() && !f.parentId ? 'true' : undefined);
+
 const KEY = ['devices'] as const;
 
 export function useDeviceList(params: DeviceListParams) {
   return useQuery({
     queryKey: [...KEY, 'list', params],
-    queryFn: () => api(deviceApi.list, { query: { ...params, q: params.q?.trim() } }),
+    queryFn: () => api(deviceApi.list, { query: { ...params, q: params.q?.trim(), topLevel: topLevelOf(params) } }),
     placeholderData: keepPreviousData,
   });
 }

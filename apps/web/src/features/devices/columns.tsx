@@ -1,6 +1,7 @@
 import { Tag, Tooltip, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
+import { Link } from 'react-router';
 import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
@@ -42,7 +43,7 @@ function timeCell(value: string | null, t: TFunction, ago: boolean) {
 export function deviceColumns(
   t: TFunction,
   sort?: (key: DeviceSort) => Partial<ColumnType<DeviceDto>>,
-  options: { project?: boolean; pinName?: boolean } = {},
+  options: { project?: boolean; pinName?: boolean; detailLink?: boolean } = {},
 ): ColumnType<DeviceDto>[] {
   const sortable = (key: DeviceSort): Partial<ColumnType<DeviceDto>> => (sort ? sort(key) : {});
   const columns: (ColumnType<DeviceDto> | false)[] = [
@@ -56,7 +57,13 @@ export function deviceColumns(
       ellipsis: options.pinName,
       render: (name: string, d) => (
         <span>
-          <Typography.Text strong>{name}</Typography.Text>
+          {options.detailLink ? (
+            <Link to={`/project/info?id=${d.id}`} data-testid={`device-link-${d.id}`}>
+              <Typography.Text strong>{name}</Typography.Text>
+            </Link>
+          ) : (
+            <Typography.Text strong>{name}</Typography.Text>
+          )}
           {d.subCount > 0 && (
             <Tooltip title={t('devices:subDevicesCount', { count: d.subCount })}>
               <Tag style={{ marginLeft: 6 }}>{d.subCount}</Tag>

@@ -6,8 +6,8 @@ import { FilterBar } from '../../components/FilterBar';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { useLoginLogs, type LoginLogFilters } from './api';
-import { DeviceLogTable } from './DeviceLogTable';
-import { withTimeRange, type RangeValue } from './time-range';
+import { DeviceLogTable } from '../../components/DeviceLogTable';
+import { withTimeRange, type RangeValue } from '../../lib/time-range';
 
 const RESULT_COLORS: Record<string, string> = { success: 'success', failure: 'error', lockout: 'warning', logout: 'default' };
 

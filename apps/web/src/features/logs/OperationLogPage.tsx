@@ -8,7 +8,7 @@ import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { useOperationLogs, type OperationLogFilters } from './api';
 import { actionLabel, entityLabel, logRoleLabel, parseSummary, readableSummary } from './summary';
-import { withTimeRange, type RangeValue } from './time-range';
+import { withTimeRange, type RangeValue } from '../../lib/time-range';
 
 type FilterValues = Omit<OperationLogFilters, 'from' | 'to'> & { range?: RangeValue };
 

@@ -8,10 +8,10 @@ import {
   type Envelope,
   type ImportMode,
 } from '@iot/contract';
-import { pathOf } from '../../lib/api';
-import { getToken } from '../../lib/cookies';
-import { API_BASE, ApiError, ClientCode, REQUEST_TIMEOUT_MS, reportError, type QueryValue } from '../../lib/http';
-import { currentLanguage } from '../../lib/i18n';
+import { pathOf } from './api';
+import { getToken } from './cookies';
+import { API_BASE, ApiError, ClientCode, REQUEST_TIMEOUT_MS, reportError, type QueryValue } from './http';
+import { currentLanguage } from './i18n';
 
 /**
  * File transfers of the device registry that the JSON envelope client cannot do: spreadsheet

@@ -2,12 +2,25 @@ import { DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { DEVICE_LOG_KINDS, type DeviceLogDto } from '@iot/contract';
-import { FilterBar } from '../../components/FilterBar';
-import { parseTime } from '../../lib/format';
-import { useServerTable } from '../../lib/use-server-table';
-import { useDeviceLogs, type DeviceLogFilters } from './api';
-import { withTimeRange, type RangeValue } from './time-range';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DEVICE_LOG_KINDS, deviceDataApi, type DeviceLogDto, type EndpointQuery } from '@iot/contract';
+import { FilterBar } from './FilterBar';
+import { parseTime } from '../lib/format';
+import { useServerTable } from '../lib/use-server-table';
+import { withTimeRange, type RangeValue } from '../lib/time-range';
+import { api } from '../lib/api';
+
+type DeviceLogParams = EndpointQuery<typeof deviceDataApi.logs>;
+type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
+
+/** GET /logs/devicelogs: the device log (every device, or one device's on its details page). */
+function useDeviceLogs(params: DeviceLogParams) {
+  return useQuery({
+    queryKey: ['logs', 'device', params],
+    queryFn: () => api(deviceDataApi.logs, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
 
 const KIND_COLORS: Record<string, string> = {
   connected: 'blue',
@@ -55,11 +68,14 @@ function details(log: DeviceLogDto, t: TFunction): string {
   return parts.join(' · ');
 }
 
-/** §2 /sys/devlogs, device tab: what devices did and what was refused, newest first. */
-export function DeviceLogTable() {
+/**
+ * §2 /sys/devlogs, device tab: what devices did and what was refused, newest first. With
+ * `deviceId` (the device details page), one device's log without the SN filter.
+ */
+export function DeviceLogTable({ deviceId }: { deviceId?: number } = {}) {
   const { t } = useTranslation();
   const table = useServerTable<DeviceLogFilters>({});
-  const { data, isFetching } = useDeviceLogs(table.params);
+  const { data, isFetching } = useDeviceLogs(deviceId ? { ...table.params, deviceId } : table.params);
   const columns: ColumnsType<DeviceLogDto> = [
     { title: t('logs:time'), dataIndex: 'createdAt', key: 'createdAt', width: 180, render: (v: string) => parseTime(v) },
     {
@@ -104,9 +120,11 @@ export function DeviceLogTable() {
   return (
     <>
       <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))} testId="devicelog-filters">
-        <Form.Item name="sn">
-          <Input placeholder={t('devicelogs:sn')} aria-label={t('devicelogs:sn')} allowClear style={{ width: 180 }} data-testid="filter-sn" />
-        </Form.Item>
+        {!deviceId && (
+          <Form.Item name="sn">
+            <Input placeholder={t('devicelogs:sn')} aria-label={t('devicelogs:sn')} allowClear style={{ width: 180 }} data-testid="filter-sn" />
+          </Form.Item>
+        )}
         <Form.Item name="kind">
           <Select
             allowClear

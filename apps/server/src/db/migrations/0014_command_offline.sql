@@ -1,0 +1,2 @@
+ALTER TABLE "device_commands" DROP CONSTRAINT "device_commands_status_chk";--> statement-breakpoint
+ALTER TABLE "device_commands" ADD CONSTRAINT "device_commands_status_chk" CHECK (status in ('pending', 'sent', 'succeeded', 'failed', 'timeout', 'offline'));

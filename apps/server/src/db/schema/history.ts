@@ -1,0 +1,41 @@
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { devices } from './projects.js';
+
+/**
+ * Ten-minute min/max rollups of telemetry for charts over long ranges (the device details page):
+ * one row per device and ten-minute bucket, `mm` = { semaphoreId: [min, minMs, max, maxMs] } for
+ * every numeric value (booleans as 0/1) the device sent in it. Written per whole UTC day by
+ * modules/devicedetail/history.rollup.ts; a chart over a week or more reads these instead of up
+ * to millions of messages, and still keeps every peak and trough with its time.
+ */
+export const telemetryRollup = pgTable(
+  'telemetry_rollup',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    mm: jsonb('mm').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.bucket] }), index('telemetry_rollup_bucket_idx').on(t.bucket)],
+);
+
+/** The same per hour, derived from the ten-minute rows: a chart over months or a year reads these. */
+export const telemetryRollupHour = pgTable(
+  'telemetry_rollup_hour',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    mm: jsonb('mm').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.bucket] }), index('telemetry_rollup_hour_bucket_idx').on(t.bucket)],
+);
+
+/** The days rolled up; `final` once the day is older than the window late messages may arrive in. */
+export const telemetryRollupDays = pgTable('telemetry_rollup_days', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  final: boolean('final').notNull().default(false),
+  rolledAt: timestamp('rolled_at', { withTimezone: true }).notNull().defaultNow(),
+});

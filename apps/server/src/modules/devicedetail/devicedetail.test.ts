@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt, { type MqttClient } from 'mqtt';
+import { sql } from 'drizzle-orm';
+import { CHART_MAX_POINTS } from '@iot/contract';
+import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../../plugins/mqtt.js';
+import { createPartition } from '../../ingest/ingest.repo.js';
+
+const DAY = 86_400_000;
+const CHARGE = '10000030';
+
+/** The device details API over a real database, a real broker and mqtt.js devices. */
+describe('device details', () => {
+  let t: TestApp;
+  let broker: EmbeddedBroker;
+  let token: string;
+  let outsider: string;
+  let typeId: number;
+  const clients: MqttClient[] = [];
+
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object, who = token) =>
+    (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(who), payload })).json();
+
+  const addDevice = async (sn: string) => {
+    const r = await call('POST', '/device/add', { name: `Pack ${sn}`, sn, typeId });
+    expect(r.code, JSON.stringify(r)).toBe(20000);
+    return { id: r.data.id as number, sn, secret: r.data.secret as string };
+  };
+
+  /** An mqtt.js device that answers each command with `answer` (undefined: stays silent). */
+  const device = async (sn: string, secret: string, answer?: (cmd: { id: string; payload: unknown }) => object | undefined) => {
+    const c = await new Promise<MqttClient>((resolve, reject) => {
+      const m = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { username: sn, password: secret, reconnectPeriod: 0 });
+      clients.push(m);
+      m.once('connect', () => resolve(m));
+      m.once('error', reject);
+    });
+    const received: { id: string; payload: unknown }[] = [];
+    c.on('message', (_topic, buf) => {
+      const cmd = JSON.parse(buf.toString());
+      received.push(cmd);
+      const ack = answer?.(cmd);
+      if (ack) c.publish(`dev/${sn}/ack`, JSON.stringify(ack), { qos: 1 });
+    });
+    await c.subscribeAsync(`dev/${sn}/cmd`, { qos: 1 });
+    // Already online since it connected: a status that changes nothing is still acknowledged.
+    await c.publishAsync(`dev/${sn}/status`, JSON.stringify({ online: true }), { qos: 1 });
+    return { c, received };
+  };
+
+  const commandStatus = async (deviceId: number, id: string) =>
+    ((await call('GET', `/device/commandlist?id=${deviceId}`)).data.items as { id: string; status: string; message: string }[]).find(
+      (x) => x.id === id,
+    );
+
+  beforeAll(async () => {
+    t = await buildTestApp({}, { ingest: { writer: { maxRows: 500, flushMs: 10, maxQueued: 5000 } } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    broker = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1', commands: t.app.commands });
+    token = await t.login();
+    typeId = (await call('GET', '/devicetype/typeoptionslist')).data.find((x: { code: string }) => x.code === 'BMU').id;
+    // An operator of another branch: it has the permission but not the admin's devices.
+    await t.createUser({ username: 'branch-op', password: 'branch-pass-1', role: 'BATTERYMANAGEMENT' });
+    outsider = await t.login('branch-op', 'branch-pass-1');
+  });
+  afterAll(async () => {
+    for (const c of clients) c.end(true);
+    await broker.close();
+    await t.close();
+  });
+
+  it('groups the parameters as the type orders them, with the newest values', async () => {
+    const d = await addDevice('DD-1');
+    const { c } = await device(d.sn, d.secret);
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '01111001': 52.4, '10000006': 2 } }), { qos: 1 });
+    const groups = (await call('GET', `/device/displayparamgrouplist?id=${d.id}`)).data as {
+      group: string;
+      params: { semaphoreId: string; value: unknown; ts: string | null }[];
+    }[];
+    expect(groups.map((g) => g.group)).toEqual(['pack', 'cells', 'temperature', 'communication', 'location', 'energy', 'control']);
+    const pack = groups[0]!.params;
+    expect(pack.find((p) => p.semaphoreId === '01111001')).toMatchObject({ value: 52.4 });
+    expect(pack.find((p) => p.semaphoreId === '10000006')).toMatchObject({ value: '2' });
+    expect(pack.find((p) => p.semaphoreId === '02110001')).toMatchObject({ value: null, ts: null });
+    const writable = (await call('GET', `/device/setparamlist?id=${d.id}`)).data as { semaphoreId: string }[];
+    expect(writable.map((p) => p.semaphoreId)).toEqual(['10000030', '10000031']);
+    // Another branch does not see it.
+    expect((await call('GET', `/device/displayparamgrouplist?id=${d.id}`, undefined, outsider)).code).toBe(40400);
+  });
+
+  it('set parameters: acknowledged → succeeded, an error → failed with the device’s reason', async () => {
+    const d = await addDevice('DD-2');
+    let refuse = false;
+    await device(d.sn, d.secret, (cmd) => (refuse ? { id: cmd.id, result: 'error', message: 'switch locked' } : { id: cmd.id, result: 'ok' }));
+    await expect.poll(async () => (await call('GET', `/device/basic?id=${d.id}`)).data.online).toBe(true);
+
+    const sent = await call('POST', '/device/setparams', { id: d.id, values: { [CHARGE]: false } });
+    expect(sent.code, JSON.stringify(sent)).toBe(20000);
+    expect(['sent', 'succeeded']).toContain(sent.data.status);
+    await expect.poll(async () => (await commandStatus(d.id, sent.data.id))?.status).toBe('succeeded');
+
+    refuse = true;
+    const failed = await call('POST', '/device/setparams', { id: d.id, values: { [CHARGE]: true } });
+    await expect.poll(async () => await commandStatus(d.id, failed.data.id)).toMatchObject({ status: 'failed', message: 'switch locked' });
+
+    // The operation log names who set what.
+    const log = await call('GET', '/logs/list?action=device.setparams&limit=5');
+    expect(log.code, JSON.stringify(log)).toBe(20000);
+    expect(log.data.items[0]).toMatchObject({ username: 'admin', entityName: d.sn });
+    expect(log.data.items[0].summary).toContain(CHARGE);
+  });
+
+  it('set parameters: an offline device → offline, a silent one → timeout', async () => {
+    const off = await addDevice('DD-3');
+    const r = await call('POST', '/device/setparams', { id: off.id, values: { [CHARGE]: true } });
+    expect(r.code).toBe(20000);
+    expect(r.data.status).toBe('offline');
+    expect((await commandStatus(off.id, r.data.id))?.status).toBe('offline');
+
+    const mute = await addDevice('DD-4');
+    const { received } = await device(mute.sn, mute.secret);
+    await expect.poll(async () => (await call('GET', `/device/basic?id=${mute.id}`)).data.online).toBe(true);
+    const s = await call('POST', '/device/setparams', { id: mute.id, values: { [CHARGE]: true } });
+    await expect.poll(() => received.map((m) => m.id)).toContain(s.data.id);
+    // Past its expiry without an answer.
+    await t.app.commands.expire(new Date(Date.now() + 60_000));
+    expect((await commandStatus(mute.id, s.data.id))?.status).toBe('timeout');
+  });
+
+  it('set parameters: a value outside the definition is refused before anything is sent; another branch is refused', async () => {
+    const d = await addDevice('DD-5');
+    const { received } = await device(d.sn, d.secret, (cmd) => ({ id: cmd.id, result: 'ok' }));
+    await expect.poll(async () => (await call('GET', `/device/basic?id=${d.id}`)).data.online).toBe(true);
+    const wrongType = await call('POST', '/device/setparams', { id: d.id, values: { [CHARGE]: 'maybe' } });
+    expect(wrongType).toMatchObject({ code: 40000, data: { field: `values.${CHARGE}`, reason: 'paramWrongType' } });
+    const readOnly = await call('POST', '/device/setparams', { id: d.id, values: { '01111001': 50 } });
+    expect(readOnly).toMatchObject({ code: 40000, data: { reason: 'paramNotWritable' } });
+    const foreign = await call('POST', '/device/setparams', { id: d.id, values: { [CHARGE]: true } }, outsider);
+    expect(foreign.code).toBe(40400);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(received).toEqual([]);
+    expect((await call('GET', `/device/commandlist?id=${d.id}`)).data.total).toBe(0);
+  });
+
+  it('downsamples any range to the limit, keeping each series’ global minimum and maximum across day partitions', async () => {
+    const d = await addDevice('DD-6');
+    const end = Math.floor(Date.now() / DAY) * DAY; // today 00:00 UTC
+    const start = end - 3 * DAY;
+    for (let day = start - DAY; day <= end; day += DAY) await createPartition(t.database.db, new Date(day));
+    // One message every 10 s over three days (25,920 rows), a sine wave with one spike and one
+    // dip planted right after two day borders.
+    await t.database.db.execute(sql`
+      insert into telemetry (device_id, ts, vals)
+      select ${d.id}, to_timestamp(${start / 1000} + i * 10),
+        jsonb_build_object('01111001', 50 + 5 * sin(i / 500.0), '02109001', (i % 100)::float8)
+      from generate_series(0, 25919) i`);
+    const spikeAt = start + DAY + 10_000;
+    const dipAt = start + 2 * DAY + 20_000;
+    await t.database.db.execute(sql`
+      update telemetry set vals = vals || '{"01111001": 99.5}'::jsonb where device_id = ${d.id} and ts = ${new Date(spikeAt).toISOString()}::timestamptz`);
+    await t.database.db.execute(sql`
+      update telemetry set vals = vals || '{"01111001": 1.25}'::jsonb where device_id = ${d.id} and ts = ${new Date(dipAt).toISOString()}::timestamptz`);
+
+    const q = (from: number, to: number, points?: number) =>
+      call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=01111001,02109001&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}${points ? `&points=${points}` : ''}`);
+    const check = async (rolled: boolean) => {
+    for (const points of [undefined, 100, 11]) {
+      const r = await q(start, end, points);
+      // Buckets of ten minutes or more read the rollups once the days are rolled up.
+      if (rolled && points) expect(r.data.bucketMs % 600_000).toBe(0);
+      expect(r.code, JSON.stringify(r)).toBe(20000);
+      for (const s of r.data.series as { semaphoreId: string; points: [number, number][] }[]) {
+        expect(s.points.length).toBeGreaterThan(0);
+        expect(s.points.length).toBeLessThanOrEqual(points ?? CHART_MAX_POINTS);
+        const values = s.points.map((p) => p[1]);
+        if (s.semaphoreId === '01111001') {
+          expect(Math.max(...values)).toBe(99.5);
+          expect(Math.min(...values)).toBe(1.25);
+          expect(s.points).toContainEqual([spikeAt, 99.5]);
+        } else {
+          expect(Math.max(...values)).toBe(99);
+          expect(Math.min(...values)).toBe(0);
+        }
+        // Time order.
+        expect(s.points.map((p) => p[0])).toEqual([...s.points.map((p) => p[0])].sort((a, b) => a - b));
+      }
+    }
+    };
+    await check(false);
+    // The same answers from the ten-minute rollups (the three past days rolled up, not final yet).
+    const rolledUp = await t.app.rollups.run();
+    expect(rolledUp).toEqual(expect.arrayContaining([0, 1, 2].map((i) => new Date(start + i * DAY).toISOString().slice(0, 10))));
+    await check(true);
+    // A zoomed window (10 minutes across a day border) gets every message: 60 points.
+    const zoom = await q(start + DAY - 300_000, start + DAY + 300_000);
+    expect(zoom.data.series[0].points).toHaveLength(60);
+    expect(zoom.data.series[0].points).toContainEqual([spikeAt, 99.5]);
+
+    // The table pages the same rows on the server.
+    const page = await call('GET', `/device/devicehistoricallist?id=${d.id}&semaphoreIds=01111001&from=${new Date(start + DAY - 60_000).toISOString()}&to=${new Date(start + DAY + 60_000).toISOString()}&limit=5&order=asc`);
+    expect(page.data).toMatchObject({ total: 12, exact: true });
+    expect(page.data.items).toHaveLength(5);
+    expect(page.data.items[0]).toEqual({ ts: new Date(start + DAY - 60_000).toISOString(), values: { '01111001': expect.any(Number) } });
+
+    // Bad input names the field.
+    const bad = await call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=01111001&from=${new Date(end).toISOString()}&to=${new Date(start).toISOString()}`);
+    expect(bad.code).toBe(40000);
+    expect(bad.message).toMatch(/to/);
+    const unknown = await q(start, end).then(() => call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=nope&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}`));
+    expect(unknown).toMatchObject({ code: 40000, data: { reason: 'paramUnknown', field: 'semaphoreIds' } });
+  });
+
+  it('the device list shows top-level devices with their child count unless asked otherwise', async () => {
+    const parent = await addDevice('DD-8');
+    const child = await call('POST', '/device/add', { name: 'Child DD-8a', sn: 'DD-8A', typeId, parentId: parent.id });
+    expect(child.code).toBe(20000);
+    const top = (await call('GET', '/device/list?topLevel=true&limit=200')).data.items as { sn: string; subCount: number }[];
+    expect(top.find((d) => d.sn === 'DD-8')).toMatchObject({ subCount: 1 });
+    expect(top.map((d) => d.sn)).not.toContain('DD-8A');
+    const all = (await call('GET', '/device/list?limit=200')).data.items as { sn: string }[];
+    expect(all.map((d) => d.sn)).toContain('DD-8A');
+    const subs = (await call('GET', `/device/subdevicelist?id=${parent.id}`)).data.items as { sn: string }[];
+    expect(subs.map((d) => d.sn)).toEqual(['DD-8A']);
+  });
+
+  it('energy: charged and discharged kWh per day from the battery counters, computed in SQL', async () => {
+    const d = await addDevice('DD-7');
+    const end = Math.floor(Date.now() / DAY) * DAY;
+    const start = end - 2 * DAY;
+    for (let day = start; day <= end; day += DAY) await createPartition(t.database.db, new Date(day));
+    // Every minute for two days: 100 V; charging 1 Ah per minute on day 1, discharging 2 Ah per minute on day 2.
+    await t.database.db.execute(sql`
+      insert into telemetry (device_id, ts, vals)
+      select ${d.id}, to_timestamp(${start / 1000} + i * 60),
+        jsonb_build_object('01111001', 100, '02117001', least(i, 1440), '02116001', greatest(i - 1440, 0) * 2)
+      from generate_series(0, 2879) i`);
+    const r = await call('GET', `/device/totalElectrictityConsumption?id=${d.id}&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}&granularity=day`);
+    expect(r.code, JSON.stringify(r)).toBe(20000);
+    expect(r.data.buckets).toEqual([
+      { start: new Date(start).toISOString(), chargedKwh: 144, dischargedKwh: 0 },
+      { start: new Date(start + DAY).toISOString(), chargedKwh: 0, dischargedKwh: 287.8 },
+    ]);
+    expect(r.data.chargedKwh).toBe(144);
+    const month = await call('GET', `/device/totalElectrictityConsumption?id=${d.id}&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}&granularity=month`);
+    expect(month.data.chargedKwh + month.data.dischargedKwh).toBeCloseTo(431.8, 3);
+  });
+});

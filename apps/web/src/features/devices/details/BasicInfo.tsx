@@ -1,0 +1,95 @@
+import { Button, Card, Descriptions, Space, Tag, Tooltip, Typography } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { DeviceDto } from '@iot/contract';
+import { formatTime, parseTime } from '../../../lib/format';
+import { currentLanguage } from '../../../lib/i18n';
+import { localized } from '../../../lib/localize';
+
+const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
+
+/** Every registry field of the device, its state and where it belongs. */
+export function BasicInfo({
+  device,
+  online,
+  lastSeenAt,
+  parentName,
+  onEdit,
+}: {
+  device: DeviceDto;
+  online: boolean;
+  lastSeenAt: string | null;
+  parentName?: string;
+  onEdit?: () => void;
+}) {
+  const { t } = useTranslation();
+  const empty = t('common:empty');
+  const f = (key: string) => t(`devices:fields.${key}`);
+  const text = (v: string | null | undefined) => (v ? v : empty);
+  const hasPosition = device.lng !== null && device.lat !== null;
+  return (
+    <Card
+      title={
+        <Space>
+          <span data-testid="device-title">{device.name}</span>
+          <Tag color={online ? 'success' : 'default'} data-testid="device-online">
+            {t(online ? 'devices:online' : 'devices:offline')}
+          </Tag>
+        </Space>
+      }
+      extra={
+        onEdit && (
+          <Button icon={<EditOutlined />} onClick={onEdit} data-testid="device-edit">
+            {t('devices:edit')}
+          </Button>
+        )
+      }
+    >
+      <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} data-testid="device-basic">
+        <Descriptions.Item label={f('sn')}>{device.sn}</Descriptions.Item>
+        <Descriptions.Item label={f('typeId')}>{localized(device, 'typeName', currentLanguage())}</Descriptions.Item>
+        <Descriptions.Item label={f('projectId')}>
+          {device.projectId ? <Link to={`/project/details?id=${device.projectId}`}>{device.projectName}</Link> : t('devices:noProject')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('devices:columns.lastSeen')}>
+          {lastSeenAt ? (
+            <Tooltip title={parseTime(lastSeenAt)}>
+              <span data-testid="device-last-seen">{formatTime(lastSeenAt, undefined, t)}</span>
+            </Tooltip>
+          ) : (
+            empty
+          )}
+        </Descriptions.Item>
+        <Descriptions.Item label={f('warningLevel')}>
+          <Tag color={LEVEL_COLORS[device.warningLevel] ?? 'default'}>{t(`devices:levels.${device.warningLevel}`)}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label={f('parentId')}>
+          {device.parentId ? <Link to={`/project/info?id=${device.parentId}`}>{parentName ?? `#${device.parentId}`}</Link> : empty}
+        </Descriptions.Item>
+        <Descriptions.Item label={f('hardwareVersion')}>{text(device.hardwareVersion)}</Descriptions.Item>
+        <Descriptions.Item label={f('version4g')}>{text(device.version4g)}</Descriptions.Item>
+        <Descriptions.Item label={f('btCode')}>{text(device.btCode)}</Descriptions.Item>
+        <Descriptions.Item label={f('simNumber')}>{text(device.simNumber)}</Descriptions.Item>
+        <Descriptions.Item label={f('imei')}>{text(device.imei)}</Descriptions.Item>
+        <Descriptions.Item label={f('manufacturerModel')}>{text(device.manufacturerModel)}</Descriptions.Item>
+        <Descriptions.Item label={f('mapMode')}>{t(`devices:mapModes.${device.mapMode}`)}</Descriptions.Item>
+        <Descriptions.Item label={t('devicedetail:position')}>
+          {hasPosition ? (
+            <Typography.Text copyable data-testid="device-position">{`${device.lng!.toFixed(6)}, ${device.lat!.toFixed(6)}`}</Typography.Text>
+          ) : (
+            empty
+          )}
+        </Descriptions.Item>
+        <Descriptions.Item label={f('address')}>{text(device.address)}</Descriptions.Item>
+        <Descriptions.Item label={f('alarmPhone')}>{text(device.alarmPhone)}</Descriptions.Item>
+        <Descriptions.Item label={t('devices:columns.createdAt')}>{parseTime(device.createdAt)}</Descriptions.Item>
+        <Descriptions.Item label={t('devices:columns.updatedAt')}>{parseTime(device.updatedAt)}</Descriptions.Item>
+        <Descriptions.Item label={f('remarks')}>{text(device.remarks)}</Descriptions.Item>
+        <Descriptions.Item label={f('description')} span={3}>
+          {text(device.description)}
+        </Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}

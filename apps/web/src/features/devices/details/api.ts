@@ -1,0 +1,89 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { deviceApi, deviceDetailApi, type EndpointQuery } from '@iot/contract';
+import { api } from '../../../lib/api';
+import { downloadFile } from '../../../lib/transfer';
+
+const KEY = ['device-details'] as const;
+
+// /device/basic and /device/subdevicelist are the registry's routes (contract api/devices.ts).
+export function useDeviceBasic(id: number | undefined) {
+  return useQuery({
+    queryKey: ['devices', 'basic', id],
+    queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
+    enabled: !!id,
+  });
+}
+
+export function useChildren(id: number, page: number, limit: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['devices', 'sub', id, page, limit],
+    queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useDisplayGroups(id: number) {
+  return useQuery({
+    queryKey: [...KEY, 'groups', id],
+    queryFn: () => api(deviceDetailApi.displayGroups, { query: { id } }),
+  });
+}
+
+export function useWritableParams(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [...KEY, 'writable', id],
+    queryFn: () => api(deviceDetailApi.setParamList, { query: { id } }),
+    enabled,
+  });
+}
+
+export function useCommands(id: number, page: number, limit: number) {
+  return useQuery({
+    queryKey: [...KEY, 'commands', id, page, limit],
+    queryFn: () => api(deviceDetailApi.commands, { query: { id, page, limit } }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSetParams() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { id: number; values: Record<string, string | number | boolean> }) =>
+      api(deviceDetailApi.setParams, { body, silent: true }),
+    onSuccess: (_cmd, body) => void qc.invalidateQueries({ queryKey: [...KEY, 'commands', body.id] }),
+  });
+}
+
+export type HistoryQuery = EndpointQuery<typeof deviceDetailApi.history>;
+export function useHistory(q: HistoryQuery | undefined) {
+  return useQuery({
+    queryKey: [...KEY, 'history', q],
+    queryFn: () => api(deviceDetailApi.history, { query: q! }),
+    enabled: !!q,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type ChartQuery = EndpointQuery<typeof deviceDetailApi.chart>;
+export function useChart(q: ChartQuery | undefined) {
+  return useQuery({
+    queryKey: [...KEY, 'chart', q],
+    queryFn: () => api(deviceDetailApi.chart, { query: q! }),
+    enabled: !!q,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type EnergyQuery = EndpointQuery<typeof deviceDetailApi.energy>;
+export function useEnergy(q: EnergyQuery) {
+  return useQuery({
+    queryKey: [...KEY, 'energy', q],
+    queryFn: () => api(deviceDetailApi.energy, { query: q }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function exportHistory(q: EndpointQuery<typeof deviceDetailApi.historyExport>) {
+  return downloadFile(deviceDetailApi.historyExport, q, `history.${q.format ?? 'xlsx'}`);
+}
