@@ -48,6 +48,10 @@ import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
+import { AlarmService } from './modules/alarm/alarm.service.js';
+import { DEFAULT_ENGINE } from './modules/alarm/alarm.engine.js';
+import { alarmRoutes } from './modules/alarm/alarm.routes.js';
+import { AlarmMailer } from './modules/alarm/alarm.mail.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +60,7 @@ declare module 'fastify' {
     /** The command channel; the broker plugin sets its downlink. */
     commands: CommandService;
     partitions: PartitionKeeper;
+    alarms: AlarmService;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -137,11 +142,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const roles = new RoleService(db, permissions, menus, bus);
   const users = new UserService(db, auth, permissions);
   const admin = new UserAdminService(db, auth, permissions, roles);
-  const types = new DeviceTypeService(db);
+  const types = new DeviceTypeService(db, bus);
   const projects = new ProjectService(db, admin);
   const devices = new DeviceService(db, projects, types);
   const sheets = new DeviceSheetService(db, types, projects, deps.importLimits);
   const commands = new CommandService(db, bus, app.log);
+  const mailer = new AlarmMailer(
+    {
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      minLevel: config.alarmMailMinLevel,
+      intervalMs: config.alarmMailInterval * 1000,
+      consoleUrl: config.consoleUrl,
+    },
+    app.log,
+  );
+  const alarms = new AlarmService(db, bus, app.log, mailer, { ...DEFAULT_ENGINE, deviceAlarmLevel: config.deviceAlarmLevel });
   const ingest = new IngestService(
     db,
     bus,
@@ -155,6 +171,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       ...deps.ingest,
     },
     commands,
+    alarms,
   );
   const partitions = new PartitionKeeper(db, app.log, {
     retentionDays: config.telemetryRetentionDays,
@@ -174,6 +191,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', partitions);
+  app.decorate('alarms', alarms);
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
@@ -221,6 +239,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData });
       await api.register(brokerRoutes, { broker: brokerAuth });
+      await api.register(alarmRoutes, { alarms });
     },
     { prefix: API_PREFIX },
   );
@@ -231,6 +250,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     commands.stop();
     // What is queued is written before the database closes (SIGTERM drains).
     await ingest.stop();
+    mailer.close();
     await bus.close();
   });
   return app;

@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'device.move',
   'device.import',
   'device.credential',
+  'alarm.process',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -12,6 +12,7 @@ export * from './devices.js';
 export * from './refusals.js';
 export * from './edit.js';
 export * from './protocol.js';
+export * from './alarms.js';
 export * from './audit.js';
 export * from './endpoint.js';
 export * from './api/index.js';

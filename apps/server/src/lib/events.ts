@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { AlarmDto } from '@iot/contract';
 
 /**
  * Domain events. Services emit them; the realtime plugin (and later other consumers) deliver
@@ -23,6 +24,10 @@ export interface AppEvents {
     message: string;
     progress: number | null;
   };
+  /** A device type's parameters or alarm rules changed (the alarm engine re-reads its rules). */
+  'devicetype.changed': { typeId: number };
+  /** Alarms started, ended or were processed (committed); the live channel tells who may see them. */
+  'alarms.changed': { event: 'started' | 'ended' | 'processed'; alarms: AlarmDto[] };
 }
 
 export type EventName = keyof AppEvents;

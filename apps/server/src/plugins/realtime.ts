@@ -162,6 +162,20 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     opts.bus.on('device.command', (c) => {
       for (const conn of byDevice.get(c.deviceId) ?? []) send(conn.socket, { type: LiveType.DEVICE_COMMAND, ...c });
     }),
+    // Alarms go to every socket of each user who may see their devices (one visibility query per
+    // connected user and change, not per socket).
+    opts.bus.on('alarms.changed', ({ event, alarms }) => {
+      void (async () => {
+        const deviceIds = [...new Set(alarms.map((a) => a.deviceId))];
+        for (const [userId, conns] of byUser) {
+          const first = conns.values().next().value;
+          if (!first) continue;
+          const visible = new Set(await opts.visibleDevices(first.auth, deviceIds));
+          const mine = alarms.filter((a) => visible.has(a.deviceId));
+          if (mine.length > 0) realtime.publishToUser(userId, { type: LiveType.ALARMS, event, alarms: mine });
+        }
+      })().catch((err: unknown) => app.log.error({ err }, 'live: alarm delivery failed'));
+    }),
     opts.bus.on('device.status', ({ deviceId, online, at }) => {
       for (const c of byDevice.get(deviceId) ?? []) send(c.socket, { type: LiveType.DEVICE_STATUS, deviceId, online, at });
     }),

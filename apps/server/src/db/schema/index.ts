@@ -6,3 +6,4 @@ export * from './audit.js';
 export * from './devicetypes.js';
 export * from './projects.js';
 export * from './telemetry.js';
+export * from './alarms.js';
