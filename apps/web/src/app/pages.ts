@@ -24,6 +24,7 @@ const PAGES: Record<string, Page> = {
   '/project/details': lazy(() => import('../features/projects/ProjectDetailsPage')),
   '/device/list': lazy(() => import('../features/devices/DeviceListPage')),
   '/project/userProjectList': lazy(() => import('../features/projects/ProjectUsersPage')),
+  '/project/alarminfo': lazy(() => import('../features/alarms/AlarmInfoPage')),
   '/user/agent': lazy(() => import('../features/users/AgentUserPage')),
   '/upgrade/version': NotAvailablePage,
   '/upgrade/device': NotAvailablePage,

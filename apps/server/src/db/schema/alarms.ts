@@ -6,7 +6,6 @@ import {
   integer,
   pgTable,
   smallint,
-  text,
   timestamp,
   uniqueIndex,
   varchar,
