@@ -1,10 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { ErrorCode } from '@iot/contract';
+import WebSocket from 'ws';
+import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** A mail's headers and text, its transfer encoding (base64 or quoted-printable) undone. */
+function readable(raw: string): string {
+  const at = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, at);
+  const body = raw.slice(at + 4);
+  if (/Content-Transfer-Encoding: base64/i.test(head)) return `${head}\n\n${Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8')}`;
+  const flat = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < flat.length; i++) {
+    const m = /^=([0-9A-F]{2})/.exec(flat.slice(i, i + 3));
+    if (m) {
+      bytes.push(parseInt(m[1]!, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(flat[i]!, 'utf8'));
+  }
+  return `${head}\n\n${Buffer.from(bytes).toString('utf8')}`;
+}
 
 /** The alarm engine and alarm handling, through the real HTTP ingestion into the real database. */
 describe('alarms', () => {
@@ -36,10 +55,12 @@ describe('alarms', () => {
     (await ok('GET', `/device/alarmlist?deviceId=${deviceId}&sort=startedAt&order=asc&limit=100`)).items as {
       id: number; level: number; startedAt: string; endedAt: string | null; state: string; source: string; note: string; processedBy: string | null;
     }[];
+  const alarmsOfDevice = (id: number) => alarmsOf(id);
   const warning = async (id: number) => (await ok('GET', `/device/basic?id=${id}`)).warningLevel as number;
 
   beforeAll(async () => {
     t = await buildTestApp({}, { ingest: { writer: { maxRows: 500, flushMs: 5, maxQueued: 5000, concurrency: 3 } } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
     token = await t.login();
     typeId = (await ok('POST', '/devicetype/addtype', { code: 'ALM', name: '告警测试', nameEn: 'Alarm test' })).id;
     await ok('POST', '/devicetype/addsetparam', {
@@ -152,6 +173,37 @@ describe('alarms', () => {
     expect(await warning(d.id)).toBe(0);
   });
 
+  it('pushes started, ended and processed alarms live to exactly the users who may see the device', async () => {
+    const d = await addDevice('ALM-LIVE');
+    await t.createUser({ username: 'alm-stranger', password: 'stranger-pass-1', role: 'ADMIN' });
+    const stranger = await t.login('alm-stranger', 'stranger-pass-1');
+    const port = (t.app.server.address() as { port: number }).port;
+    const open = async (tok: string, userId: number) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`);
+      const got: LiveServerMessage[] = [];
+      ws.on('message', (raw) => got.push(JSON.parse(String(raw)) as LiveServerMessage));
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: LiveType.LOGIN, userId, token: tok, timestamp: Date.now() }));
+      await expect.poll(() => got.some((m) => m.type === LiveType.LOGIN_OK)).toBe(true);
+      return { ws, got };
+    };
+    const me = await open(token, 1);
+    const strangerId = (await api('GET', '/user/info', undefined, stranger)).data.id as number;
+    const other = await open(stranger, strangerId);
+    const alarmsOf = (got: LiveServerMessage[]) =>
+      got.flatMap((m) => (m.type === LiveType.ALARMS ? m.alarms.filter((a) => a.deviceId === d.id).map((a) => `${m.event}:${a.level}`) : []));
+
+    await value(d, 0, { V: 9 });
+    await expect.poll(() => alarmsOf(me.got)).toEqual(['started:2']);
+    const [alarm] = await alarmsOfDevice(d.id);
+    await ok('POST', '/device/processalarm', { ids: [alarm!.id], state: 'ignored', note: '' });
+    await value(d, 1, { V: 11 });
+    await expect.poll(() => alarmsOf(me.got)).toEqual(['started:2', 'processed:2', 'ended:2']);
+    expect(alarmsOf(other.got)).toEqual([]);
+    me.ws.close();
+    other.ws.close();
+  });
+
   it('processes alarms with a note, logs it, and refuses alarms of devices outside the caller’s subtree', async () => {
     const d = await addDevice('ALM-PROC');
     await value(d, 0, { V: 4 });
@@ -239,15 +291,29 @@ describe('alarm e-mails', () => {
         { semaphoreId: 'T', comparison: 'gt', threshold: 40, level: 1, message: '温度偏高' },
       ],
     });
+    // Shared with two users: one opted in to alarm e-mails on their profile (in Japanese), one not.
+    const sharedId = await t.createUser({ username: 'mail-shared', password: 'shared-pass-1', role: 'ADMIN' });
+    const quietId = await t.createUser({ username: 'mail-quiet', password: 'quiet-pass-1', role: 'ADMIN' });
+    await call('POST', '/user/addemail', { userId: sharedId, email: 'shared@example.test' });
+    await call('POST', '/user/addemail', { userId: quietId, email: 'quiet@example.test' });
+    const shared = await t.login('mail-shared', 'shared-pass-1');
+    const asShared = await t.app.inject({ method: 'POST', url: '/api/v1/user/preferences', headers: bearer(shared), payload: { alarmMail: true, language: 'ja' } });
+    expect(asShared.json().code).toBe(20000);
+    await call('POST', '/project/setuserproject', { id: project.id, userIds: [sharedId, quietId] });
     const d = await call('POST', '/device/add', { name: 'Nevera', sn: 'MAIL-1', typeId, projectId: project.id });
     const basic = { authorization: `Basic ${Buffer.from(`MAIL-1:${d.secret}`).toString('base64')}` };
     const send = (s: number, v: number) =>
       t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', headers: basic, payload: { ts: Date.now() - 600_000 + s * 1000, values: { T: v } } });
 
     await send(0, 60); // level 3 and level 1 start: only level 3 is mailed
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(1);
-    expect(mails[0]!.to).toEqual(['owner@example.test']);
-    const decoded = mails[0]!.data.replace(/=\r?\n/g, '');
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
+    const owner = mails.find((m) => m.to.includes('owner@example.test'))!;
+    expect(mails.flatMap((m) => m.to).sort()).toEqual(['owner@example.test', 'shared@example.test']);
+    const toShared = readable(mails.find((m) => m.to.includes('shared@example.test'))!.data);
+    expect(toShared).toContain('レベル: 3'); // the shared user's language: Japanese
+    expect(toShared).toContain('デバイス: Nevera (MAIL-1)');
+    const decoded = readable(owner.data);
+    expect(decoded).not.toContain('レベル');
     // The body in Spanish (the owner's language), the parameter's Spanish name.
     expect(decoded).toContain('Nivel: 3');
     expect(decoded).toContain('Dispositivo: Nevera (MAIL-1)');
@@ -258,6 +324,6 @@ describe('alarm e-mails', () => {
     await send(3, 20);
     await send(4, 60);
     await new Promise((r) => setTimeout(r, 500));
-    expect(mails).toHaveLength(1);
+    expect(mails).toHaveLength(2);
   });
 });
