@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { App, Badge, Button, Empty, List, Popover, Tag, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,12 +23,19 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const { data } = useAlarmBell(enabled);
+  const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
     if (!enabled) return;
-    return live.subscribe((m) => {
+    const off = live.subscribe((m) => {
       if (m.type !== LiveType.ALARMS) return;
-      void qc.invalidateQueries({ queryKey: ALARMS_KEY });
+      // Alarm lists, the bell and the devices' warning levels: one refresh per 300 ms however many
+      // alarms arrive.
+      refresh.current ??= setTimeout(() => {
+        refresh.current = null;
+        void qc.invalidateQueries({ queryKey: ALARMS_KEY });
+        void qc.invalidateQueries({ queryKey: ['devices'] });
+      }, 300);
       if (m.event !== 'started') return;
       for (const a of m.alarms.filter((x) => x.level >= ALARM_NOTIFY_LEVEL).slice(0, 3)) {
         notification.warning({
@@ -45,6 +52,11 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
         });
       }
     });
+    return () => {
+      off();
+      if (refresh.current) clearTimeout(refresh.current);
+      refresh.current = null;
+    };
   }, [enabled, qc, notification, navigate, t]);
 
   if (!enabled) return null;
