@@ -221,6 +221,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     timing: deps.liveTiming,
     limits: deps.liveLimits,
     visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids),
+    seesAlarms: (ctx) => permissions.hasAny(ctx, ['alarm:list', 'device:detail']),
   });
 
   await app.register(

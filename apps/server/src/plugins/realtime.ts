@@ -53,6 +53,8 @@ export interface RealtimeOptions {
   bus: EventBus;
   /** The subset of `ids` the user may see (device scoping lives in the device service). */
   visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;
+  /** Whether the user may read alarms at all (alarm pushes go only to those). Default: yes. */
+  seesAlarms?: (auth: AuthContext) => Promise<boolean>;
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
   limits?: Partial<LiveLimits>;
 }
@@ -170,6 +172,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
         for (const [userId, conns] of byUser) {
           const first = conns.values().next().value;
           if (!first) continue;
+          if (opts.seesAlarms && !(await opts.seesAlarms(first.auth))) continue;
           const visible = new Set(await opts.visibleDevices(first.auth, deviceIds));
           const mine = alarms.filter((a) => visible.has(a.deviceId));
           if (mine.length > 0) realtime.publishToUser(userId, { type: LiveType.ALARMS, event, alarms: mine });
