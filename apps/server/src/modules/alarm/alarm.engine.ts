@@ -298,10 +298,19 @@ export class AlarmEngine {
           round.push(o);
         }
       }
-      const ends = await repo.endAlarms(tx, round.flatMap((o) => (o.op === 'end' ? [o.row] : [])));
+      const wanted = round.flatMap((o) => (o.op === 'end' ? [o.row] : []));
+      const ends = await repo.endAlarms(tx, wanted);
       for (const e of ends) {
         touched.add(e.deviceId);
         changes.push({ event: 'ended', id: e.id, deviceId: e.deviceId, level: 0 });
+      }
+      // An end that found no active row: another instance ended it, or the row was opened by a
+      // batch written concurrently and not committed yet (invisible here). The device's memory is
+      // dropped and re-read from the database (committed rows) the next time it is needed, so a
+      // still-active alarm is ended by a later recovering value.
+      if (ends.length < wanted.length) {
+        const done = new Set(ends.map((e) => `${e.deviceId}:${e.ruleKey}`));
+        for (const w of wanted) if (!done.has(`${w.deviceId}:${w.ruleKey}`)) this.states.delete(w.deviceId);
       }
       const starts = await repo.startAlarms(tx, round.flatMap((o) => (o.op === 'start' ? [o.row] : [])));
       for (const s of starts) {
