@@ -24,6 +24,18 @@ const NO_DB = {
   message: 'Routes call services: the database, its schema and seeds are for services and repositories',
 };
 
+/** Web: `components/` and `lib/` are shared by every screen. */
+const NO_SCREENS = {
+  regex: '(^|/)(app|features)(/|$)',
+  message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
+};
+/** Web: every call names its endpoint declaration (`api()` in lib/api.ts), never a path string. */
+const NO_RAW_REQUEST = {
+  regex: '(^|/)http$',
+  importNames: ['requestEnvelope'],
+  message: 'Call the API with api(endpoint, …) from lib/api.ts: the contract declares every path',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/migrations/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -53,7 +65,7 @@ export default tseslint.config(
   // One-way imports. Server: lib/ and plugins/ never reach into a repository; a module reaches
   // another only through its *.service.ts (or a *.types.ts); services never import plugins (the
   // HTTP layer); routes call services, never repositories or the database. Web: components/ and
-  // lib/ never import app/ or features/.
+  // lib/ never import app/ or features/; only lib/api.ts sends requests (by endpoint declaration).
   {
     files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_REPO] }] },
@@ -72,19 +84,16 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_REPO, NO_DB] }] },
   },
   {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_RAW_REQUEST] }] },
+  },
+  {
     files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)(app|features)(/|$)',
-              message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS, NO_RAW_REQUEST] }] },
+  },
+  {
+    // The one caller of the raw request function.
+    files: ['apps/web/src/lib/api.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS] }] },
   },
 );

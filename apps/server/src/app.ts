@@ -69,6 +69,7 @@ import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
 import { webPlugin } from './plugins/web.js';
 import { endpointParityPlugin } from './plugins/endpoint.js';
+import type { AnyEndpoint } from '@iot/contract';
 
 /**
  * Security headers on every answer (console, API, docs). The console runs no inline script; antd
@@ -111,6 +112,11 @@ export interface AppDeps {
   logger?: boolean | object;
   /** Concurrent imports and their queue wait (tests shorten them). */
   importLimits?: ImportLimits;
+  /**
+   * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
+   * tests add the declarations of their own test-only routes.
+   */
+  endpoints?: readonly AnyEndpoint[];
 }
 
 /** Builds the whole server without listening: main.ts listens, tests use `inject`. */
@@ -213,8 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
-  // TODO(#9): strict once every module registers its routes from the contract.
-  await app.register(endpointParityPlugin, { strict: false });
+  await app.register(endpointParityPlugin, { endpoints: deps.endpoints });
   await app.register(realtimePlugin, {
     auth,
     bus,

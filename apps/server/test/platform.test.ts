@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@iot/contract';
+import { ENDPOINTS, ErrorCode, PUBLIC, endpoint, noDataSchema } from '@iot/contract';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 
@@ -74,8 +74,10 @@ describe('envelope, docs and the served console', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
-    t = await buildTestApp({ WEB_DIST: dist });
-    t.app.get('/api/v1/test/boom', { config: { permission: 'public' } }, async () => {
+    // A test-only route, declared like every route under /api/v1 (the endpoint table).
+    const boom = endpoint({ method: 'GET', path: '/test/boom', permission: PUBLIC, tags: ['test'], data: noDataSchema });
+    t = await buildTestApp({ WEB_DIST: dist }, { endpoints: [...ENDPOINTS, boom] });
+    t.app.get('/api/v1/test/boom', { config: { permission: 'public', endpoint: boom } }, async () => {
       throw new Error('database exploded at secret.ts:12');
     });
   });

@@ -120,6 +120,8 @@ export const userOptionsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const optionSchema = z.object({ id: z.number().int(), name: z.string() });
+/** A user of the caller's subtree in pickers (GET /user/options). */
+export type UserOption = z.infer<typeof optionSchema>;
 
 // ---------------------------------------------------------------- roles
 

@@ -38,7 +38,6 @@ export const alarmFilterSchema = z.object({
   /** … and before. */
   to: dateTime.optional(),
 });
-export type AlarmFilter = z.output<typeof alarmFilterSchema>;
 
 export const ALARM_SORTS = ['startedAt', 'level', 'endedAt', 'processedAt', 'device'] as const;
 export const alarmListQuerySchema = pageQuerySchema.merge(alarmFilterSchema).extend({

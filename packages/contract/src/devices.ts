@@ -41,6 +41,9 @@ export const deviceTypeDtoSchema = z.object({
   createdAt: z.string(),
 }).meta({ id: 'DeviceType' });
 export type DeviceTypeDto = z.infer<typeof deviceTypeDtoSchema>;
+/** A device type in pickers. */
+export const deviceTypeOptionSchema = deviceTypeDtoSchema.pick({ id: true, code: true, name: true, nameEn: true, nameEs: true, nameJa: true });
+export type DeviceTypeOption = z.infer<typeof deviceTypeOptionSchema>;
 export const deviceTypeCreateSchema = z.object({
   code: z
     .string()
@@ -381,3 +384,12 @@ export const importReportSchema = z.object({
 }).meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof importReportSchema>;
 export const templateQuerySchema = z.object({ lang: z.enum(['zh', 'en', 'es', 'ja']).default('en') });
+/** POST /device/import: all-or-nothing or the valid rows; a dry run only reports. */
+export const importQuerySchema = z.object({
+  mode: z.enum(IMPORT_MODES).default('all'),
+  dryRun: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+/** GET /device/export: the list filters (no paging) and the language of the headers. */
+export const exportQuerySchema = deviceListQuerySchema
+  .omit({ page: true, limit: true })
+  .extend({ lang: templateQuerySchema.shape.lang });

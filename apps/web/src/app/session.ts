@@ -1,5 +1,7 @@
 import {
   LiveType,
+  authApi,
+  userApi,
   type Language,
   type LoginBody,
   type LoginResultDto,
@@ -9,7 +11,8 @@ import {
 } from '@iot/contract';
 import i18n, { currentLanguage } from '../lib/i18n';
 import { getToken, removeToken, setToken } from '../lib/cookies';
-import { ApiError, ClientCode, http } from '../lib/http';
+import { api } from '../lib/api';
+import { ApiError, ClientCode } from '../lib/http';
 import { feedbackMessage } from '../lib/feedback';
 import { live } from '../lib/live';
 import { showLogoutConfirm } from '../lib/logout-confirm';
@@ -58,14 +61,14 @@ export function usePermission(code: PermissionCode | readonly PermissionCode[]):
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
-  const result = await http.post<LoginResultDto>('/user/login', body);
+  const result = await api(authApi.login, { body });
   setToken(result.token);
   store.set({ token: result.token, status: 'idle', user: null, menus: [] });
   return result;
 }
 
 async function fetchUserInfo(): Promise<UserInfo> {
-  const info = await http.get<UserInfo | null>('/user/info', { silent: true });
+  const info: UserInfo | null = await api(userApi.info, { silent: true });
   if (!info) throw new Error(i18n.t('errors:verifyFailed'));
   if (!Array.isArray(info.roles) || info.roles.length === 0) {
     throw new Error(i18n.t('errors:rolesRequired'));
@@ -75,7 +78,7 @@ async function fetchUserInfo(): Promise<UserInfo> {
 
 async function fetchMenus(): Promise<MenuNode[]> {
   try {
-    const menus = await http.get<MenuNode[]>('/user/menutestlist', { silent: true });
+    const menus = await api(userApi.menus, { silent: true });
     return Array.isArray(menus) ? menus : [];
   } catch (err) {
     if (err instanceof ApiError && err.code === ClientCode.NETWORK) throw err;
@@ -95,7 +98,7 @@ export function saveLanguage(language: Language): Promise<void> {
   const previous = store.get().user?.language;
   if (!store.get().token || previous === undefined || previous === language) return Promise.resolve();
   patchUser({ language });
-  return http.post<null>('/user/preferences', { language }, { silent: true }).then(
+  return api(userApi.preferences, { body: { language }, silent: true }).then(
     () => undefined,
     () => {
       // Not stored: forget the optimistic copy so the next switch tries again.
@@ -168,7 +171,7 @@ export async function logout(): Promise<void> {
   // not open the "Confirm logout" box meant for sessions ended elsewhere.
   live.stop();
   try {
-    await http.post<null>('/user/logout', undefined, { silent: true });
+    await api(authApi.logout, { silent: true });
   } catch {
     // The server may already have ended the session; the local logout still happens.
   }

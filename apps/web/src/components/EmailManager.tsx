@@ -3,10 +3,11 @@ import { Alert, Button, Form, Input, Popconfirm, Space, Table, Typography } from
 import { DeleteOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ErrorCode, MAX_EMAILS, type EmailDto } from '@iot/contract';
+import { ErrorCode, MAX_EMAILS, userAdminApi, type EmailDto } from '@iot/contract';
 import { feedbackMessage } from '../lib/feedback';
 import { parseTime } from '../lib/format';
-import { ApiError, describeError, http, reportError } from '../lib/http';
+import { api } from '../lib/api';
+import { ApiError, describeError, reportError } from '../lib/http';
 
 interface Props {
   userId: number;
@@ -28,7 +29,7 @@ export function EmailManager({ userId, canEdit }: Props) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const { data: emails = [], isFetching } = useQuery({
     queryKey: emailsKey(userId),
-    queryFn: () => http.get<EmailDto[]>('/user/emaillist', { params: { id: userId } }),
+    queryFn: () => api(userAdminApi.emails, { query: { id: userId } }),
   });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: emailsKey(userId) });
@@ -37,7 +38,7 @@ export function EmailManager({ userId, canEdit }: Props) {
     setAdding(true);
     setRefusal(null);
     try {
-      await http.post('/user/addemail', { userId, email: email.trim() }, { silent: true });
+      await api(userAdminApi.addEmail, { body: { userId, email: email.trim() }, silent: true });
       feedbackMessage().success(t('emails:added'));
       form.resetFields();
     } catch (err) {
@@ -56,7 +57,7 @@ export function EmailManager({ userId, canEdit }: Props) {
 
   const remove = async (id: number) => {
     try {
-      await http.delete('/user/deleteemail', { params: { id } });
+      await api(userAdminApi.removeEmail, { query: { id } });
       feedbackMessage().success(t('emails:deleted'));
       setRefusal(null);
     } catch {

@@ -1,4 +1,4 @@
-import type { AnyEndpoint, EndpointBody, EndpointData, EndpointQuery, Envelope } from '@iot/contract';
+import type { AnyEndpoint, EndpointBody, EndpointData, EndpointParams, EndpointQuery, Envelope } from '@iot/contract';
 import { requestEnvelope, type QueryValue } from './http';
 
 type QueryPart<E extends AnyEndpoint> =
@@ -11,24 +11,37 @@ type QueryPart<E extends AnyEndpoint> =
 type BodyPart<E extends AnyEndpoint> =
   EndpointBody<E> extends undefined ? { body?: undefined } : { body: EndpointBody<E> };
 
-/** What a call of endpoint `E` takes: its query and body as the contract declares them. */
-export type CallInput<E extends AnyEndpoint> = QueryPart<E> &
+type ParamsPart<E extends AnyEndpoint> =
+  EndpointParams<E> extends undefined ? { params?: undefined } : { params: EndpointParams<E> };
+
+/** What a call of endpoint `E` takes: its path parameters, query and body as the contract declares them. */
+export type CallInput<E extends AnyEndpoint> = ParamsPart<E> &
+  QueryPart<E> &
   BodyPart<E> & {
     signal?: AbortSignal;
     /** Skip the global error feedback: the caller reports the failure itself. */
     silent?: boolean;
   };
 
+/** The endpoint's path with its `:name` segments filled from `params`. */
+export function pathOf(ep: AnyEndpoint, params?: Record<string, QueryValue>): string {
+  return ep.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
+}
+
+/** An endpoint that answers the JSON envelope (files and the import upload: features/devices/transfer.ts). */
+type JsonEndpoint = AnyEndpoint & { kind: 'json' };
+
 /** Calls endpoint `E`; resolves with the whole success envelope (when its message is shown). */
-export function apiEnvelope<E extends AnyEndpoint>(
+export function apiEnvelope<E extends JsonEndpoint>(
   ep: E,
   ...[input]: object extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
 ): Promise<Envelope<EndpointData<E>>> {
-  const { query, body, signal, silent } = (input ?? {}) as CallInput<AnyEndpoint> & {
+  const { params, query, body, signal, silent } = (input ?? {}) as CallInput<AnyEndpoint> & {
+    params?: Record<string, QueryValue>;
     query?: Record<string, QueryValue>;
     body?: unknown;
   };
-  return requestEnvelope<EndpointData<E>>(ep.path, {
+  return requestEnvelope<EndpointData<E>>(pathOf(ep, params), {
     method: ep.method,
     params: query as Record<string, QueryValue> | undefined,
     body: body === undefined && (ep.method === 'POST' || ep.method === 'PUT') ? {} : body,
@@ -43,7 +56,7 @@ export function apiEnvelope<E extends AnyEndpoint>(
  * received, so no request or response type is written by hand. Resolves with `data` on code
  * 20000, rejects with an ApiError otherwise.
  */
-export async function api<E extends AnyEndpoint>(
+export async function api<E extends JsonEndpoint>(
   ep: E,
   ...input: object extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
 ): Promise<EndpointData<E>> {

@@ -153,7 +153,11 @@ async function send(path: string, options: RequestOptions): Promise<Envelope<unk
   return body;
 }
 
-/** Like `request` but resolves with the whole success envelope (when its message is shown). */
+/**
+ * Sends one request and resolves with the whole success envelope; reports failures unless
+ * `silent`. Only `api()` (lib/api.ts) calls it: every call names a declared endpoint, never a
+ * path string.
+ */
 export async function requestEnvelope<T>(
   path: string,
   options: RequestOptions = {},
@@ -165,19 +169,3 @@ export async function requestEnvelope<T>(
     throw err;
   }
 }
-
-/** Calls the API; resolves with `data` on code 20000, rejects with an ApiError otherwise. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  return (await requestEnvelope<T>(path, options)).data;
-}
-
-type Options = Omit<RequestOptions, 'method' | 'body'>;
-
-export const http = {
-  get: <T>(path: string, options?: Options) => request<T>(path, { ...options, method: 'GET' }),
-  delete: <T>(path: string, options?: Options) => request<T>(path, { ...options, method: 'DELETE' }),
-  post: <T>(path: string, body?: unknown, options?: Options) =>
-    request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
-  put: <T>(path: string, body?: unknown, options?: Options) =>
-    request<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
-};

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Language, SiteConfig } from '@iot/contract';
-import { http } from './http';
+import { siteApi, type Language, type SiteConfig } from '@iot/contract';
+import { api } from './api';
 import { languageSuffix } from './i18n';
 
 type LocalisedField = 'title' | 'company' | 'copyright' | 'address';
@@ -9,7 +9,7 @@ type LocalisedField = 'title' | 'company' | 'copyright' | 'address';
 export function useSiteConfig() {
   return useQuery({
     queryKey: ['site-config'],
-    queryFn: () => http.get<SiteConfig>('/config', { silent: true }),
+    queryFn: () => api(siteApi.config, { silent: true }),
     staleTime: Infinity,
   });
 }

@@ -1,26 +1,28 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { SorterResult, SortOrder as AntSortOrder } from 'antd/es/table/interface';
-import type { QueryValue } from './http';
 import i18n from './i18n';
 
 export type SortDirection = 'asc' | 'desc';
 
-export interface ServerTableOptions<F> {
+export interface ServerTableOptions<F, S extends string = string> {
   /** The server's default sort column and direction (restored when the user clears sorting). */
-  sort?: string;
+  sort?: S;
   order?: SortDirection;
   limit?: number;
   filters?: F;
 }
 
-interface State<F> {
+interface State<F, S extends string> {
   page: number;
   limit: number;
-  sort?: string;
+  sort?: S;
   order?: SortDirection;
   filters: F;
 }
+
+/** The query of a server-paged list: paging, sorting and the filter values (an endpoint's query). */
+export type TableParams<F, S extends string = string> = { page: number; limit: number; sort?: S; order?: SortDirection } & F;
 
 export const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -30,9 +32,11 @@ export const PAGE_SIZES = [10, 20, 50, 100];
  * `order`, filters). Sortable columns set `key` to the server's sort name and
  * `sortOrder: table.sortOrderOf(key)`.
  */
-export function useServerTable<F extends object = Record<string, never>>(options: ServerTableOptions<F> = {}) {
+export function useServerTable<F extends object = Record<string, never>, S extends string = string>(
+  options: ServerTableOptions<F, S> = {},
+) {
   const { sort: defaultSort, order: defaultOrder, limit: defaultLimit = 20 } = options;
-  const [state, setState] = useState<State<F>>(() => ({
+  const [state, setState] = useState<State<F, S>>(() => ({
     page: 1,
     limit: defaultLimit,
     sort: defaultSort,
@@ -40,13 +44,13 @@ export function useServerTable<F extends object = Record<string, never>>(options
     filters: options.filters ?? ({} as F),
   }));
 
-  const params = useMemo<Record<string, QueryValue>>(
+  const params = useMemo<TableParams<F, S>>(
     () => ({
       page: state.page,
       limit: state.limit,
       ...(state.sort ? { sort: state.sort } : {}),
       ...(state.order ? { order: state.order } : {}),
-      ...(state.filters as Record<string, QueryValue>),
+      ...state.filters,
     }),
     [state],
   );
@@ -60,7 +64,8 @@ export function useServerTable<F extends object = Record<string, never>>(options
       const key = one?.order ? String(one.columnKey ?? one.field ?? '') : '';
       setState((s) => {
         const limit = pagination.pageSize ?? s.limit;
-        const sort = key || defaultSort;
+        // Sortable columns' keys are the server's sort names (S).
+        const sort = (key as S) || defaultSort;
         const order: SortDirection | undefined = key
           ? one?.order === 'ascend'
             ? 'asc'

@@ -1,9 +1,31 @@
 import type { AnyEndpoint } from '../endpoint.js';
 import { alarmApi } from './alarms.js';
+import { auditApi } from './audit.js';
+import { authApi } from './auth.js';
+import { brokerApi } from './broker.js';
+import { deviceDataApi } from './devicedata.js';
+import { deviceApi } from './devices.js';
+import { deviceTypeApi } from './devicetypes.js';
+import { menuApi } from './menus.js';
+import { permissionApi } from './permissions.js';
 import { projectApi } from './projects.js';
+import { roleApi } from './roles.js';
+import { siteApi } from './site.js';
+import { userAdminApi, userApi } from './users.js';
 
 export * from './common.js';
+export * from './audit.js';
+export * from './auth.js';
+export * from './broker.js';
+export * from './devicedata.js';
+export * from './devices.js';
+export * from './devicetypes.js';
+export * from './menus.js';
+export * from './permissions.js';
 export * from './projects.js';
+export * from './roles.js';
+export * from './site.js';
+export * from './users.js';
 export * from './alarms.js';
 
 /**
@@ -11,7 +33,19 @@ export * from './alarms.js';
  * (apps/server/src/plugins/endpoint.ts) compares the registered routes with this list.
  */
 export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
+  site: siteApi,
+  auth: authApi,
+  user: userApi,
+  userAdmin: userAdminApi,
+  roles: roleApi,
+  permissions: permissionApi,
+  menus: menuApi,
+  audit: auditApi,
+  deviceTypes: deviceTypeApi,
   projects: projectApi,
+  devices: deviceApi,
+  deviceData: deviceDataApi,
+  broker: brokerApi,
   alarms: alarmApi,
 };
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { AlarmFilter, AlarmState } from '@iot/contract';
+import type { AlarmState, EndpointParsedQuery, alarmApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import {
   alarms,
@@ -190,9 +190,8 @@ const columns = {
 };
 export type AlarmRow = Awaited<ReturnType<typeof alarmsByIds>>[number];
 
-export interface AlarmQuery extends AlarmFilter {
-  scopePath: string | undefined;
-}
+/** The filters of the alarm endpoints' parsed query, plus the caller's scope. */
+export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
 
 function whereOf(f: AlarmQuery): SQL | undefined {
   const q = f.device ? `%${escapeLike(f.device)}%` : undefined;

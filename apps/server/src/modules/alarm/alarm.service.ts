@@ -1,16 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { z } from 'zod';
 import {
   ALARM_EXPORT_MAX,
   type AlarmBell,
   type AlarmDto,
-  type AlarmFilter,
   type AlarmGroup,
   type AlarmState,
+  type EndpointParsedBody,
+  type EndpointParsedQuery,
   type Language,
   type Page,
-  type alarmListQuerySchema,
-  type alarmProcessSchema,
+  type alarmApi,
 } from '@iot/contract';
 import type { Db, Executor } from '../../db/client.js';
 import type { EventBus } from '../../lib/events.js';
@@ -23,7 +22,7 @@ import { AlarmEngine, DEFAULT_ENGINE, type EngineBatch, type EngineOptions } fro
 import type { AlarmMailer } from './alarm.mail.js';
 import * as repo from './alarm.repo.js';
 
-export type AlarmListQuery = z.output<typeof alarmListQuerySchema>;
+export type AlarmListQuery = EndpointParsedQuery<typeof alarmApi.list>;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -130,7 +129,7 @@ export class AlarmService {
     return { total: res.total, items: res.items.map(toDto) };
   }
 
-  async groups(ctx: AuthContext, f: AlarmFilter): Promise<AlarmGroup> {
+  async groups(ctx: AuthContext, f: EndpointParsedQuery<typeof alarmApi.groups>): Promise<AlarmGroup> {
     const rows = await repo.alarmGroups(this.db, { ...f, scopePath: scopeOf(ctx) });
     const byLevel = new Map<number, number>();
     const byState = new Map<AlarmState, number>();
@@ -171,7 +170,7 @@ export class AlarmService {
   // ---- handling ---------------------------------------------------------------------------------
 
   /** Processes alarms of devices the caller may see; any other id refuses the whole request. */
-  async process(actor: Actor, body: z.output<typeof alarmProcessSchema>): Promise<number> {
+  async process(actor: Actor, body: EndpointParsedBody<typeof alarmApi.process>): Promise<number> {
     const ids = [...new Set(body.ids)];
     const visible = new Set(await repo.visibleAlarmIds(this.db, ids, scopeOf(actor)));
     const missing = ids.filter((id) => !visible.has(id));

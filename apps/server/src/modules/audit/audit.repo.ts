@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, like, lte, type SQL } from 'drizzle-orm';
+import type { EndpointParsedQuery, auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
@@ -13,19 +14,13 @@ export async function insertOperationLog(db: Executor, row: OperationLogRow) {
   await db.insert(operationLogs).values(clean);
 }
 
-export interface LogFilter {
+/** The validated query of GET /logs/list (or /logs/loginlist), scoped to the caller's subtree. */
+type Scoped<Q> = Q & {
   /** Subtree path of the caller; undefined for the super administrator (everything). */
   scopePath?: string;
-  username?: string;
-  action?: string;
-  entity?: string;
-  result?: string;
-  from?: string;
-  to?: string;
-  order: 'asc' | 'desc';
-  page: number;
-  limit: number;
-}
+};
+export type LogFilter = Scoped<EndpointParsedQuery<typeof auditApi.operations>>;
+export type LoginLogFilter = Scoped<EndpointParsedQuery<typeof auditApi.logins>>;
 
 export async function listOperationLogs(db: Executor, f: LogFilter) {
   const conds: (SQL | undefined)[] = [
@@ -55,7 +50,7 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
 }
 
 /** Login logs; scoped callers see the logs of users in their subtree only. */
-export async function listLoginLogs(db: Executor, f: Omit<LogFilter, 'action' | 'entity'>) {
+export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
   const conds: (SQL | undefined)[] = [
     f.scopePath ? like(users.path, `${escapeLike(f.scopePath)}%`) : undefined,
     f.username ? ilike(loginLogs.username, `%${escapeLike(f.username)}%`) : undefined,

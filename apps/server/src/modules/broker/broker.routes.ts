@@ -1,8 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorCode, PUBLIC } from '@iot/contract';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, brokerApi as api } from '@iot/contract';
 import { AppError } from '../../lib/errors.js';
+import { route, type RouteExtras } from '../../plugins/endpoint.js';
 import { accessOfAcc, accessOfAction, type BrokerAuthService } from './broker.service.js';
 
 /** The header (EMQX: `headers`) or query parameter (mosquitto-go-auth: in the URI) with BROKER_AUTH_SECRET. */
@@ -15,23 +14,6 @@ function givenSecret(req: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
-/** Brokers send strings, numbers (go-auth's `acc` in JSON) or nothing; all become strings. */
-const field = z
-  .union([z.string().max(1024), z.number(), z.boolean(), z.null()])
-  .optional()
-  .transform((v) => (v === undefined || v === null ? '' : String(v)));
-
-const loginBody = z.object({ username: field, password: field, clientid: field });
-const emqxAuthzBody = z.object({ username: field, clientid: field, topic: field, action: field });
-const goAuthSuperBody = z.object({ username: field });
-const goAuthAclBody = z.object({ username: field, clientid: field, topic: field, acc: field });
-const secretQuery = z.object({ secret: z.string().max(256).optional() });
-
-const emqxAuthnAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']), is_superuser: z.boolean() });
-const emqxAuthzAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']) });
-/** mosquitto-go-auth: the status decides (`http_response_mode status`), `ok` too (`json`). */
-const goAuthAnswer = z.object({ ok: z.boolean(), error: z.string() });
-
 /**
  * Authentication and authorization hooks an external broker calls (docs/OPERATIONS.md, "Running
  * with an external broker"): EMQX 5 HTTP authentication and authorization, and the HTTP backend
@@ -39,7 +21,7 @@ const goAuthAnswer = z.object({ ok: z.boolean(), error: z.string() });
  * `X-Broker-Secret` header or `?secret=`), so the public cannot probe device secrets through them;
  * unset, they refuse everything. Callers without the secret are rate limited.
  */
-export const brokerRoutes: FastifyPluginAsyncZod<{ broker: BrokerAuthService }> = async (app, { broker }) => {
+export const brokerRoutes: FastifyPluginAsync<{ broker: BrokerAuthService }> = async (app, { broker }) => {
   // mosquitto-go-auth's `http_params_mode form` and EMQX's form bodies.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -51,106 +33,49 @@ export const brokerRoutes: FastifyPluginAsyncZod<{ broker: BrokerAuthService }> 
       throw new AppError(ErrorCode.BAD_CREDENTIALS, `broker secret missing or wrong (${BROKER_SECRET_HEADER} header or ?secret=)`);
     }
   };
-  const config = {
-    // The broker, not a console user; the device log records refusals.
-    permission: PUBLIC,
-    audit: false as const,
+  const extras: RouteExtras = {
+    preValidation: guard,
     // Only callers without the right secret count: a busy broker is never slowed.
-    rateLimit: { max: 30, timeWindow: '1 minute', allowList: (req: FastifyRequest) => broker.secretOk(givenSecret(req)) },
+    config: { rateLimit: { max: 30, timeWindow: '1 minute', allowList: (req: FastifyRequest) => broker.secretOk(givenSecret(req)) } },
   };
-  const tags = ['broker hooks'];
   const goAuth = (reply: FastifyReply, ok: boolean, error = 'denied') =>
     reply.status(ok ? 200 : 403).send(ok ? { ok: true, error: '' } : { ok: false, error });
 
-  app.post(
-    '/broker/emqx/authn',
-    {
-      config,
-      preValidation: guard,
-      schema: {
-        tags,
-        summary: 'EMQX 5 HTTP authentication: device SN + secret, or the console’s own login (superuser)',
-        querystring: secretQuery,
-        body: loginBody,
-        response: { 200: emqxAuthnAnswer },
-      },
-    },
+  route(
+    app,
+    api.emqxAuthn,
     async (req) => {
       const r = await broker.login(req.body.username, req.body.password, req.body.clientid);
       return r.allow ? { result: 'allow' as const, is_superuser: r.superuser } : { result: 'deny' as const, is_superuser: false };
     },
+    extras,
   );
-
-  app.post(
-    '/broker/emqx/authz',
-    {
-      config,
-      preValidation: guard,
-      schema: {
-        tags,
-        summary: 'EMQX 5 HTTP authorization: a device publishes to dev/<its sn>/<kind>, subscribes to dev/<its sn>/cmd',
-        querystring: secretQuery,
-        body: emqxAuthzBody,
-        response: { 200: emqxAuthzAnswer },
-      },
-    },
+  route(
+    app,
+    api.emqxAuthz,
     async (req) => {
       const allowed = await broker.may(req.body.username, req.body.topic, accessOfAction(req.body.action));
       return { result: allowed ? ('allow' as const) : ('deny' as const) };
     },
+    extras,
   );
-
-  app.post(
-    '/broker/mosquitto/user',
-    {
-      config,
-      preValidation: guard,
-      schema: {
-        tags,
-        summary: 'mosquitto-go-auth HTTP backend, user check: 200 allows, 403 refuses',
-        querystring: secretQuery,
-        body: loginBody,
-        response: { 200: goAuthAnswer, 403: goAuthAnswer },
-      },
-    },
+  route(
+    app,
+    api.goAuthUser,
     async (req, reply) => {
       const r = await broker.login(req.body.username, req.body.password, req.body.clientid);
       return goAuth(reply, r.allow, 'unknown device or wrong secret');
     },
+    extras,
   );
-
-  app.post(
-    '/broker/mosquitto/superuser',
-    {
-      config,
-      preValidation: guard,
-      schema: {
-        tags,
-        summary: 'mosquitto-go-auth HTTP backend, superuser check: only the console’s own login',
-        querystring: secretQuery,
-        body: goAuthSuperBody,
-        response: { 200: goAuthAnswer, 403: goAuthAnswer },
-      },
-    },
-    async (req, reply) => goAuth(reply, broker.superuser(req.body.username), 'not a superuser'),
-  );
-
-  app.post(
-    '/broker/mosquitto/acl',
-    {
-      config,
-      preValidation: guard,
-      schema: {
-        tags,
-        summary: 'mosquitto-go-auth HTTP backend, ACL check (acc 1 read, 2 write, 4 subscribe)',
-        querystring: secretQuery,
-        body: goAuthAclBody,
-        response: { 200: goAuthAnswer, 403: goAuthAnswer },
-      },
-    },
+  route(app, api.goAuthSuperuser, async (req, reply) => goAuth(reply, broker.superuser(req.body.username), 'not a superuser'), extras);
+  route(
+    app,
+    api.goAuthAcl,
     async (req, reply) => {
       const allowed = await broker.may(req.body.username, req.body.topic, accessOfAcc(Number(req.body.acc)));
       return goAuth(reply, allowed, 'topic not allowed');
     },
+    extras,
   );
 };

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
@@ -42,19 +43,8 @@ const columns = {
 };
 export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
 
-export interface DeviceFilter {
-  scopePath?: string;
-  projectId?: number;
-  typeId?: number;
-  online?: boolean;
-  warningLevel?: number;
-  q?: string;
-  parentId?: number;
-  sort: 'createdAt' | 'updatedAt' | 'name' | 'sn' | 'lastSeenAt' | 'warningLevel' | 'id';
-  order: 'asc' | 'desc';
-  page: number;
-  limit: number;
-}
+/** GET /device/list's validated query, scoped to the caller's subtree. */
+export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
 
 function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
   const q = f.q ? `%${escapeLike(f.q)}%` : undefined;

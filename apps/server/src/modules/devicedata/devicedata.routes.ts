@@ -1,18 +1,8 @@
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ErrorCode,
-  UPLINK_KINDS,
-  deviceLogDtoSchema,
-  deviceLogQuerySchema,
-  envelope,
-  idQuerySchema,
-  latestValueSchema,
-  pageOf,
-  uplinkResultSchema,
-} from '@iot/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { ErrorCode, deviceDataApi as api } from '@iot/contract';
 import { AppError } from '../../lib/errors.js';
 import { authOf } from '../../plugins/auth.js';
+import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
 import type { DeviceDataService } from './devicedata.service.js';
 
@@ -31,21 +21,10 @@ function basicCredentials(header: string | undefined): { sn: string; secret: str
  * Device data: the HTTP uplink devices without MQTT use (docs/PROTOCOL.md), the latest values of
  * a device and the device log.
  */
-export const deviceDataRoutes: FastifyPluginAsyncZod<{ data: DeviceDataService }> = async (app, { data }) => {
-  app.post(
-    '/ingest/:kind',
-    {
-      // Devices authenticate themselves (HTTP Basic: SN and secret), not with a console session.
-      // Not an operator's action: the device log records what devices send.
-      config: { permission: 'public', audit: false, rateLimit: { max: 1200, timeWindow: '1 minute' } },
-      schema: {
-        tags: ['device protocol'],
-        summary: 'HTTP uplink of a device: the same messages as MQTT; answers the commands waiting for it',
-        params: z.object({ kind: z.enum(UPLINK_KINDS) }),
-        body: z.record(z.string(), z.unknown()),
-        response: { 200: envelope(uplinkResultSchema) },
-      },
-    },
+export const deviceDataRoutes: FastifyPluginAsync<{ data: DeviceDataService }> = async (app, { data }) => {
+  route(
+    app,
+    api.ingest,
     async (req, reply) => {
       const credentials = basicCredentials(req.headers.authorization);
       if (!credentials) {
@@ -59,33 +38,8 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<{ data: DeviceDataService }
       }
       return ok(result);
     },
+    { config: { rateLimit: { max: 1200, timeWindow: '1 minute' } } },
   );
-
-  app.get(
-    '/device/latest',
-    {
-      config: { permission: 'device:list' },
-      schema: {
-        tags: ['devices'],
-        summary: 'The newest value of each parameter of a device',
-        querystring: idQuerySchema,
-        response: { 200: envelope(z.array(latestValueSchema)) },
-      },
-    },
-    async (req) => ok(await data.latest(authOf(req), req.query.id)),
-  );
-
-  app.get(
-    '/logs/devicelogs',
-    {
-      config: { permission: 'log:device' },
-      schema: {
-        tags: ['logs'],
-        summary: 'Device log: connections, state changes, rejected messages with their reason, device alarms, acknowledgements',
-        querystring: deviceLogQuerySchema,
-        response: { 200: envelope(pageOf(deviceLogDtoSchema)) },
-      },
-    },
-    async (req) => ok(await data.logs(authOf(req), req.query)),
-  );
+  route(app, api.latest, async (req) => ok(await data.latest(authOf(req), req.query.id)));
+  route(app, api.logs, async (req) => ok(await data.logs(authOf(req), req.query)));
 };

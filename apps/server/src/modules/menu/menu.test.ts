@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuNode } from '@iot/contract';
-import { ErrorCode } from '@iot/contract';
+import { ENDPOINTS, ErrorCode, endpoint } from '@iot/contract';
+import { z } from 'zod';
 import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seed } from '../../db/seed/index.js';
 import { MENU_SEED } from '../../db/seed/menus.js';
@@ -12,9 +13,11 @@ const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...f
 describe('menus and permissions', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp();
-    // A guarded route to prove the one hook enforces declared codes.
-    t.app.get('/api/v1/test/roles', { config: { permission: 'role:list' } }, async () => ({
+    // A guarded route to prove the one hook enforces declared codes (declared like every route
+    // under /api/v1: the endpoint table).
+    const testRoute = endpoint({ method: 'GET', path: '/test/roles', permission: 'role:list', tags: ['test'], data: z.string() });
+    t = await buildTestApp({}, { endpoints: [...ENDPOINTS, testRoute] });
+    t.app.get('/api/v1/test/roles', { config: { permission: 'role:list', endpoint: testRoute } }, async () => ({
       code: 20000,
       message: 'success',
       data: 'secret',

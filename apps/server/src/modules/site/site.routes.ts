@@ -1,19 +1,9 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, envelope, siteConfigSchema } from '@iot/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { siteApi as api } from '@iot/contract';
+import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
 import type { SiteService } from './site.service.js';
 
-export const siteRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async (app, { site }) => {
-  app.get(
-    '/config',
-    {
-      config: { permission: PUBLIC },
-      schema: {
-        tags: ['config'],
-        summary: 'Site title, logo, company and login colours, localised (§1)',
-        response: { 200: envelope(siteConfigSchema) },
-      },
-    },
-    async () => ok(await site.config()),
-  );
+export const siteRoutes: FastifyPluginAsync<{ site: SiteService }> = async (app, { site }) => {
+  route(app, api.config, async () => ok(await site.config()));
 };

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, like, ne, sql, type SQL } from 'drizzle-orm';
-import { SUPERADMIN, type UserKind } from '@iot/contract';
+import { SUPERADMIN, type EndpointParsedQuery, type userAdminApi } from '@iot/contract';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
@@ -28,19 +28,8 @@ const userColumns = {
 
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 
-export interface UserFilter {
-  scopePath?: string;
-  callerId: number;
-  kind: UserKind;
-  username?: string;
-  roleId?: number;
-  parentId?: number;
-  enabled?: boolean;
-  sort: 'createdAt' | 'username' | 'id';
-  order: 'asc' | 'desc';
-  page: number;
-  limit: number;
-}
+/** GET /user/list's validated query, scoped to the caller's subtree. */
+export type UserFilter = EndpointParsedQuery<typeof userAdminApi.list> & { scopePath?: string; callerId: number };
 
 export async function listUsers(db: Executor, f: UserFilter) {
   const conds: (SQL | undefined)[] = [

@@ -2,7 +2,6 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { alarmApi, projectApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
-import type { QueryValue } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
 
 export type AlarmListParams = EndpointQuery<typeof alarmApi.list>;
@@ -52,9 +51,5 @@ export function useProcessAlarms() {
 }
 
 export function exportAlarms(params: Omit<AlarmListParams, 'page' | 'limit'>) {
-  return downloadFile(
-    alarmApi.export.path,
-    { ...(params as Record<string, QueryValue>), lang: currentLanguage() },
-    'alarms.xlsx',
-  );
+  return downloadFile(alarmApi.export, { ...params, lang: currentLanguage() }, 'alarms.xlsx');
 }

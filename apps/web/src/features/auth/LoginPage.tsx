@@ -3,7 +3,7 @@ import { Button, Form, Input, Typography } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { PASSWORD_MIN } from '@iot/contract';
+import { PASSWORD_MIN, type LoginBody } from '@iot/contract';
 import { changeLanguage } from '../../app/language';
 import { login } from '../../app/session';
 import { LangSelect } from '../../components/LangSelect';
@@ -15,11 +15,8 @@ import { useCaptcha } from './api';
 import { ParticleBackground } from './ParticleBackground';
 import { CaptchaImage } from './CaptchaImage';
 
-interface LoginForm {
-  username: string;
-  password: string;
-  captcha?: string;
-}
+/** The login form: the body of POST /user/login but the captcha key, which the challenge gives. */
+type LoginForm = Omit<LoginBody, 'key'>;
 
 /** Colours used until /config answers (the spec's blue on a dark night sky). */
 const FALLBACK = { logo: '#FFFFFF', background: '#2D3A4B', button: '#409EFF', footer: '#C0C4CC' };

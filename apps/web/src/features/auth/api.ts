@@ -1,30 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CaptchaInfo } from '@iot/contract';
-import { http, requestEnvelope } from '../../lib/http';
+import { authApi, userApi, type EndpointBody, type EndpointData } from '@iot/contract';
+import { api } from '../../lib/api';
 
 /** A fresh captcha challenge on every fetch (never cached). */
 export function useCaptcha() {
   return useQuery({
     queryKey: ['captcha'],
-    queryFn: () => http.get<CaptchaInfo>('/login/captchaInfo', { silent: true }),
+    queryFn: () => api(authApi.captcha, { silent: true }),
     staleTime: 0,
     gcTime: 0,
   });
 }
 
-export interface ChangePasswordInput {
-  oldPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
+export type ChangePasswordInput = EndpointBody<typeof userApi.changePassword>;
 
-/** Resolves with the server's own success message. */
 /** Changes the caller's password; answers how many of its other sessions were ended. */
-export async function changePassword(input: ChangePasswordInput): Promise<{ endedSessions: number }> {
-  const res = await requestEnvelope<{ endedSessions: number } | null>('/user/changepassword', {
-    method: 'POST',
-    body: input,
-    silent: true,
-  });
-  return { endedSessions: res.data?.endedSessions ?? 0 };
+export async function changePassword(input: ChangePasswordInput): Promise<EndpointData<typeof userApi.changePassword>> {
+  return api(userApi.changePassword, { body: input, silent: true });
 }

@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { LoginRecord, Page } from '@iot/contract';
-import { http } from '../../lib/http';
+import { userApi } from '@iot/contract';
+import { api } from '../../lib/api';
 
 /** The signed-in user's own login history, paged on the server. */
 export function useLoginHistory(page: number, limit: number) {
   return useQuery({
     queryKey: ['user', 'logins', page, limit],
-    queryFn: () => http.get<Page<LoginRecord>>('/user/logins', { params: { page, limit } }),
+    queryFn: () => api(userApi.logins, { query: { page, limit } }),
     placeholderData: keepPreviousData,
   });
 }

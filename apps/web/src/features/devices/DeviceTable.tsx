@@ -10,12 +10,11 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { DeviceDto } from '@iot/contract';
+import { deviceApi, type DeviceDto } from '@iot/contract';
 import { usePermission } from '../../app/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import {
-  filterParams,
   useDeleteDevices,
   useDeviceList,
   useInvalidateDevices,
@@ -49,6 +48,8 @@ interface Props {
 }
 
 type OnlineFilter = 'all' | 'online' | 'offline';
+/** The `online` filter of the list and export queries. */
+const ONLINE_QUERY = { all: undefined, online: 'true', offline: 'false' } as const;
 
 /**
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
@@ -84,7 +85,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const filters: DeviceFilters = {
     projectId: fixedProjectId ?? projectId,
     typeId,
-    online: online === 'all' ? undefined : online === 'online',
+    online: ONLINE_QUERY[online],
     warningLevel,
     q: q || undefined,
   };
@@ -167,8 +168,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     setExporting(true);
     try {
       await downloadFile(
-        '/device/export',
-        { ...filterParams(filters), sort: sort.field, order: sort.order, lang: currentLanguage() },
+        deviceApi.export,
+        { ...filters, q: filters.q?.trim(), sort: sort.field, order: sort.order, lang: currentLanguage() },
         'devices.xlsx',
       );
     } catch {

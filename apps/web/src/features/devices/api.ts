@@ -1,64 +1,28 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeviceDto, DeviceFields, Page, ProjectDto } from '@iot/contract';
-import { http, type QueryValue } from '../../lib/http';
+import {
+  deviceApi,
+  deviceTypeApi,
+  projectApi,
+  type DeviceFields,
+  type EndpointBody,
+  type EndpointData,
+  type EndpointQuery,
+} from '@iot/contract';
+import { api } from '../../lib/api';
 
 /** Filters, paging and sorting of GET /device/list (and of the export, without paging). */
-export interface DeviceFilters {
-  projectId?: number;
-  typeId?: number;
-  online?: boolean;
-  warningLevel?: number;
-  q?: string;
-  parentId?: number;
-}
-
-export type DeviceSort = 'createdAt' | 'updatedAt' | 'name' | 'sn' | 'lastSeenAt' | 'warningLevel';
-
-export interface DeviceListParams extends DeviceFilters {
-  page: number;
-  limit: number;
-  sort: DeviceSort;
-  order: 'asc' | 'desc';
-}
-
-export interface TypeOption {
-  id: number;
-  code: string;
-  name: string;
-}
-
-export interface DeviceOption {
-  id: number;
-  name: string;
-  sn: string;
-}
-
-export interface DeviceCredential {
-  sn: string;
-  secret: string;
-}
-
-/** Query string values of the list filters (undefined and '' are dropped by the http client). */
-export function filterParams(f: DeviceFilters): Record<string, QueryValue> {
-  return {
-    projectId: f.projectId,
-    typeId: f.typeId,
-    online: f.online === undefined ? undefined : String(f.online),
-    warningLevel: f.warningLevel,
-    q: f.q?.trim(),
-    parentId: f.parentId,
-  };
-}
+export type DeviceListParams = EndpointQuery<typeof deviceApi.list>;
+export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'warningLevel' | 'q' | 'parentId'>;
+export type DeviceSort = NonNullable<DeviceListParams['sort']>;
+/** The ingestion secret, shown once when a device is created or its secret regenerated. */
+export type DeviceCredential = EndpointData<typeof deviceApi.credential>;
 
 const KEY = ['devices'] as const;
 
 export function useDeviceList(params: DeviceListParams) {
   return useQuery({
     queryKey: [...KEY, 'list', params],
-    queryFn: () =>
-      http.get<Page<DeviceDto>>('/device/list', {
-        params: { ...filterParams(params), page: params.page, limit: params.limit, sort: params.sort, order: params.order },
-      }),
+    queryFn: () => api(deviceApi.list, { query: { ...params, q: params.q?.trim() } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -66,7 +30,7 @@ export function useDeviceList(params: DeviceListParams) {
 export function useSubDevices(id: number, page: number, limit: number) {
   return useQuery({
     queryKey: [...KEY, 'sub', id, page, limit],
-    queryFn: () => http.get<Page<DeviceDto>>('/device/subdevicelist', { params: { id, page, limit } }),
+    queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -75,7 +39,7 @@ export function useSubDevices(id: number, page: number, limit: number) {
 export function useTypeOptions() {
   return useQuery({
     queryKey: ['devicetypes', 'options'],
-    queryFn: () => http.get<TypeOption[]>('/devicetype/typeoptionslist'),
+    queryFn: () => api(deviceTypeApi.options),
     staleTime: 60_000,
   });
 }
@@ -84,8 +48,7 @@ export function useTypeOptions() {
 export function useProjectOptions(name: string) {
   return useQuery({
     queryKey: ['projects', 'options', name],
-    queryFn: () =>
-      http.get<Page<ProjectDto>>('/project/list', { params: { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } }),
+    queryFn: () => api(projectApi.list, { query: { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } }),
     placeholderData: keepPreviousData,
     select: (page) => page.items.map((p) => ({ id: p.id, name: p.name })),
   });
@@ -96,7 +59,7 @@ export function useDeviceSearch(q: string) {
   const text = q.trim();
   return useQuery({
     queryKey: [...KEY, 'search', text],
-    queryFn: () => http.get<DeviceOption[]>('/device/seachList', { params: { q: text, limit: 20 } }),
+    queryFn: () => api(deviceApi.search, { query: { q: text, limit: 20 } }),
     enabled: text.length > 0,
     placeholderData: keepPreviousData,
   });
@@ -106,7 +69,7 @@ export function useDeviceSearch(q: string) {
 export function useDevice(id: number | null | undefined) {
   return useQuery({
     queryKey: [...KEY, 'basic', id],
-    queryFn: () => http.get<DeviceDto>('/device/basic', { params: { id } }),
+    queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -126,8 +89,8 @@ export function useSaveDevice() {
   return useMutation({
     mutationFn: ({ id, fields }: { id?: number; fields: DeviceFields }) =>
       id
-        ? http.post<null>('/device/edit', { ...fields, id }, { silent: true }).then(() => null)
-        : http.post<DeviceCredential & { id: number }>('/device/add', fields, { silent: true }),
+        ? api(deviceApi.edit, { body: { ...fields, id }, silent: true })
+        : api(deviceApi.add, { body: fields, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -135,7 +98,7 @@ export function useSaveDevice() {
 export function useDeleteDevices() {
   const invalidate = useInvalidateDevices();
   return useMutation({
-    mutationFn: (ids: number[]) => http.delete<{ count: number }>('/device/delete', { params: { id: ids.join(',') } }),
+    mutationFn: (ids: number[]) => api(deviceApi.remove, { query: { id: ids.join(',') } }),
     onSuccess: invalidate,
   });
 }
@@ -143,15 +106,14 @@ export function useDeleteDevices() {
 export function useMoveDevices() {
   const invalidate = useInvalidateDevices();
   return useMutation({
-    mutationFn: (body: { ids: number[]; projectId: number | null }) =>
-      http.post<{ count: number }>('/device/editdevicelistproject', body),
+    mutationFn: (body: EndpointBody<typeof deviceApi.move>) => api(deviceApi.move, { body }),
     onSuccess: invalidate,
   });
 }
 
 export function useRegenerateSecret() {
   return useMutation({
-    mutationFn: (id: number) => http.post<DeviceCredential>('/device/credential', { id }),
+    mutationFn: (id: number) => api(deviceApi.credential, { body: { id } }),
   });
 }
 
@@ -162,7 +124,7 @@ export function useRegenerateSecret() {
 export function useProjectName(id: number | undefined) {
   return useQuery({
     queryKey: ['projects', 'item', id],
-    queryFn: () => http.get<ProjectDto>('/project/item', { params: { id }, silent: true }),
+    queryFn: () => api(projectApi.item, { query: { id: id! }, silent: true }),
     enabled: !!id,
     select: (p) => p.name,
   });

@@ -12,21 +12,18 @@ import { ApiError, describeError, reportError } from '../../lib/http';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
-import { useDeleteDeviceType, useDeviceTypeList } from './api';
+import { useDeleteDeviceType, useDeviceTypeList, type DeviceTypeFilters, type DeviceTypeSort } from './api';
 import { localName } from './localize';
 import { useIsSuperAdmin } from './shared';
 
-interface Filters {
-  name?: string;
-  code?: string;
-}
+type Filters = DeviceTypeFilters;
 
 /** §2 /device/type: the server-paged list of device types with their settings pages. */
 export default function DeviceTypeListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [filterForm] = Form.useForm<Filters>();
-  const table = useServerTable<Filters>({ sort: 'id', order: 'desc' });
+  const table = useServerTable<Filters, DeviceTypeSort>({ sort: 'id', order: 'desc' });
   const { data, isFetching } = useDeviceTypeList(table.params);
   const remove = useDeleteDeviceType();
   const routes = useRouteTable();

@@ -1,31 +1,26 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AlarmRuleDto, AlarmRuleInput, DeviceTypeDto, Page, ParamDto, ParamInput } from '@iot/contract';
-import { http, type QueryValue } from '../../lib/http';
+import { deviceTypeApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { api } from '../../lib/api';
 
 /** Fields of the add/edit form (contract `deviceTypeCreateSchema`). */
-export interface DeviceTypeFields {
-  code: string;
-  name: string;
-  nameEn: string;
-  nameEs: string;
-  nameJa: string;
-  remarks: string;
-  recordTrack: boolean;
-}
+export type DeviceTypeFields = EndpointBody<typeof deviceTypeApi.add>;
+export type DeviceTypeListParams = EndpointQuery<typeof deviceTypeApi.list>;
+export type DeviceTypeSort = NonNullable<DeviceTypeListParams['sort']>;
+export type DeviceTypeFilters = Pick<DeviceTypeListParams, 'name' | 'code'>;
 
 const KEY = ['devicetypes'] as const;
 const keys = {
-  list: (params: Record<string, QueryValue>) => [...KEY, 'list', params] as const,
+  list: (params: DeviceTypeListParams) => [...KEY, 'list', params] as const,
   item: (id: number) => [...KEY, 'item', id] as const,
   params: (id: number) => [...KEY, 'params', id] as const,
   alarms: (id: number) => [...KEY, 'alarms', id] as const,
 };
 
 /** GET /devicetype/list: server-paged, filtered by name and code, sorted by the server. */
-export function useDeviceTypeList(params: Record<string, QueryValue>) {
+export function useDeviceTypeList(params: DeviceTypeListParams) {
   return useQuery({
     queryKey: keys.list(params),
-    queryFn: ({ signal }) => http.get<Page<DeviceTypeDto>>('/devicetype/list', { params, signal }),
+    queryFn: ({ signal }) => api(deviceTypeApi.list, { query: params, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -33,7 +28,7 @@ export function useDeviceTypeList(params: Record<string, QueryValue>) {
 export function useDeviceType(id: number | undefined) {
   return useQuery({
     queryKey: keys.item(id ?? 0),
-    queryFn: ({ signal }) => http.get<DeviceTypeDto>('/devicetype/item', { params: { id }, signal }),
+    queryFn: ({ signal }) => api(deviceTypeApi.item, { query: { id: id! }, signal }),
     enabled: id !== undefined,
     staleTime: 0,
   });
@@ -43,7 +38,7 @@ export function useDeviceType(id: number | undefined) {
 export function useTypeParams(id: number | undefined) {
   return useQuery({
     queryKey: keys.params(id ?? 0),
-    queryFn: ({ signal }) => http.get<ParamDto[]>('/devicetype/setparam', { params: { id }, signal }),
+    queryFn: ({ signal }) => api(deviceTypeApi.params, { query: { id: id! }, signal }),
     enabled: id !== undefined,
     staleTime: 0,
   });
@@ -53,7 +48,7 @@ export function useTypeParams(id: number | undefined) {
 export function useTypeAlarms(id: number | undefined, { silent = false } = {}) {
   return useQuery({
     queryKey: keys.alarms(id ?? 0),
-    queryFn: ({ signal }) => http.get<AlarmRuleDto[]>('/devicetype/setalarm', { params: { id }, signal, silent }),
+    queryFn: ({ signal }) => api(deviceTypeApi.alarms, { query: { id: id! }, signal, silent }),
     enabled: id !== undefined,
     staleTime: 0,
   });
@@ -72,10 +67,10 @@ function useInvalidate() {
 export function useSaveDeviceType() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: DeviceTypeFields & { id?: number }) =>
-      body.id === undefined
-        ? http.post<{ id: number }>('/devicetype/addtype', body, { silent: true })
-        : http.post<null>('/devicetype/edittype', body, { silent: true }),
+    mutationFn: ({ id, ...fields }: DeviceTypeFields & { id?: number }) =>
+      id === undefined
+        ? api(deviceTypeApi.add, { body: fields, silent: true })
+        : api(deviceTypeApi.edit, { body: { ...fields, id }, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -84,7 +79,7 @@ export function useSaveDeviceType() {
 export function useDeleteDeviceType() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: number) => http.delete<null>('/devicetype/deletetype', { params: { id }, silent: true }),
+    mutationFn: (id: number) => api(deviceTypeApi.remove, { query: { id }, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -93,8 +88,7 @@ export function useDeleteDeviceType() {
 export function useSaveParams() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: { id: number; params: ParamInput[] }) =>
-      http.post<null>('/devicetype/addsetparam', body, { silent: true }),
+    mutationFn: (body: EndpointBody<typeof deviceTypeApi.setParams>) => api(deviceTypeApi.setParams, { body, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -103,8 +97,7 @@ export function useSaveParams() {
 export function useSaveAlarms() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: { id: number; rules: AlarmRuleInput[] }) =>
-      http.post<null>('/devicetype/addsetalarm', body, { silent: true }),
+    mutationFn: (body: EndpointBody<typeof deviceTypeApi.setAlarms>) => api(deviceTypeApi.setAlarms, { body, silent: true }),
     onSuccess: invalidate,
   });
 }

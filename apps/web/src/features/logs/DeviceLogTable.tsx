@@ -1,13 +1,12 @@
 import { DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { DEVICE_LOG_KINDS, type DeviceLogDto, type Page } from '@iot/contract';
+import { DEVICE_LOG_KINDS, type DeviceLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
 import { parseTime } from '../../lib/format';
-import { http, type QueryValue } from '../../lib/http';
 import { useServerTable } from '../../lib/use-server-table';
+import { useDeviceLogs, type DeviceLogFilters } from './api';
 import { withTimeRange, type RangeValue } from './time-range';
 
 const KIND_COLORS: Record<string, string> = {
@@ -21,21 +20,7 @@ const KIND_COLORS: Record<string, string> = {
   ack: 'cyan',
 };
 
-interface DeviceLogFilters {
-  sn?: string;
-  kind?: string;
-  from?: string;
-  to?: string;
-}
 type FilterValues = Omit<DeviceLogFilters, 'from' | 'to'> & { range?: RangeValue };
-
-function useDeviceLogs(params: Record<string, QueryValue>) {
-  return useQuery({
-    queryKey: ['logs', 'device', params],
-    queryFn: () => http.get<Page<DeviceLogDto>>('/logs/devicelogs', { params }),
-    placeholderData: keepPreviousData,
-  });
-}
 
 interface Problem {
   reason?: string;

@@ -1,44 +1,34 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { OperationLogDto, Page } from '@iot/contract';
-import { http, type QueryValue } from '../../lib/http';
+import { auditApi, deviceDataApi, type EndpointQuery } from '@iot/contract';
+import { api } from '../../lib/api';
 
-export interface LoginLogDto {
-  id: number;
-  username: string;
-  result: string;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-}
+export type OperationLogParams = EndpointQuery<typeof auditApi.operations>;
+export type OperationLogFilters = Omit<OperationLogParams, 'page' | 'limit' | 'order'>;
+export type LoginLogParams = EndpointQuery<typeof auditApi.logins>;
+export type LoginLogFilters = Omit<LoginLogParams, 'page' | 'limit' | 'order'>;
+export type DeviceLogParams = EndpointQuery<typeof deviceDataApi.logs>;
+export type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
 
-export interface OperationLogFilters {
-  username?: string;
-  action?: string;
-  entity?: string;
-  result?: 'success' | 'failure';
-  from?: string;
-  to?: string;
-}
-
-export interface LoginLogFilters {
-  username?: string;
-  result?: string;
-  from?: string;
-  to?: string;
-}
-
-export function useOperationLogs(params: Record<string, QueryValue>) {
+export function useOperationLogs(params: OperationLogParams) {
   return useQuery({
     queryKey: ['logs', 'operation', params],
-    queryFn: () => http.get<Page<OperationLogDto>>('/logs/list', { params }),
+    queryFn: () => api(auditApi.operations, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useLoginLogs(params: Record<string, QueryValue>) {
+export function useLoginLogs(params: LoginLogParams) {
   return useQuery({
     queryKey: ['logs', 'login', params],
-    queryFn: () => http.get<Page<LoginLogDto>>('/logs/loginlist', { params }),
+    queryFn: () => api(auditApi.logins, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDeviceLogs(params: DeviceLogParams) {
+  return useQuery({
+    queryKey: ['logs', 'device', params],
+    queryFn: () => api(deviceDataApi.logs, { query: params }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { MenuNode, MenuOption } from '@iot/contract';
-import { http } from '../../lib/http';
+import { menuApi, type EndpointBody } from '@iot/contract';
+import { api } from '../../lib/api';
 
 export const menuKeys = {
   all: ['menus'] as const,
@@ -10,35 +10,19 @@ export const menuKeys = {
 
 /** The whole menu tree for management (not filtered by the caller's permissions). */
 export function useMenuTree() {
-  return useQuery({ queryKey: menuKeys.tree, queryFn: () => http.get<MenuNode[]>('/menu/menutestlist') });
+  return useQuery({ queryKey: menuKeys.tree, queryFn: () => api(menuApi.tree) });
 }
 
 export function useMenuOptions(enabled = true) {
   return useQuery({
     queryKey: menuKeys.options,
-    queryFn: () => http.get<MenuOption[]>('/menu/menutestoptionslist'),
+    queryFn: () => api(menuApi.options),
     enabled,
   });
 }
 
-export interface MenuInput {
-  parentId: number;
-  name: string;
-  nameEn: string;
-  nameEs: string;
-  nameJa: string;
-  jumpType: 1 | 2;
-  menuUrl: string;
-  menuType: 0 | 1;
-  sort: number;
-  icon: string;
-  identification: string;
-  isShow: 0 | 1;
-}
+export type MenuInput = EndpointBody<typeof menuApi.add>;
 
-export const createMenu = (body: MenuInput) =>
-  http.post<{ id: number }>('/menu/addmenutest', body);
-export const editMenu = (body: MenuInput & { id: number }) =>
-  http.post<null>('/menu/editmenutest', body);
-export const deleteMenu = (id: number) =>
-  http.delete<null>('/menu/deletemenutest', { params: { id } });
+export const createMenu = (body: MenuInput) => api(menuApi.add, { body });
+export const editMenu = (body: EndpointBody<typeof menuApi.edit>) => api(menuApi.edit, { body });
+export const deleteMenu = (id: number) => api(menuApi.remove, { query: { id } });

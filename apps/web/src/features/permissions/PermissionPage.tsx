@@ -20,6 +20,7 @@ import {
   usePermissionList,
   usePermissionMenuOptions,
   type PermissionFilters,
+  type PermissionSort,
   type PermissionInput,
 } from './api';
 import { menuNames, menuTreeData } from './menu-tree';
@@ -35,7 +36,7 @@ export default function PermissionPage() {
   const canAdd = usePermission('permission:add');
   const canEdit = usePermission('permission:edit');
   const canDelete = usePermission('permission:delete');
-  const table = useServerTable<PermissionFilters>({ sort: 'id', order: 'asc' });
+  const table = useServerTable<PermissionFilters, PermissionSort>({ sort: 'id', order: 'asc' });
   const { data, isFetching } = usePermissionList(table.params);
   const { data: menuOptions = [] } = usePermissionMenuOptions();
   const menuTree = useMemo(() => menuTreeData(menuOptions, lang), [menuOptions, lang]);

@@ -1,23 +1,21 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { MenuOption, Page, PermissionDto } from '@iot/contract';
-import { http, type QueryValue } from '../../lib/http';
+import { permissionApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { api } from '../../lib/api';
+
+export type PermissionListParams = EndpointQuery<typeof permissionApi.list>;
+export type PermissionSort = NonNullable<PermissionListParams['sort']>;
+export type PermissionFilters = Pick<PermissionListParams, 'name' | 'identification' | 'menuId'>;
 
 export const permissionKeys = {
   all: ['permissions'] as const,
-  list: (params: Record<string, QueryValue>) => ['permissions', 'list', params] as const,
+  list: (params: PermissionListParams) => ['permissions', 'list', params] as const,
   menuOptions: ['permissions', 'menuoptions'] as const,
 };
 
-export interface PermissionFilters {
-  name?: string;
-  identification?: string;
-  menuId?: number;
-}
-
-export function usePermissionList(params: Record<string, QueryValue>) {
+export function usePermissionList(params: PermissionListParams) {
   return useQuery({
     queryKey: permissionKeys.list(params),
-    queryFn: () => http.get<Page<PermissionDto>>('/permission/getlist', { params }),
+    queryFn: () => api(permissionApi.list, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
@@ -26,19 +24,12 @@ export function usePermissionList(params: Record<string, QueryValue>) {
 export function usePermissionMenuOptions() {
   return useQuery({
     queryKey: permissionKeys.menuOptions,
-    queryFn: () => http.get<MenuOption[]>('/permission/menuoptions'),
+    queryFn: () => api(permissionApi.menuOptions),
   });
 }
 
-export interface PermissionInput {
-  name: string;
-  identification: string;
-  menuId: number;
-}
+export type PermissionInput = EndpointBody<typeof permissionApi.add>;
 
-export const createPermission = (body: PermissionInput) =>
-  http.post<{ id: number }>('/permission/add', body);
-export const editPermission = (body: PermissionInput & { id: number }) =>
-  http.post<null>('/permission/edit', body);
-export const deletePermission = (id: number) =>
-  http.delete<null>('/permission/delete', { params: { id } });
+export const createPermission = (body: PermissionInput) => api(permissionApi.add, { body });
+export const editPermission = (body: EndpointBody<typeof permissionApi.edit>) => api(permissionApi.edit, { body });
+export const deletePermission = (id: number) => api(permissionApi.remove, { query: { id } });

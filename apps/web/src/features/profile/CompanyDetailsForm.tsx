@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PATTERNS, USER_LIMITS, type UserInfo } from '@iot/contract';
+import { PATTERNS, USER_LIMITS, userApi, type UserInfo } from '@iot/contract';
 import { patchUser } from '../../app/session';
 import { feedbackMessage } from '../../lib/feedback';
-import { http } from '../../lib/http';
+import { api } from '../../lib/api';
 
 type Values = Pick<UserInfo, 'corporateName' | 'corporateAddress' | 'contactNumber'>;
 
@@ -24,7 +24,7 @@ export function CompanyDetailsForm({ user }: { user: UserInfo }) {
     };
     setSaving(true);
     try {
-      await http.post<null>('/user/preferences', body);
+      await api(userApi.preferences, { body });
       patchUser(body);
       feedbackMessage().success(t('profile:saved'));
     } catch {

@@ -2,14 +2,14 @@ import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Form, Row, Select, Switch, Tag } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { DASHBOARD_STYLES, LANGUAGES, type DashboardStyle, type Language } from '@iot/contract';
+import { DASHBOARD_STYLES, LANGUAGES, userApi, type DashboardStyle, type Language } from '@iot/contract';
 import { changeLanguage } from '../../app/language';
 import { patchUser, useSession } from '../../app/session';
 import { EmailManager } from '../../components/EmailManager';
 import { ChangePasswordDialog } from '../auth/ChangePasswordDialog';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
-import { http } from '../../lib/http';
+import { api } from '../../lib/api';
 import { CompanyDetailsForm } from './CompanyDetailsForm';
 
 /** The signed-in user's own page: details, company details, preferences, emails and password. */
@@ -23,7 +23,7 @@ export default function ProfilePage() {
   const save = async (prefs: { dashboardStyle?: DashboardStyle; alarmMail?: boolean }) => {
     setSaving(true);
     try {
-      await http.post<null>('/user/preferences', prefs);
+      await api(userApi.preferences, { body: prefs });
       patchUser(prefs);
       feedbackMessage().success(t('profile:saved'));
     } catch {

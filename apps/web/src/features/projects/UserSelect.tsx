@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { USER_PICKER_PERMISSIONS } from '@iot/contract';
+import { USER_PICKER_PERMISSIONS, type UserOption } from '@iot/contract';
 import { usePermission } from '../../app/session';
 // One-way seam: projects reuse the device registry's debounce (devices never import projects).
 import { useDebounced } from '../devices/pickers';
-import { useUserOptions, type UserOption } from './api';
+// Users are searched as on the user screens (one hook, one contract type).
+import { useUserOptions } from '../users/api';
 
 interface BaseProps {
   /** Users already known by name (the current owner, the project's users). */
@@ -31,7 +32,7 @@ export function UserSelect(props: Props) {
   const { t } = useTranslation();
   const canSearch = usePermission(USER_PICKER_PERMISSIONS);
   const [search, setSearch] = useState('');
-  const { data = [], isFetching } = useUserOptions(useDebounced(search), canSearch);
+  const { data = [], isFetching } = useUserOptions(useDebounced(search), canSearch, { limit: 30, silent: true });
   const options = useMemo(() => {
     const byId = new Map<number, string>();
     for (const u of [...known, ...data]) byId.set(u.id, u.name);

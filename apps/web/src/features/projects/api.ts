@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { projectApi, type EndpointBody, type EndpointData, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
-import { http } from '../../lib/http';
 
 export type ProjectListParams = EndpointQuery<typeof projectApi.list>;
 export type ProjectSort = NonNullable<ProjectListParams['sort']>;
@@ -9,11 +8,6 @@ export type ProjectInput = EndpointBody<typeof projectApi.add>;
 export type RoadSection = EndpointData<typeof projectApi.roadSections>['items'][number];
 export type RoadSectionInput = Omit<EndpointBody<typeof projectApi.addRoadSection>, 'projectId'>;
 export type ProjectUser = EndpointData<typeof projectApi.users>[number];
-
-export interface UserOption {
-  id: number;
-  name: string;
-}
 
 const KEY = ['projects'] as const;
 
@@ -104,19 +98,5 @@ export function useSetProjectUsers(id: number) {
   return useMutation({
     mutationFn: (userIds: number[]) => api(projectApi.setUsers, { body: { id, userIds } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'users', id] }),
-  });
-}
-
-/**
- * Users of the caller's subtree by name (GET /user/options). Only for callers holding one of
- * USER_PICKER_PERMISSIONS (`enabled`): others would get 403, and their pickers offer only the
- * users they already know.
- */
-export function useUserOptions(q: string, enabled: boolean) {
-  return useQuery({
-    queryKey: ['users', 'options', q.trim()],
-    queryFn: () => http.get<UserOption[]>('/user/options', { params: { q: q.trim(), limit: 30 }, silent: true }),
-    placeholderData: keepPreviousData,
-    enabled,
   });
 }

@@ -11,7 +11,7 @@ import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
-import { createRole, deleteRole, editRole, roleKeys, useRoleList, type RoleFilters, type RoleInput } from './api';
+import { createRole, deleteRole, editRole, roleKeys, useRoleList, type RoleFilters, type RoleInput, type RoleSort } from './api';
 import { RoleForm } from './RoleForm';
 import { RolePermissionDrawer } from './RolePermissionDrawer';
 
@@ -25,7 +25,7 @@ export default function RolePage() {
   const canAdd = usePermission('role:add');
   const canEdit = usePermission('role:edit');
   const canDelete = usePermission('role:delete');
-  const table = useServerTable<RoleFilters>({ sort: 'id', order: 'asc' });
+  const table = useServerTable<RoleFilters, RoleSort>({ sort: 'id', order: 'asc' });
   const { data, isFetching } = useRoleList(table.params);
   const [editing, setEditing] = useState<Editing>(null);
   const [permissionsOf, setPermissionsOf] = useState<RoleDto | null>(null);

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUserOptions, type UserOption } from './api';
+import type { UserOption } from '@iot/contract';
+import { useUserOptions } from './api';
 
 interface Props {
   value?: number;

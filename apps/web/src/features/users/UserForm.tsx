@@ -4,7 +4,8 @@ import { DASHBOARD_STYLES, LANGUAGES, PASSWORD_MIN, PATTERNS, USER_LIMITS, type 
 import { FormModal } from '../../components/FormModal';
 import { roleLabel } from '../../lib/acl-labels';
 import { currentLanguage } from '../../lib/i18n';
-import type { RoleOption, UserCreateInput, UserOption } from './api';
+import type { UserOption } from '@iot/contract';
+import type { RoleOption, UserCreateInput } from './api';
 import { ParentUserSelect } from './ParentUserSelect';
 
 export type UserFormValues = Omit<UserCreateInput, 'username' | 'password'> & { username?: string; password?: string };

@@ -23,6 +23,7 @@ import {
   useUserList,
   type UserCreateInput,
   type UserFilters,
+  type UserSort,
 } from './api';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { UserForm, type UserFormValues } from './UserForm';
@@ -48,7 +49,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
   const canEdit = can('edit');
   const canDelete = can('delete');
   const canList = can('list');
-  const table = useServerTable<UserFilters>({ sort: 'createdAt', order: 'desc' });
+  const table = useServerTable<UserFilters, UserSort>({ sort: 'createdAt', order: 'desc' });
   const { data, isFetching } = useUserList(kind, table.params);
   const { data: roles = [] } = useRoleOptions(ROLE_OPTION_CODES.some((c) => held.has(c)));
   const [editing, setEditing] = useState<Editing>(null);
@@ -223,8 +224,8 @@ export function UserListPage({ kind }: { kind: UserKind }) {
             placeholder={t('users:enabled')}
             style={{ width: 140 }}
             options={[
-              { value: true, label: t('users:enabledTag') },
-              { value: false, label: t('users:disabledTag') },
+              { value: 'true', label: t('users:enabledTag') },
+              { value: 'false', label: t('users:disabledTag') },
             ]}
             data-testid="filter-enabled"
           />

@@ -1,82 +1,55 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DashboardStyle, Language, Page, UserDto, UserKind } from '@iot/contract';
-import { http, type QueryValue } from '../../lib/http';
+import { roleApi, userAdminApi, type EndpointBody, type EndpointData, type EndpointQuery, type UserKind } from '@iot/contract';
+import { api } from '../../lib/api';
+
+export type UserListParams = Omit<EndpointQuery<typeof userAdminApi.list>, 'kind'>;
+export type UserSort = NonNullable<UserListParams['sort']>;
+export type UserFilters = Pick<UserListParams, 'username' | 'roleId' | 'enabled'>;
+export type RoleOption = EndpointData<typeof roleApi.options>[number];
+export type UserCreateInput = EndpointBody<typeof userAdminApi.add>;
+export type UserEditInput = EndpointBody<typeof userAdminApi.edit>;
 
 export const userKeys = {
   all: ['users'] as const,
-  list: (kind: UserKind, params: Record<string, QueryValue>) => ['users', 'list', kind, params] as const,
+  list: (kind: UserKind, params: UserListParams) => ['users', 'list', kind, params] as const,
   roleOptions: ['users', 'role-options'] as const,
-  options: (q: string) => ['users', 'options', q] as const,
+  options: (q: string, limit: number) => ['users', 'options', q, limit] as const,
 };
 
-export interface UserFilters {
-  username?: string;
-  roleId?: number;
-  enabled?: boolean;
-}
-
-export function useUserList(kind: UserKind, params: Record<string, QueryValue>) {
+export function useUserList(kind: UserKind, params: UserListParams) {
   return useQuery({
     queryKey: userKeys.list(kind, params),
-    queryFn: () => http.get<Page<UserDto>>('/user/list', { params: { ...params, kind } }),
+    queryFn: () => api(userAdminApi.list, { query: { ...params, kind } }),
     placeholderData: keepPreviousData,
   });
-}
-
-export interface RoleOption {
-  id: number;
-  name: string;
-  identification: string;
 }
 
 /** Roles the caller may give (also the role filter's options). */
 export function useRoleOptions(enabled: boolean) {
   return useQuery({
     queryKey: userKeys.roleOptions,
-    queryFn: () => http.get<RoleOption[]>('/role/getoptionslist'),
+    queryFn: () => api(roleApi.options),
     enabled,
   });
 }
 
-export interface UserOption {
-  id: number;
-  name: string;
-}
-
-/** Parent-user picker: users of the caller's subtree whose name contains `q`. */
-export function useUserOptions(q: string, enabled: boolean) {
+/**
+ * Users of the caller's subtree whose name contains `q` (parent-user and project-user pickers).
+ * Only for callers holding one of USER_PICKER_PERMISSIONS (`enabled`): others would get 403.
+ * `silent`: a picker that cannot search offers only the users it already knows.
+ */
+export function useUserOptions(q: string, enabled: boolean, { limit = 20, silent = false } = {}) {
+  const text = q.trim();
   return useQuery({
-    queryKey: userKeys.options(q),
-    queryFn: () => http.get<UserOption[]>('/user/options', { params: { q, limit: 20 } }),
+    queryKey: userKeys.options(text, limit),
+    queryFn: () => api(userAdminApi.options, { query: { q: text, limit }, silent }),
     enabled,
     placeholderData: keepPreviousData,
   });
 }
 
-interface UserFields {
-  type: 0 | 1;
-  roleId: number;
-  parentId?: number;
-  corporateName: string;
-  corporateAddress: string;
-  contactNumber: string;
-  dashboardStyle: DashboardStyle;
-  language: Language;
-  enabled: boolean;
-}
-export interface UserCreateInput extends UserFields {
-  username: string;
-  password: string;
-}
-export type UserEditInput = Partial<UserFields> & { id: number };
-
-export const createUser = (body: UserCreateInput) =>
-  http.post<{ id: number }>('/user/add', body);
-export const editUser = (body: UserEditInput) =>
-  http.post<null>('/user/edit', body);
-export const deleteUser = (id: number) =>
-  http.delete<null>('/user/delete', { params: { id } });
-export const resetPassword = (id: number, password: string) =>
-  http.post<null>('/user/repassword', { id, password });
-export const unlockUser = (id: number) =>
-  http.post<null>('/user/unlock', { id });
+export const createUser = (body: UserCreateInput) => api(userAdminApi.add, { body });
+export const editUser = (body: UserEditInput) => api(userAdminApi.edit, { body });
+export const deleteUser = (id: number) => api(userAdminApi.remove, { query: { id } });
+export const resetPassword = (id: number, password: string) => api(userAdminApi.resetPassword, { body: { id, password } });
+export const unlockUser = (id: number) => api(userAdminApi.unlock, { body: { id } });

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint.js';
+import { PUBLIC } from '../permissions.js';
+
+/** Brokers send strings, numbers (go-auth's `acc` in JSON) or nothing; all become strings. */
+const field = z
+  .union([z.string().max(1024), z.number(), z.boolean(), z.null()])
+  .optional()
+  .transform((v) => (v === undefined || v === null ? '' : String(v)));
+
+const loginBody = z.object({ username: field, password: field, clientid: field });
+const emqxAuthzBody = z.object({ username: field, clientid: field, topic: field, action: field });
+const goAuthSuperBody = z.object({ username: field });
+const goAuthAclBody = z.object({ username: field, clientid: field, topic: field, acc: field });
+/** BROKER_AUTH_SECRET may come as `?secret=` (mosquitto-go-auth puts it in the URI). */
+const secretQuery = z.object({ secret: z.string().max(256).optional() });
+
+const emqxAuthnAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']), is_superuser: z.boolean() });
+const emqxAuthzAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']) });
+/** mosquitto-go-auth: the status decides (`http_response_mode status`), `ok` too (`json`). */
+const goAuthAnswer = z.object({ ok: z.boolean(), error: z.string() });
+
+/**
+ * Hooks an external broker calls (docs/OPERATIONS.md, "Running with an external broker"): EMQX 5
+ * HTTP authentication and authorization, and the HTTP backend of mosquitto-go-auth. The broker,
+ * not a console user, calls them (PUBLIC, guarded by BROKER_AUTH_SECRET); they answer the
+ * broker's own format (`raw`), not the envelope.
+ */
+const hook = {
+  permission: PUBLIC,
+  audit: false,
+  tags: ['broker hooks'],
+  kind: 'raw',
+  query: secretQuery,
+} as const;
+
+export const brokerApi = {
+  emqxAuthn: endpoint({
+    ...hook,
+    method: 'POST',
+    path: '/broker/emqx/authn',
+    summary: 'EMQX 5 HTTP authentication: device SN + secret, or the console’s own login (superuser)',
+    body: loginBody,
+    data: emqxAuthnAnswer,
+  }),
+  emqxAuthz: endpoint({
+    ...hook,
+    method: 'POST',
+    path: '/broker/emqx/authz',
+    summary: 'EMQX 5 HTTP authorization: a device publishes to dev/<its sn>/<kind>, subscribes to dev/<its sn>/cmd',
+    body: emqxAuthzBody,
+    data: emqxAuthzAnswer,
+  }),
+  goAuthUser: endpoint({
+    ...hook,
+    method: 'POST',
+    path: '/broker/mosquitto/user',
+    summary: 'mosquitto-go-auth HTTP backend, user check: 200 allows, 403 refuses',
+    body: loginBody,
+    data: goAuthAnswer,
+    otherAnswers: { 403: goAuthAnswer },
+  }),
+  goAuthSuperuser: endpoint({
+    ...hook,
+    method: 'POST',
+    path: '/broker/mosquitto/superuser',
+    summary: 'mosquitto-go-auth HTTP backend, superuser check: only the console’s own login',
+    body: goAuthSuperBody,
+    data: goAuthAnswer,
+    otherAnswers: { 403: goAuthAnswer },
+  }),
+  goAuthAcl: endpoint({
+    ...hook,
+    method: 'POST',
+    path: '/broker/mosquitto/acl',
+    summary: 'mosquitto-go-auth HTTP backend, ACL check (acc 1 read, 2 write, 4 subscribe)',
+    body: goAuthAclBody,
+    data: goAuthAnswer,
+    otherAnswers: { 403: goAuthAnswer },
+  }),
+};
