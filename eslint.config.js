@@ -29,6 +29,17 @@ const NO_SCREENS = {
   regex: '(^|/)(app|features)(/|$)',
   message: 'components/ and lib/ are shared by every screen: they never import app/ or features/',
 };
+/** Web: a feature never imports app/ (the app composes features, not the other way round). */
+const NO_APP = {
+  regex: '(^|/)app(/|$)',
+  message: 'Features never import app/: what features share lives in lib/ or components/',
+};
+/** Web: from features/<a>/, `../<b>/…` (or any `features/` path) is another feature. */
+const OTHER_FEATURE = {
+  regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|(^|/)features/',
+  message:
+    'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
+};
 /** Web: every call names its endpoint declaration (`api()` in lib/api.ts), never a path string. */
 const NO_RAW_REQUEST = {
   regex: '(^|/)http$',
@@ -65,7 +76,9 @@ export default tseslint.config(
   // One-way imports. Server: lib/ and plugins/ never reach into a repository; a module reaches
   // another only through its *.service.ts (or a *.types.ts); services never import plugins (the
   // HTTP layer); routes call services, never repositories or the database. Web: components/ and
-  // lib/ never import app/ or features/; only lib/api.ts sends requests (by endpoint declaration).
+  // lib/ never import app/ or features/; a feature never imports app/ or another feature (its
+  // own files import each other; the app composes features, e.g. app/ProjectDetails.tsx); only
+  // lib/api.ts sends requests (by endpoint declaration).
   {
     files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_REPO] }] },
@@ -95,5 +108,10 @@ export default tseslint.config(
     // The one caller of the raw request function.
     files: ['apps/web/src/lib/api.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS] }] },
+  },
+  {
+    // Each block names every pattern for its files: a later block's rule replaces an earlier one's.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_APP, OTHER_FEATURE, NO_RAW_REQUEST] }] },
   },
 );

@@ -25,7 +25,6 @@ describe('bulk device import and export', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     token = await t.login();
-    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Depot' } });
   });
   afterAll(() => t.close());
 
@@ -77,6 +76,7 @@ describe('bulk device import and export', () => {
   });
 
   it('reports every bad row with row, column and reason; all-or-nothing writes nothing', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Depot' } });
     const rows = [
       EN,
       ['Pack 1', 'IMP-001', 'BMU', 'Depot', 'Bay 1', 121.5, 31.2, '', 1, '', '', '', '8986001', '861234567890123', 'LFP', '', ''],
@@ -87,22 +87,72 @@ describe('bulk device import and export', () => {
     const report = await upload('devices.xlsx', rows);
     expect(report.code).toBe(20000);
     expect(report.data).toMatchObject({ total: 4, valid: 1, imported: 0, mode: 'all' });
-    const errs = report.data.errors.map((e: { row: number; column: string }) => `${e.row}:${e.column}`);
-    expect(errs).toEqual(expect.arrayContaining(['3:type', '4:project', '4:lng', '4:warningLevel', '4:imei', '4:sn', '5:name']));
-    expect(report.data.errors.find((e: { row: number; column: string }) => e.row === 4 && e.column === 'sn').reason).toBe('duplicate of row 2');
-    expect((await list()).total).toBe(0);
+    // Each error names its cell and a refusal reason with params (the console translates it);
+    // `message` is the English text for API users.
+    const errs = report.data.errors.map(({ row, column, reason, params }: any) => ({ row, column, reason, params }));
+    expect(errs).toEqual(
+      expect.arrayContaining([
+        { row: 3, column: 'type', reason: 'unknownTypeCode', params: { code: 'NOPE' } },
+        { row: 4, column: 'project', reason: 'unknownProjectName', params: { name: 'Nowhere' } },
+        { row: 4, column: 'lng', reason: 'numberRequired', params: {} },
+        { row: 4, column: 'warningLevel', reason: 'numberRange', params: { min: 0, max: 4 } },
+        { row: 4, column: 'imei', reason: 'digitsOnly', params: {} },
+        { row: 4, column: 'sn', reason: 'duplicateSnRow', params: { row: 2 } },
+        { row: 5, column: 'name', reason: 'cellRequired', params: {} },
+      ]),
+    );
+    expect(errs).toHaveLength(7);
+    expect(report.data.errors.find((e: any) => e.row === 4 && e.column === 'sn').message).toBe('Same SN as row 2');
+    expect((await list('&q=IMP-00')).total).toBe(0);
 
     const dry = await upload('devices.xlsx', rows, 'mode=valid&dryRun=true');
     expect(dry.data).toMatchObject({ valid: 1, imported: 0, dryRun: true });
     const partial = await upload('devices.xlsx', rows, 'mode=valid');
     expect(partial.data.imported).toBe(1);
-    const [d] = (await list()).items;
+    const [d] = (await list('&q=IMP-00')).items;
     expect(d).toMatchObject({ sn: 'IMP-001', projectName: 'Depot', typeName: '电池管理单元', lng: 121.5, warningLevel: 1, simNumber: '8986001' });
 
     // Importing the same SN again is reported, never half-written.
     const again = await upload('devices.xlsx', [EN, rows[1]!], 'mode=valid');
     expect(again.data).toMatchObject({ imported: 0, valid: 0 });
-    expect(again.data.errors[0]).toMatchObject({ row: 2, column: 'sn' });
+    expect(again.data.errors[0]).toMatchObject({
+      row: 2,
+      column: 'sn',
+      reason: 'snTaken',
+      params: { sn: 'IMP-001' },
+      message: 'A device with SN IMP-001 already exists',
+    });
+  });
+
+  it('maps every kind of bad cell to a reason by the validation issue’s code, never by its wording', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Twin' } });
+    await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Twin' } });
+    const at = (key: string) => DEVICE_SHEET_COLUMNS.findIndex((c) => c.key === key);
+    const row = (cells: Record<string, unknown>) => {
+      const r: unknown[] = EN.map(() => '');
+      for (const [k, v] of Object.entries(cells)) r[at(k)] = v;
+      return r;
+    };
+    const report = await upload('kinds.xlsx', [
+      EN,
+      row({ name: 'x'.repeat(200), sn: 'BAD SN!', type: 'BMU', lat: 95, warningLevel: 2.5, alarmPhone: 'call me' }),
+      row({ name: 'Nul\u0000name', sn: 'KIND-2', project: 'Twin' }),
+    ]);
+    const errs = report.data.errors.map(({ row, column, reason, params }: any) => ({ row, column, reason, params }));
+    expect(errs).toEqual(
+      expect.arrayContaining([
+        { row: 2, column: 'name', reason: 'tooLong', params: { max: expect.any(Number) } },
+        { row: 2, column: 'sn', reason: 'snPattern', params: {} },
+        { row: 2, column: 'lat', reason: 'numberRange', params: { min: -90, max: 90 } },
+        { row: 2, column: 'warningLevel', reason: 'integerRequired', params: {} },
+        { row: 2, column: 'alarmPhone', reason: 'phoneListPattern', params: {} },
+        { row: 3, column: 'type', reason: 'cellRequired', params: {} },
+        { row: 3, column: 'project', reason: 'ambiguousProjectName', params: { name: 'Twin' } },
+        { row: 3, column: 'name', reason: 'nulCharacter', params: {} },
+      ]),
+    );
+    expect(errs).toHaveLength(8);
+    for (const e of report.data.errors) expect(e.message, e.reason).not.toMatch(/\{\{|expected|Invalid input/);
   });
 
   it('accepts headers in any language and in any order (.xls too)', async () => {
@@ -113,12 +163,15 @@ describe('bulk device import and export', () => {
   });
 
   it('exports the devices matching the current filters', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=IMP-ZH&lang=zh', headers: bearer(token) });
+    expect((await upload('export.xlsx', [EN.slice(0, 3), ['Exported 1', 'EXP-1', 'BMU'], ['Exported 2', 'EXP-2', 'BMU']])).data.imported).toBe(2);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=EXP-1&lang=zh', headers: bearer(token) });
     const sheet = readSheet(res.rawPayload);
     expect(sheet[0]![1]).toBe('设备编码');
-    expect(sheet.slice(1).map((r) => r[1])).toEqual(['IMP-ZH-1']);
+    expect(sheet.slice(1).map((r) => r[1])).toEqual(['EXP-1']);
     const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
-    expect(all).toHaveLength(3);
+    const listed = (await list()).total;
+    expect(all).toHaveLength(listed + 1);
+    expect(all.slice(1).map((r) => r[1])).toEqual(expect.arrayContaining(['EXP-1', 'EXP-2']));
   });
 
   it('neutralises cells that a spreadsheet would run as formulas (OWASP), and re-imports them as written', async () => {

@@ -193,7 +193,7 @@ test.describe('device types', () => {
     await page.getByTestId('link-back').click();
     await expect(row.locator('td').nth(6)).toHaveText('3');
     await row.getByText('Delete').click();
-    await page.getByTestId('btn-confirm-delete').filter({ visible: true }).click();
+    await page.getByTestId('confirm-ok').filter({ visible: true }).click();
     await expect(page.getByText('Device type "48V pack" deleted')).toBeVisible();
     await expect(row).toHaveCount(0);
   });

@@ -155,7 +155,7 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(errors).toHaveCount(1);
     await expect(errors.locator('td').nth(0)).toHaveText('3');
     await expect(errors.locator('td').nth(1)).toHaveText('Longitude');
-    await expect(errors.locator('td').nth(2)).toHaveText('Longitude must be between -180 and 180');
+    await expect(errors.locator('td').nth(2)).toHaveText('Must be between -180 and 180');
     await expect(page.getByTestId('import-progress')).toContainText('Imported');
 
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();

@@ -3,7 +3,7 @@ import { editOf } from './edit.js';
 import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema, INT4_MAX } from './envelope.js';
 import { ALARM_COMPARISONS, PARAM_DATA_TYPES, paramProblems } from './devicetype-rules.js';
 import { ALARM_LIMITS, DEVICE_LIMITS, DEVICE_TYPE_LIMITS, PARAM_LIMITS, PATTERNS, PROJECT_LIMITS } from './limits.js';
-import { REFUSALS, refusalMessage } from './refusals.js';
+import { REFUSAL_REASONS, REFUSALS, refusalMessage } from './refusals.js';
 
 /**
  * Device registry (§2 /device/*, /project/*; §3 device type, project, device; §7 device type,
@@ -156,8 +156,14 @@ export const setAlarmsSchema = z.object({ id, rules: z.array(alarmRuleSchema).ma
 
 // ---------------------------------------------------------------- projects
 
-const lng = z.number().min(-180, 'longitude is -180…180').max(180, 'longitude is -180…180');
-const lat = z.number().min(-90, 'latitude is -90…90').max(90, 'latitude is -90…90');
+/** Bounds of the numeric device fields (the import report names them when a cell is outside). */
+export const DEVICE_RANGES = {
+  lng: { min: -180, max: 180 },
+  lat: { min: -90, max: 90 },
+  warningLevel: { min: 0, max: 4 },
+} as const;
+const lng = z.number().min(DEVICE_RANGES.lng.min, 'longitude is -180…180').max(DEVICE_RANGES.lng.max, 'longitude is -180…180');
+const lat = z.number().min(DEVICE_RANGES.lat.min, 'latitude is -90…90').max(DEVICE_RANGES.lat.max, 'latitude is -90…90');
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const projectListQuerySchema = pageQuerySchema.extend({
@@ -268,7 +274,7 @@ export const deviceFieldsSchema = z.object({
     .max(DEVICE_LIMITS.alarmPhone)
     .regex(PATTERNS.alarmPhones, 'digits, spaces and + - ( ) , only')
     .default(''),
-  warningLevel: z.number().int().min(0).max(4).default(0),
+  warningLevel: z.number().int().min(DEVICE_RANGES.warningLevel.min).max(DEVICE_RANGES.warningLevel.max).default(0),
   btCode: text(DEVICE_LIMITS.btCode),
   version4g: text(DEVICE_LIMITS.version4g),
   hardwareVersion: text(DEVICE_LIMITS.hardwareVersion),
@@ -370,7 +376,11 @@ export const importErrorSchema = z.object({
   row: z.number().int(),
   /** Column key (see DEVICE_SHEET_COLUMNS), or empty for the whole row. */
   column: z.string(),
-  reason: z.string(),
+  /** A refusal reason (refusals.ts): the console shows `refusals:<reason>` with `params`. */
+  reason: z.enum(REFUSAL_REASONS),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** The reason's English text with its params, for API users and logs. */
+  message: z.string(),
 });
 export type ImportError = z.infer<typeof importErrorSchema>;
 export const importReportSchema = z.object({

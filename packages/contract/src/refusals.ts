@@ -126,9 +126,25 @@ export const REFUSALS = {
   importRace: 'Some SNs were added by someone else meanwhile: nothing was imported, please retry',
   exportTooMany: 'More than {{max}} devices match: narrow the filters',
   alarmExportTooMany: 'More than {{max}} alarms match: narrow the filters',
+
+  // A spreadsheet row's cell (the import report names row and column; zod issues map here by code)
+  cellRequired: 'Required',
+  unknownTypeCode: 'No device type with code {{code}}',
+  unknownProjectName: 'No project named {{name}}',
+  ambiguousProjectName: 'Several projects are named {{name}}',
+  duplicateSnRow: 'Same SN as row {{row}}',
+  numberRequired: 'A number is required',
+  integerRequired: 'A whole number is required',
+  numberRange: 'Must be between {{min}} and {{max}}',
+  snPattern: 'Letters, digits and _ . : - only',
+  digitsOnly: 'Digits only',
+  phoneListPattern: 'Digits, spaces and + - ( ) , only',
+  nulCharacter: 'Must not contain a NUL character',
+  invalidValue: 'Invalid value',
 } as const satisfies Record<string, string>;
 
 export type RefusalReason = keyof typeof REFUSALS;
+export const REFUSAL_REASONS = Object.keys(REFUSALS) as [RefusalReason, ...RefusalReason[]];
 export type RefusalParams = Record<string, string | number>;
 
 /** The English text of a refusal with its params filled in. */

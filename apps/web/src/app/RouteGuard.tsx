@@ -6,7 +6,7 @@ import { feedbackMessage } from '../lib/feedback';
 import { ApiError, ClientCode, describeError } from '../lib/http';
 import { loginRedirect, safeRedirect } from '../lib/redirect';
 import { PageSpin } from './layout/Layout';
-import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from './session';
+import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from '../lib/session';
 
 /** Paths a visitor without a session may open (§2). */
 const WHITELIST = ['/login', '/auth-redirect'];

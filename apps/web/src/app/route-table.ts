@@ -4,8 +4,8 @@ import type { TFunction } from 'i18next';
 import type { Language } from '@iot/contract';
 import { currentLanguage, isLanguage } from '../lib/i18n';
 import { OWNER_PAGE } from './pages';
-import { buildMenuRoutes, buildSidebar, type MenuRoute, type SidebarItem } from './menu-routes';
-import { useSession } from './session';
+import { buildMenuRoutes, buildSidebar, type MenuRoute, type SidebarItem } from '../lib/menu-routes';
+import { useSession } from '../lib/session';
 
 export interface AppRoute extends MenuRoute {
   /** Pinned tab that cannot be closed. */

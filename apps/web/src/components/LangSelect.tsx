@@ -9,7 +9,7 @@ interface Props {
   /** Show the current language's name beside the icon. */
   showLabel?: boolean;
   /**
-   * Switches to the chosen language: the shell's `changeLanguage` (app/language) also saves it
+   * Switches to the chosen language: the shell's `changeLanguage` (lib/language) also saves it
    * for the signed-in user; the login page only switches.
    */
   onChange: (lang: Language) => Promise<void>;

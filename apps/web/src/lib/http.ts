@@ -59,6 +59,12 @@ export function refusalOf(data: unknown): { reason: string; params: Record<strin
   return { reason, params: params && typeof params === 'object' ? (params as Record<string, string | number>) : {} };
 }
 
+/** A refusal reason (contract refusals.ts) in the UI language; undefined for a reason unknown here. */
+export function refusalText(refusal: { reason: string; params?: Record<string, string | number> }): string | undefined {
+  const key = `refusals:${refusal.reason}`;
+  return i18n.exists(key) ? i18n.t(key, refusal.params ?? {}) : undefined;
+}
+
 /**
  * The localized text for an error: the refusal reason in the UI language, else the per-code text
  * with the field name, else the server's message.
@@ -67,9 +73,8 @@ export function describeError(err: ApiError): string {
   if (err.code === ClientCode.NETWORK) return i18n.t('errors:network');
   if (err.code === ClientCode.EMPTY_BODY) return i18n.t('errors:emptyData');
   const refusal = refusalOf(err.data);
-  if (refusal && i18n.exists(`refusals:${refusal.reason}`)) {
-    return i18n.t(`refusals:${refusal.reason}`, refusal.params);
-  }
+  const refused = refusal && refusalText(refusal);
+  if (refused) return refused;
   const field = fieldOf(err.data);
   const key = `errors:${err.code}`;
   const preferServer =

@@ -29,8 +29,8 @@ export const PAGE_SIZES = [10, 20, 50, 100];
 /**
  * State of a server-paged antd Table: page, page size, sort column/direction and the filter
  * values, turned into the query parameters every list route takes (`page`, `limit`, `sort`,
- * `order`, filters). Sortable columns set `key` to the server's sort name and
- * `sortOrder: table.sortOrderOf(key)`.
+ * `order`, filters). Sortable columns spread `table.sortable(key)` (or set `key` to the server's
+ * sort name and `sortOrder: table.sortOrderOf(key)`).
  */
 export function useServerTable<F extends object = Record<string, never>, S extends string = string>(
   options: ServerTableOptions<F, S> = {},
@@ -90,9 +90,25 @@ export function useServerTable<F extends object = Record<string, never>, S exten
     [state.sort, state.order],
   );
 
-  /** Props for the Table: rows, loading, pagination and the change handler. */
+  /**
+   * Props of a sortable column: `key` (the server's sort name), `sorter` and its current order.
+   * `keepSorted`: clicking cycles ascending/descending only, never back to unsorted.
+   */
+  const sortable = useCallback(
+    (key: string, keepSorted = false) => ({
+      key,
+      sorter: true,
+      sortOrder: sortOrderOf(key),
+      ...(keepSorted ? { sortDirections: ['ascend', 'descend', 'ascend'] as AntSortOrder[] } : {}),
+    }),
+    [sortOrderOf],
+  );
+
+  /** Props for the Table: rows (keyed by `id`), size, loading, pagination and the change handler. */
   const tableProps = useCallback(
     <T>(data: { total: number; items: T[] } | undefined, loading: boolean): Partial<TableProps<T>> => ({
+      rowKey: 'id',
+      size: 'middle',
       dataSource: data?.items ?? [],
       loading,
       onChange: onChange as TableProps<T>['onChange'],
@@ -108,5 +124,5 @@ export function useServerTable<F extends object = Record<string, never>, S exten
     [onChange, state.page, state.limit],
   );
 
-  return { params, filters: state.filters, search, sortOrderOf, tableProps };
+  return { params, filters: state.filters, search, sortable, sortOrderOf, tableProps };
 }

@@ -19,7 +19,7 @@ import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
 import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
-import { exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
+import { cellError, exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
 
 export const EXPORT_MAX_ROWS = 100_000;
 
@@ -98,7 +98,7 @@ export class DeviceSheetService {
     const taken = await repo.existingSns(this.db, valid.map((v) => v.fields.sn));
     const fresh = valid.filter((v) => {
       if (!taken.has(v.fields.sn)) return true;
-      errors.push({ row: v.row, column: 'sn', reason: `a device with SN ${v.fields.sn} already exists` });
+      errors.push(cellError(v.row, 'sn', 'snTaken', { sn: v.fields.sn }));
       return false;
     });
     errors.sort((a, b) => a.row - b.row);

@@ -1,9 +1,14 @@
 import {
+  DEVICE_RANGES,
   DEVICE_SHEET_COLUMNS,
+  PATTERNS,
   deviceFieldsSchema,
+  refusalMessage,
   type DeviceSheetKey,
   type ImportError,
   type Language,
+  type RefusalParams,
+  type RefusalReason,
 } from '@iot/contract';
 import type { z } from 'zod';
 import { restoreCell } from '../../lib/sheet.js';
@@ -43,6 +48,47 @@ const num = (v: unknown) => {
 
 const YIELD_EVERY = 250;
 
+/** A row error with its refusal reason: the console translates `reason`, API users read `message`. */
+export function cellError(row: number, column: string, reason: RefusalReason, params: RefusalParams = {}): ImportError {
+  return { row, column, reason, params, message: refusalMessage(reason, params) };
+}
+
+/** The device fields' patterns, by zod's rendering of them in an `invalid_format` issue. */
+const PATTERN_REASONS = new Map<string, RefusalReason>([
+  [String(PATTERNS.sn), 'snPattern'],
+  [String(PATTERNS.digits), 'digitsOnly'],
+  [String(PATTERNS.alarmPhones), 'phoneListPattern'],
+]);
+
+/**
+ * A zod issue of deviceFieldsSchema as a refusal reason, chosen by the issue's code (never by its
+ * wording): empty → cellRequired, too long → tooLong, outside a range → numberRange, not a
+ * number or not whole → numberRequired/integerRequired, a pattern → its reason.
+ */
+export function issueRefusal(issue: z.core.$ZodIssue): { reason: RefusalReason; params?: RefusalParams } {
+  const column = String(issue.path[0] ?? '');
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big': {
+      if (issue.origin === 'string') {
+        return issue.code === 'too_small' ? { reason: 'cellRequired' } : { reason: 'tooLong', params: { max: Number(issue.maximum) } };
+      }
+      const range = DEVICE_RANGES[column as keyof typeof DEVICE_RANGES];
+      return range ? { reason: 'numberRange', params: { ...range } } : { reason: 'invalidValue' };
+    }
+    case 'invalid_type':
+      if (issue.expected === 'int') return { reason: 'integerRequired' };
+      if (issue.expected === 'number') return { reason: 'numberRequired' };
+      return { reason: 'invalidValue' };
+    case 'invalid_format': {
+      const reason = issue.format === 'regex' ? PATTERN_REASONS.get(issue.pattern ?? '') : undefined;
+      return { reason: reason ?? 'invalidValue' };
+    }
+    default:
+      return { reason: 'invalidValue' };
+  }
+}
+
 /**
  * Validates data rows into device fields. Every problem is reported with its spreadsheet row and
  * column; a row with any problem is left out. Duplicate SNs inside the file are errors too.
@@ -67,14 +113,14 @@ export async function parseRows(
     const rowErrors: ImportError[] = [];
     const typeCode = text(get('type'));
     const typeId = ctx.types.get(typeCode);
-    if (!typeCode) rowErrors.push({ row, column: 'type', reason: 'required' });
-    else if (!typeId) rowErrors.push({ row, column: 'type', reason: `no device type with code ${typeCode}` });
+    if (!typeCode) rowErrors.push(cellError(row, 'type', 'cellRequired'));
+    else if (!typeId) rowErrors.push(cellError(row, 'type', 'unknownTypeCode', { code: typeCode }));
     const projectName = text(get('project'));
     let projectId: number | null = null;
     if (projectName) {
       const found = ctx.projects.get(projectName) ?? [];
-      if (found.length === 0) rowErrors.push({ row, column: 'project', reason: `no project named ${projectName}` });
-      else if (found.length > 1) rowErrors.push({ row, column: 'project', reason: `several projects are named ${projectName}` });
+      if (found.length === 0) rowErrors.push(cellError(row, 'project', 'unknownProjectName', { name: projectName }));
+      else if (found.length > 1) rowErrors.push(cellError(row, 'project', 'ambiguousProjectName', { name: projectName }));
       else projectId = found[0]!;
     }
     const warning = num(get('warningLevel'));
@@ -99,18 +145,18 @@ export async function parseRows(
     };
     for (const [column, value] of Object.entries(candidate)) {
       // PostgreSQL text cannot hold NUL: report the cell instead of failing the insert.
-      if (typeof value === 'string' && value.includes('\u0000')) rowErrors.push({ row, column, reason: 'must not contain a NUL character' });
+      if (typeof value === 'string' && value.includes('\u0000')) rowErrors.push(cellError(row, column, 'nulCharacter'));
     }
     const parsed = deviceFieldsSchema.safeParse(candidate);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const column = String(issue.path[0] ?? '');
-        rowErrors.push({ row, column, reason: Number.isNaN(candidate[column as 'lng']) ? 'a number is required' : issue.message });
+        const { reason, params } = issueRefusal(issue);
+        rowErrors.push(cellError(row, String(issue.path[0] ?? ''), reason, params));
       }
     }
     if (candidate.sn) {
       const first = seen.get(candidate.sn);
-      if (first) rowErrors.push({ row, column: 'sn', reason: `duplicate of row ${first}` });
+      if (first) rowErrors.push(cellError(row, 'sn', 'duplicateSnRow', { row: first }));
       else seen.set(candidate.sn, row);
     }
     if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);

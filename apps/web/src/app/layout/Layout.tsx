@@ -7,7 +7,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { siteText, useSiteConfig } from '../../lib/site';
 import type { RouteTable } from '../route-table';
 import { useSettings } from '../settings';
-import { pruneTags, visitTag } from '../tags';
+import { pruneTags, visitTag } from '../../lib/tags';
 import { Navbar } from './Navbar';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './Sidebar';

@@ -3,8 +3,8 @@ import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-desi
 import { useTranslation } from 'react-i18next';
 import { LangSelect } from '../../components/LangSelect';
 import { AlarmBell } from '../../features/alarms/AlarmBell';
-import { usePermission } from '../session';
-import { changeLanguage } from '../language';
+import { usePermission } from '../../lib/session';
+import { changeLanguage } from '../../lib/language';
 import type { RouteTable } from '../route-table';
 import { Breadcrumb } from './Breadcrumb';
 import { Fullscreen } from './Fullscreen';

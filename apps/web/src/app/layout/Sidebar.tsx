@@ -3,11 +3,11 @@ import { ConfigProvider, Menu, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { currentLanguage } from '../../lib/i18n';
 import { siteText, useSiteConfig } from '../../lib/site';
-import type { SidebarItem } from '../menu-routes';
+import type { SidebarItem } from '../../lib/menu-routes';
 import { isBuilt } from '../pages';
 import type { RouteTable } from '../route-table';
 import { useSettings } from '../settings';
-import { MenuIcon } from './menu-icons';
+import { MenuIcon } from '../../components/MenuIcon';
 
 export const SIDEBAR_WIDTH = 210;
 export const SIDEBAR_COLLAPSED_WIDTH = 54;

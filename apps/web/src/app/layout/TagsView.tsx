@@ -4,7 +4,7 @@ import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { HOME_PATH, type RouteTable } from '../route-table';
-import { closeAllTags, closeOtherTags, closeTag, useVisitedTags, type VisitedTag } from '../tags';
+import { closeAllTags, closeOtherTags, closeTag, useVisitedTags, type VisitedTag } from '../../lib/tags';
 
 /** §9: width of the tag context menu. */
 const CONTEXT_MENU_WIDTH = 105;

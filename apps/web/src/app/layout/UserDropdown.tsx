@@ -3,10 +3,10 @@ import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { ChangePasswordDialog } from '../../features/auth/ChangePasswordDialog';
+import { ChangePasswordDialog } from '../../components/ChangePasswordDialog';
 import { UserInfoModal } from '../../features/auth/UserInfoModal';
 import { HOME_PATH } from '../route-table';
-import { logout, useSession } from '../session';
+import { logout, useSession } from '../../lib/session';
 
 /** §2 user dropdown: dashboard, profile, company info (type 1), change password, log out. */
 export function UserDropdown({ compact }: { compact: boolean }) {

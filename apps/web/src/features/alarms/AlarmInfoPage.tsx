@@ -6,7 +6,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ALARM_LEVELS, ALARM_NOTE_MAX, ALARM_STATES, type AlarmDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { authApi, userApi, type EndpointBody, type EndpointData } from '@iot/contract';
+import { authApi } from '@iot/contract';
 import { api } from '../../lib/api';
 
 /** A fresh captcha challenge on every fetch (never cached). */
@@ -10,11 +10,4 @@ export function useCaptcha() {
     staleTime: 0,
     gcTime: 0,
   });
-}
-
-export type ChangePasswordInput = EndpointBody<typeof userApi.changePassword>;
-
-/** Changes the caller's password; answers how many of its other sessions were ended. */
-export async function changePassword(input: ChangePasswordInput): Promise<EndpointData<typeof userApi.changePassword>> {
-  return api(userApi.changePassword, { body: input, silent: true });
 }

@@ -1,6 +1,6 @@
 import { Card, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { LoginHistory } from './LoginHistory';
 import { roleLabel } from '../../lib/acl-labels';
 

@@ -6,7 +6,8 @@ import { DEVICE_LIMITS as LIMITS, MAP_MODES, PATTERNS, type DeviceDto, type Devi
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { feedbackMessage } from '../../lib/feedback';
 import { useSaveDevice, type DeviceCredential } from './api';
-import { ParentDeviceSelect, ProjectSelect, TypeSelect } from './pickers';
+import { ProjectSelect } from '../../components/ProjectSelect';
+import { ParentDeviceSelect, TypeSelect } from './pickers';
 
 type FormValues = Omit<DeviceFields, 'lng' | 'lat'> & { lng?: number | null; lat?: number | null };
 

@@ -1,17 +1,15 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Input, Select, Space, Table, Typography } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
 import {
   DeleteOutlined,
   DownloadOutlined,
-  PlusOutlined,
   ReloadOutlined,
   SwapOutlined,
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { deviceApi, type DeviceDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import {
@@ -27,13 +25,16 @@ import { deviceColumns } from './columns';
 import { DeviceDrawer } from './DeviceDrawer';
 import { ImportDialog } from './ImportDialog';
 import { MoveDevicesModal } from './MoveDevicesModal';
-import { ProjectSelect, TypeSelect } from './pickers';
+import { ProjectSelect } from '../../components/ProjectSelect';
+import { TypeSelect } from './pickers';
 import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
 import { actionsColumn } from '../../components/RowActions';
 import { useIsMobile } from '../../lib/use-mobile';
 import { useLiveDevices } from '../../lib/use-live-devices';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
+import { useServerTable } from '../../lib/use-server-table';
+import { AddButton } from '../../components/ListActions';
 import { downloadFile } from './transfer';
 
 interface Props {
@@ -65,16 +66,17 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const mobile = useIsMobile();
   const repeat = useRepeatSearch('');
 
-  const [projectId, setProjectId] = useState<number | undefined>(fixedProjectId ?? initialProjectId);
+  // Filters apply as they change (no Search button); any change starts again on page 1.
+  const table = useServerTable<DeviceFilters, DeviceSort>({
+    sort: 'createdAt',
+    order: 'desc',
+    filters: { projectId: fixedProjectId ?? initialProjectId },
+  });
+  const filters = table.filters;
+  const filter = (patch: DeviceFilters) => table.search({ ...filters, ...patch });
+  const online: OnlineFilter = filters.online === undefined ? 'all' : filters.online === 'true' ? 'online' : 'offline';
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
-  const [typeId, setTypeId] = useState<number | undefined>();
-  const [online, setOnline] = useState<OnlineFilter>('all');
-  const [warningLevel, setWarningLevel] = useState<number | undefined>();
-  const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(20);
-  const [sort, setSort] = useState<{ field: DeviceSort; order: 'asc' | 'desc' }>({ field: 'createdAt', order: 'desc' });
   const [selected, setSelected] = useState<number[]>([]);
   const [drawer, setDrawer] = useState<{ open: boolean; device: DeviceDto | null }>({ open: false, device: null });
   const [secret, setSecret] = useState<{ credential: DeviceCredential; reason: 'created' | 'regenerated' } | null>(null);
@@ -82,14 +84,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
 
-  const filters: DeviceFilters = {
-    projectId: fixedProjectId ?? projectId,
-    typeId,
-    online: ONLINE_QUERY[online],
-    warningLevel,
-    q: q || undefined,
-  };
-  const list = useDeviceList({ ...filters, page, limit, sort: sort.field, order: sort.order });
+  const list = useDeviceList(table.params);
   // Online state and last-seen of the rows on screen follow the live channel.
   const pageIds = useMemo(() => (list.data?.items ?? []).map((d) => d.id), [list.data]);
   const liveStates = useLiveDevices(pageIds);
@@ -105,25 +100,10 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const regenerate = useRegenerateSecret();
   const invalidate = useInvalidateDevices();
 
-  /** Any filter change starts again on page 1. */
-  const filtered =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-    };
-
   const resetFilters = () => {
-    if (fixedProjectId === undefined) {
-      setProjectId(undefined);
-      setProjectName(undefined);
-    }
-    setTypeId(undefined);
-    setOnline('all');
-    setWarningLevel(undefined);
-    setQ('');
+    if (fixedProjectId === undefined) setProjectName(undefined);
+    table.search({ projectId: fixedProjectId });
     setSearch('');
-    setPage(1);
     onReset?.();
   };
 
@@ -169,7 +149,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     try {
       await downloadFile(
         deviceApi.export,
-        { ...filters, q: filters.q?.trim(), sort: sort.field, order: sort.order, lang: currentLanguage() },
+        { ...filters, q: filters.q?.trim(), sort: table.params.sort, order: table.params.order, lang: currentLanguage() },
         'devices.xlsx',
       );
     } catch {
@@ -196,16 +176,16 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         : []),
     ],
   });
-  const columns = [...deviceColumns(t, sort, { project: fixedProjectId === undefined, pinName: mobile }), ...(canEdit || canDelete ? [actions] : [])];
+  const columns = [...deviceColumns(t, (key) => table.sortable(key, true), { project: fixedProjectId === undefined, pinName: mobile }), ...(canEdit || canDelete ? [actions] : [])];
 
   return (
     <div data-testid="device-table">
       <Space wrap style={{ marginBottom: 12 }}>
         {fixedProjectId === undefined && (
           <ProjectSelect
-            value={projectId}
+            value={filters.projectId}
             onChange={(v, name) => {
-              filtered(setProjectId)(v ?? undefined);
+              filter({ projectId: v ?? undefined });
               setProjectName(name);
             }}
             currentName={projectName}
@@ -215,8 +195,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           />
         )}
         <TypeSelect
-          value={typeId}
-          onChange={filtered(setTypeId)}
+          value={filters.typeId}
+          onChange={(typeId) => filter({ typeId })}
           allowClear
           placeholder={t('devices:filters.type')}
           style={{ width: 200 }}
@@ -224,14 +204,14 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         />
         <Select<OnlineFilter>
           value={online}
-          onChange={filtered(setOnline)}
+          onChange={(v) => filter({ online: ONLINE_QUERY[v] })}
           style={{ width: 150 }}
           options={(['all', 'online', 'offline'] as const).map((v) => ({ value: v, label: t(`devices:filters.onlineOptions.${v}`) }))}
           data-testid="filter-online"
         />
         <Select<number>
-          value={warningLevel}
-          onChange={filtered(setWarningLevel)}
+          value={filters.warningLevel}
+          onChange={(warningLevel) => filter({ warningLevel })}
           allowClear
           placeholder={t('devices:filters.level')}
           style={{ width: 180 }}
@@ -242,11 +222,11 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           value={search}
           onChange={(e) => {
             setSearch(e.target.value);
-            if (!e.target.value) filtered(setQ)('');
+            if (!e.target.value) filter({ q: undefined });
           }}
           onSearch={(v) => {
             repeat(v.trim());
-            filtered(setQ)(v.trim());
+            filter({ q: v.trim() || undefined });
           }}
           allowClear
           placeholder={t('devices:filters.q')}
@@ -260,11 +240,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
       </Space>
 
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', marginBottom: 12 }}>
-        {canAdd && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true, device: null })} data-testid="btn-add">
-            {t('devices:add')}
-          </Button>
-        )}
+        {canAdd && <AddButton onClick={() => setDrawer({ open: true, device: null })}>{t('devices:add')}</AddButton>}
         {canImport && (
           <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="btn-import">
             {t('devices:import.button')}
@@ -298,13 +274,11 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
       </div>
 
       <Table<DeviceDto>
-        rowKey="id"
-        size="middle"
         data-testid="table-devices"
-        loading={list.isFetching}
         columns={columns}
-        dataSource={rows}
         scroll={{ x: 1800 }}
+        {...table.tableProps(list.data, list.isFetching)}
+        dataSource={rows}
         rowSelection={
           canEdit || canDelete
             ? {
@@ -318,34 +292,12 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           rowExpandable: (d) => d.subCount > 0,
           expandedRowRender: (d) => <SubDevices parentId={d.id} />,
         }}
-        onChange={(_, __, sorter) => {
-          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<DeviceDto> | undefined;
-          const key = s?.columnKey as DeviceSort | undefined;
-          if (key && s?.order) {
-            setSort({ field: key, order: s.order === 'ascend' ? 'asc' : 'desc' });
-            setPage(1);
-          } else if (s && !s.order) {
-            setSort({ field: 'createdAt', order: 'desc' });
-          }
-        }}
-        pagination={{
-          current: page,
-          pageSize: limit,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('common:total', { total }),
-          onChange: (p, size) => {
-            setPage(size === limit ? p : 1);
-            setLimit(size);
-          },
-        }}
       />
 
       <DeviceDrawer
         open={drawer.open}
         device={drawer.device}
-        defaultProjectId={fixedProjectId ?? projectId}
+        defaultProjectId={filters.projectId}
         defaultProjectName={fixedProjectName ?? projectName}
         onClose={() => setDrawer({ open: false, device: null })}
         onCreated={(credential) => setSecret({ credential, reason: 'created' })}

@@ -108,7 +108,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
       width: 200,
       render: (key: string) => (key ? columnLabel(key, lang) : t('devices:import.report.wholeRow')),
     },
-    { title: t('devices:import.report.reason'), dataIndex: 'reason', render: (r: string) => importReason(r, t) },
+    { title: t('devices:import.report.reason'), dataIndex: 'reason', render: (_: unknown, e: ImportError) => importReason(e) },
   ];
 
   return (

@@ -3,7 +3,7 @@ import { Form, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedbackMessage } from '../../lib/feedback';
 import { useMoveDevices } from './api';
-import { ProjectSelect } from './pickers';
+import { ProjectSelect } from '../../components/ProjectSelect';
 
 interface Props {
   ids: number[];

@@ -12,7 +12,13 @@ import { api } from '../../lib/api';
 
 /** Filters, paging and sorting of GET /device/list (and of the export, without paging). */
 export type DeviceListParams = EndpointQuery<typeof deviceApi.list>;
-export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'warningLevel' | 'q' | 'parentId'>;
+/** The list's filters as the screen holds them: the query's, with its coerced ids as numbers. */
+export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'warningLevel' | 'q' | 'parentId'> & {
+  projectId?: number;
+  typeId?: number;
+  warningLevel?: number;
+  parentId?: number;
+};
 export type DeviceSort = NonNullable<DeviceListParams['sort']>;
 /** The ingestion secret, shown once when a device is created or its secret regenerated. */
 export type DeviceCredential = EndpointData<typeof deviceApi.credential>;
@@ -41,16 +47,6 @@ export function useTypeOptions() {
     queryKey: ['devicetypes', 'options'],
     queryFn: () => api(deviceTypeApi.options),
     staleTime: 60_000,
-  });
-}
-
-/** Projects for pickers, searched by name on the server (the first 50 matches). */
-export function useProjectOptions(name: string) {
-  return useQuery({
-    queryKey: ['projects', 'options', name],
-    queryFn: () => api(projectApi.list, { query: { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } }),
-    placeholderData: keepPreviousData,
-    select: (page) => page.items.map((p) => ({ id: p.id, name: p.name })),
   });
 }
 

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { localized } from '../devicetypes/localize';
+import { localized } from '../../lib/localize';
 import type { DeviceSort } from './api';
 
 export const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
@@ -37,22 +37,14 @@ function timeCell(value: string | null, t: TFunction, ago: boolean) {
 
 /**
  * Data columns of device tables (the list and the sub-device rows). Sortable ones carry their
- * API sort key as `key`; the current sort is passed to show its arrow.
+ * API sort key as `key`; `sort` gives a sortable column's props (its arrow: use-server-table).
  */
 export function deviceColumns(
   t: TFunction,
-  sort?: { field: DeviceSort; order: 'asc' | 'desc' },
+  sort?: (key: DeviceSort) => Partial<ColumnType<DeviceDto>>,
   options: { project?: boolean; pinName?: boolean } = {},
 ): ColumnType<DeviceDto>[] {
-  const sortable = (key: DeviceSort): Partial<ColumnType<DeviceDto>> =>
-    sort
-      ? {
-          key,
-          sorter: true,
-          sortOrder: sort.field === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
-          sortDirections: ['ascend', 'descend', 'ascend'],
-        }
-      : {};
+  const sortable = (key: DeviceSort): Partial<ColumnType<DeviceDto>> => (sort ? sort(key) : {});
   const columns: (ColumnType<DeviceDto> | false)[] = [
     {
       title: t('devices:fields.name'),

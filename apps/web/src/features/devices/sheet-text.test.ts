@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorCode,
   LANGUAGES,
-  deviceFieldsSchema,
   refusalMessage,
   type RefusalParams,
   type RefusalReason,
@@ -37,44 +36,51 @@ describe('columnLabel', () => {
 });
 
 describe('importReason', () => {
-  it('localizes the reasons the server writes itself', () => {
-    expect(importReason('no device type with code XYZ', t)).toBe('No device type with code XYZ');
-    expect(importReason('no project named Harbour', t)).toBe('No project named Harbour');
-    expect(importReason('duplicate of row 4', t)).toBe('Same device code as row 4');
-    expect(importReason('a device with SN A-1 already exists', t)).toBe('A device with code A-1 already exists');
-    expect(importReason('required', t)).toBe('Required');
+  /** A row error as the server sends it: a refusal reason with params and its English text. */
+  const rowError = (reason: RefusalReason, params: RefusalParams = {}) => ({ reason, params, message: refusalMessage(reason, params) });
+
+  it('translates the reason with its params like every other refusal', () => {
+    expect(importReason(rowError('unknownTypeCode', { code: 'XYZ' }))).toBe('No device type with code XYZ');
+    expect(importReason(rowError('unknownProjectName', { name: 'Harbour' }))).toBe('No project named Harbour');
+    expect(importReason(rowError('duplicateSnRow', { row: 4 }))).toBe('Same device code as row 4');
+    expect(importReason(rowError('numberRange', { min: -180, max: 180 }))).toBe('Must be between -180 and 180');
+    expect(importReason(rowError('cellRequired'))).toBe('Required');
   });
 
-  it('localizes every message the contract schema gives for bad sheet values', () => {
-    const bad = deviceFieldsSchema.safeParse({
-      name: '',
-      sn: 'bad sn!',
-      typeId: 1,
-      lng: 200,
-      lat: -95,
-      alarmPhone: 'call me',
-      warningLevel: 7,
-      simNumber: '12ab',
-      imei: 'x',
-      btCode: 'b'.repeat(65),
-    });
-    expect(bad.success).toBe(false);
-    const reasons = bad.error!.issues.map((i) => i.message);
-    expect(reasons.length).toBeGreaterThanOrEqual(9);
-    for (const reason of reasons) {
-      expect(importReason(reason, t), reason).not.toBe(reason);
-    }
+  it('shows the server’s English text for a reason this console does not know', () => {
+    expect(importReason({ reason: 'somethingNew' as RefusalReason, params: {}, message: 'Something new' })).toBe('Something new');
   });
 
-  it('shows an unknown reason as the server wrote it', () => {
-    expect(importReason('something new', t)).toBe('something new');
-  });
-
-  it('has its texts in every language', () => {
-    for (const lang of LANGUAGES) {
-      const fixed = i18n.getFixedT(lang);
-      expect(importReason('no project named P', fixed)).toContain('P');
-      expect(importReason('no project named P', fixed)).not.toBe('no project named P');
+  it('has the texts of every row reason in every language, params filled in', async () => {
+    const reasons: [RefusalReason, RefusalParams][] = [
+      ['cellRequired', {}],
+      ['unknownTypeCode', { code: 'XYZ' }],
+      ['unknownProjectName', { name: 'Harbour' }],
+      ['ambiguousProjectName', { name: 'Harbour' }],
+      ['duplicateSnRow', { row: 7 }],
+      ['snTaken', { sn: 'A-1' }],
+      ['numberRequired', {}],
+      ['integerRequired', {}],
+      ['numberRange', { min: -90, max: 90 }],
+      ['tooLong', { max: 64 }],
+      ['snPattern', {}],
+      ['digitsOnly', {}],
+      ['phoneListPattern', {}],
+      ['nulCharacter', {}],
+      ['invalidValue', {}],
+    ];
+    try {
+      for (const lang of LANGUAGES) {
+        await i18n.changeLanguage(lang);
+        for (const [reason, params] of reasons) {
+          const text = importReason(rowError(reason, params));
+          expect(text, `${lang} ${reason}`).not.toBe(`refusals:${reason}`);
+          if (lang !== 'en') expect(text, `${lang} ${reason}`).not.toBe(refusalMessage(reason, params));
+          for (const value of Object.values(params)) expect(text, `${lang} ${reason}`).toContain(String(value));
+        }
+      }
+    } finally {
+      await i18n.changeLanguage('en');
     }
   });
 });

@@ -13,7 +13,7 @@ import {
   type DeviceTypeDto,
   type ParamDto,
 } from '@iot/contract';
-import { useRouteTable } from '../../app/route-table';
+import { useMenuPage } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import { alarmColumns, comparisonLabel } from './alarm-columns';
@@ -31,7 +31,7 @@ import {
   type NamePath,
   type SaveProblem,
 } from './list-editor';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
 
@@ -72,7 +72,7 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const canEdit = useCanChange('devicetype:alarm', type);
-  const canSetParams = useRouteTable().byPath.has('/device/setparam');
+  const canSetParams = useMenuPage('/device/setparam');
   const save = useSaveAlarms();
   const errorRows = useRowErrors(form, 'rules');
   const [problem, setProblem] = useState<SaveProblem>();

@@ -1,19 +1,19 @@
 import type { HTMLAttributes } from 'react';
-import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
+import { Button, Card, Form, Input, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { DeviceTypeDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
-import { useRouteTable } from '../../app/route-table';
+import { useMenuPage, usePermission } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { ApiError, describeError, reportError } from '../../lib/http';
-import { useRepeatSearch } from '../../lib/use-repeat-search';
+import { AddButton, DeleteLink } from '../../components/ListActions';
+import { FilterBar } from '../../components/FilterBar';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
 import { useDeleteDeviceType, useDeviceTypeList, type DeviceTypeFilters, type DeviceTypeSort } from './api';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 import { useIsSuperAdmin } from './shared';
 
 type Filters = DeviceTypeFilters;
@@ -22,25 +22,19 @@ type Filters = DeviceTypeFilters;
 export default function DeviceTypeListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [filterForm] = Form.useForm<Filters>();
   const table = useServerTable<Filters, DeviceTypeSort>({ sort: 'id', order: 'desc' });
   const { data, isFetching } = useDeviceTypeList(table.params);
   const remove = useDeleteDeviceType();
-  const routes = useRouteTable();
   const isSuper = useIsSuperAdmin();
   const canAdd = usePermission('devicetype:add');
   const canEdit = usePermission('devicetype:edit');
   const canDelete = usePermission('devicetype:delete');
   // The hidden settings routes exist only when the menu tree grants them to this user.
-  const has = (path: string) => routes.byPath.has(path);
-
-  const repeat = useRepeatSearch();
-  const onSearch = (values: Filters) => {
-    const trimmed: Filters = {};
-    if (values.name?.trim()) trimmed.name = values.name.trim();
-    if (values.code?.trim()) trimmed.code = values.code.trim();
-    repeat(trimmed);
-    table.search(trimmed);
+  const pages = {
+    edit: useMenuPage('/device/edittype'),
+    params: useMenuPage('/device/setparam'),
+    alarms: useMenuPage('/device/setalarm'),
+    add: useMenuPage('/device/addtype'),
   };
 
   const onDelete = async (type: DeviceTypeDto) => {
@@ -126,21 +120,21 @@ export default function DeviceTypeListPage() {
         const editable = !row.builtin || isSuper;
         return (
           <Space size={0} wrap>
-            {canEdit && editable && has('/device/edittype') && (
+            {canEdit && editable && pages.edit && (
               <Link to={`/device/edittype?id=${row.id}`} data-testid={`btn-edit-${row.id}`}>
                 <Button type="link" size="small">
                   {t('devicetypes:list.edit')}
                 </Button>
               </Link>
             )}
-            {has('/device/setparam') && (
+            {pages.params && (
               <Link to={`/device/setparam?id=${row.id}`} data-testid={`btn-params-${row.id}`}>
                 <Button type="link" size="small">
                   {t('devicetypes:list.params')}
                 </Button>
               </Link>
             )}
-            {has('/device/setalarm') && (
+            {pages.alarms && (
               <Link to={`/device/setalarm?id=${row.id}`} data-testid={`btn-alarms-${row.id}`}>
                 <Button type="link" size="small">
                   {t('devicetypes:list.alarms')}
@@ -148,18 +142,15 @@ export default function DeviceTypeListPage() {
               </Link>
             )}
             {canDelete && editable && !row.builtin && (
-              <Popconfirm
+              <DeleteLink
                 title={t('devicetypes:list.deleteTitle')}
                 description={t('devicetypes:list.deleteConfirm', { name: localName(row, currentLanguage()), code: row.code })}
-                okText={t('common:confirm')}
-                cancelText={t('common:cancel')}
-                okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}
                 onConfirm={() => onDelete(row)}
+                icon={<DeleteOutlined />}
+                testId={`btn-delete-${row.id}`}
               >
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`btn-delete-${row.id}`}>
-                  {t('devicetypes:list.delete')}
-                </Button>
-              </Popconfirm>
+                {t('devicetypes:list.delete')}
+              </DeleteLink>
             )}
           </Space>
         );
@@ -169,42 +160,18 @@ export default function DeviceTypeListPage() {
 
   return (
     <Card data-testid="devicetypes-page">
-      <div style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 12, marginBottom: 16 }}>
-        <Form form={filterForm} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-          <Form.Item name="code" label={t('devicetypes:fields.code')}>
-            <Input allowClear maxLength={32} style={{ width: 160 }} data-testid="filter-code" />
-          </Form.Item>
-          <Form.Item name="name" label={t('devicetypes:fields.name')}>
-            <Input allowClear maxLength={64} style={{ width: 180 }} data-testid="filter-name" />
-          </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="btn-search">
-                {t('devicetypes:list.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  repeat({});
-                  table.search({});
-                }}
-                data-testid="btn-reset"
-              >
-                {t('devicetypes:list.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
-        </Form>
-        {canAdd && has('/device/addtype') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/device/addtype')} data-testid="btn-add">
-            {t('devicetypes:list.add')}
-          </Button>
-        )}
-      </div>
+      <FilterBar<Filters>
+        onSearch={table.search}
+        extra={canAdd && pages.add && <AddButton onClick={() => navigate('/device/addtype')}>{t('devicetypes:list.add')}</AddButton>}
+      >
+        <Form.Item name="code" label={t('devicetypes:fields.code')}>
+          <Input allowClear maxLength={32} style={{ width: 160 }} data-testid="filter-code" />
+        </Form.Item>
+        <Form.Item name="name" label={t('devicetypes:fields.name')}>
+          <Input allowClear maxLength={64} style={{ width: 180 }} data-testid="filter-name" />
+        </Form.Item>
+      </FilterBar>
       <Table<DeviceTypeDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="table-devicetypes"

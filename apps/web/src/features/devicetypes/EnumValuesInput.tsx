@@ -3,7 +3,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Modal, Table, Tooltip, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../lib/i18n';
-import { enumLabel } from './localize';
+import { enumLabel } from '../../lib/localize';
 import { enumValueProblems, PARAM_LIMITS as LIMITS } from '@iot/contract';
 import { problemRule } from './list-editor';
 import type { EnumOptionRow } from './param-rows';

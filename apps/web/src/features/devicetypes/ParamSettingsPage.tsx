@@ -27,7 +27,7 @@ import {
   type NamePath,
   type SaveProblem,
 } from './list-editor';
-import { ruleMessage } from './localize';
+import { ruleMessage } from '../../lib/localize';
 import { paramColumns } from './param-columns';
 import { newParamRow, removedIds, toParamInput, toParamRow, type ParamRow } from './param-rows';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';

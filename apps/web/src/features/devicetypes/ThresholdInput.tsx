@@ -2,7 +2,7 @@ import { Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ParamDto } from '@iot/contract';
 import { currentLanguage } from '../../lib/i18n';
-import { enumLabel } from './localize';
+import { enumLabel } from '../../lib/localize';
 
 interface Props {
   param: ParamDto | undefined;

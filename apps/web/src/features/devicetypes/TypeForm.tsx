@@ -3,7 +3,7 @@ import { Alert, Button, Card, Form, Input, Skeleton, Space, Switch } from 'antd'
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DEVICE_TYPE_LIMITS as LIMITS, PATTERNS, type DeviceTypeDto } from '@iot/contract';
-import { closeTag } from '../../app/tags';
+import { closeTag } from '../../lib/tags';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, reportError } from '../../lib/http';
 import { useDeviceType, useSaveDeviceType, type DeviceTypeFields } from './api';

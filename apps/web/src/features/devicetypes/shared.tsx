@@ -4,10 +4,10 @@ import { Button, Result, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { SUPERADMIN, type DeviceTypeDto, type PermissionCode } from '@iot/contract';
-import { usePermission, useSession } from '../../app/session';
+import { usePermission, useSession } from '../../lib/session';
 import { ApiError, describeError, refusalOf } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
-import { localName } from './localize';
+import { localName } from '../../lib/localize';
 
 export const LIST_PATH = '/device/type';
 

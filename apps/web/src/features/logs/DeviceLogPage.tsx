@@ -65,8 +65,6 @@ function LoginLogs() {
         </Form.Item>
       </FilterBar>
       <Table<LoginLogDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 900 }}
         data-testid="table-loginlogs"

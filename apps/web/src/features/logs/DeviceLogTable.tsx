@@ -122,8 +122,6 @@ export function DeviceLogTable() {
         </Form.Item>
       </FilterBar>
       <Table<DeviceLogDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 1000 }}
         data-testid="table-devicelogs"

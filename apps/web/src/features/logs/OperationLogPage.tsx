@@ -181,8 +181,6 @@ export default function OperationLogPage() {
         </Form.Item>
       </FilterBar>
       <Table<OperationLogDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 1200 }}
         data-testid="table-logs"

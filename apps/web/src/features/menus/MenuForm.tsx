@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Switch, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ACL_LIMITS, PATTERNS, type MenuNode, type MenuOption } from '@iot/contract';
-import { MenuIcon, MENU_ICON_NAMES } from '../../app/layout/menu-icons';
+import { MenuIcon, MENU_ICON_NAMES } from '../../components/MenuIcon';
 import { FormModal } from '../../components/FormModal';
 import { localizedName } from '../../lib/acl-labels';
 import { currentLanguage } from '../../lib/i18n';

@@ -1,22 +1,20 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
+import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MenuNode } from '@iot/contract';
-import { MenuIcon } from '../../app/layout/menu-icons';
-import { reloadMenus, usePermission } from '../../app/session';
+import { MenuIcon } from '../../components/MenuIcon';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton } from '../../components/ListActions';
 import { actionsColumn } from '../../components/RowActions';
 import { useIsMobile } from '../../lib/use-mobile';
 import { localizedName } from '../../lib/acl-labels';
-import { feedbackMessage } from '../../lib/feedback';
+import { useCrud } from '../../lib/use-crud';
 import { currentLanguage } from '../../lib/i18n';
 import { createMenu, deleteMenu, editMenu, menuKeys, useMenuOptions, useMenuTree, type MenuInput } from './api';
 import { MenuForm } from './MenuForm';
 
-type Editing = { mode: 'add'; parentId: number } | { mode: 'edit'; menu: MenuNode } | null;
 
 /** Keeps the nodes matching `keyword` (any language, url or identification) and their ancestors. */
 function filterTree(nodes: MenuNode[], keyword: string): MenuNode[] {
@@ -46,7 +44,6 @@ function asRows(nodes: MenuNode[]): MenuNode[] {
 export default function MenuPage() {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const queryClient = useQueryClient();
   const canAdd = usePermission('menu:add');
   const canEdit = usePermission('menu:edit');
   const canDelete = usePermission('menu:delete');
@@ -54,38 +51,25 @@ export default function MenuPage() {
   const { data: options = [] } = useMenuOptions();
   const [keyword, setKeyword] = useState('');
   const [collapsed, setCollapsed] = useState<number[]>([]);
-  const [editing, setEditing] = useState<Editing>(null);
+  /** Where an added menu goes: the top level, or below the row whose "Add child" was clicked. */
+  const [parentId, setParentId] = useState(0);
   const mobile = useIsMobile();
 
   const rows = useMemo(() => asRows(filterTree(menus, keyword)), [menus, keyword]);
   const expanded = useMemo(() => allIds(rows).filter((id) => !collapsed.includes(id)), [rows, collapsed]);
 
-  /** The sidebar and the pickers read the same rows: refresh them all after a change. */
-  const changed = async () => {
-    await queryClient.invalidateQueries({ queryKey: menuKeys.all });
-    void reloadMenus().catch(() => undefined);
-  };
-
-  const save = async (values: MenuInput) => {
-    if (editing?.mode === 'edit') {
-      await editMenu({ ...values, id: editing.menu.id });
-      feedbackMessage().success(t('crud:updated'));
-    } else {
-      await createMenu(values);
-      feedbackMessage().success(t('crud:created'));
-    }
-    setEditing(null);
-    await changed();
-  };
-
-  const remove = async (menu: MenuNode) => {
-    try {
-      await deleteMenu(menu.id);
-      feedbackMessage().success(t('crud:deleted'));
-      await changed();
-    } catch {
-      // the server's refusal (sub-menus, permissions) is shown by the http client
-    }
+  // The sidebar and the pickers read the same rows: both follow a change. A refused delete
+  // (sub-menus, permissions) is shown by the http client.
+  const crud = useCrud<MenuNode, MenuInput>({
+    create: createMenu,
+    edit: editMenu,
+    remove: deleteMenu,
+    queryKey: menuKeys.all,
+    reloadsMenus: true,
+  });
+  const addBelow = (id: number) => {
+    setParentId(id);
+    crud.add();
   };
 
   const columns: ColumnsType<MenuNode> = [
@@ -137,10 +121,10 @@ export default function MenuPage() {
         rowKey: (m) => m.id,
         actions: (m) => [
           ...(canAdd
-            ? [{ key: 'add', label: t('menus:addChild'), testId: `row-add-child-${m.id}`, onClick: () => setEditing({ mode: 'add', parentId: m.id }) }]
+            ? [{ key: 'add', label: t('menus:addChild'), testId: `row-add-child-${m.id}`, onClick: () => addBelow(m.id) }]
             : []),
           ...(canEdit
-            ? [{ key: 'edit', label: t('crud:edit'), testId: `row-edit-${m.id}`, onClick: () => setEditing({ mode: 'edit', menu: m }) }]
+            ? [{ key: 'edit', label: t('crud:edit'), testId: `row-edit-${m.id}`, onClick: () => crud.edit(m) }]
             : []),
           ...(canDelete
             ? [
@@ -149,7 +133,7 @@ export default function MenuPage() {
                   label: t('crud:delete'),
                   danger: true,
                   testId: `row-delete-${m.id}`,
-                  onClick: () => void remove(m),
+                  onClick: () => void crud.remove(m),
                   confirm: {
                     title: t('menus:deleteConfirm', { name: localizedName(m, lang) }),
                     description: (m.children?.length ?? 0) > 0 ? t('menus:deleteHasChildren') : undefined,
@@ -166,13 +150,7 @@ export default function MenuPage() {
     <Card data-testid="page-menu">
       <FilterBar<{ keyword?: string }>
         onSearch={(v) => setKeyword(v.keyword ?? '')}
-        extra={
-          canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add', parentId: 0 })}>
-              {t('crud:add')}
-            </Button>
-          )
-        }
+        extra={canAdd && <AddButton onClick={() => addBelow(0)} />}
       >
         <Form.Item name="keyword">
           <Input placeholder={t('menus:keyword')} allowClear data-testid="filter-keyword" style={{ width: 260 }} />
@@ -194,12 +172,12 @@ export default function MenuPage() {
         }}
       />
       <MenuForm
-        open={editing !== null}
-        menu={editing?.mode === 'edit' ? editing.menu : undefined}
-        parentId={editing?.mode === 'add' ? editing.parentId : 0}
+        open={crud.open}
+        menu={crud.row}
+        parentId={crud.row ? 0 : parentId}
         options={options}
-        onCancel={() => setEditing(null)}
-        onSubmit={save}
+        onCancel={crud.close}
+        onSubmit={crud.save}
       />
     </Card>
   );

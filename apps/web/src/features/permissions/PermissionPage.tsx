@@ -1,16 +1,15 @@
-import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, TreeSelect, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Card, Form, Input, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionDto } from '@iot/contract';
-import { reloadMenus, usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { isConsoleCode, permissionLabel } from '../../lib/acl-labels';
-import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
+import { useCrud } from '../../lib/use-crud';
 import { useServerTable } from '../../lib/use-server-table';
 import {
   createPermission,
@@ -26,13 +25,10 @@ import {
 import { menuNames, menuTreeData } from './menu-tree';
 import { PermissionForm } from './PermissionForm';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; permission: PermissionDto } | null;
-
 /** §2 /sys/permission: permission codes and the menus they belong to. */
 export default function PermissionPage() {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const queryClient = useQueryClient();
   const canAdd = usePermission('permission:add');
   const canEdit = usePermission('permission:edit');
   const canDelete = usePermission('permission:delete');
@@ -41,35 +37,15 @@ export default function PermissionPage() {
   const { data: menuOptions = [] } = usePermissionMenuOptions();
   const menuTree = useMemo(() => menuTreeData(menuOptions, lang), [menuOptions, lang]);
   const names = useMemo(() => menuNames(menuOptions, lang), [menuOptions, lang]);
-  const [editing, setEditing] = useState<Editing>(null);
 
-  const changed = async () => {
-    await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
+  const crud = useCrud<PermissionDto, PermissionInput>({
+    create: createPermission,
+    edit: editPermission,
+    remove: deletePermission,
+    queryKey: permissionKeys.all,
     // Permissions decide which menus show: the sidebar follows.
-    void reloadMenus().catch(() => undefined);
-  };
-
-  const save = async (values: PermissionInput) => {
-    if (editing?.mode === 'edit') {
-      await editPermission({ ...values, id: editing.permission.id });
-      feedbackMessage().success(t('crud:updated'));
-    } else {
-      await createPermission(values);
-      feedbackMessage().success(t('crud:created'));
-    }
-    setEditing(null);
-    await changed();
-  };
-
-  const remove = async (p: PermissionDto) => {
-    try {
-      await deletePermission(p.id);
-      feedbackMessage().success(t('crud:deleted'));
-      await changed();
-    } catch {
-      // reported by the http client
-    }
-  };
+    reloadsMenus: true,
+  });
 
   const columns: ColumnsType<PermissionDto> = [
     { title: 'ID', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: table.sortOrderOf('id') },
@@ -114,22 +90,16 @@ export default function PermissionPage() {
       render: (_, p) => (
         <Space size={0}>
           {canEdit && (
-            <Button type="link" size="small" data-testid={`row-edit-${p.id}`} onClick={() => setEditing({ mode: 'edit', permission: p })}>
+            <RowLink testId={`row-edit-${p.id}`} onClick={() => crud.edit(p)}>
               {t('crud:edit')}
-            </Button>
+            </RowLink>
           )}
           {canDelete && !isConsoleCode(p.identification) && (
-            <Popconfirm
+            <DeleteLink
               title={t('permissions:deleteConfirm', { name: p.name })}
-              okText={t('common:confirm')}
-              cancelText={t('common:cancel')}
-              okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
-              onConfirm={() => remove(p)}
-            >
-              <Button type="link" size="small" danger data-testid={`row-delete-${p.id}`}>
-                {t('crud:delete')}
-              </Button>
-            </Popconfirm>
+              onConfirm={() => crud.remove(p)}
+              testId={`row-delete-${p.id}`}
+            />
           )}
         </Space>
       ),
@@ -140,13 +110,7 @@ export default function PermissionPage() {
     <Card data-testid="page-permission">
       <FilterBar<PermissionFilters>
         onSearch={table.search}
-        extra={
-          canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
-              {t('crud:add')}
-            </Button>
-          )
-        }
+        extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
           <Input placeholder={t('permissions:name')} allowClear data-testid="filter-name" style={{ width: 180 }} />
@@ -166,19 +130,17 @@ export default function PermissionPage() {
         </Form.Item>
       </FilterBar>
       <Table<PermissionDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 960 }}
         data-testid="table-permission"
         {...table.tableProps(data, isFetching)}
       />
       <PermissionForm
-        open={editing !== null}
-        permission={editing?.mode === 'edit' ? editing.permission : undefined}
+        open={crud.open}
+        permission={crud.row}
         menuTree={menuTree}
-        onCancel={() => setEditing(null)}
-        onSubmit={save}
+        onCancel={crud.close}
+        onSubmit={crud.save}
       />
     </Card>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PATTERNS, USER_LIMITS, userApi, type UserInfo } from '@iot/contract';
-import { patchUser } from '../../app/session';
+import { patchUser } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { api } from '../../lib/api';
 

@@ -3,10 +3,10 @@ import { Button, Card, Col, Descriptions, Form, Row, Select, Switch, Tag } from 
 import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_STYLES, LANGUAGES, userApi, type DashboardStyle, type Language } from '@iot/contract';
-import { changeLanguage } from '../../app/language';
-import { patchUser, useSession } from '../../app/session';
+import { changeLanguage } from '../../lib/language';
+import { patchUser, useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
-import { ChangePasswordDialog } from '../auth/ChangePasswordDialog';
+import { ChangePasswordDialog } from '../../components/ChangePasswordDialog';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { api } from '../../lib/api';

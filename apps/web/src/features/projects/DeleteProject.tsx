@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ProjectDto } from '@iot/contract';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, reportError } from '../../lib/http';
-import { ProjectSelect } from '../devices/pickers';
+import { ProjectSelect } from '../../components/ProjectSelect';
 import { useDeleteProject } from './api';
 
 /**

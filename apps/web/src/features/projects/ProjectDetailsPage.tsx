@@ -1,18 +1,24 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Card, Descriptions, Empty, Space, Spin, Tabs, Tag } from 'antd';
 import { EditOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { parseTime } from '../../lib/format';
-// One-way seam: the project page embeds the device registry's table (devices never import projects).
-import { DeviceTable } from '../devices/DeviceTable';
 import { useProject } from './api';
 import { ProjectFormModal } from './ProjectFormModal';
 import { RoadSections } from './RoadSections';
 
+interface Props {
+  /**
+   * The project's devices tab. Features do not import each other: the app composes this page
+   * with the device registry's table (app/ProjectDetails.tsx).
+   */
+  devices?: (project: { id: number; name: string }) => ReactNode;
+}
+
 /** /project/details?id= : the project's details, its devices and its road sections. */
-export default function ProjectDetailsPage() {
+export default function ProjectDetailsPage({ devices }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -70,12 +76,12 @@ export default function ProjectDetailsPage() {
       <Card>
         <Tabs
           items={[
-            ...(canDevices
+            ...(canDevices && devices
               ? [
                   {
                     key: 'devices',
                     label: t('projects:details.devices'),
-                    children: <DeviceTable key={project.id} fixedProjectId={project.id} fixedProjectName={project.name} />,
+                    children: devices(project),
                   },
                 ]
               : []),

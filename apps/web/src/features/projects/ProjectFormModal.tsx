@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Col, Form, Input, InputNumber, Modal, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS as LIMITS, type ProjectDto } from '@iot/contract';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { useSaveProject, type ProjectInput } from './api';

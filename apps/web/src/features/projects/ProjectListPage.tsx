@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { Button, Card, Input, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
-import { PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface';
+import { UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { ProjectDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { parseTime } from '../../lib/format';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
-import { useProjectList, type ProjectSort } from './api';
+import { useServerTable } from '../../lib/use-server-table';
+import { AddButton, RowLink } from '../../components/ListActions';
+import { useProjectList, type ProjectListParams, type ProjectSort } from './api';
 import { useDeleteProjectFlow } from './DeleteProject';
 import { ProjectFormModal } from './ProjectFormModal';
 
@@ -25,21 +27,13 @@ export default function ProjectListPage() {
   const canDetails = usePermission('project:detail');
 
   const [search, setSearch] = useState('');
-  const [name, setName] = useState('');
   const repeat = useRepeatSearch('');
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(20);
-  const [sort, setSort] = useState<{ field: ProjectSort; order: 'asc' | 'desc' }>({ field: 'createdAt', order: 'desc' });
+  const table = useServerTable<Pick<ProjectListParams, 'name'>, ProjectSort>({ sort: 'createdAt', order: 'desc' });
   const [editing, setEditing] = useState<{ open: boolean; project: ProjectDto | null }>({ open: false, project: null });
-  const list = useProjectList({ page, limit, name: name || undefined, sort: sort.field, order: sort.order });
+  const list = useProjectList(table.params);
   const deletion = useDeleteProjectFlow();
 
-  const sortable = (key: ProjectSort) => ({
-    key,
-    sorter: true,
-    sortOrder: sort.field === key ? (sort.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
-    sortDirections: ['ascend' as const, 'descend' as const, 'ascend' as const],
-  });
+  const sortable = (key: ProjectSort) => table.sortable(key, true);
 
   const columns: ColumnsType<ProjectDto> = [
     {
@@ -94,24 +88,24 @@ export default function ProjectListPage() {
       render: (_, p) => (
         <Space size={0} wrap={false}>
           {canDetails && (
-            <Button type="link" size="small" onClick={() => navigate(`/project/details?id=${p.id}`)} data-testid={`row-details-${p.id}`}>
+            <RowLink testId={`row-details-${p.id}`} onClick={() => navigate(`/project/details?id=${p.id}`)}>
               {t('projects:actions.details')}
-            </Button>
+            </RowLink>
           )}
           {canDevices && (
-            <Button type="link" size="small" onClick={() => navigate(`/device/list?projectId=${p.id}`)} data-testid={`row-devices-${p.id}`}>
+            <RowLink testId={`row-devices-${p.id}`} onClick={() => navigate(`/device/list?projectId=${p.id}`)}>
               {t('projects:actions.devices')}
-            </Button>
+            </RowLink>
           )}
           {canUsers && (
-            <Button type="link" size="small" onClick={() => navigate(`/project/userProjectList?id=${p.id}`)} data-testid={`row-users-${p.id}`}>
+            <RowLink testId={`row-users-${p.id}`} onClick={() => navigate(`/project/userProjectList?id=${p.id}`)}>
               {t('projects:actions.users')}
-            </Button>
+            </RowLink>
           )}
           {canEdit && (
-            <Button type="link" size="small" onClick={() => setEditing({ open: true, project: p })} data-testid={`row-edit-${p.id}`}>
+            <RowLink testId={`row-edit-${p.id}`} onClick={() => setEditing({ open: true, project: p })}>
               {t('projects:actions.edit')}
-            </Button>
+            </RowLink>
           )}
           {canDelete && (
             <Button type="link" size="small" danger onClick={() => deletion.start(p)} data-testid={`row-delete-${p.id}`}>
@@ -130,15 +124,11 @@ export default function ProjectListPage() {
           value={search}
           onChange={(e) => {
             setSearch(e.target.value);
-            if (!e.target.value) {
-              setName('');
-              setPage(1);
-            }
+            if (!e.target.value) table.search({});
           }}
           onSearch={(v) => {
             repeat(v.trim());
-            setName(v.trim());
-            setPage(1);
+            table.search(v.trim() ? { name: v.trim() } : {});
           }}
           allowClear
           maxLength={64}
@@ -152,38 +142,13 @@ export default function ProjectListPage() {
             {t('projects:allDevices')}
           </Button>
         )}
-        {canAdd && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ open: true, project: null })} data-testid="btn-add">
-            {t('projects:add')}
-          </Button>
-        )}
+        {canAdd && <AddButton onClick={() => setEditing({ open: true, project: null })}>{t('projects:add')}</AddButton>}
       </div>
       <Table<ProjectDto>
-        rowKey="id"
-        size="middle"
         data-testid="table-projects"
-        loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.items ?? []}
         scroll={{ x: 'max-content' }}
-        onChange={(_, __, sorter) => {
-          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<ProjectDto> | undefined;
-          const key = s?.columnKey as ProjectSort | undefined;
-          if (key && s?.order) setSort({ field: key, order: s.order === 'ascend' ? 'asc' : 'desc' });
-          else if (s && !s.order) setSort({ field: 'createdAt', order: 'desc' });
-        }}
-        pagination={{
-          current: page,
-          pageSize: limit,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('common:total', { total }),
-          onChange: (p, size) => {
-            setPage(size === limit ? p : 1);
-            setLimit(size);
-          },
-        }}
+        {...table.tableProps(list.data, list.isFetching)}
       />
       <ProjectFormModal open={editing.open} project={editing.project} onClose={() => setEditing({ open: false, project: null })} />
       {deletion.element}

@@ -5,6 +5,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
+import { RowLink } from '../../components/ListActions';
 import { useDeleteRoadSection, useRoadSections, type RoadSection } from './api';
 import { RoadSectionModal } from './RoadSectionModal';
 
@@ -58,9 +59,9 @@ export function RoadSections({ projectId, editable }: { projectId: number; edita
       width: 140,
       render: (_, s) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => setEditing({ open: true, section: s })} data-testid={`road-edit-${s.id}`}>
+          <RowLink testId={`road-edit-${s.id}`} onClick={() => setEditing({ open: true, section: s })}>
             {t('projects:actions.edit')}
-          </Button>
+          </RowLink>
           <Button type="link" size="small" danger onClick={() => confirmDelete(s)} data-testid={`road-delete-${s.id}`}>
             {t('projects:actions.delete')}
           </Button>

@@ -2,11 +2,10 @@ import { useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { USER_PICKER_PERMISSIONS, type UserOption } from '@iot/contract';
-import { usePermission } from '../../app/session';
-// One-way seam: projects reuse the device registry's debounce (devices never import projects).
-import { useDebounced } from '../devices/pickers';
+import { usePermission } from '../../lib/session';
+import { useDebounced } from '../../lib/use-debounced';
 // Users are searched as on the user screens (one hook, one contract type).
-import { useUserOptions } from '../users/api';
+import { useUserOptions } from '../../lib/use-user-options';
 
 interface BaseProps {
   /** Users already known by name (the current owner, the project's users). */

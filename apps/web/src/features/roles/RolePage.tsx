@@ -1,58 +1,37 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RoleDto } from '@iot/contract';
-import { usePermission } from '../../app/session';
+import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
-import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
+import { useCrud } from '../../lib/use-crud';
 import { useServerTable } from '../../lib/use-server-table';
 import { createRole, deleteRole, editRole, roleKeys, useRoleList, type RoleFilters, type RoleInput, type RoleSort } from './api';
 import { RoleForm } from './RoleForm';
 import { RolePermissionDrawer } from './RolePermissionDrawer';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; role: RoleDto } | null;
-
 /** §2 /sys/role: roles with their user count and permission sets. */
 export default function RolePage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const canList = usePermission('role:list');
   const canAdd = usePermission('role:add');
   const canEdit = usePermission('role:edit');
   const canDelete = usePermission('role:delete');
   const table = useServerTable<RoleFilters, RoleSort>({ sort: 'id', order: 'asc' });
   const { data, isFetching } = useRoleList(table.params);
-  const [editing, setEditing] = useState<Editing>(null);
   const [permissionsOf, setPermissionsOf] = useState<RoleDto | null>(null);
 
-  const changed = () => queryClient.invalidateQueries({ queryKey: roleKeys.all });
-
-  const save = async (values: RoleInput) => {
-    if (editing?.mode === 'edit') {
-      await editRole({ ...values, id: editing.role.id });
-      feedbackMessage().success(t('crud:updated'));
-    } else {
-      await createRole(values);
-      feedbackMessage().success(t('crud:created'));
-    }
-    setEditing(null);
-    await changed();
-  };
-
-  const remove = async (role: RoleDto) => {
-    try {
-      await deleteRole(role.id);
-      feedbackMessage().success(t('crud:deleted'));
-      await changed();
-    } catch {
-      // the server's refusal (a role still given to users) is shown by the http client
-    }
-  };
+  // A refused delete (a role still given to users) is shown by the http client.
+  const crud = useCrud<RoleDto, RoleInput>({
+    create: createRole,
+    edit: editRole,
+    remove: deleteRole,
+    queryKey: roleKeys.all,
+  });
 
   const columns: ColumnsType<RoleDto> = [
     { title: 'ID', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: table.sortOrderOf('id') },
@@ -92,28 +71,22 @@ export default function RolePage() {
       render: (_, r) => (
         <Space size={0}>
           {canEdit && r.editable && (
-            <Button type="link" size="small" data-testid={`row-edit-${r.id}`} onClick={() => setEditing({ mode: 'edit', role: r })}>
+            <RowLink testId={`row-edit-${r.id}`} onClick={() => crud.edit(r)}>
               {t('crud:edit')}
-            </Button>
+            </RowLink>
           )}
           {canList && (
-            <Button type="link" size="small" data-testid={`row-permissions-${r.id}`} onClick={() => setPermissionsOf(r)}>
+            <RowLink testId={`row-permissions-${r.id}`} onClick={() => setPermissionsOf(r)}>
               {t('roles:permissions')}
-            </Button>
+            </RowLink>
           )}
           {canDelete && r.editable && !r.builtin && (
-            <Popconfirm
+            <DeleteLink
               title={t('roles:deleteConfirm', { name: r.name })}
               description={r.userCount > 0 ? t('roles:deleteInUse', { count: r.userCount }) : undefined}
-              okText={t('common:confirm')}
-              cancelText={t('common:cancel')}
-              okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
-              onConfirm={() => remove(r)}
-            >
-              <Button type="link" size="small" danger data-testid={`row-delete-${r.id}`}>
-                {t('crud:delete')}
-              </Button>
-            </Popconfirm>
+              onConfirm={() => crud.remove(r)}
+              testId={`row-delete-${r.id}`}
+            />
           )}
         </Space>
       ),
@@ -124,31 +97,23 @@ export default function RolePage() {
     <Card data-testid="page-role">
       <FilterBar<RoleFilters>
         onSearch={table.search}
-        extra={
-          canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
-              {t('crud:add')}
-            </Button>
-          )
-        }
+        extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
           <Input placeholder={t('roles:name')} allowClear data-testid="filter-name" style={{ width: 200 }} />
         </Form.Item>
       </FilterBar>
       <Table<RoleDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 900 }}
         data-testid="table-role"
         {...table.tableProps(data, isFetching)}
       />
       <RoleForm
-        open={editing !== null}
-        role={editing?.mode === 'edit' ? editing.role : undefined}
-        onCancel={() => setEditing(null)}
-        onSubmit={save}
+        open={crud.open}
+        role={crud.row}
+        onCancel={crud.close}
+        onSubmit={crud.save}
       />
       <RolePermissionDrawer role={permissionsOf} canEdit={canEdit} onClose={() => setPermissionsOf(null)} />
     </Card>

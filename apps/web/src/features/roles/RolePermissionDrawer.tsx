@@ -3,7 +3,7 @@ import { Alert, Button, Drawer, Empty, Space, Spin, Tree, type TreeDataNode } fr
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SUPERADMIN, type Language, type PermissionTreeNode, type RoleDto } from '@iot/contract';
-import { reloadMenus } from '../../app/session';
+import { reloadMenus } from '../../lib/session';
 import { permissionLabel, roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';

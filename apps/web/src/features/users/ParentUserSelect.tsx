@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UserOption } from '@iot/contract';
-import { useUserOptions } from './api';
+import { useUserOptions } from '../../lib/use-user-options';
 
 interface Props {
   value?: number;

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Drawer, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { Card, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
 import { FilterBar } from '../../components/FilterBar';
+import { AddButton, ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
@@ -148,43 +148,33 @@ export function UserListPage({ kind }: { kind: UserKind }) {
         return (
           <Space size={0} wrap>
             {canEdit && (
-              <Button type="link" size="small" data-testid={`row-edit-${u.id}`} onClick={() => setEditing({ mode: 'edit', user: u })}>
+              <RowLink testId={`row-edit-${u.id}`} onClick={() => setEditing({ mode: 'edit', user: u })}>
                 {t('crud:edit')}
-              </Button>
+              </RowLink>
             )}
             {canEdit && !self && (
-              <Button type="link" size="small" data-testid={`row-password-${u.id}`} onClick={() => setPasswordOf(u)}>
+              <RowLink testId={`row-password-${u.id}`} onClick={() => setPasswordOf(u)}>
                 {t('users:resetPassword')}
-              </Button>
+              </RowLink>
             )}
             {canEdit && u.locked && (
-              <Popconfirm
+              <ConfirmLink
                 title={t('users:unlockConfirm', { name: u.username })}
-                okText={t('common:confirm')}
-                cancelText={t('common:cancel')}
-                okButtonProps={{ 'data-testid': 'confirm-ok' } as Record<string, string>}
                 onConfirm={() => act(() => unlockUser(u.id), t('users:unlocked'))}
+                testId={`row-unlock-${u.id}`}
               >
-                <Button type="link" size="small" data-testid={`row-unlock-${u.id}`}>
-                  {t('users:unlock')}
-                </Button>
-              </Popconfirm>
+                {t('users:unlock')}
+              </ConfirmLink>
             )}
-            <Button type="link" size="small" data-testid={`row-emails-${u.id}`} onClick={() => setEmailsOf(u)}>
+            <RowLink testId={`row-emails-${u.id}`} onClick={() => setEmailsOf(u)}>
               {t('users:emails')}
-            </Button>
+            </RowLink>
             {canDelete && !self && (
-              <Popconfirm
+              <DeleteLink
                 title={t('users:deleteConfirm', { name: u.username })}
-                okText={t('common:confirm')}
-                cancelText={t('common:cancel')}
-                okButtonProps={{ danger: true, ...({ 'data-testid': 'confirm-ok' } as Record<string, string>) }}
                 onConfirm={() => act(() => deleteUser(u.id), t('crud:deleted'))}
-              >
-                <Button type="link" size="small" danger data-testid={`row-delete-${u.id}`}>
-                  {t('crud:delete')}
-                </Button>
-              </Popconfirm>
+                testId={`row-delete-${u.id}`}
+              />
             )}
           </Space>
         );
@@ -196,13 +186,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
     <Card data-testid={`page-${kind}`}>
       <FilterBar<UserFilters>
         onSearch={table.search}
-        extra={
-          canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} data-testid="btn-add" onClick={() => setEditing({ mode: 'add' })}>
-              {t('crud:add')}
-            </Button>
-          )
-        }
+        extra={canAdd && <AddButton onClick={() => setEditing({ mode: 'add' })} />}
       >
         <Form.Item name="username">
           <Input placeholder={t('users:username')} allowClear data-testid="filter-username" style={{ width: 170 }} />
@@ -232,8 +216,6 @@ export function UserListPage({ kind }: { kind: UserKind }) {
         </Form.Item>
       </FilterBar>
       <Table<UserDto>
-        rowKey="id"
-        size="middle"
         columns={columns}
         scroll={{ x: 1700 }}
         data-testid={`table-${kind === 'admin' ? 'adminuser' : kind}`}

@@ -13,7 +13,6 @@ export const userKeys = {
   all: ['users'] as const,
   list: (kind: UserKind, params: UserListParams) => ['users', 'list', kind, params] as const,
   roleOptions: ['users', 'role-options'] as const,
-  options: (q: string, limit: number) => ['users', 'options', q, limit] as const,
 };
 
 export function useUserList(kind: UserKind, params: UserListParams) {
@@ -30,21 +29,6 @@ export function useRoleOptions(enabled: boolean) {
     queryKey: userKeys.roleOptions,
     queryFn: () => api(roleApi.options),
     enabled,
-  });
-}
-
-/**
- * Users of the caller's subtree whose name contains `q` (parent-user and project-user pickers).
- * Only for callers holding one of USER_PICKER_PERMISSIONS (`enabled`): others would get 403.
- * `silent`: a picker that cannot search offers only the users it already knows.
- */
-export function useUserOptions(q: string, enabled: boolean, { limit = 20, silent = false } = {}) {
-  const text = q.trim();
-  return useQuery({
-    queryKey: userKeys.options(text, limit),
-    queryFn: () => api(userAdminApi.options, { query: { q: text, limit }, silent }),
-    enabled,
-    placeholderData: keepPreviousData,
   });
 }
 

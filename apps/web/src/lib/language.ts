@@ -1,5 +1,5 @@
 import type { Language } from '@iot/contract';
-import { setLanguage } from '../lib/i18n';
+import { setLanguage } from './i18n';
 import { saveLanguage } from './session';
 
 /**

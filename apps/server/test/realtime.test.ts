@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
-import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 /** A live client that records what the server sends and when it closes. */
 function connect(url: string) {

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuNode } from '@iot/contract';
 import { ENDPOINTS, ErrorCode, endpoint } from '@iot/contract';
 import { z } from 'zod';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { seed } from '../../db/seed/index.js';
-import { MENU_SEED } from '../../db/seed/menus.js';
-import { menus, permissions, rolePermissions, roles, users } from '../../db/schema/index.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { seed } from '../src/db/seed/index.js';
+import { MENU_SEED } from '../src/db/seed/menus.js';
+import { menus, permissions, rolePermissions, roles, users } from '../src/db/schema/index.js';
 
 const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
 

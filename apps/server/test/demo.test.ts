@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
-import { commandById } from '../ingest/ingest.repo.js';
-import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { commandById } from '../src/ingest/ingest.repo.js';
+import { DEMO_PROJECT, startDemo, type DemoFleet } from '../src/demo/demo.js';
 
 /** The demo fleet: created on an empty database, streaming through the real ingestion path. */
 describe('demo fleet', () => {

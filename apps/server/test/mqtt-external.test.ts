@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IPublishPacket, type Packet } from 'mqtt';
 import { Aedes } from 'aedes';
 import { sql } from 'drizzle-orm';
-import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
-import { createLocalBus } from '../lib/events.js';
-import { externalBrokerOptions, startExternalBroker, type ExternalBroker, type ExternalBrokerOptions } from './mqtt-external.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { createLocalBus } from '../src/lib/events.js';
+import { externalBrokerOptions, startExternalBroker, type ExternalBroker, type ExternalBrokerOptions } from '../src/plugins/mqtt-external.js';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, SUPERADMIN } from '@iot/contract';
-import { ADMIN, bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { ADMIN, bearer, buildTestApp, type TestApp } from './helpers.js';
 
 describe('user info, preferences, password, login history', () => {
   let t: TestApp;

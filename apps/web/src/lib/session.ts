@@ -2,6 +2,8 @@ import {
   LiveType,
   authApi,
   userApi,
+  type EndpointBody,
+  type EndpointData,
   type Language,
   type LoginBody,
   type LoginResultDto,
@@ -9,14 +11,16 @@ import {
   type PermissionCode,
   type UserInfo,
 } from '@iot/contract';
-import i18n, { currentLanguage } from '../lib/i18n';
-import { getToken, removeToken, setToken } from '../lib/cookies';
-import { api } from '../lib/api';
-import { ApiError, ClientCode } from '../lib/http';
-import { feedbackMessage } from '../lib/feedback';
-import { live } from '../lib/live';
-import { showLogoutConfirm } from '../lib/logout-confirm';
-import { createStore, useStore } from '../lib/store';
+import { useMemo } from 'react';
+import i18n, { currentLanguage } from './i18n';
+import { getToken, removeToken, setToken } from './cookies';
+import { api } from './api';
+import { ApiError, ClientCode } from './http';
+import { feedbackMessage } from './feedback';
+import { live } from './live';
+import { showLogoutConfirm } from './logout-confirm';
+import { buildMenuRoutes } from './menu-routes';
+import { createStore, useStore } from './store';
 import { clearTags } from './tags';
 
 /**
@@ -58,6 +62,16 @@ export function usePermission(code: PermissionCode | readonly PermissionCode[]):
     if (!held) return false;
     return typeof code === 'string' ? held.includes(code) : code.some((c) => held.includes(c));
   });
+}
+
+/**
+ * Whether the user's menu tree grants a page (hidden pages included): link to a page, or offer a
+ * step that opens it, only then. The same test as the router's, which builds its routes from
+ * the same tree.
+ */
+export function useMenuPage(path: string): boolean {
+  const menus = useStore(store, (s) => s.menus);
+  return useMemo(() => buildMenuRoutes(menus, currentLanguage()).some((r) => r.path === path), [menus, path]);
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
@@ -152,6 +166,13 @@ const MENU_REFRESH_MS = 30_000;
 export function refreshMenusIfStale(): void {
   if (Date.now() - menusLoadedAt < MENU_REFRESH_MS) return;
   reloadMenus().catch(() => undefined);
+}
+
+export type ChangePasswordInput = EndpointBody<typeof userApi.changePassword>;
+
+/** Changes the caller's password; answers how many of its other sessions were ended. */
+export async function changePassword(input: ChangePasswordInput): Promise<EndpointData<typeof userApi.changePassword>> {
+  return api(userApi.changePassword, { body: input, silent: true });
 }
 
 export function patchUser(patch: Partial<UserInfo>): void {

@@ -1,5 +1,5 @@
 import type { Language } from '@iot/contract';
-import { languageSuffix } from '../../lib/i18n';
+import { languageSuffix } from './i18n';
 
 /**
  * Texts kept in four columns: `name` (Chinese, always filled) and `nameEn`/`nameEs`/`nameJa`.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 const SECRET = 'broker-hook-secret-0123456789';
 const SERVER = { username: 'iot-console-server', password: 'server-pass-42' };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@iot/contract';
-import { apiAs, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { apiAs, buildTestApp, type TestApp } from './helpers.js';
 
 describe('device types with parameter and alarm settings', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ErrorCode } from '@iot/contract';
-import { ADMIN, bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { captchas, sessions } from '../../db/schema/index.js';
+import { ADMIN, bearer, buildTestApp, type TestApp } from './helpers.js';
+import { captchas, sessions } from '../src/db/schema/index.js';
 
 const login = (t: TestApp, payload: object, ip = '127.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload, remoteAddress: ip });

@@ -3,8 +3,8 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { LiveType, type LiveServerMessage } from '@iot/contract';
 import { sql } from 'drizzle-orm';
-import { bearer, buildTestApp, type TestApp } from '../../test/helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../plugins/mqtt.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
 
 /** Devices over a real MQTT broker and real HTTP into the real database. */
 describe('device ingestion', () => {

@@ -1,4 +1,4 @@
-import { createStore, useStore } from '../lib/store';
+import { createStore, useStore } from './store';
 
 /** A visited view in the tags bar: its route path and the exact URL last seen there. */
 export interface VisitedTag {

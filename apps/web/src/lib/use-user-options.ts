@@ -1,0 +1,22 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { userAdminApi } from '@iot/contract';
+import { api } from './api';
+
+/** Query key of the user picker's searches (under `['users']`: user changes refetch them). */
+export const userOptionsKey = (q: string, limit: number) => ['users', 'options', q, limit] as const;
+
+/**
+ * Users of the caller's subtree whose name contains `q` (parent-user and project-user pickers:
+ * one hook, one contract type `UserOption`, shared by the user and project screens).
+ * Only for callers holding one of USER_PICKER_PERMISSIONS (`enabled`): others would get 403.
+ * `silent`: a picker that cannot search offers only the users it already knows.
+ */
+export function useUserOptions(q: string, enabled: boolean, { limit = 20, silent = false } = {}) {
+  const text = q.trim();
+  return useQuery({
+    queryKey: userOptionsKey(text, limit),
+    queryFn: () => api(userAdminApi.options, { query: { q: text, limit }, silent }),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
