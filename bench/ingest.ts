@@ -58,9 +58,9 @@ async function freePort(): Promise<number> {
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN);
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function peakRss(pid: number): number {
+function peakRss(pid: number, field = 'VmHWM'): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : NaN;
   } catch {
     return NaN;
@@ -98,24 +98,24 @@ function telemetry(i: number, ts: number) {
   return JSON.stringify({
     ts,
     values: {
-      '10000001': v(1), '10000002': v(2) - 50, '10000003': v(3), '10000004': 98, '10000210': v(5) - 20,
-      '10000211': v(6) - 25, '10000101': 3.3, '10000102': 3.31, '10000103': 3.29, '10000104': 3.3,
+      '01111001': v(1), '01112001': v(2) - 50, '02109001': v(3), '02110001': 98, '01118001': v(5) - 20,
+      '01120001': v(6) - 25, '01117001': 3.3, '01117002': 3.31, '01117003': 3.29, '01117004': 3.3,
     },
   });
 }
 
 /** Alarm rules on the parameters `telemetry()` sends; values swing 40…60 every ~60 s. */
 const RULE_POOL = [
-  { semaphoreId: '10000001', comparison: 'gt', threshold: 58, holdSeconds: 2 },
-  { semaphoreId: '10000002', comparison: 'lt', threshold: -8, holdSeconds: 2 },
-  { semaphoreId: '10000003', comparison: 'outside', threshold: 41, threshold2: 59, holdSeconds: 0 },
-  { semaphoreId: '10000004', comparison: 'lt', threshold: 90, holdSeconds: 0 },
-  { semaphoreId: '10000210', comparison: 'gt', threshold: 38, holdSeconds: 5 },
-  { semaphoreId: '10000211', comparison: 'gt', threshold: 33, holdSeconds: 5 },
-  { semaphoreId: '10000101', comparison: 'gt', threshold: 3.65, holdSeconds: 10 },
-  { semaphoreId: '10000102', comparison: 'lt', threshold: 2.8, holdSeconds: 10 },
-  { semaphoreId: '10000103', comparison: 'gt', threshold: 3.65, holdSeconds: 10 },
-  { semaphoreId: '10000104', comparison: 'lt', threshold: 2.8, holdSeconds: 10 },
+  { semaphoreId: '01111001', comparison: 'gt', threshold: 58, holdSeconds: 2 },
+  { semaphoreId: '01112001', comparison: 'lt', threshold: -8, holdSeconds: 2 },
+  { semaphoreId: '02109001', comparison: 'outside', threshold: 41, threshold2: 59, holdSeconds: 0 },
+  { semaphoreId: '02110001', comparison: 'lt', threshold: 90, holdSeconds: 0 },
+  { semaphoreId: '01118001', comparison: 'gt', threshold: 38, holdSeconds: 5 },
+  { semaphoreId: '01120001', comparison: 'gt', threshold: 33, holdSeconds: 5 },
+  { semaphoreId: '01117001', comparison: 'gt', threshold: 3.65, holdSeconds: 10 },
+  { semaphoreId: '01117002', comparison: 'lt', threshold: 2.8, holdSeconds: 10 },
+  { semaphoreId: '01117003', comparison: 'gt', threshold: 3.65, holdSeconds: 10 },
+  { semaphoreId: '01117004', comparison: 'lt', threshold: 2.8, holdSeconds: 10 },
 ];
 const rules = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -354,8 +354,13 @@ async function main() {
 
     if (BURST) {
       const rssBefore = peakRss(server.pid!);
+      // The server's resident memory every 5 s of the burst: flat means the queue is bounded.
+      const samples: number[] = [];
+      const sampler = setInterval(() => samples.push(peakRss(server.pid!, 'VmRSS')), 5000);
       const b = await load(clients, RATE * 3, 60, true);
+      clearInterval(sampler);
       report(`burst 3× for 60 s`, b, `  RSS peak ${fmt(rssBefore)} → ${fmt(peakRss(server.pid!))} MB`);
+      console.log(`burst: server RSS every 5 s (MB): ${samples.map((x) => fmt(x)).join(' ')}`);
       if (databaseUrl) {
         const c = new pg.Client({ connectionString: databaseUrl });
         await c.connect();

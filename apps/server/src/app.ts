@@ -150,7 +150,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const admin = new UserAdminService(db, auth, permissions, roles);
   const types = new DeviceTypeService(db, bus);
   const projects = new ProjectService(db, admin);
-  const devices = new DeviceService(db, projects, types);
+  const devices = new DeviceService(db, projects, types, bus);
   const sheets = new DeviceSheetService(db, types, projects, deps.importLimits);
   const commands = new CommandService(db, bus, app.log);
   const mailer = new AlarmMailer(

@@ -141,7 +141,7 @@ describe('crash safety of the ingestion path', () => {
     while (!killed) {
       const ts = base + i++;
       const p = client
-        .publishAsync('dev/CRASH-1/telemetry', JSON.stringify({ ts, values: { '10000003': i % 100 } }), { qos: 1 })
+        .publishAsync('dev/CRASH-1/telemetry', JSON.stringify({ ts, values: { '02109001': i % 100 } }), { qos: 1 })
         .then(() => {
           acked.push(ts);
         })
@@ -240,7 +240,7 @@ describe('crash safety with an external broker', () => {
     const publish = (i: number) => {
       const ts = base + i;
       const p = device
-        .publishAsync(`dev/${sn}/telemetry`, JSON.stringify({ ts, values: { '10000003': i % 100 } }), { qos: 1 })
+        .publishAsync(`dev/${sn}/telemetry`, JSON.stringify({ ts, values: { '02109001': i % 100 } }), { qos: 1 })
         .then(() => {
           acked.push(ts);
         })

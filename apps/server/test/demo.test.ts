@@ -42,12 +42,12 @@ describe('demo fleet', () => {
     expect(demo!.secrets.size).toBe(5);
 
     for (const d of devices) {
-      await until(async () => ((await api(`/device/latest?id=${d.id}`)) as unknown[]).length >= 38);
+      await until(async () => ((await api(`/device/latest?id=${d.id}`)) as unknown[]).length >= 39);
     }
     const latest = (await api(`/device/latest?id=${devices[0]!.id}`)) as { semaphoreId: string; value: unknown }[];
     const v = Object.fromEntries(latest.map((x) => [x.semaphoreId, x.value]));
-    const cells = Array.from({ length: 16 }, (_, i) => v[`100001${String(i + 1).padStart(2, '0')}`] as number);
-    expect(Math.abs((v['10000001'] as number) - cells.reduce((a, b) => a + b, 0))).toBeLessThan(0.006);
+    const cells = Array.from({ length: 16 }, (_, i) => v[`01117${String(i + 1).padStart(3, '0')}`] as number);
+    expect(Math.abs((v['01111001'] as number) - cells.reduce((a, b) => a + b, 0))).toBeLessThan(0.006);
     expect((await api('/logs/devicelogs?kind=rejected')).total).toBe(0);
     // Their GPS fixes move them on the map.
     await until(async () => ((await api(`/device/list?projectId=${projects[0].id}`)).items as { lng: number }[]).some((d) => d.lng !== 116.397));

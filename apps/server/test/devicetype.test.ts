@@ -34,7 +34,7 @@ describe('device types with parameter and alarm settings', () => {
     }
     expect(params.find((p: { semaphoreId: string }) => p.semaphoreId === '10000006').enumValues).toHaveLength(4);
     const rules = await ok('ops', 'GET', `/devicetype/setalarm?id=${list.items[0].id}`);
-    expect(rules.find((r: { semaphoreId: string }) => r.semaphoreId === '10000003')).toMatchObject({ comparison: 'lt', threshold: 10, level: 2 });
+    expect(rules.find((r: { semaphoreId: string }) => r.semaphoreId === '02109001')).toMatchObject({ comparison: 'lt', threshold: 10, level: 2 });
     expect(rules.find((r: { semaphoreId: string }) => r.semaphoreId === '10000006').threshold).toBe('3');
   });
 

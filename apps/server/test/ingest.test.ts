@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import WebSocket from 'ws';
 import { LiveType, type LiveServerMessage } from '@iot/contract';
 import { sql } from 'drizzle-orm';
@@ -71,9 +71,9 @@ describe('device ingestion', () => {
     const d = await addDevice('ING-1');
     const c = await connect(d.sn, d.secret);
     // PUBACK arrives after the commit: the values are readable at once.
-    await publish(c, `dev/${d.sn}/telemetry`, { ts: Date.now(), values: { '10000001': 52.4, '10000003': 81, '10000006': 2 } });
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: Date.now(), values: { '01111001': 52.4, '02109001': 81, '10000006': 2 } });
     const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
-    expect(Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]))).toEqual({ '10000001': 52.4, '10000003': 81, '10000006': '2' });
+    expect(Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]))).toEqual({ '01111001': 52.4, '02109001': 81, '10000006': '2' });
     const rows = await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${d.id}`);
     expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
     expect((await device(d.id)).online).toBe(true);
@@ -89,6 +89,18 @@ describe('device ingestion', () => {
     expect((await device(d.id)).online).toBe(false);
   });
 
+  it('answers an MQTT 5 device with CONNACK 0x84 naming the external-broker mode, and logs it', async () => {
+    const d = await addDevice('ING-V5');
+    const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { username: d.sn, password: d.secret, protocolVersion: 5, reconnectPeriod: 0 });
+    clients.push(c);
+    const connack = new Promise<Packet>((resolve) => c.on('packetreceive', (p) => p.cmd === 'connack' && resolve(p)));
+    const err = await new Promise<Error & { code?: number }>((resolve) => c.once('error', resolve));
+    expect(err.code).toBe(0x84);
+    expect(await connack).toMatchObject({ reasonCode: 0x84, properties: { reasonString: expect.stringMatching(/external broker \(MQTT_URL\)/) } });
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('unsupportedProtocol');
+    expect((await device(d.id)).online).toBe(false);
+  });
+
   it('a device cannot publish as another device or read its commands', async () => {
     const a = await addDevice('ING-3A');
     const b = await addDevice('ING-3B');
@@ -98,29 +110,48 @@ describe('device ingestion', () => {
     const own = await c.subscribeAsync(`dev/${a.sn}/cmd`);
     expect(own[0]!.qos).toBe(0);
     const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
-    c.publish(`dev/${b.sn}/telemetry`, JSON.stringify({ values: { '10000001': 1 } }), { qos: 1 });
+    c.publish(`dev/${b.sn}/telemetry`, JSON.stringify({ values: { '01111001': 1 } }), { qos: 1 });
     await closed;
     expect((await api('GET', `/device/latest?id=${b.id}`)).data).toEqual([]);
     await expect.poll(async () => (await logs(a.sn)).map((l) => l.reason)).toContain('foreignTopic');
+  });
+
+  it('keeps the newest value of each parameter when an older message arrives late', async () => {
+    const d = await addDevice('ING-LATE');
+    const c = await connect(d.sn, d.secret);
+    const now = Date.now();
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now - 10_000, values: { '01111001': 10, '02109001': 20 } });
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now, values: { '02109001': 30 } });
+    // Late: older than the stored 02109001, newer than the stored 01111001, and a new parameter.
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now - 5_000, values: { '01111001': 11, '02109001': 25, '02110001': 90 } });
+    await publish(c, `dev/${d.sn}/telemetry`, { ts: now - 60_000, values: { '02110001': 1 } });
+    const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown; ts: string }[];
+    expect(latest).toEqual([
+      { semaphoreId: '01111001', value: 11, ts: new Date(now - 5_000).toISOString() },
+      { semaphoreId: '02109001', value: 30, ts: new Date(now).toISOString() },
+      { semaphoreId: '02110001', value: 90, ts: new Date(now - 5_000).toISOString() },
+    ]);
+    c.end(true);
   });
 
   it('drops a malformed message or a bad value alone, logs why, and keeps the rest', async () => {
     const d = await addDevice('ING-4');
     const c = await connect(d.sn, d.secret);
     await publish(c, `dev/${d.sn}/telemetry`, '{not json');
-    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000001': 5000, '10000003': 50, '99999999': 1, '10000006': '9' } });
-    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000002': 'twelve', '10000004': 97 } });
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '01111001': 5000, '02109001': 50, '99999999': 1, '10000006': '9' } });
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '01112001': 'twelve', '02110001': 97 } });
     const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
-    expect(Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]))).toEqual({ '10000003': 50, '10000004': 97 });
+    expect(Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]))).toEqual({ '02109001': 50, '02110001': 97 });
     const rejected = (await logs(d.sn)).filter((l) => l.kind === 'rejected');
-    expect(rejected.map((l) => l.reason).sort()).toEqual(['malformedJson', 'outOfRange', 'wrongType']);
+    // One log row per message, named by its first problem (integer-like keys such as 10000006 iterate first).
+    expect(rejected.map((l) => l.reason).sort()).toEqual(['malformedJson', 'notInEnum', 'wrongType']);
     const problems = rejected.flatMap((l) => (l.detail.problems as { reason: string; semaphoreId: string }[] | undefined) ?? []);
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ reason: 'outOfRange', semaphoreId: '10000001' }),
+        expect.objectContaining({ reason: 'outOfRange', semaphoreId: '01111001' }),
         expect.objectContaining({ reason: 'unknownParameter', semaphoreId: '99999999' }),
         expect.objectContaining({ reason: 'notInEnum', semaphoreId: '10000006' }),
-        expect.objectContaining({ reason: 'wrongType', semaphoreId: '10000002' }),
+        expect.objectContaining({ reason: 'wrongType', semaphoreId: '01112001' }),
       ]),
     );
     // The connection survived all of it.
@@ -141,7 +172,7 @@ describe('device ingestion', () => {
 
     // An HTTP device that falls silent goes offline after DEVICE_OFFLINE_AFTER (2 s here).
     const h = await addDevice('ING-5H');
-    await httpUplink(h.sn, h.secret, 'telemetry', { values: { '10000003': 40 } });
+    await httpUplink(h.sn, h.secret, 'telemetry', { values: { '02109001': 40 } });
     expect((await device(h.id)).online).toBe(true);
     await t.app.ingest.sweep(Date.now() + 3000);
     await expect.poll(async () => (await device(h.id)).online).toBe(false);
@@ -157,11 +188,11 @@ describe('device ingestion', () => {
 
   it('takes the same messages over HTTP, with the device secret as credentials', async () => {
     const d = await addDevice('ING-6');
-    const good = await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000001': 48.2, '10000002': 'x' } });
+    const good = await httpUplink(d.sn, d.secret, 'telemetry', { values: { '01111001': 48.2, '01112001': 'x' } });
     expect(good.statusCode).toBe(200);
     expect(good.json().data).toEqual({
       accepted: 1,
-      rejected: [{ reason: 'wrongType', semaphoreId: '10000002' }],
+      rejected: [{ reason: 'wrongType', semaphoreId: '01112001' }],
       commands: [],
     });
     const gps = await httpUplink(d.sn, d.secret, 'gps', { lng: 116.39, lat: 39.91, speed: 12, satellites: 9 });
@@ -177,15 +208,47 @@ describe('device ingestion', () => {
     expect(kind.json()).toMatchObject({ code: 40000, data: { field: 'kind' } });
   });
 
+  it('a disabled device is refused (MQTT CONNACK 5, HTTP 403), a connected one is disconnected, and it may return once enabled', async () => {
+    const d = await addDevice('ING-OFF');
+    const c = await connect(d.sn, d.secret);
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '01111001': 40 } });
+    const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+    const edit = await api('POST', '/device/edit', { id: d.id, enabled: false });
+    expect(edit.code, JSON.stringify(edit)).toBe(20000);
+    expect((await device(d.id)).enabled).toBe(false);
+    // Disconnected by the server as soon as it is disabled.
+    await closed;
+    const disabledList = (await api('GET', `/device/list?enabled=false&q=ING-OFF`)).data;
+    expect(disabledList.items.map((x: { sn: string }) => x.sn)).toEqual(['ING-OFF']);
+    expect((await api('GET', `/device/list?enabled=true&q=ING-OFF`)).data.total).toBe(0);
+
+    // Logging in again: refused with "not authorized" (the secret is right), logged with its reason.
+    await expect(connect(d.sn, d.secret)).rejects.toThrow(/Not authorized/i);
+    const http = await httpUplink(d.sn, d.secret, 'telemetry', { values: { '01111001': 41 } });
+    expect(http.statusCode).toBe(403);
+    expect(http.json()).toMatchObject({ data: { reason: 'deviceDisabled' } });
+    // A wrong secret is still only "bad credentials": being disabled is told to the device alone.
+    expect((await httpUplink(d.sn, 'wrong', 'telemetry', { values: {} })).statusCode).toBe(401);
+    await expect.poll(async () => (await logs(d.sn)).filter((l) => l.reason === 'deviceDisabled').length).toBeGreaterThanOrEqual(2);
+    const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
+    expect(latest).toEqual([expect.objectContaining({ semaphoreId: '01111001', value: 40 })]);
+
+    expect((await api('POST', '/device/edit', { id: d.id, enabled: true })).code).toBe(20000);
+    const again = await connect(d.sn, d.secret);
+    await publish(again, `dev/${d.sn}/telemetry`, { values: { '01111001': 42 } });
+    expect((await api('GET', `/device/latest?id=${d.id}`)).data).toEqual([expect.objectContaining({ semaphoreId: '01111001', value: 42 })]);
+    again.end(true);
+  });
+
   it('keeps whole days: history spans day borders, retention drops old days', async () => {
     const d = await addDevice('ING-7');
     const now = Date.now();
     const yesterday = now - 86_400_000;
     for (const ts of [yesterday, now]) {
-      const r = await httpUplink(d.sn, d.secret, 'telemetry', { ts, values: { '10000003': 60 } });
+      const r = await httpUplink(d.sn, d.secret, 'telemetry', { ts, values: { '02109001': 60 } });
       expect(r.json().data.accepted).toBe(1);
     }
-    const tooOld = await httpUplink(d.sn, d.secret, 'telemetry', { ts: now - 30 * 86_400_000, values: { '10000003': 1 } });
+    const tooOld = await httpUplink(d.sn, d.secret, 'telemetry', { ts: now - 30 * 86_400_000, values: { '02109001': 1 } });
     expect(tooOld.json().data.rejected).toEqual([{ reason: 'timeOutOfRange' }]);
 
     const count = async () =>
@@ -227,12 +290,12 @@ describe('device ingestion', () => {
     expect(del.json().code).toBe(20000);
     // The broker still holds the deleted device's login; both messages share one batch.
     await Promise.all([
-      t.app.ingest.uplink(g!, 'telemetry', { values: { '10000001': 50 } }),
+      t.app.ingest.uplink(g!, 'telemetry', { values: { '01111001': 50 } }),
       t.app.ingest.uplink(g!, 'gps', { lng: 116.4, lat: 39.9 }),
-      t.app.ingest.uplink(k!, 'telemetry', { values: { '10000001': 51 } }),
+      t.app.ingest.uplink(k!, 'telemetry', { values: { '01111001': 51 } }),
     ]);
     const latest = (await api('GET', `/device/latest?id=${kept.id}`)).data as { semaphoreId: string; value: unknown }[];
-    expect(latest).toEqual([expect.objectContaining({ semaphoreId: '10000001', value: 51 })]);
+    expect(latest).toEqual([expect.objectContaining({ semaphoreId: '01111001', value: 51 })]);
     const orphans = await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${gone.id}`);
     expect((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
   });
@@ -251,11 +314,11 @@ describe('device ingestion', () => {
     const c = await connect(d.sn, d.secret);
     // A burst (QoS 0, not waiting), then a QoS 1 message: the writer keeps order, so its PUBACK
     // means the whole burst is committed.
-    for (const soc of [70, 69, 68]) void publish(c, `dev/${d.sn}/telemetry`, { values: { '10000003': soc } }, 0);
-    await publish(c, `dev/${d.sn}/telemetry`, { values: { '10000001': 50.5 } });
+    for (const soc of [70, 69, 68]) void publish(c, `dev/${d.sn}/telemetry`, { values: { '02109001': soc } }, 0);
+    await publish(c, `dev/${d.sn}/telemetry`, { values: { '01111001': 50.5 } });
     await expect
       .poll(() => admin.received.filter((m) => m.type === LiveType.DEVICE_VALUES).reduce((acc, m) => ({ ...acc, ...(m as { values: object }).values }), {}))
-      .toEqual({ '10000003': 68, '10000001': 50.5 });
+      .toEqual({ '02109001': 68, '01111001': 50.5 });
     // Four messages within one push period arrive as fewer updates, the newest value winning.
     expect(admin.received.filter((m) => m.type === LiveType.DEVICE_VALUES).length).toBeLessThan(4);
     expect(admin.received).toContainEqual(expect.objectContaining({ type: LiveType.DEVICE_STATUS, deviceId: d.id, online: true }));
@@ -328,7 +391,7 @@ describe('device ingestion', () => {
     const d = await addDevice('ING-11');
     // 80 messages at once, far past 20/s with bursts of 40.
     const answers = await Promise.all(
-      Array.from({ length: 80 }, async () => (await httpUplink(d.sn, d.secret, 'telemetry', { values: { '10000003': 1 } })).json().code as number),
+      Array.from({ length: 80 }, async () => (await httpUplink(d.sn, d.secret, 'telemetry', { values: { '02109001': 1 } })).json().code as number),
     );
     // A burst of 40 is taken, the rest is refused with 42900 (never a silent drop).
     expect(answers.filter((c) => c === 20000).length).toBeGreaterThanOrEqual(40);
@@ -337,6 +400,6 @@ describe('device ingestion', () => {
     await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('rateLimited');
     // Another device is not affected.
     const other = await addDevice('ING-11B');
-    expect((await httpUplink(other.sn, other.secret, 'telemetry', { values: { '10000003': 2 } })).json().code).toBe(20000);
+    expect((await httpUplink(other.sn, other.secret, 'telemetry', { values: { '02109001': 2 } })).json().code).toBe(20000);
   });
 });

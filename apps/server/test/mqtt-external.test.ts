@@ -91,6 +91,27 @@ describe('external broker (MQTT_URL)', () => {
     await t?.close();
   });
 
+  it('stores telemetry of a device speaking MQTT 5 (mqtt.js and mosquitto_pub -V mqttv5), and drops a disabled device’s', async () => {
+    const d = await addDevice('V5');
+    const c = await mqtt.connectAsync(BROKER, { clientId: `${d.sn}-${RUN}`, protocolVersion: 5, reconnectPeriod: 0 });
+    expect(c.options.protocolVersion).toBe(5);
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '01111001': 51.5 } }), {
+      qos: 1,
+      properties: { contentType: 'application/json', messageExpiryInterval: 60 },
+    });
+    await c.endAsync();
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '01111001': 51.5 });
+    await run('mosquitto_pub', ['-V', 'mqttv5', '-h', brokerUrl.hostname, '-p', brokerUrl.port || '1883', '-i', `${d.sn}-${RUN}-cli`, '-q', '1',
+      '-t', `dev/${d.sn}/telemetry`, '-m', JSON.stringify({ values: { '02109001': 64 } })]);
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '01111001': 51.5, '02109001': 64 });
+
+    // The external broker still lets a disabled device publish: the console drops and logs it.
+    expect((await api('/device/edit', { id: d.id, enabled: false })).code).toBe(20000);
+    await devicePublish(d.sn, 'telemetry', [{ values: { '02109001': 1 } }]);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason), { timeout: 10_000 }).toContain('deviceDisabled');
+    expect(await latest(d.id)).toEqual({ '01111001': 51.5, '02109001': 64 });
+  });
+
   it('subscribes to the shared device topics with MQTT 5, pipelined', () => {
     expect(ext!.protocolVersion).toBe(5);
     expect(ext!.pipelined).toBe(true);
@@ -100,8 +121,8 @@ describe('external broker (MQTT_URL)', () => {
 
   it('stores what a device publishes, readable as its latest values, and shows it online', async () => {
     const d = await addDevice('1');
-    await devicePublish(d.sn, 'telemetry', [{ ts: Date.now(), values: { '10000001': 52.4, '10000003': 81 } }]);
-    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '10000001': 52.4, '10000003': 81 });
+    await devicePublish(d.sn, 'telemetry', [{ ts: Date.now(), values: { '01111001': 52.4, '02109001': 81 } }]);
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '01111001': 52.4, '02109001': 81 });
     expect((await api(`/device/basic?id=${d.id}`)).data.online).toBe(true);
     await devicePublish(d.sn, 'gps', [{ lng: 116.39, lat: 39.91 }]);
     await expect.poll(async () => (await api(`/device/basic?id=${d.id}`)).data, { timeout: 10_000 }).toMatchObject({ lng: 116.39, lat: 39.91 });
@@ -113,14 +134,14 @@ describe('external broker (MQTT_URL)', () => {
   it('logs a malformed message and stores the next good one', async () => {
     const d = await addDevice('2');
     await devicePublish(d.sn, 'telemetry', ['{not json']);
-    await devicePublish(d.sn, 'telemetry', [{ values: { '10000003': 42 } }]);
-    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '10000003': 42 });
+    await devicePublish(d.sn, 'telemetry', [{ values: { '02109001': 42 } }]);
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '02109001': 42 });
     expect((await logs(d.sn)).filter((l) => l.kind === 'rejected').map((l) => l.reason)).toEqual(['malformedJson']);
   });
 
   it('logs an unknown SN and drops its message', async () => {
     const sn = `EXT-${RUN}-NOBODY`;
-    await devicePublish(sn, 'telemetry', [{ values: { '10000003': 1 } }]);
+    await devicePublish(sn, 'telemetry', [{ values: { '02109001': 1 } }]);
     await expect.poll(async () => (await logs(sn)).map((l) => l.reason), { timeout: 10_000 }).toEqual(['unknownDevice']);
   });
 
@@ -128,7 +149,7 @@ describe('external broker (MQTT_URL)', () => {
     const d = await addDevice('3');
     const committed = new Set<number>();
     const off = bus.on('device.values', (e) => {
-      if (e.deviceId === d.id) committed.add(Number(e.values['10000003']));
+      if (e.deviceId === d.id) committed.add(Number(e.values['02109001']));
     });
     const valueOf = new Map<number, number>();
     let open = 0;
@@ -139,7 +160,7 @@ describe('external broker (MQTT_URL)', () => {
     const onReceive = (p: Packet) => {
       if (p.cmd !== 'publish' || !(p as IPublishPacket).topic.startsWith(`dev/${d.sn}/`)) return;
       const pub = p as IPublishPacket;
-      valueOf.set(pub.messageId!, JSON.parse(String(pub.payload)).values['10000003']);
+      valueOf.set(pub.messageId!, JSON.parse(String(pub.payload)).values['02109001']);
       maxOpen = Math.max(maxOpen, ++open);
     };
     const onSend = (p: Packet) => {
@@ -153,7 +174,7 @@ describe('external broker (MQTT_URL)', () => {
     client.on('packetsend', onSend);
     try {
       const values = Array.from({ length: 30 }, (_, i) => i + 1);
-      await devicePublish(d.sn, 'telemetry', values.map((v) => ({ values: { '10000003': v } })));
+      await devicePublish(d.sn, 'telemetry', values.map((v) => ({ values: { '02109001': v } })));
       await expect.poll(() => acked.length, { timeout: 10_000 }).toBe(30);
       expect(early).toEqual([]);
       // In the order they came, and several open at once (not one commit per message).
@@ -170,11 +191,11 @@ describe('external broker (MQTT_URL)', () => {
     const d = await addDevice('4');
     await ext!.close();
     ext = undefined;
-    await devicePublish(d.sn, 'telemetry', [{ values: { '10000003': 77 } }]);
+    await devicePublish(d.sn, 'telemetry', [{ values: { '02109001': 77 } }]);
     await new Promise((r) => setTimeout(r, 300));
     expect(await latest(d.id)).toEqual({});
     ext = await startExternalBroker(t.app.ingest, t.app.log, opts);
-    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '10000003': 77 });
+    await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '02109001': 77 });
   });
 
   it('does not acknowledge a message it could not store: the broker delivers it again', async () => {
@@ -190,8 +211,8 @@ describe('external broker (MQTT_URL)', () => {
       return uplink(device, kind, payload);
     };
     try {
-      await devicePublish(d.sn, 'telemetry', [{ values: { '10000003': 55 } }]);
-      await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '10000003': 55 });
+      await devicePublish(d.sn, 'telemetry', [{ values: { '02109001': 55 } }]);
+      await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '02109001': 55 });
       expect(failures).toBe(1);
     } finally {
       ingest.uplink = uplink;
@@ -205,12 +226,12 @@ describe('external broker (MQTT_URL)', () => {
     try {
       const values = Array.from({ length: 12 }, (_, i) => i + 1);
       const start = Date.now();
-      await devicePublish(d.sn, 'telemetry', values.map((v) => ({ ts: start + v, values: { '10000003': v } })));
+      await devicePublish(d.sn, 'telemetry', values.map((v) => ({ ts: start + v, values: { '02109001': v } })));
       const count = async () =>
         ((await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${d.id}`)) as unknown as { rows: { n: number }[] })
           .rows[0]!.n;
       await expect.poll(count, { timeout: 15_000 }).toBe(12);
-      expect(await latest(d.id)).toEqual({ '10000003': 12 });
+      expect(await latest(d.id)).toEqual({ '02109001': 12 });
       // Held back to the device's rate (a burst of 8, then 4 a second), and said so once.
       expect(Date.now() - start).toBeGreaterThan(800);
       expect((await logs(d.sn)).filter((l) => l.reason === 'rateLimited')).toHaveLength(1);

@@ -71,9 +71,9 @@ describe('fleet simulator against the server', () => {
       const values = Object.fromEntries(latest.map((v) => [v.semaphoreId, v.value]));
       // The whole battery: pack, 16 cells, temperatures, counters, position.
       expect(latest.length).toBeGreaterThanOrEqual(38);
-      expect(values['10000005']).toBe(16);
-      expect(values['10000001'] as number).toBeGreaterThan(40);
-      expect(values['10000001'] as number).toBeLessThan(60);
+      expect(values['01116001']).toBe(16);
+      expect(values['01111001'] as number).toBeGreaterThan(40);
+      expect(values['01111001'] as number).toBeLessThan(60);
     }
     const s = fleet.stats();
     expect(s.errors).toBe(0);

@@ -31,9 +31,9 @@ test('a device that reports comes online in the list live; its refused values ar
 
   const uplink = await page.request.post(`${MAIN_URL}/api/v1/ingest/telemetry`, {
     headers: { authorization: `Basic ${Buffer.from(`${sn}:${added.body.data.secret}`).toString('base64')}` },
-    data: { values: { '10000003': 77, '10000001': 9999 } },
+    data: { values: { '02109001': 77, '01111001': 9999 } },
   });
-  expect((await uplink.json()).data).toMatchObject({ accepted: 1, rejected: [{ reason: 'outOfRange', semaphoreId: '10000001' }] });
+  expect((await uplink.json()).data).toMatchObject({ accepted: 1, rejected: [{ reason: 'outOfRange', semaphoreId: '01111001' }] });
 
   // No reload: the row changes by itself.
   await expect(row.getByTestId('online-tag')).toHaveText('Online', { timeout: 10_000 });
@@ -44,6 +44,6 @@ test('a device that reports comes online in the list live; its refused values ar
   await page.getByTestId('filter-search').filter({ visible: true }).click();
   const rejected = page.getByTestId('table-devicelogs').locator('tr.ant-table-row', { hasText: 'Rejected' });
   await expect(rejected).toContainText('Value out of range');
-  await expect(rejected).toContainText('10000001');
+  await expect(rejected).toContainText('01111001');
   await expect(page.getByTestId('table-devicelogs').locator('tr.ant-table-row', { hasText: 'Online' })).toHaveCount(1);
 });

@@ -242,6 +242,8 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
   projectId: id.optional(),
   typeId: id.optional(),
   online: boolQuery.optional(),
+  /** false: only disabled devices (refused at login). */
+  enabled: boolQuery.optional(),
   warningLevel: z.coerce.number().int().min(0).max(4).optional(),
   /** Free text over name, SN, IMEI and SIM number. */
   q: z.string().trim().max(64).optional(),
@@ -282,6 +284,8 @@ export const deviceFieldsSchema = z.object({
   imei: digits(DEVICE_LIMITS.imei, 'digits only'),
   manufacturerModel: text(DEVICE_LIMITS.manufacturerModel),
   description: text(DEVICE_LIMITS.description),
+  /** A disabled device is refused at login (MQTT CONNECT, HTTP uplink) and disconnected. */
+  enabled: z.boolean().default(true),
 });
 export type DeviceFields = z.input<typeof deviceFieldsSchema>;
 export const deviceEditSchema = editOf(deviceFieldsSchema).extend({ id });
@@ -311,6 +315,7 @@ export const deviceDtoSchema = z.object({
   imei: z.string(),
   manufacturerModel: z.string(),
   description: z.string(),
+  enabled: z.boolean(),
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
   subCount: z.number().int(),

@@ -124,6 +124,7 @@ export const INGEST_REASONS = [
   'notInEnum',
   'timeOutOfRange',
   'rateLimited',
+  'unsupportedProtocol',
 ] as const;
 export type IngestReason = (typeof INGEST_REASONS)[number];
 

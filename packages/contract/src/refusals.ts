@@ -113,6 +113,7 @@ export const REFUSALS = {
   parentWithSubs: 'A device with sub-devices cannot become a sub-device',
   noProject: 'The project does not exist',
   snTaken: 'A device with SN {{sn}} already exists',
+  deviceDisabled: 'This device is disabled: an administrator must enable it before it may send data',
 
   // Import and export
   fileRequired: 'An attachment is required',

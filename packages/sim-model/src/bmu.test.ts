@@ -131,8 +131,8 @@ describe('BMU model', () => {
         open = undefined;
       } else {
         expect(a.flag).toBe(1);
-        const isCell = /^100001\d\d$/.test(a.id);
-        expect(isCell || /^100002\d\d$/.test(a.id)).toBe(true);
+        const isCell = /^01117\d{3}$/.test(a.id);
+        expect(isCell || /^01119\d{3}$/.test(a.id)).toBe(true);
         expect(a.value as number).toBeGreaterThan(isCell ? CELL_OVER_VOLTAGE : CELL_OVER_TEMP);
         open = a;
       }
@@ -192,7 +192,7 @@ describe('BMU model', () => {
     expect(m.state).toBe(BmuState.idle);
     expect(m.command({ id: 'c2', kind: 'setParams', payload: { [BMU_IDS.chargeSwitch]: true }, expiresAt: now + 7 * 3_600_000 }, now + 6 * 3_600_000)).toEqual({ id: 'c2', result: 'ok' });
 
-    expect(m.command({ id: 'c3', kind: 'setParams', payload: { [BMU_IDS.packVoltage]: 50 }, expiresAt: Infinity }, now)).toMatchObject({ result: 'error', message: 'not writable: 10000001' });
+    expect(m.command({ id: 'c3', kind: 'setParams', payload: { [BMU_IDS.packVoltage]: 50 }, expiresAt: Infinity }, now)).toMatchObject({ result: 'error', message: 'not writable: 01111001' });
     expect(m.command({ id: 'c4', kind: 'setParams', payload: { [BMU_IDS.chargeSwitch]: 'maybe' } }, now)).toMatchObject({ result: 'error' });
     expect(m.command({ id: 'c5', kind: 'upgrade', payload: {} }, now)).toEqual({ id: 'c5', result: 'error', message: 'unknown command kind: upgrade' });
     expect(m.command({ id: 'c6', kind: 'setParams', payload: { [BMU_IDS.chargeSwitch]: true }, expiresAt: now - 1 }, now)).toEqual({ id: 'c6', result: 'error', message: 'expired' });

@@ -12,29 +12,30 @@ import { makeRoute, positionOn, type LngLat, type Route } from './route.js';
  * The semaphore ids are the built-in battery type's (apps/server/src/db/seed/bmu.ts).
  */
 export const BMU_IDS = {
-  packVoltage: '10000001',
-  current: '10000002',
-  soc: '10000003',
-  soh: '10000004',
-  cellCount: '10000005',
+  packVoltage: '01111001',
+  current: '01112001',
+  soc: '02109001',
+  soh: '02110001',
+  cellCount: '01116001',
   state: '10000006',
-  signal: '10000007',
-  lng: '10000008',
-  lat: '10000009',
-  totalCharge: '10000010',
-  totalDischarge: '10000011',
-  energyUsed: '10000012',
+  batteryState: '01121001',
+  signal: '02105001',
+  lng: '02111001',
+  lat: '02112001',
+  totalCharge: '02117001',
+  totalDischarge: '02116001',
+  energyUsed: '02120001',
   maxCellVoltage: '10000013',
   minCellVoltage: '10000014',
-  boardTemp: '10000210',
-  ambientTemp: '10000211',
+  boardTemp: '01118001',
+  ambientTemp: '01120001',
   chargeSwitch: '10000030',
   dischargeSwitch: '10000031',
 } as const;
 
-/** Cell `i` (1-based) voltage and temperature sensor ids: the last two digits index them. */
-export const cellVoltageId = (i: number) => `100001${String(i).padStart(2, '0')}`;
-export const cellTempId = (i: number) => `100002${String(i).padStart(2, '0')}`;
+/** Cell `i` (1-based) voltage and temperature sensor ids: the last three digits index them (the field's convention). */
+export const cellVoltageId = (i: number) => `01117${String(i).padStart(3, '0')}`;
+export const cellTempId = (i: number) => `01119${String(i).padStart(3, '0')}`;
 
 export const CELLS = 16;
 export const CELL_TEMPS = 4;
@@ -42,6 +43,9 @@ export const CELL_TEMPS = 4;
 /** The type's state enum (10000006). */
 export const BmuState = { idle: 0, charging: 1, discharging: 2, fault: 3 } as const;
 export type BmuState = (typeof BmuState)[keyof typeof BmuState];
+
+/** The field's battery state enum (01121001): 0 moving, 1 static, 2 storage, 3 sleep. */
+export const FieldBatteryState = { moving: 0, static: 1, storage: 2, sleep: 3 } as const;
 
 /** Writable parameters a `setParams` command may change. */
 export const WRITABLE = [BMU_IDS.chargeSwitch, BMU_IDS.dischargeSwitch] as const;
@@ -259,6 +263,8 @@ export class BmuModel {
       [BMU_IDS.soh]: round(this.soh, 1),
       [BMU_IDS.cellCount]: CELLS,
       [BMU_IDS.state]: String(this._state),
+      // The field's battery state: 0 moving (driving while it discharges), 1 static.
+      [BMU_IDS.batteryState]: String(this.speed > 0 ? FieldBatteryState.moving : FieldBatteryState.static),
       [BMU_IDS.maxCellVoltage]: Math.max(...cells),
       [BMU_IDS.minCellVoltage]: Math.min(...cells),
     };

@@ -10,6 +10,7 @@ export const INGEST_DEVICE_COLUMNS = {
   typeId: devices.typeId,
   ownerPath: devices.ownerPath,
   credentialHash: devices.credentialHash,
+  enabled: devices.enabled,
   online: devices.online,
 };
 
@@ -41,11 +42,13 @@ export interface TelemetryRow {
   ts: string;
   vals: Record<string, unknown>;
 }
+/** A device's newest values of a batch: {semaphore id: [value, epoch ms]}, with their time span. */
 export interface LatestRow {
   deviceId: number;
-  semaphoreId: string;
-  value: unknown;
-  ts: string;
+  vals: Record<string, [unknown, number]>;
+  /** Oldest and newest epoch ms among `vals`. */
+  min: number;
+  max: number;
 }
 export interface PositionRow {
   deviceId: number;
@@ -72,9 +75,9 @@ export interface SeenRow {
   online?: boolean;
 }
 
+/** The rows of a batch; the latest values are derived from `telemetry` (latestOf). */
 export interface Batch {
   telemetry: TelemetryRow[];
-  latest: LatestRow[];
   positions: PositionRow[];
   logs: LogRow[];
   seen: SeenRow[];
@@ -98,18 +101,23 @@ export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batc
         )}::json) as x(device_id int, ts timestamptz, vals jsonb)
         join devices d on d.id = x.device_id`);
     }
-    if (b.latest.length > 0) {
-      // A newer value wins; an older message arriving late never overwrites it.
+    if (b.telemetry.length > 0) {
+      // One row per device: its values merged with `||` when every one of them is at least as new
+      // as the newest stored (the usual case); otherwise key by key, the newer time winning, so a
+      // message arriving late never overwrites a newer value.
       await tx.execute(sql`
-        insert into device_latest (device_id, semaphore_id, value, ts)
-        select x.device_id, x.semaphore_id, x.value, x.ts from json_to_recordset(${JSON.stringify(
-          // As JSON text: a jsonb field of json_to_recordset parses its text, and the bare text of
-          // the string "2" would become the number 2.
-          b.latest.map((r) => ({ device_id: r.deviceId, semaphore_id: r.semaphoreId, value: JSON.stringify(r.value), ts: r.ts })),
-        )}::json) as x(device_id int, semaphore_id text, value jsonb, ts timestamptz)
+        insert into device_latest (device_id, vals, ts)
+        select x.device_id, x.vals, to_timestamp(x.max / 1000.0) from json_to_recordset(${JSON.stringify(
+          latestOf(b.telemetry).map((r) => ({ device_id: r.deviceId, vals: r.vals, max: r.max })),
+        )}::json) as x(device_id int, vals jsonb, max float8)
         join devices d on d.id = x.device_id
-        on conflict (device_id, semaphore_id) do update set value = excluded.value, ts = excluded.ts
-        where excluded.ts >= device_latest.ts`);
+        on conflict (device_id) do update set
+          vals = case when (select min((e.v->>1)::float8) from jsonb_each(excluded.vals) e(k, v))
+              >= extract(epoch from device_latest.ts) * 1000 then device_latest.vals || excluded.vals
+            else (select jsonb_object_agg(k, case when o.v is null or (n.v is not null and (n.v->>1)::float8 >= (o.v->>1)::float8)
+                  then n.v else o.v end)
+                from jsonb_each(device_latest.vals) o(k, v) full join jsonb_each(excluded.vals) n(k, v) using (k)) end,
+          ts = greatest(device_latest.ts, excluded.ts)`);
     }
     if (b.positions.length > 0) {
       await tx.execute(sql`
@@ -211,12 +219,46 @@ export async function dropPartition(db: Executor, name: string) {
 
 // ---- reads --------------------------------------------------------------------------------------
 
+/** A device's newest value of each parameter, by semaphore id. */
 export async function latestValues(db: Executor, deviceId: number) {
-  return db
-    .select({ semaphoreId: deviceLatest.semaphoreId, value: deviceLatest.value, ts: deviceLatest.ts })
-    .from(deviceLatest)
-    .where(eq(deviceLatest.deviceId, deviceId))
-    .orderBy(deviceLatest.semaphoreId);
+  const [row] = await db.select({ vals: deviceLatest.vals }).from(deviceLatest).where(eq(deviceLatest.deviceId, deviceId));
+  const vals = (row?.vals ?? {}) as Record<string, [unknown, number]>;
+  return Object.keys(vals)
+    .sort()
+    .map((semaphoreId) => ({ semaphoreId, value: vals[semaphoreId]![0], ts: new Date(vals[semaphoreId]![1]) }));
+}
+
+/**
+ * The latest-values rows of a batch's telemetry: one per device, the newest value of each of its
+ * parameters (one upsert cannot touch a row twice).
+ */
+export function latestOf(telemetry: readonly TelemetryRow[]): LatestRow[] {
+  const byDevice = new Map<number, LatestRow>();
+  for (const t of telemetry) {
+    const ms = Date.parse(t.ts);
+    let row = byDevice.get(t.deviceId);
+    if (!row) {
+      row = { deviceId: t.deviceId, vals: {}, min: ms, max: ms };
+      byDevice.set(t.deviceId, row);
+    }
+    for (const k in t.vals) {
+      const prev = row.vals[k];
+      if (!prev || prev[1] <= ms) row.vals[k] = [t.vals[k], ms];
+    }
+  }
+  // The time span of what is kept: the merge is plain `||` when its oldest is newer than the row.
+  for (const row of byDevice.values()) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const k in row.vals) {
+      const ms = row.vals[k]![1];
+      if (ms < min) min = ms;
+      if (ms > max) max = ms;
+    }
+    row.min = min;
+    row.max = max;
+  }
+  return [...byDevice.values()];
 }
 
 export interface DeviceLogFilter {

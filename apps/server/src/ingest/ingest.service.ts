@@ -47,7 +47,7 @@ export const DEFAULT_INGEST: IngestOptions = {
   maxPastMs: 7 * 86_400_000,
   maxFutureMs: 10 * 60_000,
   perDeviceRate: 20,
-  writer: { maxRows: 2000, flushMs: 50, maxQueued: 20_000 },
+  writer: { maxRows: 2000, flushMs: 50, maxQueued: 8000 },
 };
 
 /**
@@ -89,6 +89,10 @@ export class IngestService {
   private readonly params = new Map<number, { defs: Map<string, ParamDef>; at: number }>();
   private readonly presence = new Map<number, Presence>();
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Devices disabled or deleted since they connected: their messages are refused. */
+  private readonly revoked = new Map<number, 'deviceDisabled' | 'unknownDevice'>();
+  private readonly revokeListeners: ((sns: string[]) => void)[] = [];
+  private readonly offBus: () => void;
 
   constructor(
     private readonly db: Db,
@@ -112,6 +116,19 @@ export class IngestService {
         hook?.committed(batch);
       },
     );
+    this.offBus = bus.on('device.access', ({ deviceIds, sns, why }) => {
+      for (const sn of sns) this.devices.delete(sn);
+      for (const id of deviceIds) {
+        if (why === 'enabled') this.revoked.delete(id);
+        else if (why !== 'credentials') this.revoked.set(id, why === 'deleted' ? 'unknownDevice' : 'deviceDisabled');
+      }
+      if (why !== 'enabled') for (const l of this.revokeListeners) l(sns);
+    });
+  }
+
+  /** Called with the SNs of devices that must be disconnected (disabled, deleted, new secret). */
+  onRevoked(listener: (sns: string[]) => void): void {
+    this.revokeListeners.push(listener);
   }
 
   /** Loads devices still marked online and starts the silence sweep. */
@@ -128,6 +145,7 @@ export class IngestService {
   /** SIGTERM: stop taking messages and write what is queued. */
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.offBus();
     await this.writer.drain();
   }
 
@@ -145,6 +163,9 @@ export class IngestService {
     const given = Buffer.from(hashToken(secret));
     const stored = Buffer.from(device.credentialHash ?? '');
     if (given.length !== stored.length || !crypto.timingSafeEqual(given, stored)) return { reason: 'badCredentials' };
+    // Told only to a device that knows its secret.
+    if (!device.enabled) return { reason: 'deviceDisabled' };
+    this.revoked.delete(device.id);
     return { device };
   }
 
@@ -177,6 +198,16 @@ export class IngestService {
   async uplink(device: IngestDevice, kind: string, payload: Buffer | string | object): Promise<UplinkOutcome> {
     const now = Date.now();
     const p = this.presenceOf(device.id, now);
+    const revoked = device.enabled ? this.revoked.get(device.id) : 'deviceDisabled';
+    if (revoked) {
+      // Disabled or deleted while connected (its connection is being closed), or behind an
+      // external broker that still lets it publish: refused, logged once a minute.
+      if (now - p.limitedLoggedAt > 60_000) {
+        p.limitedLoggedAt = now;
+        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', revoked, { kind })] }).catch(() => undefined);
+      }
+      return { accepted: 0, rejected: [{ reason: revoked }] };
+    }
     if (!this.takeToken(p, now)) {
       if (now - p.limitedLoggedAt > 60_000) {
         p.limitedLoggedAt = now;
@@ -248,7 +279,6 @@ export class IngestService {
         if (count > 0) {
           const iso = ts.toISOString();
           part.telemetry = [{ deviceId: device.id, ts: iso, vals: accepted }];
-          part.latest = Object.entries(accepted).map(([semaphoreId, value]) => ({ deviceId: device.id, semaphoreId, value, ts: iso }));
         }
         return { accepted: count, rejected };
       }

@@ -22,9 +22,9 @@ interface Flight {
 
 type Part = Partial<Batch>;
 
-const emptyBatch = (): Batch => ({ telemetry: [], latest: [], positions: [], logs: [], seen: [] });
+const emptyBatch = (): Batch => ({ telemetry: [], positions: [], logs: [], seen: [] });
 const sizeOf = (b: Partial<Batch>) =>
-  (b.telemetry?.length ?? 0) + (b.latest?.length ?? 0) + (b.positions?.length ?? 0) + (b.logs?.length ?? 0) + (b.seen?.length ?? 0);
+  (b.telemetry?.length ?? 0) + (b.positions?.length ?? 0) + (b.logs?.length ?? 0) + (b.seen?.length ?? 0);
 
 /**
  * The batch writer of the ingestion path: messages add their rows; one transaction writes them
@@ -63,7 +63,6 @@ export class BatchWriter {
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     const b = this.current;
     if (part.telemetry) b.telemetry.push(...part.telemetry);
-    if (part.latest) b.latest.push(...part.latest);
     if (part.positions) b.positions.push(...part.positions);
     if (part.logs) b.logs.push(...part.logs);
     if (part.seen) b.seen.push(...part.seen);
@@ -82,7 +81,7 @@ export class BatchWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.currentSize === 0) return this.idle();
-    const flight: Flight = { started: false, done: false, batch: dedupeLatest(this.current), size: this.currentSize, waiters: this.waiters };
+    const flight: Flight = { started: false, done: false, batch: dedupeSeen(this.current), size: this.currentSize, waiters: this.waiters };
     this.current = emptyBatch();
     this.currentSize = 0;
     this.waiters = [];
@@ -147,17 +146,11 @@ export class BatchWriter {
 }
 
 /**
- * One upsert statement cannot touch a row twice: of several values of one parameter in a batch,
- * the newest is kept for the latest-values table (every one stays in the telemetry).
+ * One update statement cannot touch a row twice: of several last-seen rows of one device in a
+ * batch, one is kept (the latest values are merged per device by ingest.repo's latestOf).
  */
-function dedupeLatest(b: Batch): Batch {
-  if (b.latest.length < 2) return b;
-  const newest = new Map<string, Batch['latest'][number]>();
-  for (const r of b.latest) {
-    const key = `${r.deviceId}:${r.semaphoreId}`;
-    const seen = newest.get(key);
-    if (!seen || r.ts >= seen.ts) newest.set(key, r);
-  }
+function dedupeSeen(b: Batch): Batch {
+  if (b.seen.length < 2) return b;
   const seen = new Map<number, Batch['seen'][number]>();
   for (const r of b.seen) {
     const prev = seen.get(r.deviceId);
@@ -166,5 +159,5 @@ function dedupeLatest(b: Batch): Batch {
       seen.set(r.deviceId, { ...r, at: prev && prev.at > r.at ? prev.at : r.at, online: r.online ?? prev?.online });
     }
   }
-  return { ...b, latest: [...newest.values()], seen: [...seen.values()] };
+  return { ...b, seen: [...seen.values()] };
 }

@@ -13,6 +13,11 @@ export interface AppEvents {
   'menus.changed': { userIds?: number[] };
   /** New values of a device, committed (ingestion). */
   'device.values': { deviceId: number; ts: string; values: Record<string, string | number | boolean> };
+  /**
+   * A device's right to connect changed: disabled or deleted devices and devices with a new secret
+   * are disconnected (ingestion, brokers); enabled ones may log in again.
+   */
+  'device.access': { deviceIds: number[]; sns: string[]; why: 'disabled' | 'enabled' | 'deleted' | 'credentials' };
   /** A device went online or offline (ingestion). */
   'device.status': { deviceId: number; online: boolean; at: string };
   /** A command to a device changed state (sent, succeeded, failed, timeout). */

@@ -13,6 +13,16 @@ export interface EmbeddedBroker {
 
 /** CONNACK codes of MQTT 3.1.1 for a refused login. */
 const BAD_CREDENTIALS = 4;
+const NOT_AUTHORIZED = 5;
+
+/** An MQTT 5 CONNACK refusing the connection: reason code and reason string (property 0x1F). */
+function connackV5(reasonCode: number, reasonString: string): Buffer {
+  const text = Buffer.from(reasonString, 'utf8').subarray(0, 200);
+  const props = Buffer.concat([Buffer.from([0x1f, text.length >> 8, text.length & 0xff]), text]);
+  // Properties stay under 128 bytes of length prefix: one-byte variable integers.
+  const body = Buffer.concat([Buffer.from([0x00, reasonCode, props.length]), props]);
+  return Buffer.concat([Buffer.from([0x20, body.length]), body]);
+}
 
 /**
  * The embedded MQTT 3.1.1 broker (Aedes) devices connect to by default. A device logs in with
@@ -28,21 +38,47 @@ export async function startEmbeddedBroker(
   const devices = new WeakMap<Client, IngestDevice>();
   /** Connected clients per SN (a device may briefly have two while it reconnects). */
   const connected = new Map<string, number>();
+  /** The clients of each SN, to disconnect a device that is disabled, deleted or given a new secret. */
+  const clientsOf = new Map<string, Set<Client>>();
+  ingest.onRevoked((sns) => {
+    for (const sn of sns) {
+      for (const client of clientsOf.get(sn) ?? []) {
+        log.info({ sn, clientId: client.id }, 'device disconnected: its access changed');
+        client.close();
+      }
+    }
+  });
   const broker = await Aedes.createBroker({
     // A client that does not read its socket is dropped after 30 s instead of holding memory.
     drainTimeout: 30_000,
+    // Aedes speaks MQTT 3.1 and 3.1.1. An MQTT 5 device is answered in its own version:
+    // CONNACK 0x84 "unsupported protocol version" with a reason string naming the way out (MQTT 5
+    // is served in external-broker mode, docs/PROTOCOL.md), then the connection closes.
+    preConnect(client, packet, done) {
+      if (packet.protocolVersion !== 5) return done(null, true);
+      const reason = 'MQTT 5 is served through an external broker (MQTT_URL); this embedded broker speaks MQTT 3.1.1';
+      void ingest.refused(packet.username ?? '', 'unsupportedProtocol', { clientId: packet.clientId, via: 'mqtt', protocolVersion: 5 });
+      const conn = client.conn as unknown as NodeJS.WritableStream & { destroy(): void };
+      conn.write(connackV5(0x84, reason), () => conn.destroy());
+      done(null, false);
+    },
     authenticate(client, username, password, done) {
       const sn = username ?? '';
       const secret = password?.toString() ?? '';
-      const refuse = (reason: 'unknownDevice' | 'badCredentials') => {
+      const refuse = (reason: 'unknownDevice' | 'badCredentials' | 'deviceDisabled') => {
         void ingest.refused(sn, reason, { clientId: client.id, via: 'mqtt' });
-        const err = Object.assign(new Error('Bad username or password'), { returnCode: BAD_CREDENTIALS });
+        const err =
+          reason === 'deviceDisabled'
+            ? Object.assign(new Error('Not authorized: the device is disabled'), { returnCode: NOT_AUTHORIZED })
+            : Object.assign(new Error('Bad username or password'), { returnCode: BAD_CREDENTIALS });
         done(err, false);
       };
       if (!sn || !secret) return refuse('badCredentials');
       ingest.authenticate(sn, secret).then(
         (r) => {
-          if ('reason' in r) return refuse(r.reason === 'unknownDevice' ? 'unknownDevice' : 'badCredentials');
+          if ('reason' in r) {
+            return refuse(r.reason === 'unknownDevice' || r.reason === 'deviceDisabled' ? r.reason : 'badCredentials');
+          }
           devices.set(client, r.device);
           done(null, true);
         },
@@ -87,6 +123,9 @@ export async function startEmbeddedBroker(
     const device = devices.get(client);
     if (device) {
       connected.set(device.sn, (connected.get(device.sn) ?? 0) + 1);
+      let set = clientsOf.get(device.sn);
+      if (!set) clientsOf.set(device.sn, (set = new Set()));
+      set.add(client);
       void ingest
         .connected(device, { clientId: client.id, via: 'mqtt' })
         .catch((err: unknown) => log.error({ err }, 'connect not recorded'));
@@ -98,6 +137,9 @@ export async function startEmbeddedBroker(
       const n = (connected.get(device.sn) ?? 1) - 1;
       if (n > 0) connected.set(device.sn, n);
       else connected.delete(device.sn);
+      const set = clientsOf.get(device.sn);
+      set?.delete(client);
+      if (set?.size === 0) clientsOf.delete(device.sn);
       void ingest
         .disconnected(device, { clientId: client.id })
         .catch((err: unknown) => log.error({ err }, 'disconnect not recorded'));

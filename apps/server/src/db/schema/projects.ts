@@ -102,6 +102,8 @@ export const devices = pgTable(
     imei: varchar('imei', { length: 17 }).notNull().default(''),
     manufacturerModel: varchar('manufacturer_model', { length: 64 }).notNull().default(''),
     description: text('description').notNull().default(''),
+    /** A disabled device is refused at login (MQTT CONNECT, HTTP uplink) and disconnected. */
+    enabled: boolean('enabled').notNull().default(true),
     /** Written by ingestion. */
     online: boolean('online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
@@ -116,6 +118,7 @@ export const devices = pgTable(
     index('devices_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('devices_parent_idx').on(t.parentId),
     index('devices_online_idx').on(t.online),
+    index('devices_enabled_idx').on(t.enabled),
     index('devices_warning_idx').on(t.warningLevel),
     index('devices_created_idx').on(t.createdAt),
     index('devices_imei_idx').on(t.imei),

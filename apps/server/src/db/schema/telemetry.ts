@@ -5,7 +5,6 @@ import {
   integer,
   jsonb,
   pgTable,
-  primaryKey,
   smallint,
   text,
   timestamp,
@@ -35,19 +34,19 @@ export const telemetry = pgTable(
   (t) => [index('telemetry_device_ts_idx').on(t.deviceId, t.ts)],
 );
 
-/** The newest value of each parameter of each device, for instant reads. */
-export const deviceLatest = pgTable(
-  'device_latest',
-  {
-    deviceId: integer('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    semaphoreId: varchar('semaphore_id', { length: 32 }).notNull(),
-    value: jsonb('value').notNull(),
-    ts: timestamp('ts', { withTimezone: true }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.deviceId, t.semaphoreId] })],
-);
+/**
+ * The newest value of each parameter of each device, for instant reads: ONE row per device.
+ * `vals` maps a semaphore id to `[value, epoch ms of the message that carried it]`; a message
+ * merges into it with `||` (one upsert row per message, not one per value: bench/README.md).
+ * `ts` is the newest of those times (a message older than it is merged key by key instead).
+ */
+export const deviceLatest = pgTable('device_latest', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  vals: jsonb('vals').notNull().default({}),
+  ts: timestamp('ts', { withTimezone: true }).notNull(),
+});
 
 /** GPS fixes (devices of types that record tracks, §3 GPS data). */
 export const devicePositions = pgTable(

@@ -22,7 +22,7 @@ import {
   siteConfig,
   users,
 } from '../schema/index.js';
-import { BMU_ALARMS, BMU_PARAMS, BMU_TYPE } from './bmu.js';
+import { BMU_ALARMS, BMU_PARAMS, BMU_TYPE, LEGACY_BMU_IDS } from './bmu.js';
 import { hashPassword } from '../../lib/password.js';
 import { MENU_SEED, MOVED_PERMISSIONS } from './menus.js';
 import { SITE_DEFAULTS } from './site.js';
@@ -140,6 +140,8 @@ export async function seed(
           return { ...rule, threshold: String(rule.threshold), typeId: bmu.id };
         }),
       );
+    } else {
+      await upgradeBuiltinBmu(tx);
     }
 
     const existing = await tx
@@ -174,4 +176,59 @@ export async function seed(
 function generatePassword(): string {
   // 18 random bytes → 24 URL-safe characters; printed once in the start-up banner.
   return crypto.randomBytes(18).toString('base64url');
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * An install made before the built-in battery type followed the field's semaphore ids: when its
+ * parameters are still exactly the old built-in set (same ids, same English names: the
+ * administrator never changed them), they move to the new ids in place (rows, and so anything
+ * referring to them, are kept), the parameters added since are inserted, and the type's alarm
+ * rules follow the ids. A type an administrator edited is left alone. Values already stored
+ * keep the ids they arrived with.
+ */
+async function upgradeBuiltinBmu(tx: Tx) {
+  const [type] = await tx
+    .select({ id: deviceTypes.id })
+    .from(deviceTypes)
+    .where(and(eq(deviceTypes.code, BMU_TYPE.code), eq(deviceTypes.builtin, true)));
+  if (!type) return;
+  const current = await tx
+    .select({ semaphoreId: deviceTypeParams.semaphoreId, nameEn: deviceTypeParams.nameEn })
+    .from(deviceTypeParams)
+    .where(eq(deviceTypeParams.typeId, type.id));
+  if (!current.some((p) => p.semaphoreId in LEGACY_BMU_IDS)) return; // already on the new ids
+  const newToOld = new Map(Object.entries(LEGACY_BMU_IDS).map(([o, n]) => [n, o]));
+  // The old built-in set: today's parameters under their old ids, without the ones added since.
+  const legacy = new Map(
+    BMU_PARAMS.filter((p) => newToOld.has(p.semaphoreId) || /^1000\d{4}$/.test(p.semaphoreId)).map((p) => [
+      newToOld.get(p.semaphoreId) ?? p.semaphoreId,
+      p.nameEn,
+    ]),
+  );
+  const untouched = current.length === legacy.size && current.every((p) => legacy.get(p.semaphoreId) === p.nameEn);
+  if (!untouched) return;
+  const sortOf = new Map(BMU_PARAMS.map((p) => [p.semaphoreId, p.sort]));
+  const moves = current.map((p) => {
+    const to = LEGACY_BMU_IDS[p.semaphoreId] ?? p.semaphoreId;
+    return { from: p.semaphoreId, to, sort: sortOf.get(to) ?? 0 };
+  });
+  // Two steps through temporary ids, so no new id meets an old one on the unique index.
+  await tx.execute(sql`
+    update device_type_params t set semaphore_id = '~' || m.to_id, sort = m.sort
+    from json_to_recordset(${JSON.stringify(moves.map((m) => ({ from_id: m.from, to_id: m.to, sort: m.sort })))}::json)
+      as m(from_id text, to_id text, sort int)
+    where t.type_id = ${type.id} and t.semaphore_id = m.from_id`);
+  await tx.execute(sql`update device_type_params set semaphore_id = substr(semaphore_id, 2) where type_id = ${type.id} and semaphore_id like '~%'`);
+  const have = new Set(moves.map((m) => m.to));
+  const added = BMU_PARAMS.filter((p) => !have.has(p.semaphoreId));
+  if (added.length > 0) {
+    await tx.insert(deviceTypeParams).values(added.map((p) => ({ ...paramSchema.parse(p), typeId: type.id })));
+  }
+  const alarmMoves = Object.entries(LEGACY_BMU_IDS).map(([from_id, to_id]) => ({ from_id, to_id }));
+  await tx.execute(sql`
+    update device_type_alarms a set semaphore_id = m.to_id
+    from json_to_recordset(${JSON.stringify(alarmMoves)}::json) as m(from_id text, to_id text)
+    where a.type_id = ${type.id} and a.semaphore_id = m.from_id`);
 }

@@ -61,7 +61,7 @@ export class BrokerAuthService {
     }
     const r = await this.ingest.authenticate(username, password);
     if ('reason' in r) {
-      await this.ingest.refused(username, r.reason === 'unknownDevice' ? 'unknownDevice' : 'badCredentials', {
+      await this.ingest.refused(username, r.reason === 'unknownDevice' || r.reason === 'deviceDisabled' ? r.reason : 'badCredentials', {
         clientId,
         via: 'broker',
       });

@@ -3,6 +3,7 @@ import { ErrorCode, type DeviceDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceEditSchema, deviceFieldsSchema, deviceListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
+import type { EventBus } from '../../lib/events.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { inScope, scopeOf } from '../../lib/scope.js';
@@ -26,7 +27,13 @@ export class DeviceService {
     private readonly db: Db,
     private readonly projects: ProjectService,
     private readonly types: DeviceTypeService,
+    /** Tells ingestion and the brokers which devices lost (or regained) the right to connect. */
+    private readonly bus?: EventBus,
   ) {}
+
+  private access(rows: { id: number; sn: string }[], why: 'disabled' | 'enabled' | 'deleted' | 'credentials') {
+    if (rows.length > 0) this.bus?.emit('device.access', { deviceIds: rows.map((r) => r.id), sns: rows.map((r) => r.sn), why });
+  }
 
   async list(ctx: AuthContext, q: ListQuery) {
     const res = await repo.listDevices(this.db, { ...q, scopePath: scopeOf(ctx) });
@@ -173,6 +180,12 @@ export class DeviceService {
         });
       })
       .catch(snRace(f.sn ?? current!.sn));
+    if (f.enabled !== undefined && f.enabled !== current!.enabled) {
+      this.access([current!], f.enabled ? 'enabled' : 'disabled');
+    } else if (f.sn !== undefined && f.sn !== current!.sn) {
+      // Its old login name is gone: a connection under it ends.
+      this.access([current!], 'credentials');
+    }
   }
 
   async remove(actor: Actor, ids: number[]) {
@@ -181,6 +194,7 @@ export class DeviceService {
       await repo.deleteDevices(tx, ids);
       await audit(tx, actor, { entityId: ids.join(','), name: namesOf(rows), summary: { sn: rows.map((r) => r.sn) } });
     });
+    this.access(rows, 'deleted');
     return ids.length;
   }
 
@@ -202,6 +216,7 @@ export class DeviceService {
       await repo.updateDevice(tx, id, { credentialHash: hashToken(secret) });
       await audit(tx, actor, { entityId: id, name: d!.name, summary: { sn: d!.sn } });
     });
+    this.access([d!], 'credentials');
     return { sn: d!.sn, secret };
   }
 }

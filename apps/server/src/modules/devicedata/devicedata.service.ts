@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import * as ingestRepo from '../../ingest/ingest.repo.js';
 import type { CommandService } from '../../ingest/commands.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, forbidden } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
@@ -22,6 +22,8 @@ export class DeviceDataService {
     const auth = await this.ingest.authenticate(sn, secret);
     if ('reason' in auth) {
       await this.ingest.refused(sn, auth.reason, { via: 'http' });
+      // Told only to a device that knows its secret.
+      if (auth.reason === 'deviceDisabled') throw forbidden('deviceDisabled');
       return undefined;
     }
     const outcome = await this.ingest.uplink(auth.device, kind, body as object);

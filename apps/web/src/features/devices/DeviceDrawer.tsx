@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Col, Drawer, Form, Input, InputNumber, Row, Select, Space } from 'antd';
+import { Button, Col, Drawer, Form, Input, InputNumber, Row, Select, Space, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_LIMITS as LIMITS, MAP_MODES, PATTERNS, type DeviceDto, type DeviceFields } from '@iot/contract';
@@ -43,6 +43,7 @@ const EMPTY: FormValues = {
   imei: '',
   manufacturerModel: '',
   description: '',
+  enabled: true,
 };
 
 const FIELD_NAMES = Object.keys(EMPTY);
@@ -155,6 +156,11 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
           <Col xs={24} md={12}>
             <Form.Item {...item('parentId')} extra={t('devices:parentHint')}>
               <ParentDeviceSelect selfId={device?.id} data-testid="field-parentId" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item {...item('enabled')} valuePropName="checked" extra={t('devices:enabledHint')}>
+              <Switch data-testid="field-enabled" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>

@@ -49,8 +49,10 @@ interface Props {
 }
 
 type OnlineFilter = 'all' | 'online' | 'offline';
-/** The `online` filter of the list and export queries. */
+type EnabledFilter = 'all' | 'enabled' | 'disabled';
+/** The `online` and `enabled` filters of the list and export queries. */
 const ONLINE_QUERY = { all: undefined, online: 'true', offline: 'false' } as const;
+const ENABLED_QUERY = { all: undefined, enabled: 'true', disabled: 'false' } as const;
 
 /**
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
@@ -75,6 +77,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const filters = table.filters;
   const filter = (patch: DeviceFilters) => table.search({ ...filters, ...patch });
   const online: OnlineFilter = filters.online === undefined ? 'all' : filters.online === 'true' ? 'online' : 'offline';
+  const enabled: EnabledFilter = filters.enabled === undefined ? 'all' : filters.enabled === 'true' ? 'enabled' : 'disabled';
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
@@ -208,6 +211,13 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           style={{ width: 150 }}
           options={(['all', 'online', 'offline'] as const).map((v) => ({ value: v, label: t(`devices:filters.onlineOptions.${v}`) }))}
           data-testid="filter-online"
+        />
+        <Select<EnabledFilter>
+          value={enabled}
+          onChange={(v) => filter({ enabled: ENABLED_QUERY[v] })}
+          style={{ width: 150 }}
+          options={(['all', 'enabled', 'disabled'] as const).map((v) => ({ value: v, label: t(`devices:filters.enabledOptions.${v}`) }))}
+          data-testid="filter-enabled"
         />
         <Select<number>
           value={filters.warningLevel}

@@ -13,7 +13,7 @@ import { api } from '../../lib/api';
 /** Filters, paging and sorting of GET /device/list (and of the export, without paging). */
 export type DeviceListParams = EndpointQuery<typeof deviceApi.list>;
 /** The list's filters as the screen holds them: the query's, with its coerced ids as numbers. */
-export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'warningLevel' | 'q' | 'parentId'> & {
+export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'enabled' | 'warningLevel' | 'q' | 'parentId'> & {
   projectId?: number;
   typeId?: number;
   warningLevel?: number;

@@ -82,7 +82,16 @@ export function deviceColumns(
       title: t('devices:columns.online'),
       dataIndex: 'online',
       width: 100,
-      render: (online: boolean) => <OnlineTag online={online} t={t} />,
+      render: (online: boolean, d) =>
+        d.enabled === false ? (
+          <Tooltip title={t('devices:disabledHint')}>
+            <Tag color="error" data-testid="disabled-tag">
+              {t('devices:disabled')}
+            </Tag>
+          </Tooltip>
+        ) : (
+          <OnlineTag online={online} t={t} />
+        ),
     },
     {
       title: t('devices:fields.warningLevel'),
