@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest -- [--devices N] [--rate R] [--seconds S] [--burst]`
+ * `npm run bench:ingest -- [--devices N] [--rate R] [--seconds S] [--burst] [--rules N]`
  *
  * N devices publish 10-parameter telemetry at R messages/s in total (QoS 1) for S seconds:
  *   1. against a bare Aedes broker with nothing attached (the baseline, same library, same load);
@@ -10,6 +10,10 @@
  * server acknowledges after the commit), publish→PUBACK latency (= broker→commit), publish→
  * WebSocket latency for 200 followed devices, the server's peak RSS, and the ratio to the raw
  * broker. --burst adds a run at 3×R for 60 s and checks that every acknowledged message is stored.
+ * --rules N: the same server and fleet run twice, first with no alarm rules on the device type,
+ * then with N rules on the parameters the devices send (some breach and recover as the values
+ * swing, so alarms start and end during the run); prints both rates, their ratio and the load
+ * average (target: with rules ≥ 0.9× without).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -32,6 +36,7 @@ const RATE = arg('rate', 5000);
 const SECONDS = arg('seconds', 20);
 const BURST = args.includes('--burst');
 const PGLITE = args.includes('--pglite');
+const RULES = arg('rules', 0);
 /** --profile DIR: the server writes a V8 CPU profile there (open it in Chrome DevTools). */
 const PROFILE = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : undefined;
 const FOLLOWED = Math.min(200, DEVICES);
@@ -98,6 +103,28 @@ function telemetry(i: number, ts: number) {
     },
   });
 }
+
+/** Alarm rules on the parameters `telemetry()` sends; values swing 40…60 every ~60 s. */
+const RULE_POOL = [
+  { semaphoreId: '01111001', comparison: 'gt', threshold: 58, holdSeconds: 2 },
+  { semaphoreId: '01112001', comparison: 'lt', threshold: -8, holdSeconds: 2 },
+  { semaphoreId: '02109001', comparison: 'outside', threshold: 41, threshold2: 59, holdSeconds: 0 },
+  { semaphoreId: '02110001', comparison: 'lt', threshold: 90, holdSeconds: 0 },
+  { semaphoreId: '01118001', comparison: 'gt', threshold: 38, holdSeconds: 5 },
+  { semaphoreId: '01120001', comparison: 'gt', threshold: 33, holdSeconds: 5 },
+  { semaphoreId: '01117001', comparison: 'gt', threshold: 3.65, holdSeconds: 10 },
+  { semaphoreId: '01117002', comparison: 'lt', threshold: 2.8, holdSeconds: 10 },
+  { semaphoreId: '01117003', comparison: 'gt', threshold: 3.65, holdSeconds: 10 },
+  { semaphoreId: '01117004', comparison: 'lt', threshold: 2.8, holdSeconds: 10 },
+];
+const rules = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    ...RULE_POOL[i % RULE_POOL.length]!,
+    // Past 10 the same parameters again, at other levels (distinct rules).
+    level: ((i + Math.floor(i / RULE_POOL.length)) % 4) + 1,
+    message: `bench rule ${i + 1}`,
+  }));
+const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 interface RunResult {
   sent: number;
@@ -289,17 +316,41 @@ async function main() {
     await loggedIn;
     ws.send(JSON.stringify({ type: 140, deviceIds: ids.slice(0, FOLLOWED) }));
 
+    const setRules = async (n: number) => {
+      const res = await api('POST', '/devicetype/addsetalarm', token, { id: typeId, rules: rules(n) });
+      if (res.code !== 20000) throw new Error(`addsetalarm: ${JSON.stringify(res)}`);
+    };
+    if (RULES > 0) await setRules(0);
+
     const t0 = Date.now();
     const clients = await connectFleet(mqttPort, true);
     console.log(`server: ${DEVICES} devices connected in ${fmt((Date.now() - t0) / 1000, 1)} s`);
     const r = await load(clients, RATE, SECONDS);
     wsLat.sort((a, b) => a - b);
     const rate = report(
-      `server, ${PGLITE ? 'PGlite' : 'PostgreSQL'}`,
+      `server, ${PGLITE ? 'PGlite' : 'PostgreSQL'}${RULES > 0 ? ', no rules' : ''}`,
       r,
-      `  WS p50 ${fmt(pct(wsLat, 0.5))} ms p99 ${fmt(pct(wsLat, 0.99))} ms (${fmt(wsLat.length)} pushes)  RSS peak ${fmt(peakRss(server.pid!))} MB`,
+      `  WS p50 ${fmt(pct(wsLat, 0.5))} ms p99 ${fmt(pct(wsLat, 0.99))} ms (${fmt(wsLat.length)} pushes)  RSS peak ${fmt(peakRss(server.pid!))} MB  load ${loadavg()}`,
     );
     console.log(`ratio to the raw broker: ${fmt(rate / raw, 2)}×  (target ≥ 0.5× and ≥ 5,000 msg/s with 10,000 devices on PostgreSQL)`);
+
+    if (RULES > 0) {
+      await setRules(RULES);
+      const withRules = report(`server, ${RULES} rules per type`, await load(clients, RATE, SECONDS), `  load ${loadavg()}`);
+      // Again without rules: the machine's load drifts; the mean of the two runs without is the reference.
+      await setRules(0);
+      const again = report('server, no rules (again)', await load(clients, RATE, SECONDS), `  load ${loadavg()}`);
+      let alarms = '';
+      if (databaseUrl) {
+        const c = new pg.Client({ connectionString: databaseUrl });
+        await c.connect();
+        const a = await c.query('select count(*)::int as n, count(ended_at)::int as ended from alarms');
+        await c.end();
+        alarms = `; ${a.rows[0].n} alarms opened, ${a.rows[0].ended} ended`;
+      }
+      const ref = (rate + again) / 2;
+      console.log(`alarm rules: ${fmt(withRules / ref, 2)}× the rate without rules (target ≥ 0.90×)${alarms}`);
+    }
 
     if (BURST) {
       const rssBefore = peakRss(server.pid!);

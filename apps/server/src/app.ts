@@ -51,6 +51,10 @@ import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.j
 import { HistoryRollup } from './modules/devicedetail/history.rollup.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
+import { AlarmService } from './modules/alarm/alarm.service.js';
+import { DEFAULT_ENGINE } from './modules/alarm/alarm.engine.js';
+import { alarmRoutes } from './modules/alarm/alarm.routes.js';
+import { AlarmMailer } from './modules/alarm/alarm.mail.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +64,7 @@ declare module 'fastify' {
     commands: CommandService;
     partitions: PartitionKeeper;
     rollups: HistoryRollup;
+    alarms: AlarmService;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -147,11 +152,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const roles = new RoleService(db, permissions, menus, bus);
   const users = new UserService(db, auth, permissions);
   const admin = new UserAdminService(db, auth, permissions, roles);
-  const types = new DeviceTypeService(db);
+  const types = new DeviceTypeService(db, bus);
   const projects = new ProjectService(db, admin);
   const devices = new DeviceService(db, projects, types, bus);
   const sheets = new DeviceSheetService(db, types, projects, deps.importLimits);
   const commands = new CommandService(db, bus, app.log);
+  const mailer = new AlarmMailer(
+    {
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      minLevel: config.alarmMailMinLevel,
+      intervalMs: config.alarmMailInterval * 1000,
+      consoleUrl: config.consoleUrl,
+    },
+    app.log,
+  );
+  const alarms = new AlarmService(db, bus, app.log, mailer, { ...DEFAULT_ENGINE, deviceAlarmLevel: config.deviceAlarmLevel });
   const ingest = new IngestService(
     db,
     bus,
@@ -165,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       ...deps.ingest,
     },
     commands,
+    alarms,
   );
   const partitions = new PartitionKeeper(db, app.log, {
     retentionDays: config.telemetryRetentionDays,
@@ -188,6 +205,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('commands', commands);
   app.decorate('partitions', partitions);
   app.decorate('rollups', rollups);
+  app.decorate('alarms', alarms);
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
@@ -216,6 +234,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     timing: deps.liveTiming,
     limits: deps.liveLimits,
     visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids),
+    seesAlarms: (ctx) => permissions.hasAny(ctx, ['alarm:list', 'device:detail']),
   });
 
   await app.register(
@@ -235,6 +254,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceDataRoutes, { data: deviceData });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(brokerRoutes, { broker: brokerAuth });
+      await api.register(alarmRoutes, { alarms });
     },
     { prefix: API_PREFIX },
   );
@@ -246,6 +266,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     commands.stop();
     // What is queued is written before the database closes (SIGTERM drains).
     await ingest.stop();
+    mailer.close();
     await bus.close();
   });
   return app;

@@ -62,6 +62,12 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
   API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  SMTP_URL: urlWith(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().trim().min(3).max(256).default('IoT console <noreply@localhost>'),
+  ALARM_MAIL_MIN_LEVEL: z.coerce.number().int().min(1).max(4).default(3),
+  ALARM_MAIL_INTERVAL: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(900),
+  DEVICE_ALARM_LEVEL: z.coerce.number().int().min(1).max(4).default(2),
+  CONSOLE_URL: urlWith(['http', 'https']).optional(),
 });
 
 export interface Config {
@@ -112,6 +118,18 @@ export interface Config {
   trustProxy: boolean;
   /** Requests a minute one session may make to authenticated routes; 0 turns the limit off. */
   apiRateLimit: number;
+  /** SMTP server of the alarm e-mails (smtp:// or smtps://); unset: the mails are logged. */
+  smtpUrl?: string;
+  /** Sender of the alarm e-mails. */
+  mailFrom: string;
+  /** Alarms of this level and above are e-mailed. */
+  alarmMailMinLevel: number;
+  /** Seconds between two mails about the same device and rule. */
+  alarmMailInterval: number;
+  /** Level of a device-raised alarm whose parameter has no alarm rule. */
+  deviceAlarmLevel: number;
+  /** Public address of the console, for links in e-mails. */
+  consoleUrl?: string;
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +174,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    alarmMailMinLevel: e.ALARM_MAIL_MIN_LEVEL,
+    alarmMailInterval: e.ALARM_MAIL_INTERVAL,
+    deviceAlarmLevel: e.DEVICE_ALARM_LEVEL,
+    consoleUrl: e.CONSOLE_URL,
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),

@@ -148,7 +148,18 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.betaType = (await as('beta', 'POST', '/api/v1/devicetype/addtype', { payload: { code: 'BETA', name: 'Beta type' } })).id!;
     ids.betaProject = (await as('beta', 'POST', '/api/v1/project/addproject', { payload: { name: 'Beta project' } })).id!;
     ids.betaSection = (await as('beta', 'POST', '/api/v1/project/addroadsection', { payload: { projectId: ids.betaProject, name: 'Road', points: [[116.4, 39.9]] } })).id!;
-    ids.betaDevice = (await as('beta', 'POST', '/api/v1/device/add', { payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: ids.betaProject } })).id!;
+    const betaDevice = (await as('beta', 'POST', '/api/v1/device/add', {
+      payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: ids.betaProject },
+    })) as unknown as { id: number; secret: string };
+    ids.betaDevice = betaDevice.id;
+    // An alarm of beta's device (raised by the device itself).
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/alarm',
+      headers: { authorization: `Basic ${Buffer.from(`BETA-1:${betaDevice.secret}`).toString('base64')}` },
+      payload: { id: 'X', flag: 1 },
+    });
+    ids.betaAlarm = ((await as('admin', 'GET', '/api/v1/device/alarmlist', { query: { device: 'BETA-1' } })) as unknown as { items: { id: number }[] }).items[0]!.id;
     // A device that reports over HTTP (the uplink authenticates it by SN and secret).
     const { secret } = (await as('op', 'POST', '/api/v1/device/add', {
       payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.opType },
@@ -433,6 +444,23 @@ describe('authorization matrix over every /api/v1 route', () => {
       ok: async () => ({ query: { dryRun: 'true' }, ...multipart('d.xlsx', writeSheet('d', [['name', 'sn', 'type'], ['D', `I-${++seq}`, 'OPT']])) }),
     },
     'GET /api/v1/device/export': { perm: 'device:list', ok: async () => ({}) },
+    'GET /api/v1/device/alarmlist': { perm: ['alarm:list', 'device:detail'], ok: async () => ({ query: { deviceId: ids.opDevice! } }) },
+    'GET /api/v1/device/alarmgroupinfo': { perm: ['alarm:list', 'device:detail'], ok: async () => ({ query: { deviceId: ids.opDevice! } }) },
+    'GET /api/v1/device/alarmbell': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'GET /api/v1/device/alarmexport': { perm: ['alarm:list', 'device:detail'], ok: async () => ({}) },
+    'POST /api/v1/device/processalarm': {
+      perm: 'alarm:handle',
+      ok: async () => {
+        // A new alarm of op's HTTP device each time (a device alarm on a new parameter id).
+        const sem = `A${++seq}`;
+        await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: { authorization: deviceBasic }, payload: { id: sem, flag: 1 } });
+        const list = (await as('admin', 'GET', '/api/v1/device/alarmlist', { query: { device: 'HTTP-1', limit: 200 } })) as unknown as {
+          items: { id: number; semaphoreId: string }[];
+        };
+        return { payload: { ids: [list.items.find((a) => a.semaphoreId === sem)!.id], state: 'processed', note: 'checked' } };
+      },
+      foreign: async () => ({ payload: { ids: [ids.betaAlarm!], state: 'processed' } }),
+    },
     'GET /api/v1/devicetype/list': { perm: 'devicetype:list', ok: async () => ({}) },
     'GET /api/v1/devicetype/item': {
       perm: 'devicetype:list',

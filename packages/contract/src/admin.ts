@@ -96,7 +96,7 @@ export type UserEdit = z.input<typeof userEditSchema>;
 export const preferencesSchema = editOf(
   userFieldsSchema
     .pick({ language: true, dashboardStyle: true, corporateName: true, corporateAddress: true, contactNumber: true })
-    .extend({ introduction: optionalText(USER_LIMITS.introduction) }),
+    .extend({ introduction: optionalText(USER_LIMITS.introduction), alarmMail: z.boolean().default(false) }),
 ).strict();
 export type Preferences = z.output<typeof preferencesSchema>;
 

@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'device.import',
   'device.credential',
   'device.setparams',
+  'alarm.process',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

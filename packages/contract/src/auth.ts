@@ -53,6 +53,8 @@ export const userInfoSchema = z.object({
   corporateName: z.string(),
   corporateAddress: z.string(),
   contactNumber: z.string(),
+  /** Alarm e-mails of the projects shared with the user (the owner of a project always gets them). */
+  alarmMail: z.boolean(),
   /** Permission codes the user holds: the web hides buttons with them. */
   permissions: z.array(z.string()),
 }).meta({ id: 'UserInfo' });

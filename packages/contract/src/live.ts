@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idNumberSchema } from './envelope.js';
 import { COMMAND_STATUSES } from './protocol.js';
+import { ALARM_EVENTS, alarmDtoSchema } from './alarms.js';
 
 /**
  * Live channel `/api/v1/ws` (§4, §7). The client sends LOGIN 1.5 s after open and HEARTBEAT every
@@ -29,6 +30,11 @@ export const LiveType = {
   DEVICE_STATUS: 151,
   /** server → client: a command to a subscribed device changed state. */
   DEVICE_COMMAND: 152,
+  /**
+   * server → client: alarms started, ended or were processed. Sent to every socket of a user who
+   * may see the alarms' devices (no subscription needed: the navbar bell listens on every page).
+   */
+  ALARMS: 160,
 } as const;
 
 /** Devices one socket may follow at once (a page of the list, a map view). */
@@ -82,6 +88,11 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     status: z.enum(COMMAND_STATUSES),
     message: z.string(),
     progress: z.number().nullable(),
+  }),
+  z.object({
+    type: z.literal(LiveType.ALARMS),
+    event: z.enum(ALARM_EVENTS),
+    alarms: z.array(alarmDtoSchema),
   }),
 ]);
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;

@@ -23,6 +23,7 @@ export const REFUSALS = {
   projectNotFound: 'The project does not exist',
   roadSectionNotFound: 'The road section does not exist',
   devicesNotFound: 'These devices do not exist: {{ids}}',
+  alarmsNotFound: 'These alarms do not exist: {{ids}}',
 
   // Menus and permissions
   menuHasChildren: 'This menu has sub-menus: delete or move them first',
@@ -134,6 +135,7 @@ export const REFUSALS = {
   importTooManyRows: 'At most {{max}} rows per file',
   importRace: 'Some SNs were added by someone else meanwhile: nothing was imported, please retry',
   exportTooMany: 'More than {{max}} devices match: narrow the filters',
+  alarmExportTooMany: 'More than {{max}} alarms match: narrow the filters',
 
   // A spreadsheet row's cell (the import report names row and column; zod issues map here by code)
   cellRequired: 'Required',

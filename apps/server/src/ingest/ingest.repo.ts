@@ -89,8 +89,10 @@ export interface Batch {
  * deleted since it connected are left out (its log rows keep the SN only), so one such device
  * cannot fail the whole batch of everyone else's messages on a foreign key.
  */
-export async function writeBatch(db: Db, b: Batch): Promise<void> {
+export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batch) => Promise<void>): Promise<void> {
   await db.transaction(async (tx) => {
+    // The alarm engine, first in the transaction: its alarms commit with the data (ARCHITECTURE.md, "Alarms").
+    if (hook) await hook(tx, b);
     if (b.telemetry.length > 0) {
       await tx.execute(sql`
         insert into telemetry (device_id, ts, vals)

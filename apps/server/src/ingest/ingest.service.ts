@@ -10,7 +10,7 @@ import {
   type IngestReason,
   type UplinkKind,
 } from '@iot/contract';
-import type { Db } from '../db/client.js';
+import type { Db, Executor } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
 import { hashToken } from '../lib/tokens.js';
 import { fieldOf, findHostile } from '../lib/hostile.js';
@@ -49,6 +49,16 @@ export const DEFAULT_INGEST: IngestOptions = {
   perDeviceRate: 20,
   writer: { maxRows: 2000, flushMs: 50, maxQueued: 8000 },
 };
+
+/**
+ * Work done with every batch (the alarm engine): `apply` runs first inside the batch's transaction,
+ * then `committed` or `failed` once the transaction is over. One call per batch.
+ */
+export interface BatchHook {
+  apply(tx: Executor, batch: Batch): Promise<void>;
+  committed(batch: Batch): void;
+  failed(batch: Batch): void;
+}
 
 export interface UplinkOutcome {
   accepted: number;
@@ -91,12 +101,20 @@ export class IngestService {
     readonly opts: IngestOptions = DEFAULT_INGEST,
     /** Acknowledgements end the commands they answer. */
     private readonly commands?: CommandService,
+    /** The alarm engine (modules/alarm), called once per batch. */
+    private readonly hook?: BatchHook,
   ) {
     this.writer = new BatchWriter(
-      (batch) => repo.writeBatch(db, batch),
+      (batch) => repo.writeBatch(db, batch, hook && ((tx, b) => hook.apply(tx, b))),
       opts.writer,
-      (err, batch) => log.error({ err, rows: batch.telemetry.length }, 'ingestion batch failed'),
-      (batch) => this.committed(batch),
+      (err, batch) => {
+        hook?.failed(batch);
+        log.error({ err, rows: batch.telemetry.length }, 'ingestion batch failed');
+      },
+      (batch) => {
+        this.committed(batch);
+        hook?.committed(batch);
+      },
     );
     this.offBus = bus.on('device.access', ({ deviceIds, sns, why }) => {
       for (const sn of sns) this.devices.delete(sn);

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { CommandStatus } from '@iot/contract';
+import type { AlarmDto } from '@iot/contract';
 
 /**
  * Domain events. Services emit them; the realtime plugin (and later other consumers) deliver
@@ -29,6 +30,10 @@ export interface AppEvents {
     message: string;
     progress: number | null;
   };
+  /** A device type's parameters or alarm rules changed (the alarm engine re-reads its rules). */
+  'devicetype.changed': { typeId: number };
+  /** Alarms started, ended or were processed (committed); the live channel tells who may see them. */
+  'alarms.changed': { event: 'started' | 'ended' | 'processed'; alarms: AlarmDto[] };
 }
 
 export type EventName = keyof AppEvents;

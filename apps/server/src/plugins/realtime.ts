@@ -53,6 +53,8 @@ export interface RealtimeOptions {
   bus: EventBus;
   /** The subset of `ids` the user may see (device scoping lives in the device service). */
   visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;
+  /** Whether the user may read alarms at all (alarm pushes go only to those). Default: yes. */
+  seesAlarms?: (auth: AuthContext) => Promise<boolean>;
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
   limits?: Partial<LiveLimits>;
 }
@@ -161,6 +163,21 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     }),
     opts.bus.on('device.command', (c) => {
       for (const conn of byDevice.get(c.deviceId) ?? []) send(conn.socket, { type: LiveType.DEVICE_COMMAND, ...c });
+    }),
+    // Alarms go to every socket of each user who may see their devices (one visibility query per
+    // connected user and change, not per socket).
+    opts.bus.on('alarms.changed', ({ event, alarms }) => {
+      void (async () => {
+        const deviceIds = [...new Set(alarms.map((a) => a.deviceId))];
+        for (const [userId, conns] of byUser) {
+          const first = conns.values().next().value;
+          if (!first) continue;
+          if (opts.seesAlarms && !(await opts.seesAlarms(first.auth))) continue;
+          const visible = new Set(await opts.visibleDevices(first.auth, deviceIds));
+          const mine = alarms.filter((a) => visible.has(a.deviceId));
+          if (mine.length > 0) realtime.publishToUser(userId, { type: LiveType.ALARMS, event, alarms: mine });
+        }
+      })().catch((err: unknown) => app.log.error({ err }, 'live: alarm delivery failed'));
     }),
     opts.bus.on('device.status', ({ deviceId, online, at }) => {
       for (const c of byDevice.get(deviceId) ?? []) send(c.socket, { type: LiveType.DEVICE_STATUS, deviceId, online, at });

@@ -25,6 +25,7 @@ const PAGES: Record<string, Page> = {
   '/project/info': lazy(() => import('../features/devices/details/DeviceDetailsPage')),
   '/device/list': lazy(() => import('../features/devices/DeviceListPage')),
   '/project/userProjectList': lazy(() => import('../features/projects/ProjectUsersPage')),
+  '/project/alarminfo': lazy(() => import('../features/alarms/AlarmInfoPage')),
   '/user/agent': lazy(() => import('../features/users/AgentUserPage')),
   '/upgrade/version': NotAvailablePage,
   '/upgrade/device': NotAvailablePage,

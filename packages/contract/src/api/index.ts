@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from '../endpoint.js';
+import { alarmApi } from './alarms.js';
 import { auditApi } from './audit.js';
 import { authApi } from './auth.js';
 import { brokerApi } from './broker.js';
@@ -27,6 +28,7 @@ export * from './roles.js';
 export * from './site.js';
 export * from './users.js';
 export * from './devicedetail.js';
+export * from './alarms.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -47,6 +49,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   deviceData: deviceDataApi,
   deviceDetail: deviceDetailApi,
   broker: brokerApi,
+  alarms: alarmApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

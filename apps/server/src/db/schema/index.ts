@@ -7,3 +7,4 @@ export * from './devicetypes.js';
 export * from './projects.js';
 export * from './telemetry.js';
 export * from './history.js';
+export * from './alarms.js';

@@ -36,6 +36,8 @@ export const users = pgTable(
     introduction: text('introduction').notNull().default(''),
     dashboardStyle: varchar('dashboard_style', { length: 16 }).notNull().default('default'),
     language: varchar('language', { length: 8 }).notNull().default('en'),
+    /** Opted in to alarm e-mails of the projects shared with the user (owners always get them). */
+    alarmMail: boolean('alarm_mail').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

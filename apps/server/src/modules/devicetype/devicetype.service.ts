@@ -10,6 +10,7 @@ import {
 import type { z } from 'zod';
 import type { deviceTypeCreateSchema, deviceTypeEditSchema, deviceTypeListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
+import type { EventBus } from '../../lib/events.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { isSuper, scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
@@ -27,7 +28,11 @@ type ParamRow = Awaited<ReturnType<typeof repo.paramsOf>>[number];
  * edited by the super administrator; others belong to the subtree of the user who created them.
  */
 export class DeviceTypeService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Tells the alarm engine when a type's parameters or rules change. */
+    private readonly bus?: EventBus,
+  ) {}
 
   private async visible(ctx: AuthContext, id: number) {
     const t = await repo.findType(this.db, id);
@@ -132,6 +137,7 @@ export class DeviceTypeService {
       await repo.replaceParams(tx, id, params);
       await audit(tx, actor, { entityId: id, name: t.name, summary: { params: params.map((p) => p.semaphoreId) } });
     });
+    this.bus?.emit('devicetype.changed', { typeId: id });
   }
 
   async alarms(ctx: AuthContext, id: number): Promise<AlarmRuleDto[]> {
@@ -149,6 +155,7 @@ export class DeviceTypeService {
       await repo.replaceAlarms(tx, id, rules);
       await audit(tx, actor, { entityId: id, name: t.name, summary: { rules: rules.length } });
     });
+    this.bus?.emit('devicetype.changed', { typeId: id });
   }
 }
 

@@ -18,6 +18,7 @@ export async function findProfile(db: Executor, userId: number) {
       corporateName: users.corporateName,
       corporateAddress: users.corporateAddress,
       contactNumber: users.contactNumber,
+      alarmMail: users.alarmMail,
     })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
@@ -35,6 +36,7 @@ export async function lockPreferences(db: Executor, userId: number) {
       corporateAddress: users.corporateAddress,
       contactNumber: users.contactNumber,
       introduction: users.introduction,
+      alarmMail: users.alarmMail,
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -61,6 +63,7 @@ export async function updateUser(
     corporateAddress: string;
     contactNumber: string;
     introduction: string;
+    alarmMail: boolean;
   }>,
 ) {
   await db

@@ -38,6 +38,7 @@ export class UserService {
       corporateName: u.corporateName,
       corporateAddress: u.corporateAddress,
       contactNumber: u.contactNumber,
+      alarmMail: u.alarmMail,
       permissions: await this.permissions.codesFor(ctx),
     };
   }

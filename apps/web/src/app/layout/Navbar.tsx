@@ -2,6 +2,8 @@ import { theme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LangSelect } from '../../components/LangSelect';
+import { AlarmBell } from '../../features/alarms/AlarmBell';
+import { usePermission } from '../../lib/session';
 import { changeLanguage } from '../../lib/language';
 import type { RouteTable } from '../route-table';
 import { Breadcrumb } from './Breadcrumb';
@@ -23,6 +25,7 @@ export function Navbar({ table, sidebarOpened, isMobile, onToggleSidebar, onOpen
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const Fold = sidebarOpened ? MenuFoldOutlined : MenuUnfoldOutlined;
+  const seesAlarms = usePermission('alarm:list');
   return (
     <header
       data-testid="navbar"
@@ -51,6 +54,7 @@ export function Navbar({ table, sidebarOpened, isMobile, onToggleSidebar, onOpen
         {!isMobile && <HeaderSearch table={table} />}
         {!isMobile && <Fullscreen />}
         {!isMobile && <LangSelect onChange={changeLanguage} />}
+        <AlarmBell enabled={seesAlarms} />
         <SettingOutlined
           role="button"
           aria-label={t('settings:title')}

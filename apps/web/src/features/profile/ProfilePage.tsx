@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Col, Descriptions, Form, Row, Select, Tag } from 'antd';
+import { Button, Card, Col, Descriptions, Form, Row, Select, Switch, Tag } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_STYLES, LANGUAGES, userApi, type DashboardStyle, type Language } from '@iot/contract';
@@ -20,11 +20,11 @@ export default function ProfilePage() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   if (!user) return null;
 
-  const saveStyle = async (dashboardStyle: DashboardStyle) => {
+  const save = async (prefs: { dashboardStyle?: DashboardStyle; alarmMail?: boolean }) => {
     setSaving(true);
     try {
-      await api(userApi.preferences, { body: { dashboardStyle } });
-      patchUser({ dashboardStyle });
+      await api(userApi.preferences, { body: prefs });
+      patchUser(prefs);
       feedbackMessage().success(t('profile:saved'));
     } catch {
       // reported by the http client
@@ -68,12 +68,20 @@ export default function ProfilePage() {
                 <Select<DashboardStyle>
                   value={user.dashboardStyle}
                   loading={saving}
-                  onChange={(style) => void saveStyle(style)}
+                  onChange={(style) => void save({ dashboardStyle: style })}
                   options={DASHBOARD_STYLES.map((style) => ({
                     value: style,
                     label: t(`profile:dashboardStyles.${style}`),
                   }))}
                   data-testid="profile-dashboard-style"
+                />
+              </Form.Item>
+              <Form.Item label={t('profile:alarmMail')} extra={t('profile:alarmMailHint')}>
+                <Switch
+                  checked={user.alarmMail}
+                  loading={saving}
+                  onChange={(alarmMail) => void save({ alarmMail })}
+                  data-testid="profile-alarm-mail"
                 />
               </Form.Item>
             </Form>

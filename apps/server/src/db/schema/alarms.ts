@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { ALARM_SOURCES, ALARM_STATES } from '@iot/contract';
+import { devices } from './projects.js';
+import { users } from './users.js';
+import { inList } from './util.js';
+
+/**
+ * Alarms (§3): one row per alarm, from a device type's rule or raised by the device. `rule_key`
+ * names what it is about — `r<rule id>` for a rule, `d<semaphore id>` for a device alarm — and the
+ * partial unique index `alarms_one_active_idx` allows exactly ONE active (not ended) alarm per
+ * device and key: duplicate or concurrent messages, a replayed QoS 1 message or a second server
+ * instance cannot open a second one (the engine inserts with ON CONFLICT DO NOTHING).
+ * The rule's level and messages are copied: the alarm keeps what it was when it happened.
+ */
+export const alarms = pgTable(
+  'alarms',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    ruleKey: varchar('rule_key', { length: 40 }).notNull(),
+    ruleId: integer('rule_id'),
+    source: varchar('source', { length: 8 }).notNull(),
+    semaphoreId: varchar('semaphore_id', { length: 32 }).notNull(),
+    level: smallint('level').notNull(),
+    message: varchar('message', { length: 128 }).notNull().default(''),
+    messageEn: varchar('message_en', { length: 128 }).notNull().default(''),
+    messageEs: varchar('message_es', { length: 128 }).notNull().default(''),
+    messageJa: varchar('message_ja', { length: 128 }).notNull().default(''),
+    /** The value that started it, as text. */
+    value: varchar('value', { length: 128 }).notNull().default(''),
+    /** Device time the alarm started (warning date). */
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /** When the console recorded it (reporting time). */
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Device time it ended; null while active. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    state: varchar('state', { length: 12 }).notNull().default('untreated'),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    processedBy: integer('processed_by').references(() => users.id, { onDelete: 'set null' }),
+    processedByName: varchar('processed_by_name', { length: 64 }),
+    note: varchar('note', { length: 256 }).notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('alarms_one_active_idx').on(t.deviceId, t.ruleKey).where(sql`ended_at is null`),
+    index('alarms_device_started_idx').on(t.deviceId, t.startedAt),
+    index('alarms_started_idx').on(t.startedAt),
+    index('alarms_untreated_idx').on(t.startedAt).where(sql`state = 'untreated'`),
+    index('alarms_level_idx').on(t.level, t.startedAt),
+    check('alarms_level_chk', sql`level between 1 and 4`),
+    check('alarms_state_chk', inList('state', ALARM_STATES)),
+    check('alarms_source_chk', inList('source', ALARM_SOURCES)),
+  ],
+);

@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import WebSocket from 'ws';
+import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** A mail's headers and text, its transfer encoding (base64 or quoted-printable) undone. */
+function readable(raw: string): string {
+  const at = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, at);
+  const body = raw.slice(at + 4);
+  if (/Content-Transfer-Encoding: base64/i.test(head)) return `${head}\n\n${Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8')}`;
+  const flat = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < flat.length; i++) {
+    const m = /^=([0-9A-F]{2})/.exec(flat.slice(i, i + 3));
+    if (m) {
+      bytes.push(parseInt(m[1]!, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(flat[i]!, 'utf8'));
+  }
+  return `${head}\n\n${Buffer.from(bytes).toString('utf8')}`;
+}
+
+/** The alarm engine and alarm handling, through the real HTTP ingestion into the real database. */
+describe('alarms', () => {
+  let t: TestApp;
+  let token: string;
+  let typeId: number;
+  const base = Date.now() - 3_600_000;
+  const at = (s: number) => base + s * 1000;
+
+  const api = async (method: 'GET' | 'POST', url: string, payload?: object, tok = token) =>
+    (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(tok), payload })).json();
+  const ok = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+    const r = await api(method, url, payload);
+    expect(r.code, JSON.stringify(r)).toBe(20000);
+    return r.data;
+  };
+
+  const addDevice = async (sn: string) => {
+    const d = await ok('POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
+    return { id: d.id as number, sn, secret: d.secret as string };
+  };
+  const basic = (d: { sn: string; secret: string }) => ({ authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` });
+  const send = async (d: { sn: string; secret: string }, kind: string, body: object) => {
+    const r = await t.app.inject({ method: 'POST', url: `/api/v1/ingest/${kind}`, headers: basic(d), payload: body });
+    expect(r.json().code, r.body).toBe(20000);
+  };
+  const value = (d: { sn: string; secret: string }, s: number, vals: Record<string, unknown>) => send(d, 'telemetry', { ts: at(s), values: vals });
+  const alarmsOf = async (deviceId: number) =>
+    (await ok('GET', `/device/alarmlist?deviceId=${deviceId}&sort=startedAt&order=asc&limit=100`)).items as {
+      id: number; level: number; startedAt: string; endedAt: string | null; state: string; source: string; note: string; processedBy: string | null;
+    }[];
+  const alarmsOfDevice = (id: number) => alarmsOf(id);
+  const warning = async (id: number) => (await ok('GET', `/device/basic?id=${id}`)).warningLevel as number;
+
+  beforeAll(async () => {
+    t = await buildTestApp({}, { ingest: { writer: { maxRows: 500, flushMs: 5, maxQueued: 5000, concurrency: 3 } } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    token = await t.login();
+    typeId = (await ok('POST', '/devicetype/addtype', { code: 'ALM', name: '告警测试', nameEn: 'Alarm test' })).id;
+    await ok('POST', '/devicetype/addsetparam', {
+      id: typeId,
+      params: [
+        { semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number', sort: 1 },
+        { semaphoreId: 'V', name: '电压', nameEn: 'Voltage', dataType: 'number', sort: 2 },
+        { semaphoreId: 'F', name: '故障', nameEn: 'Fault', dataType: 'integer', sort: 3 },
+      ],
+    });
+    await ok('POST', '/devicetype/addsetalarm', {
+      id: typeId,
+      rules: [
+        { semaphoreId: 'T', comparison: 'gt', threshold: 50, level: 3, message: '温度过高', messageEn: 'Too hot', messageEs: 'Demasiado caliente', holdSeconds: 10 },
+        { semaphoreId: 'V', comparison: 'lt', threshold: 10, level: 2, message: '欠压', messageEn: 'Under-voltage' },
+        { semaphoreId: 'V', comparison: 'lt', threshold: 5, level: 4, message: '严重欠压', messageEn: 'Severe under-voltage' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('starts an alarm only after the hold duration in device time, ends it on recovery, and a later breach is a new one', async () => {
+    const d = await addDevice('ALM-HOLD');
+    // All sent within milliseconds: only the device times decide.
+    await value(d, 0, { T: 60 });
+    await value(d, 5, { T: 61 });
+    expect(await alarmsOf(d.id)).toHaveLength(0);
+    expect(await warning(d.id)).toBe(0);
+    await value(d, 10, { T: 62 });
+    let list = await alarmsOf(d.id);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ level: 3, endedAt: null, state: 'untreated', source: 'rule', startedAt: new Date(at(10)).toISOString() });
+    expect(await warning(d.id)).toBe(3);
+    // Recovery holds as long: one good value alone does not end it.
+    await value(d, 11, { T: 40 });
+    expect((await alarmsOf(d.id))[0]!.endedAt).toBeNull();
+    await value(d, 21, { T: 41 });
+    list = await alarmsOf(d.id);
+    expect(list[0]!.endedAt).toBe(new Date(at(21)).toISOString());
+    expect(await warning(d.id)).toBe(0);
+    // A breach shorter than the hold: nothing; a later full one: a new record.
+    await value(d, 30, { T: 70 });
+    await value(d, 35, { T: 40 });
+    await value(d, 40, { T: 70 });
+    await value(d, 50, { T: 70 });
+    list = await alarmsOf(d.id);
+    expect(list).toHaveLength(2);
+    expect(list[1]).toMatchObject({ endedAt: null, startedAt: new Date(at(50)).toISOString() });
+    // Late data older than what was evaluated changes nothing.
+    await value(d, 45, { T: 10 });
+    expect(await alarmsOf(d.id)).toHaveLength(2);
+  });
+
+  it('20 duplicate breaching messages in parallel and a replay create exactly one alarm', async () => {
+    const d = await addDevice('ALM-DUP');
+    await Promise.all(Array.from({ length: 20 }, () => value(d, 100, { V: 8 })));
+    await value(d, 100, { V: 8 });
+    const list = await alarmsOf(d.id);
+    expect(list).toHaveLength(1);
+    // The database itself refuses a second active alarm of the same device and rule.
+    const [row] = rowsOf<{ rule_key: string }>(await t.database.db.execute(sql`select rule_key from alarms where id = ${list[0]!.id}`));
+    await expect(
+      t.database.db.execute(sql`insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at)
+        values (${d.id}, ${row!.rule_key}, 'rule', 'V', 2, now())`),
+    ).rejects.toThrow();
+  });
+
+  it('a second engine on the same database (another instance, or a restart) never opens a duplicate', async () => {
+    const d = await addDevice('ALM-RESTART');
+    await value(d, 0, { V: 9 });
+    expect(await alarmsOf(d.id)).toHaveLength(1);
+    // The engine's memory is gone (as after a restart): the same breach again opens nothing…
+    t.app.alarms.engine.forget();
+    await value(d, 1, { V: 9 });
+    expect(await alarmsOf(d.id)).toHaveLength(1);
+    // … and the next recovering value ends the alarm that was active before.
+    t.app.alarms.engine.forget();
+    await value(d, 2, { V: 12 });
+    expect((await alarmsOf(d.id))[0]!.endedAt).toBe(new Date(at(2)).toISOString());
+  });
+
+  it('the warning level follows the worst active alarm', async () => {
+    const d = await addDevice('ALM-LEVEL');
+    await value(d, 0, { V: 3 }); // both voltage rules: levels 2 and 4
+    expect((await alarmsOf(d.id)).map((a) => a.level).sort()).toEqual([2, 4]);
+    expect(await warning(d.id)).toBe(4);
+    await value(d, 1, { V: 7 }); // the level-4 rule recovers, level 2 stays
+    expect(await warning(d.id)).toBe(2);
+    await value(d, 2, { V: 12 });
+    expect(await warning(d.id)).toBe(0);
+    const groups = await ok('GET', `/device/alarmgroupinfo?deviceId=${d.id}`);
+    expect(groups).toMatchObject({ total: 2, active: 0 });
+    expect(groups.byLevel).toEqual([{ level: 1, count: 0 }, { level: 2, count: 1 }, { level: 3, count: 0 }, { level: 4, count: 1 }]);
+  });
+
+  it('device-raised alarms go through the same records, once', async () => {
+    const d = await addDevice('ALM-DEV');
+    await send(d, 'alarm', { ts: at(0), id: 'F', flag: 1, value: 7 });
+    await send(d, 'alarm', { ts: at(0), id: 'F', flag: 1, value: 7 }); // replayed
+    await send(d, 'alarm', { ts: at(1), id: 'F', flag: 1, value: 7 }); // a repeat while active
+    let list = await alarmsOf(d.id);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ source: 'device', level: 2, endedAt: null });
+    expect(await warning(d.id)).toBe(2);
+    await send(d, 'alarm', { ts: at(5), id: 'F', flag: 0 });
+    list = await alarmsOf(d.id);
+    expect(list[0]!.endedAt).toBe(new Date(at(5)).toISOString());
+    expect(await warning(d.id)).toBe(0);
+  });
+
+  it('pushes started, ended and processed alarms live to exactly the users who may see the device', async () => {
+    const d = await addDevice('ALM-LIVE');
+    await t.createUser({ username: 'alm-stranger', password: 'stranger-pass-1', role: 'ADMIN' });
+    const stranger = await t.login('alm-stranger', 'stranger-pass-1');
+    const port = (t.app.server.address() as { port: number }).port;
+    const open = async (tok: string, userId: number) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`);
+      const got: LiveServerMessage[] = [];
+      ws.on('message', (raw) => got.push(JSON.parse(String(raw)) as LiveServerMessage));
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: LiveType.LOGIN, userId, token: tok, timestamp: Date.now() }));
+      await expect.poll(() => got.some((m) => m.type === LiveType.LOGIN_OK)).toBe(true);
+      return { ws, got };
+    };
+    const me = await open(token, 1);
+    const strangerId = (await api('GET', '/user/info', undefined, stranger)).data.id as number;
+    const other = await open(stranger, strangerId);
+    const alarmsOf = (got: LiveServerMessage[]) =>
+      got.flatMap((m) => (m.type === LiveType.ALARMS ? m.alarms.filter((a) => a.deviceId === d.id).map((a) => `${m.event}:${a.level}`) : []));
+
+    await value(d, 0, { V: 9 });
+    await expect.poll(() => alarmsOf(me.got)).toEqual(['started:2']);
+    const [alarm] = await alarmsOfDevice(d.id);
+    await ok('POST', '/device/processalarm', { ids: [alarm!.id], state: 'ignored', note: '' });
+    await value(d, 1, { V: 11 });
+    await expect.poll(() => alarmsOf(me.got)).toEqual(['started:2', 'processed:2', 'ended:2']);
+    expect(alarmsOf(other.got)).toEqual([]);
+    me.ws.close();
+    other.ws.close();
+  });
+
+  it('processes alarms with a note, logs it, and refuses alarms of devices outside the caller’s subtree', async () => {
+    const d = await addDevice('ALM-PROC');
+    await value(d, 0, { V: 4 });
+    const ids = (await alarmsOf(d.id)).map((a) => a.id);
+    expect(ids).toHaveLength(2);
+    const bell = await ok('GET', '/device/alarmbell');
+    expect(bell.untreated).toBeGreaterThanOrEqual(2);
+
+    // A user of another subtree sees none of them and cannot process them.
+    await t.createUser({ username: 'alm-other', password: 'other-pass-1', role: 'ADMIN' });
+    const other = await t.login('alm-other', 'other-pass-1');
+    expect((await api('GET', `/device/alarmlist?deviceId=${d.id}`, undefined, other)).data.total).toBe(0);
+    expect((await api('GET', '/device/alarmbell', undefined, other)).data.untreated).toBe(0);
+    const refused = await api('POST', '/device/processalarm', { ids, state: 'processed', note: 'not mine' }, other);
+    expect(refused).toMatchObject({ code: ErrorCode.NOT_FOUND, data: { reason: 'alarmsNotFound' } });
+    expect((await alarmsOf(d.id)).every((a) => a.state === 'untreated')).toBe(true);
+
+    const bad = await api('POST', '/device/processalarm', { ids: [], state: 'processed' });
+    expect(bad.code).toBe(ErrorCode.VALIDATION);
+    expect((await ok('POST', '/device/processalarm', { ids, state: 'processed', note: 'Replaced the fuse' })).processed).toBe(2);
+    expect(await alarmsOf(d.id)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ state: 'processed', note: 'Replaced the fuse', processedBy: 'admin' })]),
+    );
+    expect((await ok('GET', '/device/alarmbell')).untreated).toBe(bell.untreated - 2);
+    const log = await ok('GET', '/logs/list?action=alarm.process&limit=5');
+    expect(log.items.map((l: { result: string }) => l.result)).toEqual(expect.arrayContaining(['success', 'failure']));
+
+    // Filters, sorting, export.
+    const processed = await ok('GET', `/device/alarmlist?deviceId=${d.id}&state=processed&sort=level&order=desc`);
+    expect(processed.items.map((a: { level: number }) => a.level)).toEqual([4, 2]);
+    const file = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?deviceId=${d.id}&lang=es`, headers: bearer(token) });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+  });
+});
+
+describe('alarm e-mails', () => {
+  let t: TestApp;
+  let smtp: SMTPServer;
+  const mails: { to: string[]; data: string }[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString('utf8') });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    t = await buildTestApp({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'Console <alarms@example.test>',
+      ALARM_MAIL_MIN_LEVEL: '3',
+      ALARM_MAIL_INTERVAL: '1h',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('mails the project owner in their language, once per device and rule per interval', async () => {
+    const token = await t.login();
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const r = (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
+      expect(r.code, JSON.stringify(r)).toBe(20000);
+      return r.data;
+    };
+    await call('POST', '/user/addemail', { userId: 1, email: 'owner@example.test' });
+    await call('POST', '/user/preferences', { language: 'es' });
+    const project = await call('POST', '/project/addproject', { name: 'Almacén', ownerId: 1 });
+    const typeId = (await call('POST', '/devicetype/addtype', { code: 'MAIL', name: '邮件' })).id;
+    await call('POST', '/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'T', name: '温度', nameEs: 'Temperatura', dataType: 'number' }] });
+    await call('POST', '/devicetype/addsetalarm', {
+      id: typeId,
+      rules: [
+        { semaphoreId: 'T', comparison: 'gt', threshold: 50, level: 3, message: '温度过高', messageEn: 'Too hot', messageEs: 'Demasiado caliente' },
+        { semaphoreId: 'T', comparison: 'gt', threshold: 40, level: 1, message: '温度偏高' },
+      ],
+    });
+    // Shared with two users: one opted in to alarm e-mails on their profile (in Japanese), one not.
+    const sharedId = await t.createUser({ username: 'mail-shared', password: 'shared-pass-1', role: 'ADMIN' });
+    const quietId = await t.createUser({ username: 'mail-quiet', password: 'quiet-pass-1', role: 'ADMIN' });
+    await call('POST', '/user/addemail', { userId: sharedId, email: 'shared@example.test' });
+    await call('POST', '/user/addemail', { userId: quietId, email: 'quiet@example.test' });
+    const shared = await t.login('mail-shared', 'shared-pass-1');
+    const asShared = await t.app.inject({ method: 'POST', url: '/api/v1/user/preferences', headers: bearer(shared), payload: { alarmMail: true, language: 'ja' } });
+    expect(asShared.json().code).toBe(20000);
+    await call('POST', '/project/setuserproject', { id: project.id, userIds: [sharedId, quietId] });
+    const d = await call('POST', '/device/add', { name: 'Nevera', sn: 'MAIL-1', typeId, projectId: project.id });
+    const basic = { authorization: `Basic ${Buffer.from(`MAIL-1:${d.secret}`).toString('base64')}` };
+    const send = (s: number, v: number) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', headers: basic, payload: { ts: Date.now() - 600_000 + s * 1000, values: { T: v } } });
+
+    await send(0, 60); // level 3 and level 1 start: only level 3 is mailed
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
+    const owner = mails.find((m) => m.to.includes('owner@example.test'))!;
+    expect(mails.flatMap((m) => m.to).sort()).toEqual(['owner@example.test', 'shared@example.test']);
+    const toShared = readable(mails.find((m) => m.to.includes('shared@example.test'))!.data);
+    expect(toShared).toContain('レベル: 3'); // the shared user's language: Japanese
+    expect(toShared).toContain('デバイス: Nevera (MAIL-1)');
+    const decoded = readable(owner.data);
+    expect(decoded).not.toContain('レベル');
+    // The body in Spanish (the owner's language), the parameter's Spanish name.
+    expect(decoded).toContain('Nivel: 3');
+    expect(decoded).toContain('Dispositivo: Nevera (MAIL-1)');
+    expect(decoded).toContain('Temperatura (T)');
+    // Ends and starts again (a flapping device): no second mail within the interval.
+    await send(1, 20);
+    await send(2, 60);
+    await send(3, 20);
+    await send(4, 60);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mails).toHaveLength(2);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * A simulated battery (the fleet simulator's model, @iot/sim-model) trips a fault; the console's
+ * bell counts the new alarm without a reload, and the operator processes it on /project/alarminfo
+ * with a note: the state and the count change.
+ */
+import { BmuModel, type Uplink } from '@iot/sim-model';
+import { callApi, expect, MAIN_URL, test } from './fixtures';
+
+const run = Date.now().toString(36);
+
+/** The model's messages up to and including its first device alarm (deterministic by seed). */
+function untilAlarm(sn: string): Uplink[] {
+  const start = Date.now() - 3_600_000;
+  const bmu = new BmuModel({ sn, now: start, seed: 7, faultsPerHour: 60, track: false });
+  const out: Uplink[] = [];
+  for (let i = 1; i < 50_000; i++) {
+    const m = bmu.next(start + i * 1000);
+    out.push(m);
+    if (m.kind === 'alarm') return out;
+  }
+  throw new Error('the model tripped no fault');
+}
+
+test('a simulated fault raises the bell count live; processing it with a note changes its state and the count', async ({ page, session }) => {
+  const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token: session.token });
+  const bmu = types.body.data.find((t) => t.code === 'BMU')!;
+  const sn = `ALM-${run}`;
+  const added = await callApi<{ id: number; secret: string }>(page.request, 'POST', '/device/add', {
+    token: session.token,
+    data: { name: `Alarm rack ${run}`, sn, typeId: bmu.id },
+  });
+  expect(added.body.code, added.body.message).toBe(20000);
+
+  // The live channel is logged in once the server answers LOGIN_OK (111).
+  let loggedIn = false;
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      if ((JSON.parse(String(payload)) as { type: number }).type === 111) loggedIn = true;
+    }),
+  );
+  await page.goto('/dashboard');
+  const bell = page.getByTestId('alarm-bell-count');
+  await expect(bell).toBeVisible();
+  const before = Number(await bell.getAttribute('data-count'));
+  await expect.poll(() => loggedIn, { timeout: 10_000 }).toBe(true);
+
+  // The last messages before the fault, then the device's alarm (within the per-device rate limit).
+  const auth = { authorization: `Basic ${Buffer.from(`${sn}:${added.body.data.secret}`).toString('base64')}` };
+  for (const m of untilAlarm(sn).slice(-4)) {
+    const res = await page.request.post(`${MAIN_URL}/api/v1/ingest/${m.kind}`, { headers: auth, data: m.body });
+    expect((await res.json()).code).toBe(20000);
+  }
+
+  // No reload: the bell counts it.
+  await expect.poll(async () => Number(await bell.getAttribute('data-count')), { timeout: 10_000 }).toBeGreaterThan(before);
+  const raised = Number(await bell.getAttribute('data-count'));
+
+  // From the bell to the alarm page, then the device's alarms.
+  await page.getByTestId('alarm-bell').click();
+  await page.getByTestId('alarm-bell-all').click();
+  await expect(page).toHaveURL(/\/project\/alarminfo/);
+  await page.getByTestId('alarm-filter-device').fill(sn);
+  await page.getByTestId('filter-search').filter({ visible: true }).click();
+  const rows = page.getByTestId('table-alarms').locator('tr.ant-table-row', { hasText: sn });
+  await expect(rows.first()).toBeVisible();
+  const count = await rows.count();
+  expect(count).toBe(raised - before);
+  await expect(rows.first().locator('[data-testid^="alarm-state-"]')).toHaveText('Untreated');
+
+  // Process all of the device's alarms at once, with a note.
+  for (let i = 0; i < count; i++) await rows.nth(i).locator('.ant-checkbox-input').check();
+  await page.getByTestId('alarm-process-selected').click();
+  await page.getByTestId('alarm-process-note').fill('Cell replaced on site');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(`${count} alarm(s) processed`)).toBeVisible();
+  for (let i = 0; i < count; i++) {
+    await expect(rows.nth(i).locator('[data-testid^="alarm-state-"]')).toHaveText('Processed');
+    await expect(rows.nth(i)).toContainText('Cell replaced on site');
+  }
+  await expect.poll(async () => Number(await bell.getAttribute('data-count'))).toBe(before);
+});

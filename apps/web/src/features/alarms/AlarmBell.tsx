@@ -1,0 +1,110 @@
+import { useEffect, useRef } from 'react';
+import { App, Badge, Button, Empty, List, Popover, Tag, Typography } from 'antd';
+import { BellOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ALARM_NOTIFY_LEVEL, LiveType } from '@iot/contract';
+import { parseTime } from '../../lib/format';
+import { live } from '../../lib/live';
+import { ALARMS_KEY, useAlarmBell } from './api';
+import { LEVEL_COLORS, alarmText } from './labels';
+
+export const ALARM_PAGE = '/project/alarminfo';
+
+/**
+ * The navbar bell: untreated alarms the user may see and the newest ones. Live ALARMS events
+ * refresh it (and every alarm list) without reloading; a level 3–4 alarm that starts raises a
+ * notification with a link to it.
+ */
+export function AlarmBell({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { data } = useAlarmBell(enabled);
+  const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const off = live.subscribe((m) => {
+      if (m.type !== LiveType.ALARMS) return;
+      // Alarm lists, the bell and the devices' warning levels: one refresh per 300 ms however many
+      // alarms arrive.
+      refresh.current ??= setTimeout(() => {
+        refresh.current = null;
+        void qc.invalidateQueries({ queryKey: ALARMS_KEY });
+        void qc.invalidateQueries({ queryKey: ['devices'] });
+      }, 300);
+      if (m.event !== 'started') return;
+      for (const a of m.alarms.filter((x) => x.level >= ALARM_NOTIFY_LEVEL).slice(0, 3)) {
+        notification.warning({
+          key: `alarm-${a.id}`,
+          message: t('alarms:notification.title', { level: a.level, device: a.deviceName }),
+          description: (
+            <span data-testid="alarm-notification">
+              {alarmText(a)} · {a.value}{' '}
+              <Typography.Link onClick={() => void navigate(`${ALARM_PAGE}?deviceId=${a.deviceId}`)}>
+                {t('alarms:notification.open')}
+              </Typography.Link>
+            </span>
+          ),
+        });
+      }
+    });
+    return () => {
+      off();
+      if (refresh.current) clearTimeout(refresh.current);
+      refresh.current = null;
+    };
+  }, [enabled, qc, notification, navigate, t]);
+
+  if (!enabled) return null;
+  const count = data?.untreated ?? 0;
+  const content = (
+    <div style={{ width: 340 }} data-testid="alarm-bell-panel">
+      {data && data.latest.length > 0 ? (
+        <List
+          size="small"
+          dataSource={data.latest}
+          renderItem={(a) => (
+            <List.Item
+              style={{ cursor: 'pointer' }}
+              onClick={() => void navigate(`${ALARM_PAGE}?deviceId=${a.deviceId}`)}
+            >
+              <List.Item.Meta
+                title={
+                  <span>
+                    <Tag color={LEVEL_COLORS[a.level]}>{t(`alarms:levels.${a.level}`)}</Tag>
+                    {a.deviceName}
+                  </span>
+                }
+                description={`${alarmText(a)} · ${parseTime(a.startedAt) ?? ''}`}
+              />
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms:bell.none')} />
+      )}
+      <Button type="link" block onClick={() => void navigate(ALARM_PAGE)} data-testid="alarm-bell-all">
+        {t('alarms:bell.all')}
+      </Button>
+    </div>
+  );
+  return (
+    <Popover content={content} title={t('alarms:bell.title')} trigger="click" placement="bottomRight">
+      <span data-testid="alarm-bell-count" data-count={count} style={{ display: 'inline-flex' }}>
+      <Badge count={count} overflowCount={99} size="small">
+        <BellOutlined
+          role="button"
+          aria-label={t('alarms:bell.label', { count })}
+          title={t('alarms:bell.label', { count })}
+          data-testid="alarm-bell"
+          style={{ fontSize: 18, cursor: 'pointer' }}
+        />
+      </Badge>
+      </span>
+    </Popover>
+  );
+}

@@ -1,0 +1,303 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ALARM_LEVELS, ALARM_NOTE_MAX, ALARM_STATES, type AlarmDto } from '@iot/contract';
+import { usePermission } from '../../lib/session';
+import { FilterBar } from '../../components/FilterBar';
+import { feedbackMessage } from '../../lib/feedback';
+import { parseTime } from '../../lib/format';
+import { useServerTable } from '../../lib/use-server-table';
+import { exportAlarms, useAlarmGroups, useAlarmList, useProcessAlarms, useProjectOptions, type AlarmFilters } from './api';
+import { LEVEL_COLORS, alarmName, alarmText } from './labels';
+
+type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
+type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
+
+const STATE_COLORS: Record<string, string> = { untreated: 'error', processed: 'success', ignored: 'default' };
+
+function toFilters(v: FilterValues, deviceId?: number): AlarmFilters {
+  const { range, ...rest } = v;
+  const [start, end] = range ?? [null, null];
+  return {
+    ...rest,
+    ...(deviceId ? { deviceId } : {}),
+    ...(start ? { from: start.startOf('day').toISOString() } : {}),
+    ...(end ? { to: end.endOf('day').toISOString() } : {}),
+  };
+}
+
+/** §2 /project/alarminfo: historical alarms, filtered, sorted and paged on the server; processing and export. */
+export default function AlarmInfoPage() {
+  const { t } = useTranslation();
+  const [search] = useSearchParams();
+  const deviceId = Number(search.get('deviceId')) || undefined;
+  const canHandle = usePermission('alarm:handle');
+  const table = useServerTable<AlarmFilters>({ sort: 'startedAt', order: 'desc', filters: toFilters({}, deviceId) });
+  const filters = table.params as unknown as AlarmFilters & { sort?: 'startedAt'; order?: 'asc' | 'desc' };
+  const { data, isFetching } = useAlarmList(table.params as never);
+  const groupFilters = useMemo(() => {
+    const { page: _p, limit: _l, sort: _s, order: _o, ...rest } = table.params as Record<string, unknown>;
+    return rest as AlarmFilters;
+  }, [table.params]);
+  const { data: groups } = useAlarmGroups(groupFilters);
+  const projects = useProjectOptions();
+  const process = useProcessAlarms();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [dialog, setDialog] = useState<number[] | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [form] = Form.useForm<{ state: 'processed' | 'ignored'; note: string }>();
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    try {
+      const r = await process.mutateAsync({ ids: dialog ?? [], state: values.state, note: values.note ?? '' });
+      feedbackMessage().success(t('alarms:process.done', { count: r.processed }));
+      setDialog(null);
+      setSelected([]);
+    } catch {
+      // reported by the http client
+    }
+  };
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      const { page: _p, limit: _l, ...q } = filters as Record<string, unknown>;
+      await exportAlarms(q as never);
+    } catch {
+      // reported by downloadFile
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: ColumnsType<AlarmDto> = [
+    {
+      title: t('alarms:columns.level'),
+      dataIndex: 'level',
+      key: 'level',
+      width: 100,
+      sorter: true,
+      sortOrder: table.sortOrderOf('level'),
+      render: (v: number) => <Tag color={LEVEL_COLORS[v]}>{t(`alarms:levels.${v}`)}</Tag>,
+    },
+    {
+      title: t('alarms:columns.device'),
+      key: 'device',
+      width: 190,
+      sorter: true,
+      sortOrder: table.sortOrderOf('device'),
+      render: (_, a) => (
+        <span>
+          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 170, display: 'block' }}>
+            {a.deviceName}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a.sn}</Typography.Text>
+        </span>
+      ),
+    },
+    { title: t('alarms:columns.project'), dataIndex: 'projectName', width: 140, render: (v: string | null) => v ?? '—' },
+    {
+      title: t('alarms:columns.alarm'),
+      key: 'alarm',
+      render: (_, a) => (
+        <span data-testid="alarm-text">
+          {alarmText(a)}
+          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+            {alarmName(a)} ({a.semaphoreId}) · {t(`alarms:sources.${a.source}`)}
+          </Typography.Text>
+        </span>
+      ),
+    },
+    { title: t('alarms:columns.value'), dataIndex: 'value', width: 100 },
+    {
+      title: t('alarms:columns.startedAt'),
+      dataIndex: 'startedAt',
+      key: 'startedAt',
+      width: 165,
+      sorter: true,
+      sortOrder: table.sortOrderOf('startedAt'),
+      render: (v: string) => parseTime(v),
+    },
+    {
+      title: t('alarms:columns.endedAt'),
+      dataIndex: 'endedAt',
+      key: 'endedAt',
+      width: 165,
+      sorter: true,
+      sortOrder: table.sortOrderOf('endedAt'),
+      render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
+    },
+    {
+      title: t('alarms:columns.state'),
+      dataIndex: 'state',
+      width: 150,
+      render: (v: string, a) => (
+        <span>
+          <Tag color={STATE_COLORS[v]} data-testid={`alarm-state-${a.id}`}>{t(`alarms:states.${v}`)}</Tag>
+          {a.note && (
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} ellipsis={{ tooltip: a.note }}>
+              {a.note}
+            </Typography.Text>
+          )}
+        </span>
+      ),
+    },
+    {
+      title: t('alarms:columns.processedAt'),
+      dataIndex: 'processedAt',
+      key: 'processedAt',
+      width: 165,
+      sorter: true,
+      sortOrder: table.sortOrderOf('processedAt'),
+      render: (v: string | null, a) => (v ? `${parseTime(v)} · ${a.processedBy ?? ''}` : '—'),
+    },
+    ...(canHandle
+      ? [
+          {
+            title: t('alarms:columns.actions'),
+            key: 'actions',
+            width: 110,
+            fixed: 'right' as const,
+            render: (_: unknown, a: AlarmDto) =>
+              a.state === 'untreated' ? (
+                <Button size="small" type="link" onClick={() => setDialog([a.id])} data-testid={`alarm-process-${a.id}`}>
+                  {t('alarms:process.one')}
+                </Button>
+              ) : null,
+          },
+        ]
+      : []),
+  ];
+
+  const byState = Object.fromEntries((groups?.byState ?? []).map((g) => [g.state, g.count]));
+  return (
+    <Card data-testid="page-alarms">
+      <Space size={32} wrap style={{ marginBottom: 16 }} data-testid="alarm-summary">
+        <Statistic title={t('alarms:summary.total')} value={groups?.total ?? 0} />
+        <Statistic title={t('alarms:summary.active')} value={groups?.active ?? 0} />
+        <Statistic title={t('alarms:states.untreated')} value={byState.untreated ?? 0} />
+        {(groups?.byLevel ?? []).map((g) => (
+          <Statistic key={g.level} title={t(`alarms:levels.${g.level}`)} value={g.count} />
+        ))}
+      </Space>
+      <FilterBar<FilterValues>
+        onSearch={(v) => table.search(toFilters(v, deviceId))}
+        extra={
+          <Space wrap>
+            {canHandle && (
+              <Button
+                icon={<CheckOutlined />}
+                disabled={selected.length === 0}
+                onClick={() => setDialog(selected)}
+                data-testid="alarm-process-selected"
+              >
+                {t('alarms:process.selected', { count: selected.length })}
+              </Button>
+            )}
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid="alarm-export">
+              {t('alarms:export')}
+            </Button>
+          </Space>
+        }
+      >
+        <Form.Item name="projectId">
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('alarms:filters.project')}
+            style={{ width: 170 }}
+            loading={projects.isLoading}
+            options={(projects.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            data-testid="alarm-filter-project"
+          />
+        </Form.Item>
+        <Form.Item name="device">
+          <Input allowClear placeholder={t('alarms:filters.device')} style={{ width: 160 }} data-testid="alarm-filter-device" />
+        </Form.Item>
+        <Form.Item name="level">
+          <Select
+            allowClear
+            placeholder={t('alarms:filters.level')}
+            style={{ width: 120 }}
+            options={ALARM_LEVELS.map((l) => ({ value: l, label: t(`alarms:levels.${l}`) }))}
+            data-testid="alarm-filter-level"
+          />
+        </Form.Item>
+        <Form.Item name="state">
+          <Select
+            allowClear
+            placeholder={t('alarms:filters.state')}
+            style={{ width: 170 }}
+            options={ALARM_STATES.map((s) => ({ value: s, label: t(`alarms:states.${s}`) }))}
+            data-testid="alarm-filter-state"
+          />
+        </Form.Item>
+        <Form.Item name="activity">
+          <Select
+            allowClear
+            placeholder={t('alarms:filters.activity')}
+            style={{ width: 130 }}
+            options={(['active', 'ended'] as const).map((s) => ({ value: s, label: t(`alarms:activity.${s}`) }))}
+            data-testid="alarm-filter-activity"
+          />
+        </Form.Item>
+        <Form.Item name="range">
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      {deviceId && (
+        <Typography.Paragraph type="secondary" data-testid="alarm-device-filter">
+          {t('alarms:filters.oneDevice', { id: deviceId })}
+        </Typography.Paragraph>
+      )}
+      <Table<AlarmDto>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        scroll={{ x: 1500 }}
+        data-testid="table-alarms"
+        rowSelection={
+          canHandle
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys.map(Number)),
+                getCheckboxProps: (a) => ({ disabled: a.state !== 'untreated' }),
+              }
+            : undefined
+        }
+        {...table.tableProps(data, isFetching)}
+      />
+      <Modal
+        open={dialog !== null}
+        title={t('alarms:process.title', { count: dialog?.length ?? 0 })}
+        okText={t('alarms:process.ok')}
+        cancelText={t('alarms:process.cancel')}
+        confirmLoading={process.isPending}
+        onOk={() => void submit()}
+        onCancel={() => setDialog(null)}
+        destroyOnHidden
+        afterOpenChange={(open) => open && form.setFieldsValue({ state: 'processed', note: '' })}
+      >
+        <Form form={form} layout="vertical" initialValues={{ state: 'processed', note: '' }} preserve={false}>
+          <Form.Item name="state" label={t('alarms:process.state')}>
+            <Radio.Group
+              options={[
+                { value: 'processed', label: t('alarms:states.processed') },
+                { value: 'ignored', label: t('alarms:states.ignored') },
+              ]}
+              data-testid="alarm-process-state"
+            />
+          </Form.Item>
+          <Form.Item name="note" label={t('alarms:process.note')} rules={[{ max: ALARM_NOTE_MAX, message: t('alarms:process.noteTooLong', { max: ALARM_NOTE_MAX }) }]}>
+            <Input.TextArea rows={3} maxLength={ALARM_NOTE_MAX} showCount data-testid="alarm-process-note" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { alarmApi, projectApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { api } from '../../lib/api';
+import { downloadFile } from '../../lib/download';
+import { currentLanguage } from '../../lib/i18n';
+
+export type AlarmListParams = EndpointQuery<typeof alarmApi.list>;
+export type AlarmFilters = Omit<AlarmListParams, 'page' | 'limit' | 'sort' | 'order'>;
+export type AlarmProcessBody = EndpointBody<typeof alarmApi.process>;
+
+/** Every alarm query shares this prefix: a live alarm event refreshes them all. */
+export const ALARMS_KEY = ['alarms'] as const;
+
+export function useAlarmList(params: AlarmListParams) {
+  return useQuery({
+    queryKey: [...ALARMS_KEY, 'list', params],
+    queryFn: () => api(alarmApi.list, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAlarmGroups(filters: AlarmFilters) {
+  return useQuery({
+    queryKey: [...ALARMS_KEY, 'groups', filters],
+    queryFn: () => api(alarmApi.groups, { query: filters }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAlarmBell(enabled: boolean) {
+  return useQuery({
+    queryKey: [...ALARMS_KEY, 'bell'],
+    queryFn: () => api(alarmApi.bell, {}),
+    enabled,
+  });
+}
+
+export function useProjectOptions() {
+  return useQuery({
+    queryKey: ['projects', 'options', 'alarms'],
+    queryFn: () => api(projectApi.list, { query: { page: 1, limit: 200, sort: 'name', order: 'asc' } }),
+  });
+}
+
+export function useProcessAlarms() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AlarmProcessBody) => api(alarmApi.process, { body }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ALARMS_KEY }),
+  });
+}
+
+export function exportAlarms(params: Omit<AlarmListParams, 'page' | 'limit'>) {
+  return downloadFile(alarmApi.export, { ...params, lang: currentLanguage() }, 'alarms.xlsx');
+}
