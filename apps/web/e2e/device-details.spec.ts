@@ -62,6 +62,12 @@ test('a simulated device: live values, a confirmed parameter change, a week of h
   await expect.poll(() => voltage.textContent(), { timeout: 15_000 }).not.toBe(first);
   await expect(page.getByTestId('pack-view')).toBeVisible();
 
+  // The Alarms tab lists this device's alarms only (the alarm feature's table, composed by the app).
+  await page.getByRole('tab', { name: 'Alarms' }).click();
+  await expect(page.getByTestId('page-alarms')).toBeVisible();
+  await expect(page.getByTestId('alarm-summary')).toBeVisible();
+  await expect(page.getByTestId('alarm-device-filter')).toHaveCount(0);
+
   // Set the charge switch off: the device confirms it.
   await page.getByRole('tab', { name: 'Set parameters' }).click();
   const form = page.getByTestId('set-params-form');

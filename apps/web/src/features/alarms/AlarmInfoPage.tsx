@@ -30,11 +30,14 @@ function toFilters(v: FilterValues, deviceId?: number): AlarmFilters {
   };
 }
 
-/** §2 /project/alarminfo: historical alarms, filtered, sorted and paged on the server; processing and export. */
-export default function AlarmInfoPage() {
+/**
+ * §2 /project/alarminfo: historical alarms, filtered, sorted and paged on the server; processing and
+ * export. With `deviceId` it is the device details page's Alarms tab: that device's alarms only.
+ */
+export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: number } = {}) {
   const { t } = useTranslation();
   const [search] = useSearchParams();
-  const deviceId = Number(search.get('deviceId')) || undefined;
+  const deviceId = fixedDeviceId ?? (Number(search.get('deviceId')) || undefined);
   const canHandle = usePermission('alarm:handle');
   const table = useServerTable<AlarmFilters>({ sort: 'startedAt', order: 'desc', filters: toFilters({}, deviceId) });
   const filters = table.params as unknown as AlarmFilters & { sort?: 'startedAt'; order?: 'asc' | 'desc' };
@@ -250,7 +253,7 @@ export default function AlarmInfoPage() {
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
-      {deviceId && (
+      {deviceId && !fixedDeviceId && (
         <Typography.Paragraph type="secondary" data-testid="alarm-device-filter">
           {t('alarms:filters.oneDevice', { id: deviceId })}
         </Typography.Paragraph>

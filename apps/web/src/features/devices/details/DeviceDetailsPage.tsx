@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Card, Empty, Space, Spin, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -33,7 +33,7 @@ function useNow(everyMs = 30_000) {
  * §2 /project/info?id= (hidden, opened from the device list, project details and alarm pages):
  * everything about one device, now and in the past.
  */
-export default function DeviceDetailsPage() {
+export default function DeviceDetailsPage({ alarms }: { alarms?: (deviceId: number) => ReactNode } = {}) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const raw = Number(params.get('id'));
@@ -44,10 +44,19 @@ export default function DeviceDetailsPage() {
   if (!id) return <Empty description={t('devicedetail:noDevice')} />;
   if (isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!device) return <Empty description={t('devicedetail:notFound')} />;
-  return <Details key={device.id} deviceId={device.id} parentName={parent?.name} />;
+  return <Details key={device.id} deviceId={device.id} parentName={parent?.name} alarms={alarms} />;
 }
 
-function Details({ deviceId, parentName }: { deviceId: number; parentName?: string }) {
+function Details({
+  deviceId,
+  parentName,
+  alarms,
+}: {
+  deviceId: number;
+  parentName?: string;
+  /** The alarms feature's table for this device (the app composes it: features never import each other). */
+  alarms?: (deviceId: number) => ReactNode;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { data: device } = useDeviceBasic(deviceId);
@@ -57,6 +66,7 @@ function Details({ deviceId, parentName }: { deviceId: number; parentName?: stri
   const canEdit = usePermission('device:edit');
   const canSend = usePermission('device:command');
   const canLogs = usePermission('log:device');
+  const canAlarms = usePermission(['alarm:list', 'device:detail']);
   const [editing, setEditing] = useState(false);
 
   // A command that ended changes the history list: refresh it.
@@ -109,6 +119,7 @@ function Details({ deviceId, parentName }: { deviceId: number; parentName?: stri
             ...(isParentable && device.subCount > 0
               ? [{ key: 'sub', label: t('devicedetail:tabs.sub', { count: device.subCount }), children: <SubDevicesTab deviceId={deviceId} /> }]
               : []),
+            ...(alarms && canAlarms ? [{ key: 'alarms', label: t('devicedetail:tabs.alarms'), children: alarms(deviceId) }] : []),
             ...(canLogs ? [{ key: 'logs', label: t('devicedetail:tabs.logs'), children: <DeviceLogTable deviceId={deviceId} /> }] : []),
           ]}
         />
