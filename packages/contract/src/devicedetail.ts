@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { idSchema, INT4_MAX, pageQuerySchema } from './envelope.js';
-import { enumOptionSchema } from './devices.js';
-import { PARAM_DATA_TYPES } from './devicetype-rules.js';
+import { paramDefinitionSchema } from './devices.js';
 import { COMMAND_STATUSES, paramValueSchema } from './protocol.js';
 
 /**
@@ -11,20 +10,7 @@ import { COMMAND_STATUSES, paramValueSchema } from './protocol.js';
  */
 
 /** A parameter definition as the details page shows it (the type's parameter, without its id). */
-export const detailParamSchema = z.object({
-  semaphoreId: z.string(),
-  name: z.string(),
-  nameEn: z.string(),
-  nameEs: z.string(),
-  nameJa: z.string(),
-  unit: z.string(),
-  dataType: z.enum(PARAM_DATA_TYPES),
-  precision: z.number().int(),
-  min: z.number().nullable(),
-  max: z.number().nullable(),
-  enumValues: z.array(enumOptionSchema),
-  writable: z.boolean(),
-});
+export const detailParamSchema = paramDefinitionSchema.omit({ groupName: true, sort: true });
 export type DetailParam = z.infer<typeof detailParamSchema>;
 
 /** One parameter group of the device's type: its name ('' for ungrouped) and its parameters in order. */

@@ -99,24 +99,24 @@ export const paramSchema = z
   });
 export type ParamInput = z.input<typeof paramSchema>;
 export type Param = z.output<typeof paramSchema>;
-export const paramDtoSchema = z.object({ id: z.number().int() }).and(
-  z.object({
-    semaphoreId: z.string(),
-    name: z.string(),
-    nameEn: z.string(),
-    nameEs: z.string(),
-    nameJa: z.string(),
-    unit: z.string(),
-    groupName: z.string(),
-    dataType: z.enum(PARAM_DATA_TYPES),
-    precision: z.number().int(),
-    min: z.number().nullable(),
-    max: z.number().nullable(),
-    enumValues: z.array(enumOptionSchema),
-    writable: z.boolean(),
-    sort: z.number().int(),
-  }),
-).meta({ id: 'Param' });
+/** A stored parameter definition (what the registry answers, and the details page shows). */
+export const paramDefinitionSchema = z.object({
+  semaphoreId: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  nameEs: z.string(),
+  nameJa: z.string(),
+  unit: z.string(),
+  groupName: z.string(),
+  dataType: z.enum(PARAM_DATA_TYPES),
+  precision: z.number().int(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  enumValues: z.array(enumOptionSchema),
+  writable: z.boolean(),
+  sort: z.number().int(),
+});
+export const paramDtoSchema = z.object({ id: z.number().int() }).and(paramDefinitionSchema).meta({ id: 'Param' });
 export type ParamDto = z.infer<typeof paramDtoSchema>;
 /** Replaces the whole parameter list of a type (the settings page saves it at once). */
 export const setParamsSchema = z.object({ id, params: z.array(paramSchema).max(PARAM_LIMITS.rows) });
