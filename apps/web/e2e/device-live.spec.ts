@@ -40,8 +40,14 @@ test('a device that reports comes online in the list live; its refused values ar
 
   await page.goto('/sys/devlogs');
   await page.getByTestId('tab-device').click();
-  await page.getByTestId('filter-sn').fill(sn);
-  await page.getByTestId('filter-search').filter({ visible: true }).click();
+  const search = page.getByTestId('devicelog-filters');
+  await search.getByTestId('filter-sn').fill(sn);
+  await expect(search.getByTestId('filter-sn')).toHaveValue(sn);
+  // The filtered page is what the table shows next: wait for the server's answer to this search
+  // (a busy shared machine can take seconds), then read the rows.
+  const answer = page.waitForResponse((r) => r.url().includes('/logs/devicelogs') && r.url().includes(`sn=${sn}`), { timeout: 30_000 });
+  await search.getByTestId('filter-search').click();
+  expect(((await (await answer).json()) as { code: number }).code).toBe(20000);
   const rejected = page.getByTestId('table-devicelogs').locator('tr.ant-table-row', { hasText: 'Rejected' });
   await expect(rejected).toContainText('Value out of range');
   await expect(rejected).toContainText('01111001');
