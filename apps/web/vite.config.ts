@@ -4,6 +4,12 @@ import react from '@vitejs/plugin-react';
 /** Where `npm run dev` forwards API and live-channel calls: the server's PORT (8080). */
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
 
+const LOCALE_FILE = /[\\/]src[\\/]locales[\\/]([a-z]+)[\\/][^\\/]+\.json$/;
+const localeChunk = (id: string): string | null => {
+  const lang = LOCALE_FILE.exec(id)?.[1];
+  return lang ? `locale-${lang}` : null;
+};
+
 // Vendor groups: each becomes its own long-cacheable chunk (vite 8 bundles with rolldown).
 const vendorGroups = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 40 },
@@ -12,8 +18,8 @@ const vendorGroups = [
   // ECharts (and its renderer zrender) only with the pages that draw charts: loaded on demand.
   { name: 'vendor-echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 50 },
   { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 30 },
-  { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs)[\\/]/, priority: 20 },
-  { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+  // One chunk per UI language: only the user's language is downloaded (lib/i18n.ts).
+  { name: (id: string) => localeChunk(id), priority: 60 },
 ];
 
 export default defineConfig({

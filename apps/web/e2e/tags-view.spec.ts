@@ -33,3 +33,18 @@ test.describe('tags view', () => {
     await expect(tag('Menus')).toHaveAttribute('data-active', 'true');
   });
 });
+
+test.describe('settings panel', () => {
+  test('opens on demand and switching the tags view off hides the tabs', async ({ page, session: _s }) => {
+    await page.goto('/dashboard');
+    await expect(shell(page).tags).toHaveText(['Dashboard']);
+    // The panel's code is loaded when it is first opened (not with the login page).
+    await page.getByTestId('settings-gear').click();
+    const drawer = page.getByTestId('settings-drawer');
+    await expect(drawer).toBeVisible();
+    await drawer.getByTestId('setting-tags-view').click();
+    await expect(shell(page).tagsView).toBeHidden();
+    await drawer.getByTestId('setting-tags-view').click();
+    await expect(shell(page).tagsView).toBeVisible();
+  });
+});

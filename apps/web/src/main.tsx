@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import './lib/i18n';
+import { i18nReady } from './lib/i18n';
 import './styles.css';
 import { AppRoutes } from './app/AppRoutes';
 import { Providers } from './app/providers';
@@ -9,12 +9,15 @@ import { Providers } from './app/providers';
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <Providers>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </Providers>
-  </StrictMode>,
+// The UI language's texts come first (one small chunk), so no page ever shows a bare key.
+void i18nReady.finally(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <Providers>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </Providers>
+    </StrictMode>,
+  ),
 );

@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import AuthRedirect from './AuthRedirect';
-import { Layout, PageSpin } from './layout/Layout';
+import { PageSpin } from '../components/PageSpin';
+import { Layout } from './layout/Layout';
 import { isKnownPage, NotAvailablePage, pageFor } from './pages';
 import RedirectBack from './RedirectBack';
 import { HOME_PATH, useRouteTable, type AppRoute } from './route-table';

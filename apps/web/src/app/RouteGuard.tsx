@@ -5,7 +5,7 @@ import { Navigate, useLocation } from 'react-router';
 import { feedbackMessage } from '../lib/feedback';
 import { ApiError, ClientCode, describeError } from '../lib/http';
 import { loginRedirect, safeRedirect } from '../lib/redirect';
-import { PageSpin } from './layout/Layout';
+import { PageSpin } from '../components/PageSpin';
 import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from '../lib/session';
 
 /** Paths a visitor without a session may open (§2). */

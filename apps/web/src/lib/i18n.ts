@@ -1,24 +1,36 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '@iot/contract';
 import { getLanguageCookie, setLanguageCookie } from './cookies';
 
-/** Every `src/locales/<lang>/<namespace>.json`, bundled at build time. */
-const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', {
-  eager: true,
-  import: 'default',
-});
+/**
+ * Every `src/locales/<lang>/<namespace>.json`, loaded on demand: only the UI language's texts are
+ * downloaded (one chunk per language, see vite.config.ts), and another language's when the user
+ * switches to it.
+ */
+const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
 
-type Resources = Record<string, Record<string, Record<string, unknown>>>;
-const resources: Resources = {};
-for (const [path, content] of Object.entries(files)) {
-  const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-  if (!match) continue;
-  const [, lang, ns] = match as unknown as [string, string, string];
-  (resources[lang] ??= {})[ns] = content;
-}
+const FILE = /locales\/([^/]+)\/([^/]+)\.json$/;
+export const NAMESPACES = [
+  ...new Set(Object.keys(files).flatMap((path) => (FILE.exec(path)?.[1] === 'en' ? [FILE.exec(path)![2]!] : []))),
+];
 
-export const NAMESPACES = Object.keys(resources.en ?? {});
+/** i18next backend reading the bundled locale files. */
+const bundledLocales: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = files[`../locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(new Error(`no texts for ${language}/${namespace}`), false);
+      return;
+    }
+    load().then(
+      (texts) => callback(null, texts as ResourceKey),
+      (err: Error) => callback(err, false),
+    );
+  },
+};
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -43,18 +55,28 @@ export function detectLanguage(): Language {
   return 'en';
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: detectLanguage(),
-  fallbackLng: 'en',
-  supportedLngs: [...LANGUAGES],
-  ns: NAMESPACES,
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  initAsync: false,
+/**
+ * Resolves once the UI language's texts are loaded: render after it. Every language has every key
+ * (`npm run i18n:check`), so no fallback language is downloaded beside it.
+ */
+// <html lang> follows the UI language (screen readers, fonts, hyphenation).
+i18n.on('languageChanged', (lng) => {
+  if (typeof document !== 'undefined' && isLanguage(lng)) document.documentElement.lang = lng;
 });
 
-if (typeof document !== 'undefined') document.documentElement.lang = currentLanguage();
+export const i18nReady = i18n
+  .use(bundledLocales)
+  .use(initReactI18next)
+  .init({
+    lng: detectLanguage(),
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    ns: NAMESPACES,
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    react: { useSuspense: false },
+  });
+
 
 export function currentLanguage(): Language {
   const lang = i18n.resolvedLanguage ?? i18n.language;
@@ -65,7 +87,6 @@ export function currentLanguage(): Language {
 export async function setLanguage(lang: Language): Promise<void> {
   setLanguageCookie(lang);
   await i18n.changeLanguage(lang);
-  if (typeof document !== 'undefined') document.documentElement.lang = lang;
 }
 
 /** A site-config field for a language: zh has no suffix; en, es and ja use En, Es, Ja. */

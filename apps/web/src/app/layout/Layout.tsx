@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useState } from 'react';
-import { Drawer, Layout as AntLayout, Spin, theme } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Drawer, Layout as AntLayout, theme } from 'antd';
+import { PageSpin } from '../../components/PageSpin';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { getSidebarOpened, setSidebarOpened } from '../../lib/cookies';
@@ -9,18 +10,12 @@ import type { RouteTable } from '../route-table';
 import { useSettings } from '../settings';
 import { pruneTags, visitTag } from '../../lib/tags';
 import { Navbar } from './Navbar';
-import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useIsMobile } from '../../lib/use-mobile';
 
-export function PageSpin() {
-  return (
-    <div style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
-      <Spin />
-    </div>
-  );
-}
+// The settings panel (colour picker, sliders) is code the login page and most visits never need.
+const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
 
 /** The signed-in frame: sidebar (drawer on mobile), navbar, tags view and the page. */
 export function Layout({ table }: { table: RouteTable }) {
@@ -105,7 +100,11 @@ export function Layout({ table }: { table: RouteTable }) {
           </Suspense>
         </AntLayout.Content>
       </AntLayout>
-      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <SettingsDrawer open onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
     </AntLayout>
   );
 }
