@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -47,12 +48,27 @@ const NO_APP = {
   regex: '(^|/)app(/|$)',
   message: 'Features never import app/: what features share lives in lib/ or components/',
 };
-/** Web: from features/<a>/, `../<b>/…` (or any `features/` path) is another feature. */
-const OTHER_FEATURE = {
-  regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|(^|/)features/',
-  message:
-    'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
-};
+/**
+ * Web: a feature never imports another feature. A relative path reaches the features folder with
+ * one `../` more than the importing file's depth inside its feature (`../x` from
+ * features/a/File.tsx, `../../x` from features/a/details/File.tsx); there only the feature's own
+ * folder is allowed. Any path naming `features/` is refused too.
+ */
+const FEATURES_DIR = new URL('./apps/web/src/features/', import.meta.url);
+const FEATURES = fs
+  .readdirSync(FEATURES_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Deepest folder level inside a feature that the rule covers (features/a/b/c/d/File.tsx is 3). */
+const FEATURE_DEPTH = 3;
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function otherFeature(feature, depth) {
+  return {
+    regex: `^(?:\\.\\./){${depth + 1}}(?!(?:\\.\\.?|${escapeRe(feature)})(?:/|$))[^/]+|(^|/)features/`,
+    message:
+      'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
+  };
+}
 /** Web: every call names its endpoint declaration (`api()` in lib/api.ts), never a path string. */
 const NO_RAW_REQUEST = {
   regex: '(^|/)http$',
@@ -135,9 +151,21 @@ export default tseslint.config(
     files: ['apps/web/src/lib/api.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS] }] },
   },
+  // Each block names every pattern for its files: a later block's rule replaces an earlier one's.
+  // One block per feature and folder depth, so `../../<other>/…` from a nested folder is caught.
+  ...FEATURES.flatMap((feature) =>
+    Array.from({ length: FEATURE_DEPTH + 1 }, (_, depth) => ({
+      files: [`apps/web/src/features/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [NO_APP, otherFeature(feature, depth), NO_RAW_REQUEST] }],
+      },
+    })),
+  ),
   {
-    // Each block names every pattern for its files: a later block's rule replaces an earlier one's.
-    files: ['apps/web/src/features/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_APP, OTHER_FEATURE, NO_RAW_REQUEST] }] },
+    // Deeper than FEATURE_DEPTH: refuse to lint rather than leave a hole.
+    files: [`apps/web/src/features/*/${'*/'.repeat(FEATURE_DEPTH + 1)}**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'Program', message: `Feature folders nest at most ${FEATURE_DEPTH} levels (eslint.config.js FEATURE_DEPTH)` }],
+    },
   },
 );
