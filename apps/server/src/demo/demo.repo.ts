@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, like, sql } from 'drizzle-orm';
+import { SUPERADMIN } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { devices, deviceTypes, projects, roles, users } from '../db/schema/index.js';
 // Exemption from the one-way imports (eslint.config.js): the demo's devices are handed to ingestion
@@ -31,7 +32,7 @@ export async function demoOwner(db: Executor, username: string) {
     .select({ id: users.id, path: users.path })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(eq(roles.identification, 'SUPERADMIN'))
+    .where(eq(roles.identification, SUPERADMIN))
     .orderBy(asc(users.id))
     .limit(1);
   return first;
