@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -9,6 +10,19 @@ const NO_SQL = { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'SQL lives in
 const NO_REPO = {
   regex: '\\.repo(\\.js)?$',
   message: 'Call the module’s service: only the module’s own service reads its repository',
+};
+/**
+ * Only the files of a repository's own folder import it: services of modules/, src/ingest and
+ * src/demo never read another module's or ingestion's *.repo.ts (they call its service).
+ */
+const FOREIGN_REPO = {
+  regex: '^(?!\\./).*\\.repo(\\.js)?$',
+  message: 'A repository belongs to its folder: call the owner’s service (modules/<m>/*.service.ts, ingest/*.service.ts)',
+};
+/** Outside modules/ (src/ingest, src/demo): a module is reached through its *.service.ts (or a *.types.ts) only. */
+const MODULE_VIA_SERVICE = {
+  regex: '(^|/)modules/[^/]+/(?![^/]+\\.(?:service|types)(?:\\.js)?$)',
+  message: 'A module is reached through its *.service.ts (or a *.types.ts) only',
 };
 /** From modules/<a>/, `../<b>/<file>` (or `../../modules/<b>/<file>`) may only name b's service or types. */
 const OTHER_MODULE = {
@@ -34,12 +48,27 @@ const NO_APP = {
   regex: '(^|/)app(/|$)',
   message: 'Features never import app/: what features share lives in lib/ or components/',
 };
-/** Web: from features/<a>/, `../<b>/…` (or any `features/` path) is another feature. */
-const OTHER_FEATURE = {
-  regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|(^|/)features/',
-  message:
-    'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
-};
+/**
+ * Web: a feature never imports another feature. A relative path reaches the features folder with
+ * one `../` more than the importing file's depth inside its feature (`../x` from
+ * features/a/File.tsx, `../../x` from features/a/details/File.tsx); there only the feature's own
+ * folder is allowed. Any path naming `features/` is refused too.
+ */
+const FEATURES_DIR = new URL('./apps/web/src/features/', import.meta.url);
+const FEATURES = fs
+  .readdirSync(FEATURES_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Deepest folder level inside a feature that the rule covers (features/a/b/c/d/File.tsx is 3). */
+const FEATURE_DEPTH = 3;
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function otherFeature(feature, depth) {
+  return {
+    regex: `^(?:\\.\\./){${depth + 1}}(?!(?:\\.\\.?|${escapeRe(feature)})(?:/|$))[^/]+|(^|/)features/`,
+    message:
+      'A feature never imports another feature: move what both need to lib/ or components/, or let app/ compose them',
+  };
+}
 /** Web: every call names its endpoint declaration (`api()` in lib/api.ts), never a path string. */
 const NO_RAW_REQUEST = {
   regex: '(^|/)http$',
@@ -74,8 +103,10 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   // One-way imports. Server: lib/ and plugins/ never reach into a repository; a module reaches
-  // another only through its *.service.ts (or a *.types.ts); services never import plugins (the
-  // HTTP layer); routes call services, never repositories or the database. Web: components/ and
+  // another only through its *.service.ts (or a *.types.ts); a repository is imported only from
+  // its own folder (no service reads another module's or ingestion's *.repo.ts); services,
+  // src/ingest and src/demo never import plugins (the HTTP layer); routes call services, never
+  // repositories or the database. Web: components/ and
   // lib/ never import app/ or features/; a feature never imports app/ or another feature (its
   // own files import each other; the app composes features, e.g. app/ProjectDetails.tsx); only
   // lib/api.ts sends requests (by endpoint declaration).
@@ -86,11 +117,22 @@ export default tseslint.config(
   {
     files: ['apps/server/src/modules/**/*.ts'],
     ignores: ['apps/server/src/modules/**/*.repo.ts', 'apps/server/src/modules/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_PLUGINS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_PLUGINS, FOREIGN_REPO] }] },
   },
   {
     files: ['apps/server/src/modules/**/*.repo.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [OTHER_MODULE] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [OTHER_MODULE, FOREIGN_REPO] }] },
+  },
+  {
+    // Ingestion and the demo fleet follow the services' rules: SQL in their own *.repo.ts, modules
+    // through their services. (The demo's two exemptions are commented where they are taken.)
+    files: ['apps/server/src/ingest/**/*.ts', 'apps/server/src/demo/**/*.ts'],
+    ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, MODULE_VIA_SERVICE, NO_PLUGINS, FOREIGN_REPO] }] },
+  },
+  {
+    files: ['apps/server/src/ingest/**/*.repo.ts', 'apps/server/src/demo/**/*.repo.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [MODULE_VIA_SERVICE, FOREIGN_REPO] }] },
   },
   {
     files: ['apps/server/src/modules/**/*.routes.ts'],
@@ -109,9 +151,21 @@ export default tseslint.config(
     files: ['apps/web/src/lib/api.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS] }] },
   },
+  // Each block names every pattern for its files: a later block's rule replaces an earlier one's.
+  // One block per feature and folder depth, so `../../<other>/…` from a nested folder is caught.
+  ...FEATURES.flatMap((feature) =>
+    Array.from({ length: FEATURE_DEPTH + 1 }, (_, depth) => ({
+      files: [`apps/web/src/features/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [NO_APP, otherFeature(feature, depth), NO_RAW_REQUEST] }],
+      },
+    })),
+  ),
   {
-    // Each block names every pattern for its files: a later block's rule replaces an earlier one's.
-    files: ['apps/web/src/features/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_APP, OTHER_FEATURE, NO_RAW_REQUEST] }] },
+    // Deeper than FEATURE_DEPTH: refuse to lint rather than leave a hole.
+    files: [`apps/web/src/features/*/${'*/'.repeat(FEATURE_DEPTH + 1)}**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'Program', message: `Feature folders nest at most ${FEATURE_DEPTH} levels (eslint.config.js FEATURE_DEPTH)` }],
+    },
   },
 );

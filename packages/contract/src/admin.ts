@@ -181,29 +181,22 @@ export const permissionCreateSchema = z.object({
 export const permissionEditSchema = editOf(permissionCreateSchema).extend({ id });
 
 /** Menu → permission tree for the role editor: menus with their permissions as leaves. */
-export interface PermissionTreeNode {
-  key: string;
-  title: string;
-  titleEn: string;
-  titleEs: string;
-  titleJa: string;
-  /** Set on permission leaves. */
-  permissionId?: number;
-  identification?: string;
-  children: PermissionTreeNode[];
-}
-export const permissionTreeNodeSchema: z.ZodType<PermissionTreeNode> = z.lazy(() =>
-  z.object({
+export const permissionTreeNodeSchema = z
+  .object({
     key: z.string(),
     title: z.string(),
     titleEn: z.string(),
     titleEs: z.string(),
     titleJa: z.string(),
+    /** Set on permission leaves. */
     permissionId: z.number().int().optional(),
     identification: z.string().optional(),
-    children: z.array(permissionTreeNodeSchema),
-  }),
-).meta({ id: 'PermissionTreeNode' });
+    get children(): z.ZodArray<typeof permissionTreeNodeSchema> {
+      return z.array(permissionTreeNodeSchema);
+    },
+  })
+  .meta({ id: 'PermissionTreeNode' });
+export type PermissionTreeNode = z.infer<typeof permissionTreeNodeSchema>;
 export const rolePermissionViewSchema = z.object({
   /** Permissions the role holds. */
   permissionIds: z.array(z.number().int()),
@@ -255,24 +248,20 @@ const checkMenuUrl = (m: { jumpType?: number; menuUrl?: string }, ctx: z.Refinem
 };
 export const menuCreateSchema = menuFields.superRefine(checkMenuUrl);
 export const menuEditSchema = editOf(menuFields).extend({ id }).superRefine(checkMenuUrl);
-export interface MenuOption {
-  id: number;
-  name: string;
-  nameEn: string;
-  nameEs: string;
-  nameJa: string;
-  children: MenuOption[];
-}
-export const menuOptionSchema: z.ZodType<MenuOption> = z.lazy(() =>
-  z.object({
+/** The parent-menu picker's tree. */
+export const menuOptionSchema = z
+  .object({
     id: z.number().int(),
     name: z.string(),
     nameEn: z.string(),
     nameEs: z.string(),
     nameJa: z.string(),
-    children: z.array(menuOptionSchema),
-  }),
-).meta({ id: 'MenuOption' });
+    get children(): z.ZodArray<typeof menuOptionSchema> {
+      return z.array(menuOptionSchema);
+    },
+  })
+  .meta({ id: 'MenuOption' });
+export type MenuOption = z.infer<typeof menuOptionSchema>;
 
 // ---------------------------------------------------------------- logs
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, LANGUAGES, USER_TYPES } from './enums.js';
+import { USER_LIMITS } from './limits.js';
 
 /** §5: the message the spec gives for a short password. */
 export const PASSWORD_MIN = 6;
@@ -16,7 +17,7 @@ export const captchaInfoSchema = z.object({
 export type CaptchaInfo = z.infer<typeof captchaInfoSchema>;
 
 export const loginBodySchema = z.object({
-  username: z.string().trim().min(1, 'username is required').max(64),
+  username: z.string().trim().min(1, 'username is required').max(USER_LIMITS.username),
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
   captcha: z.string().trim().max(16).optional().default(''),
   key: z.string().max(64).optional().default(''),

@@ -20,8 +20,8 @@ const required = (max: number, message: string) => z.string().trim().min(1, mess
 // Data types, comparisons and the checks that depend on them: devicetype-rules.ts.
 
 export const deviceTypeListQuerySchema = pageQuerySchema.extend({
-  name: z.string().trim().max(64).optional(),
-  code: z.string().trim().max(32).optional(),
+  name: z.string().trim().max(DEVICE_TYPE_LIMITS.name).optional(),
+  code: z.string().trim().max(DEVICE_TYPE_LIMITS.code).optional(),
   sort: z.enum(['createdAt', 'name', 'code', 'id']).default('id'),
   order,
 });
@@ -167,7 +167,7 @@ const lat = z.number().min(DEVICE_RANGES.lat.min, 'latitude is -90…90').max(DE
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const projectListQuerySchema = pageQuerySchema.extend({
-  name: z.string().trim().max(64).optional(),
+  name: z.string().trim().max(PROJECT_LIMITS.name).optional(),
   ownerId: id.optional(),
   sort: z.enum(['createdAt', 'name', 'id']).default('createdAt'),
   order,

@@ -27,7 +27,8 @@ export const RANGE_COMPARISONS: readonly AlarmComparison[] = ['outside', 'inside
 /** How a boolean threshold may be written. */
 export const BOOLEAN_THRESHOLDS = ['true', 'false', '0', '1'] as const;
 
-export const isNumericType = (t: ParamDataType | undefined) => t === 'number' || t === 'integer';
+/** Whether a data type (a `ParamDataType`, or a stored column's text) is number or integer. */
+export const isNumericType = (t: string | null | undefined) => t === 'number' || t === 'integer';
 export const isRangeComparison = (c: AlarmComparison | undefined) => c !== undefined && RANGE_COMPARISONS.includes(c);
 
 /** A problem of one row of a list: the field it belongs to and why. */

@@ -60,6 +60,9 @@ export const ALARM_LIMITS = {
 /** Projects and their road sections (`points`: how many points a section's line has at most). */
 export const PROJECT_LIMITS = { name: 64, remarks: 500, address: 256, description: 500, sort: 100_000, points: 5000 } as const;
 
+/** What devices send (docs/PROTOCOL.md): a text parameter value longer than this is dropped (`outOfRange`). */
+export const PROTOCOL_LIMITS = { textValue: 256 } as const;
+
 export const DEVICE_LIMITS = {
   name: 64,
   sn: 64,

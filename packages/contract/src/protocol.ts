@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, pageQuerySchema } from './envelope.js';
+import { PROTOCOL_LIMITS } from './limits.js';
 
 /**
  * The device protocol (docs/PROTOCOL.md): what devices send over MQTT (`dev/<sn>/<kind>`) or HTTP
@@ -32,7 +33,7 @@ export function parseDeviceTopic(topic: string): { sn: string; kind: string } | 
 export const deviceTimeSchema = z.union([z.number().finite().nonnegative(), z.string().min(1).max(40)]);
 
 /** A parameter value as devices send it; checked against the type's definition on arrival. */
-export const paramValueSchema = z.union([z.number(), z.string().max(256), z.boolean()]);
+export const paramValueSchema = z.union([z.number(), z.string().max(PROTOCOL_LIMITS.textValue), z.boolean()]);
 
 export const telemetrySchema = z.object({
   ts: deviceTimeSchema.optional(),
@@ -132,6 +133,20 @@ export const INGEST_REASONS = [
 ] as const;
 export type IngestReason = (typeof INGEST_REASONS)[number];
 
+/**
+ * One dropped value (or message field) and why: in the HTTP uplink's answer (without `value`) and
+ * in a `rejected` device log row's `detail.problems` (at most 20, each `value` as sent, text cut
+ * at 64 characters, objects as `"[object]"`).
+ */
+export const rejectedValueSchema = z.object({
+  reason: z.enum(INGEST_REASONS),
+  semaphoreId: z.string().optional(),
+  /** The message field at fault (invalidMessage). */
+  field: z.string().optional(),
+  value: z.unknown().optional(),
+});
+export type RejectedValue = z.infer<typeof rejectedValueSchema>;
+
 export const deviceLogDtoSchema = z.object({
   id: z.number().int(),
   deviceId: z.number().int().nullable(),
@@ -164,9 +179,7 @@ export type LatestValue = z.infer<typeof latestValueSchema>;
 /** The answer to an HTTP uplink: what the server did, and the commands waiting for the device. */
 export const uplinkResultSchema = z.object({
   accepted: z.number().int(),
-  rejected: z.array(
-    z.object({ reason: z.enum(INGEST_REASONS), semaphoreId: z.string().optional(), field: z.string().optional() }),
-  ),
+  rejected: z.array(rejectedValueSchema.omit({ value: true })),
   commands: z.array(commandSchema),
 });
 export type UplinkResult = z.infer<typeof uplinkResultSchema>;

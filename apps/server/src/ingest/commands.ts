@@ -6,6 +6,9 @@ import type { EventBus } from '../lib/events.js';
 import * as repo from './ingest.repo.js';
 import type { CommandRow } from './ingest.repo.js';
 
+/** A stored command, as the command service hands it out. */
+export type { CommandRow };
+
 /** Publishes a command to a connected device; false when the device is not connected. */
 export type Downlink = (sn: string, command: Command) => Promise<boolean>;
 

@@ -1,4 +1,4 @@
-import type { IngestReason, ParamDataType } from '@iot/contract';
+import { PROTOCOL_LIMITS, type IngestReason, type ParamDataType, type RejectedValue } from '@iot/contract';
 
 /** A parameter definition of a device type, as ingestion checks values against it. */
 export interface ParamDef {
@@ -10,14 +10,6 @@ export interface ParamDef {
 }
 
 export type Value = number | string | boolean;
-
-export interface Rejected {
-  reason: IngestReason;
-  semaphoreId?: string;
-  /** The message field at fault (invalidMessage). */
-  field?: string;
-  value?: unknown;
-}
 
 /** One value checked against its definition: the stored form, or why it is dropped. */
 export function checkValue(def: ParamDef, raw: unknown): { value: Value } | { reason: IngestReason } {
@@ -43,7 +35,7 @@ export function checkValue(def: ParamDef, raw: unknown): { value: Value } | { re
     }
     default:
       if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') return { reason: 'wrongType' };
-      return String(raw).length > 256 ? { reason: 'outOfRange' } : { value: String(raw) };
+      return String(raw).length > PROTOCOL_LIMITS.textValue ? { reason: 'outOfRange' } : { value: String(raw) };
   }
 }
 
@@ -53,7 +45,7 @@ export function checkValue(def: ParamDef, raw: unknown): { value: Value } | { re
  */
 export function decodeValues(defs: ReadonlyMap<string, ParamDef>, values: Record<string, unknown>) {
   const accepted: Record<string, Value> = {};
-  const rejected: Rejected[] = [];
+  const rejected: RejectedValue[] = [];
   for (const [semaphoreId, raw] of Object.entries(values)) {
     const def = defs.get(semaphoreId);
     if (!def) {

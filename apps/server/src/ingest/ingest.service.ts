@@ -8,6 +8,7 @@ import {
   statusSchema,
   telemetrySchema,
   type IngestReason,
+  type RejectedValue,
   type UplinkKind,
 } from '@iot/contract';
 import type { Db, Executor } from '../db/client.js';
@@ -15,7 +16,7 @@ import type { EventBus } from '../lib/events.js';
 import { hashToken } from '../lib/tokens.js';
 import { fieldOf, findHostile } from '../lib/hostile.js';
 import { stripNul, stripNulDeep } from '../lib/sql.js';
-import { decodeValues, deviceTime, type ParamDef, type Rejected } from './decode.js';
+import { decodeValues, deviceTime, type ParamDef } from './decode.js';
 import * as repo from './ingest.repo.js';
 import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
 
@@ -62,7 +63,7 @@ export interface BatchHook {
 
 export interface UplinkOutcome {
   accepted: number;
-  rejected: Rejected[];
+  rejected: RejectedValue[];
 }
 
 interface Presence {
@@ -221,7 +222,7 @@ export class IngestService {
       part.logs!.push(
         this.logRow(device, device.sn, 'rejected', outcome.rejected[0]!.reason, {
           kind,
-          problems: outcome.rejected.slice(0, 20).map((r) => ({ ...r, value: truncate(r.value) })),
+          problems: outcome.rejected.slice(0, 20).map((r): RejectedValue => ({ ...r, value: truncate(r.value) })),
         }),
       );
     }

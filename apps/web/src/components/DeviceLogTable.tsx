@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DEVICE_LOG_KINDS, deviceDataApi, type DeviceLogDto, type EndpointQuery } from '@iot/contract';
+import { DEVICE_LOG_KINDS, deviceDataApi, type DeviceLogDto, type EndpointQuery, type RejectedValue } from '@iot/contract';
 import { FilterBar } from './FilterBar';
 import { parseTime } from '../lib/format';
 import { useServerTable } from '../lib/use-server-table';
@@ -35,22 +35,15 @@ const KIND_COLORS: Record<string, string> = {
 
 type FilterValues = Omit<DeviceLogFilters, 'from' | 'to'> & { range?: RangeValue };
 
-interface Problem {
-  reason?: string;
-  semaphoreId?: string;
-  field?: string;
-  value?: unknown;
-}
-
 /** What a row says beyond its kind: the values dropped and why, the way the device connected… */
 function details(log: DeviceLogDto, t: TFunction): string {
   const d = log.detail;
-  const problems = Array.isArray(d.problems) ? (d.problems as Problem[]) : [];
+  const problems = Array.isArray(d.problems) ? (d.problems as RejectedValue[]) : [];
   if (problems.length > 0) {
     return problems
       .map((p) => {
         const what = p.semaphoreId ?? p.field;
-        const reason = t(`devicelogs:reasons.${p.reason}`, { defaultValue: p.reason ?? '' });
+        const reason = t(`devicelogs:reasons.${p.reason}`, { defaultValue: p.reason });
         const value = p.value === undefined ? '' : ` (${JSON.stringify(p.value)})`;
         return what ? `${what}: ${reason}${value}` : reason;
       })

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AlarmComparison } from '@iot/contract';
+import { isNumericType, type AlarmComparison } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import * as repo from './alarm.repo.js';
 import type { AlarmEnd, AlarmStart, RuleRow } from './alarm.repo.js';
@@ -89,7 +89,7 @@ function toRule(r: RuleRow): Rule {
     messageEs: r.messageEs,
     messageJa: r.messageJa,
     holdMs: r.holdSeconds * 1000,
-    numeric: r.dataType === 'number' || r.dataType === 'integer',
+    numeric: isNumericType(r.dataType),
   };
 }
 

@@ -1,12 +1,12 @@
 import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, type UplinkResult } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import * as ingestRepo from '../../ingest/ingest.repo.js';
 import type { CommandService } from '../../ingest/commands.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
 import { AppError, forbidden } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
+import * as repo from './devicedata.repo.js';
 
 /** Reads of what devices sent (latest values, device log) and the HTTP uplink. */
 export class DeviceDataService {
@@ -40,12 +40,12 @@ export class DeviceDataService {
 
   async latest(ctx: AuthContext, deviceId: number): Promise<LatestValue[]> {
     await this.devices.basic(ctx, deviceId);
-    const rows = await ingestRepo.latestValues(this.db, deviceId);
+    const rows = await repo.latestValues(this.db, deviceId);
     return rows.map((r) => ({ semaphoreId: r.semaphoreId, value: r.value as LatestValue['value'], ts: r.ts.toISOString() }));
   }
 
   async logs(ctx: AuthContext, q: DeviceLogQuery): Promise<{ total: number; items: DeviceLogDto[] }> {
-    const res = await ingestRepo.listDeviceLogs(this.db, {
+    const res = await repo.listDeviceLogs(this.db, {
       ...q,
       scope: scopeOf(ctx),
       from: q.from ? new Date(q.from) : undefined,

@@ -1,5 +1,6 @@
 import {
   alarmRuleProblems,
+  isNumericType,
   paramProblems,
   type AlarmRule,
   type AlarmRuleDto,
@@ -198,7 +199,7 @@ function toParamDto(p: ParamRow): ParamDto {
 
 /** Semaphore ids of numeric parameters: their thresholds read back as numbers. */
 function numericSems(params: Pick<ParamDto, 'semaphoreId' | 'dataType'>[]): Set<string> {
-  return new Set(params.filter((p) => p.dataType === 'number' || p.dataType === 'integer').map((p) => p.semaphoreId));
+  return new Set(params.filter((p) => isNumericType(p.dataType)).map((p) => p.semaphoreId));
 }
 
 function toRuleDto(r: Awaited<ReturnType<typeof repo.alarmsOf>>[number], numeric: Set<string>): AlarmRuleDto {

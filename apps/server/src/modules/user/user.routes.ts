@@ -28,10 +28,6 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; menus: MenuSer
   });
   route(app, api.logins, async (req) => {
     const { page, limit } = req.query;
-    const res = await users.logins(authOf(req), page, limit);
-    return ok({
-      total: res.total,
-      items: res.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-    });
+    return ok(await users.logins(authOf(req), page, limit));
   });
 };

@@ -3,6 +3,8 @@ import {
   type ChangePasswordBody,
   type DashboardStyle,
   type Language,
+  type LoginRecord,
+  type Page,
   type Preferences,
   type UserInfo,
 } from '@iot/contract';
@@ -81,7 +83,9 @@ export class UserService {
     });
   }
 
-  logins(ctx: AuthContext, page: number, limit: number) {
-    return repo.loginHistory(this.db, ctx.userId, page, limit);
+  /** The caller's own login history, newest first. */
+  async logins(ctx: AuthContext, page: number, limit: number): Promise<Page<LoginRecord>> {
+    const res = await repo.loginHistory(this.db, ctx.userId, page, limit);
+    return { total: res.total, items: res.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
   }
 }

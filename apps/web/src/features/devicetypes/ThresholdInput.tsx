@@ -1,6 +1,6 @@
 import { Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ParamDto } from '@iot/contract';
+import { ALARM_LIMITS, type ParamDto } from '@iot/contract';
 import { currentLanguage } from '../../lib/i18n';
 import { enumLabel } from '../../lib/localize';
 
@@ -64,7 +64,7 @@ export function ThresholdInput({ param, value, onChange, disabled, id, testId = 
       return (
         <Input
           {...common}
-          maxLength={64}
+          maxLength={ALARM_LIMITS.threshold}
           value={value === null || value === undefined ? '' : String(value)}
           onChange={(e) => onChange?.(e.target.value)}
         />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, Empty, Form, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import type { CommandDto, CommandStatus, DetailParam } from '@iot/contract';
+import { isNumericType, PROTOCOL_LIMITS, type CommandDto, type CommandStatus, type DetailParam } from '@iot/contract';
 import { parseTime } from '../../../lib/format';
 import { describeError, ApiError } from '../../../lib/http';
 import { currentLanguage } from '../../../lib/i18n';
@@ -52,7 +52,7 @@ function ValueInput({ p, ...control }: { p: DetailParam; value?: never; onChange
       />
     );
   }
-  if (p.dataType === 'number' || p.dataType === 'integer') {
+  if (isNumericType(p.dataType)) {
     return (
       <InputNumber
         {...control}
@@ -65,7 +65,7 @@ function ValueInput({ p, ...control }: { p: DetailParam; value?: never; onChange
       />
     );
   }
-  return <Input {...control} placeholder={t('devicedetail:set.unchanged')} maxLength={256} style={{ width: 200 }} />;
+  return <Input {...control} placeholder={t('devicedetail:set.unchanged')} maxLength={PROTOCOL_LIMITS.textValue} style={{ width: 200 }} />;
 }
 
 /**

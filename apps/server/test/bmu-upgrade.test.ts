@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { deviceTypeAlarms, deviceTypeParams, deviceTypes } from '../schema/index.js';
-import { BMU_PARAMS, LEGACY_BMU_IDS } from './bmu.js';
-import { seed } from './index.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+import { deviceTypeAlarms, deviceTypeParams, deviceTypes } from '../src/db/schema/index.js';
+import { BMU_PARAMS, LEGACY_BMU_IDS } from '../src/db/seed/bmu.js';
+import { seed } from '../src/db/seed/index.js';
 
 /** An install from before the field's semaphore ids: its built-in battery type moves, unless edited. */
 describe('built-in battery type: the field’s semaphore ids', () => {

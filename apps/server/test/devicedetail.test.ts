@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { CHART_MAX_POINTS } from '@iot/contract';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../../plugins/mqtt.js';
-import { createPartition } from '../../ingest/ingest.repo.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { createPartition } from '../src/ingest/ingest.repo.js';
 
 const DAY = 86_400_000;
 const CHARGE = '10000030';

@@ -1,0 +1,59 @@
+import { and, desc, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
+import type { DeviceLogKind } from '@iot/contract';
+import type { Executor } from '../../db/client.js';
+import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
+
+// Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
+
+/** A device's newest value of each parameter, by semaphore id. */
+export async function latestValues(db: Executor, deviceId: number) {
+  const [row] = await db.select({ vals: deviceLatest.vals }).from(deviceLatest).where(eq(deviceLatest.deviceId, deviceId));
+  const vals = (row?.vals ?? {}) as Record<string, [unknown, number]>;
+  return Object.keys(vals)
+    .sort()
+    .map((semaphoreId) => ({ semaphoreId, value: vals[semaphoreId]![0], ts: new Date(vals[semaphoreId]![1]) }));
+}
+
+export interface DeviceLogFilter {
+  scope?: string;
+  deviceId?: number;
+  sn?: string;
+  kind?: DeviceLogKind;
+  from?: Date;
+  to?: Date;
+  page: number;
+  limit: number;
+}
+
+export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
+  const conds: SQL[] = [];
+  // Logs of unknown devices (owner path '') are for the super administrator only.
+  if (f.scope !== undefined) conds.push(like(deviceLogs.ownerPath, `${f.scope}%`));
+  if (f.deviceId !== undefined) conds.push(eq(deviceLogs.deviceId, f.deviceId));
+  if (f.sn) conds.push(eq(deviceLogs.sn, f.sn));
+  if (f.kind) conds.push(eq(deviceLogs.kind, f.kind));
+  if (f.from) conds.push(gte(deviceLogs.createdAt, f.from));
+  if (f.to) conds.push(lt(deviceLogs.createdAt, f.to));
+  const where = conds.length > 0 ? and(...conds) : undefined;
+  const [items, [count]] = await Promise.all([
+    db
+      .select({
+        id: deviceLogs.id,
+        deviceId: deviceLogs.deviceId,
+        sn: deviceLogs.sn,
+        deviceName: devices.name,
+        kind: deviceLogs.kind,
+        reason: deviceLogs.reason,
+        detail: deviceLogs.detail,
+        createdAt: deviceLogs.createdAt,
+      })
+      .from(deviceLogs)
+      .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
+      .where(where)
+      .orderBy(desc(deviceLogs.createdAt), desc(deviceLogs.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(deviceLogs).where(where),
+  ]);
+  return { total: count?.n ?? 0, items };
+}
