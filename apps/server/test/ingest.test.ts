@@ -178,6 +178,21 @@ describe('device ingestion', () => {
     await expect.poll(async () => (await device(h.id)).online).toBe(false);
   });
 
+  it('a device listening on one connection and publishing on another stays online until its last connection closes', async () => {
+    const d = await addDevice('ING-5L');
+    const listener = await connect(d.sn, d.secret);
+    await listener.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    const publisher = await connect(d.sn, d.secret);
+    await publish(publisher, `dev/${d.sn}/telemetry`, { values: { '02109001': 50 } });
+    await publisher.endAsync();
+    await expect.poll(async () => (await logs(d.sn)).filter((l) => l.kind === 'disconnected').length).toBe(1);
+    expect((await device(d.id)).online).toBe(true);
+    expect((await logs(d.sn)).map((l) => l.kind)).not.toContain('offline');
+    await listener.endAsync();
+    await expect.poll(async () => (await device(d.id)).online).toBe(false);
+    expect((await logs(d.sn)).find((l) => l.kind === 'offline')?.detail).toEqual({ why: 'disconnected' });
+  });
+
   const httpUplink = (sn: string, secret: string, kind: string, payload: object) =>
     t.app.inject({
       method: 'POST',

@@ -183,11 +183,15 @@ export class IngestService {
     await this.writer.add(part);
   }
 
-  async disconnected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {
+  /**
+   * A connection closed. `othersOpen`: the device still has other connections (a listener on its
+   * command topic while a publisher comes and goes): logged, but the device stays online.
+   */
+  async disconnected(device: IngestDevice, detail: Record<string, unknown>, othersOpen = 0): Promise<void> {
     const now = Date.now();
     const p = this.presenceOf(device.id, now);
     const part: Partial<Batch> = { logs: [this.logRow(device, device.sn, 'disconnected', undefined, detail)] };
-    if (p.online) this.goOffline(device, p, now, part, 'disconnected');
+    if (p.online && othersOpen === 0) this.goOffline(device, p, now, part, 'disconnected');
     await this.writer.add(part);
   }
 

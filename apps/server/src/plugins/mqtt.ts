@@ -140,8 +140,10 @@ export async function startEmbeddedBroker(
       const set = clientsOf.get(device.sn);
       set?.delete(client);
       if (set?.size === 0) clientsOf.delete(device.sn);
+      // Offline only when its last connection closes (a device may listen on one connection
+      // and publish on others).
       void ingest
-        .disconnected(device, { clientId: client.id })
+        .disconnected(device, { clientId: client.id }, n > 0 ? n : 0)
         .catch((err: unknown) => log.error({ err }, 'disconnect not recorded'));
     }
   });
