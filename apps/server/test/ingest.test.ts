@@ -178,6 +178,21 @@ describe('device ingestion', () => {
     await expect.poll(async () => (await device(h.id)).online).toBe(false);
   });
 
+  it('a device listening on one connection and publishing on another stays online until its last connection closes', async () => {
+    const d = await addDevice('ING-5L');
+    const listener = await connect(d.sn, d.secret);
+    await listener.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    const publisher = await connect(d.sn, d.secret);
+    await publish(publisher, `dev/${d.sn}/telemetry`, { values: { '02109001': 50 } });
+    await publisher.endAsync();
+    await expect.poll(async () => (await logs(d.sn)).filter((l) => l.kind === 'disconnected').length).toBe(1);
+    expect((await device(d.id)).online).toBe(true);
+    expect((await logs(d.sn)).map((l) => l.kind)).not.toContain('offline');
+    await listener.endAsync();
+    await expect.poll(async () => (await device(d.id)).online).toBe(false);
+    expect((await logs(d.sn)).find((l) => l.kind === 'offline')?.detail).toEqual({ why: 'disconnected' });
+  });
+
   const httpUplink = (sn: string, secret: string, kind: string, payload: object) =>
     t.app.inject({
       method: 'POST',
@@ -370,6 +385,26 @@ describe('device ingestion', () => {
     const silent = await t.app.commands.send(d, 'setParams', {}, { ttlMs: 1 });
     await new Promise((r) => setTimeout(r, 20));
     expect((await t.app.commands.expire()).map((r) => r.id)).toContain(silent.id);
+
+    // Recorded for an offline device: never delivered.
+    const unsent = await t.app.commands.recordOffline(d, 'setParams', { '10000030': true }, {});
+
+    // Every step is in the device log as a `command` row, and the kind filter finds exactly those.
+    const answer = await api('GET', `/logs/devicelogs?sn=${d.sn}&kind=command&limit=50`);
+    expect(answer.code).toBe(20000);
+    const rowsLogged = answer.data.items as { kind: string; detail: { id: string; kind: string; event: string } }[];
+    expect(rowsLogged.every((l) => l.kind === 'command')).toBe(true);
+    const steps = (id: string) => rowsLogged.filter((l) => l.detail.id === id).map((l) => l.detail.event).reverse();
+    expect(steps(ok.id)).toEqual(['sent']);
+    expect(steps(refused.id)).toEqual(['sent']);
+    expect(steps(later.id)).toEqual(['queued', 'sent']);
+    expect(steps(silent.id)).toEqual(['sent', 'timeout']);
+    expect(steps(unsent.id)).toEqual(['offline']);
+    expect(rowsLogged.find((l) => l.detail.id === ok.id)!.detail).toEqual({ id: ok.id, kind: 'setParams', event: 'sent' });
+    expect(answer.data.total).toBe(7);
+    // The acknowledgements stay `ack` rows.
+    const acks = (await api('GET', `/logs/devicelogs?sn=${d.sn}&kind=ack&limit=50`)).data.items as { detail: { id: string } }[];
+    expect(acks.map((l) => l.detail.id).sort()).toEqual([ok.id, refused.id].sort());
   });
 
   it('an HTTP device gets its waiting commands in the answer to its uplink and acknowledges them', async () => {
@@ -385,6 +420,12 @@ describe('device ingestion', () => {
     await httpUplink(d.sn, d.secret, 'ack', { id: cmd.id, result: 'ok' });
     const rows = await t.database.db.execute(sql`select status from device_commands where id = ${cmd.id}`);
     expect((rows as unknown as { rows: { status: string }[] }).rows[0]!.status).toBe('succeeded');
+    // Queued (no connection), then handed over in the HTTP answer.
+    const logged = (await api('GET', `/logs/devicelogs?sn=${d.sn}&kind=command&limit=50`)).data.items as { detail: object }[];
+    expect(logged.map((l) => l.detail).reverse()).toEqual([
+      { id: cmd.id, kind: 'setParams', event: 'queued' },
+      { id: cmd.id, kind: 'setParams', event: 'sent', via: 'http' },
+    ]);
   });
 
   it('holds back a flooding device without acknowledging what it does not take', async () => {

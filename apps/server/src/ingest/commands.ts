@@ -4,7 +4,7 @@ import type { AckMessage, Command, CommandStatus } from '@iot/contract';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
 import * as repo from './ingest.repo.js';
-import type { CommandRow } from './ingest.repo.js';
+import type { CommandLogEntry, CommandRow } from './ingest.repo.js';
 
 /** A stored command, as the command service hands it out. */
 export type { CommandRow };
@@ -23,7 +23,10 @@ export const toEnvelope = (row: CommandRow): Command => ({
  * The command channel: one envelope for every kind (set parameters now; fences, upgrades and
  * whitelists later). Commands are stored first, then delivered: published at once to a device
  * connected over MQTT, on its next connection, or in the answer to an HTTP device's next uplink.
- * The device's acknowledgement ends them; an open command past its expiry times out.
+ * The device's acknowledgement ends them; an open command past its expiry times out. Each step
+ * the console takes (sent, queued for a device not connected, recorded for an offline device,
+ * timed out) is a device log row of kind `command`; the device's answers are `ack` rows
+ * (IngestService).
  */
 export class CommandService {
   private downlink: Downlink = async () => false;
@@ -69,7 +72,9 @@ export class CommandService {
       createdBy: opts.userId ?? null,
       expiresAt: new Date(Date.now() + opts.ttlMs),
     });
-    await this.deliver(device.sn, [row]);
+    const sent = await this.deliver(device.sn, [row]);
+    // Not connected now: it waits for the device's next connection or HTTP uplink.
+    if (sent.length === 0) await this.logCommands([row], 'queued');
     return (await repo.commandById(this.db, row.id))!;
   }
 
@@ -90,6 +95,7 @@ export class CommandService {
       endedAt: now,
     });
     this.emit([row]);
+    await this.logCommands([row], 'offline');
     return row;
   }
 
@@ -103,6 +109,7 @@ export class CommandService {
     const rows = await repo.pendingCommands(this.db, deviceId, new Date());
     await repo.markCommandsSent(this.db, rows.map((r) => r.id));
     this.emit(rows.map((r) => ({ ...r, status: 'sent' })));
+    await this.logCommands(rows, 'sent', 'http');
     return rows.map(toEnvelope);
   }
 
@@ -120,10 +127,12 @@ export class CommandService {
   async expire(now = new Date()): Promise<CommandRow[]> {
     const rows = await repo.expireCommands(this.db, now);
     this.emit(rows);
+    await this.logCommands(rows, 'timeout');
     return rows;
   }
 
-  private async deliver(sn: string, rows: CommandRow[]) {
+  /** Publishes what it can; returns the commands sent. */
+  private async deliver(sn: string, rows: CommandRow[]): Promise<CommandRow[]> {
     const sent: CommandRow[] = [];
     for (const row of rows) {
       try {
@@ -134,6 +143,18 @@ export class CommandService {
     }
     await repo.markCommandsSent(this.db, sent.map((r) => r.id));
     this.emit(sent.map((r) => ({ ...r, status: 'sent' })));
+    await this.logCommands(sent, 'sent');
+    return sent;
+  }
+
+  /**
+   * One device log statement for the commands of one step. The command itself is already stored
+   * and delivered: a failed log write is reported, not thrown at the operator.
+   */
+  private async logCommands(rows: CommandRow[], event: CommandLogEntry['detail']['event'], via?: 'http') {
+    if (rows.length === 0) return;
+    const entries = rows.map((r) => ({ deviceId: r.deviceId, detail: { id: r.id, kind: r.kind, event, ...(via ? { via } : {}) } }));
+    await repo.insertCommandLogs(this.db, entries).catch((err) => this.log.error({ err, event }, 'command log not written'));
   }
 
   private emit(rows: CommandRow[]) {

@@ -160,6 +160,27 @@ export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batc
   });
 }
 
+/** What the device log says of a command (kind `command`): sent, queued, recorded offline, timed out. */
+export interface CommandLogEntry {
+  deviceId: number;
+  detail: { id: string; kind: string; event: 'sent' | 'queued' | 'offline' | 'timeout'; via?: 'http' };
+}
+
+/**
+ * Device log rows for commands, one statement however many (an expiry sweep may end many at
+ * once); the SN and owner path come from the device, a device deleted meanwhile is left out.
+ */
+export async function insertCommandLogs(db: Executor, entries: readonly CommandLogEntry[]) {
+  if (entries.length === 0) return;
+  await db.execute(sql`
+    insert into device_logs (device_id, sn, kind, detail, owner_path)
+    select d.id, d.sn, 'command', x.detail, d.owner_path
+    from json_to_recordset(${JSON.stringify(
+      entries.map((e) => ({ device_id: e.deviceId, detail: e.detail })),
+    )}::json) as x(device_id int, detail jsonb)
+    join devices d on d.id = x.device_id`);
+}
+
 /** Devices marked online (start-up: the embedded broker's connections did not survive). */
 export async function onlineDevices(db: Executor) {
   return db

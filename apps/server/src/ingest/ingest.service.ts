@@ -154,6 +154,11 @@ export class IngestService {
     return this.writer.queued;
   }
 
+  /** Messages waiting for room in the writer's queue. */
+  get waitingMessages(): number {
+    return this.writer.waiting;
+  }
+
   /** Checks a device's credentials (MQTT CONNECT, HTTP Basic). */
   async authenticate(sn: string, secret: string): Promise<{ device: IngestDevice } | { reason: IngestReason }> {
     // No SN holds a NUL byte (PostgreSQL text cannot): such a name is unknown, without a query.
@@ -184,19 +189,31 @@ export class IngestService {
     await this.writer.add(part);
   }
 
-  async disconnected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {
+  /**
+   * A connection closed. `othersOpen`: the device still has other connections (a listener on its
+   * command topic while a publisher comes and goes): logged, but the device stays online.
+   */
+  async disconnected(device: IngestDevice, detail: Record<string, unknown>, othersOpen = 0): Promise<void> {
     const now = Date.now();
     const p = this.presenceOf(device.id, now);
     const part: Partial<Batch> = { logs: [this.logRow(device, device.sn, 'disconnected', undefined, detail)] };
-    if (p.online) this.goOffline(device, p, now, part, 'disconnected');
+    if (p.online && othersOpen === 0) this.goOffline(device, p, now, part, 'disconnected');
     await this.writer.add(part);
   }
 
   /**
    * One uplink message from a device already authenticated as `device`. Resolves when its rows
    * are committed (a QoS 1 message is acknowledged then); never rejects for the device's mistakes.
+   * `onQueued` is called when its rows are in the writer's queue (after any wait for room), or when
+   * it is refused before (a QoS 0 publish is let go then).
    */
-  async uplink(device: IngestDevice, kind: string, payload: Buffer | string | object): Promise<UplinkOutcome> {
+  async uplink(
+    device: IngestDevice,
+    kind: string,
+    payload: Buffer | string | object,
+    onQueued?: () => void,
+  ): Promise<UplinkOutcome> {
+    if (onQueued) onQueued = once(onQueued);
     const now = Date.now();
     const p = this.presenceOf(device.id, now);
     const revoked = device.enabled ? this.revoked.get(device.id) : 'deviceDisabled';
@@ -205,15 +222,17 @@ export class IngestService {
       // external broker that still lets it publish: refused, logged once a minute.
       if (now - p.limitedLoggedAt > 60_000) {
         p.limitedLoggedAt = now;
-        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', revoked, { kind })] }).catch(() => undefined);
+        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', revoked, { kind })] }, onQueued).catch(() => undefined);
       }
+      onQueued?.();
       return { accepted: 0, rejected: [{ reason: revoked }] };
     }
     if (!this.takeToken(p, now)) {
       if (now - p.limitedLoggedAt > 60_000) {
         p.limitedLoggedAt = now;
-        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', 'rateLimited', { kind })] });
+        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', 'rateLimited', { kind })] }, onQueued);
       }
+      onQueued?.();
       return { accepted: 0, rejected: [{ reason: 'rateLimited' }] };
     }
     const part: Partial<Batch> = { logs: [] };
@@ -227,7 +246,7 @@ export class IngestService {
       );
     }
     this.markSeen(device, p, now, part, kind === 'status' ? undefined : true);
-    await this.writer.add(part);
+    await this.writer.add(part, onQueued);
     return outcome;
   }
 
@@ -422,6 +441,15 @@ export class IngestService {
       ownerPath: device?.ownerPath ?? '',
     };
   }
+}
+
+function once(f: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    f();
+  };
 }
 
 function reject(reason: IngestReason, field?: string): UplinkOutcome {

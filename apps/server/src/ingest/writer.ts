@@ -54,12 +54,22 @@ export class BatchWriter {
     return this.currentSize + this.inFlight;
   }
 
-  /** Adds a message's rows; resolves when they are committed. */
-  async add(part: Part): Promise<void> {
+  /** Messages waiting for room in the queue (back-pressure). */
+  get waiting(): number {
+    return this.roomWaiters.length;
+  }
+
+  /**
+   * Adds a message's rows; resolves when they are committed. `onQueued` is called once the rows
+   * are in the queue (after any wait for room): a QoS 0 publish is let go then, not at once, so
+   * a full queue holds back QoS 0 publishers as it does QoS 1 ones.
+   */
+  async add(part: Part, onQueued?: () => void): Promise<void> {
     if (this.closed) throw new Error('ingestion is shutting down');
     while (this.queued >= this.opts.maxQueued) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
+    onQueued?.();
     // Nothing to write (a status message that changes nothing): done once what came before is.
     // Joining an empty batch would wait for a flush that never happens.
     if (sizeOf(part) === 0 && this.currentSize === 0) return this.idle();

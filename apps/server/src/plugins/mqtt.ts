@@ -95,12 +95,24 @@ export async function startEmbeddedBroker(
         if (device) void ingest.refused(device.sn, 'foreignTopic', { topic: packet.topic });
         return done(new Error('publishing to another device’s topic is not allowed'));
       }
-      const work = ingest.uplink(device, topic.kind, packet.payload);
       if (packet.qos === 0) {
-        // Fire and forget: nothing is acknowledged to the device.
-        work.catch((err: unknown) => log.error({ err }, 'ingestion failed'));
-        return done(null);
+        // Nothing is acknowledged to the device, but the publish is let go only once its rows
+        // are in the writer's queue: while the queue is full Aedes stops reading this client's
+        // socket (it reads on when every packet of the last read is let go), so QoS 0 publishers
+        // are held back like QoS 1 ones instead of piling up in memory.
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          done(null);
+        };
+        ingest.uplink(device, topic.kind, packet.payload, release).then(release, (err: unknown) => {
+          log.error({ err }, 'ingestion failed');
+          release();
+        });
+        return;
       }
+      const work = ingest.uplink(device, topic.kind, packet.payload);
       // At least once: PUBACK after the commit; a failed write, or a message over the device's
       // rate, drops the connection unacknowledged so that the device sends the message again.
       work.then(
@@ -140,8 +152,10 @@ export async function startEmbeddedBroker(
       const set = clientsOf.get(device.sn);
       set?.delete(client);
       if (set?.size === 0) clientsOf.delete(device.sn);
+      // Offline only when its last connection closes (a device may listen on one connection
+      // and publish on others).
       void ingest
-        .disconnected(device, { clientId: client.id })
+        .disconnected(device, { clientId: client.id }, n > 0 ? n : 0)
         .catch((err: unknown) => log.error({ err }, 'disconnect not recorded'));
     }
   });

@@ -50,6 +50,18 @@ function details(log: DeviceLogDto, t: TFunction): string {
       .join('; ');
   }
   const parts: string[] = [];
+  if (log.kind === 'command' && typeof d.id === 'string' && typeof d.kind === 'string') {
+    // A step of a command the console sent: which command, and what happened to it.
+    parts.push(
+      t('devicelogs:detail.command', {
+        kind: t(`devicelogs:commandKinds.${d.kind}`, { defaultValue: d.kind }),
+        id: d.id,
+        event: t(`devicelogs:commandEvents.${String(d.event)}`, { defaultValue: String(d.event ?? '') }),
+      }),
+    );
+    if (typeof d.via === 'string') parts.push(t('devicelogs:detail.via', { via: d.via.toUpperCase() }));
+    return parts.join(' · ');
+  }
   if (typeof d.kind === 'string') parts.push(t('devicelogs:detail.kind', { kind: d.kind }));
   if (typeof d.via === 'string') parts.push(t('devicelogs:detail.via', { via: d.via.toUpperCase() }));
   if (typeof d.why === 'string') parts.push(t(`devicelogs:why.${d.why}`, { defaultValue: d.why }));

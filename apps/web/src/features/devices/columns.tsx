@@ -27,9 +27,10 @@ const empty = (v: string | null | undefined, t: TFunction) => (v ? v : t('common
 function timeCell(value: string | null, t: TFunction, ago: boolean) {
   if (!value) return t('common:empty');
   const full = parseTime(value) ?? '';
+  // "Just now" reads the same after every message: the exact time is the element's dateTime.
   return ago ? (
     <Tooltip title={full}>
-      <span>{formatTime(value, undefined, t)}</span>
+      <time dateTime={value}>{formatTime(value, undefined, t)}</time>
     </Tooltip>
   ) : (
     full
