@@ -11,6 +11,10 @@ const vendorGroups = [
   { name: 'vendor-pinyin', test: /node_modules[\\/]pinyin-pro[\\/]/, priority: 50 },
   // ECharts (and its renderer zrender) only with the pages that draw charts: loaded on demand.
   { name: 'vendor-echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 50 },
+  // Leaflet only with the device details page's map; the bundled world outline (and the TopoJSON
+  // decoder) in a chunk of its own, loaded only when no tile server is configured.
+  { name: 'vendor-leaflet', test: /node_modules[\\/]leaflet[\\/]/, priority: 50 },
+  { name: 'vendor-world', test: /node_modules[\\/](world-atlas|topojson-client)[\\/]/, priority: 50 },
   { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 30 },
   { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs)[\\/]/, priority: 20 },
   { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
