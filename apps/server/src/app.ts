@@ -80,8 +80,9 @@ import type { AnyEndpoint } from '@iot/contract';
  * writes inline styles, and the login captcha is an SVG data: URL. Live updates use a same-origin
  * WebSocket ('self' covers ws:/wss: of this host). HSTS is left to the TLS-terminating proxy, and
  * no upgrade-insecure-requests, so a plain-HTTP install on a LAN address keeps loading its files.
+ * Images also come from the map tile server when MAP_TILE_URL names one (its origin only).
  */
-const SECURITY_HEADERS = {
+const securityHeaders = (config: Config) => ({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -90,7 +91,7 @@ const SECURITY_HEADERS = {
       scriptSrc: ["'self'"],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
+      imgSrc: ["'self'", 'data:', ...(config.mapTileOrigin ? [config.mapTileOrigin] : [])],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
@@ -102,7 +103,7 @@ const SECURITY_HEADERS = {
   referrerPolicy: { policy: 'no-referrer' as const },
   strictTransportSecurity: false,
   crossOriginEmbedderPolicy: false,
-};
+});
 
 export interface AppDeps {
   database: Database;
@@ -144,7 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     sessionTtl: config.sessionTtl,
     lockout: config.loginLockout,
   });
-  const site = new SiteService(db);
+  const site = new SiteService(db, { tileUrl: config.mapTileUrl ?? null, tileAttribution: config.mapTileAttribution });
   const logs = new AuditService(db);
   const menus = new MenuService(db);
   const permissions = new PermissionService(db, bus, menus);
@@ -209,7 +210,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
-  await app.register(helmet, SECURITY_HEADERS);
+  await app.register(helmet, securityHeaders(config));
   await app.register(swagger, {
     openapi: {
       info: { title: 'IoT device management console API', version: '1' },

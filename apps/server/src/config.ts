@@ -27,6 +27,40 @@ const urlWith = (schemes: string[]) =>
     .url()
     .refine((u) => schemes.some((s) => u.startsWith(`${s}://`)), `a ${schemes.join('/')}:// URL`);
 
+/**
+ * A map tile URL template (MAP_TILE_URL) such as `https://{s}.tile.example.com/{z}/{x}/{y}.png`,
+ * or a same-origin path such as `/tiles/{z}/{x}/{y}.png` (a tile server behind the same proxy).
+ * Gives the template and the origin the Content-Security-Policy must allow images from: `{s}`
+ * (subdomains) may only be the host's first label, which becomes `*.` there; a path needs none.
+ */
+const tileTemplate = z
+  .string()
+  .trim()
+  .max(2048)
+  .transform((url, ctx): { url: string; origin?: string } => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message, input: url });
+      return z.NEVER;
+    };
+    if (!['{z}', '{x}', '{y}'].every((p) => url.includes(p))) return fail('a tile URL template with {z}, {x} and {y}');
+    if (/\s/.test(url)) return fail('no spaces');
+    if (url.startsWith('/') && !url.startsWith('//')) return { url };
+    const m = /^(https?):\/\/([^/?#]+)[/?#]/.exec(url);
+    if (!m) return fail('an http:// or https:// URL, or a path starting with /');
+    const [, scheme, host] = m as unknown as [string, string, string];
+    const wildcard = host.startsWith('{s}.');
+    const rest = wildcard ? host.slice(4) : host;
+    if (rest.includes('@')) return fail('no user name or password in the URL');
+    if (/[{}]/.test(rest)) return fail('{s} only as the first label of the host (https://{s}.tile.example.com/…)');
+    let parsed: URL;
+    try {
+      parsed = new URL(`${scheme}://${rest}/`);
+    } catch {
+      return fail('an http:// or https:// URL, or a path starting with /');
+    }
+    return { url, origin: `${scheme}://${wildcard ? '*.' : ''}${parsed.host}` };
+  });
+
 const envSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -68,6 +102,8 @@ const envSchema = z.object({
   ALARM_MAIL_INTERVAL: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(900),
   DEVICE_ALARM_LEVEL: z.coerce.number().int().min(1).max(4).default(2),
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
+  MAP_TILE_URL: tileTemplate.optional(),
+  MAP_TILE_ATTRIBUTION: z.string().trim().max(500).default(''),
 });
 
 export interface Config {
@@ -130,6 +166,15 @@ export interface Config {
   deviceAlarmLevel: number;
   /** Public address of the console, for links in e-mails. */
   consoleUrl?: string;
+  /**
+   * Map tiles the console draws under device positions (MAP_TILE_URL, a Leaflet URL template);
+   * unset: the console draws its bundled world outline and loads nothing from elsewhere.
+   */
+  mapTileUrl?: string;
+  /** Where the tiles come from, for the Content-Security-Policy's img-src; unset: same origin. */
+  mapTileOrigin?: string;
+  /** Plain-text attribution shown on the tiles (MAP_TILE_ATTRIBUTION). */
+  mapTileAttribution: string;
 }
 
 export class ConfigError extends Error {}
@@ -180,6 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alarmMailInterval: e.ALARM_MAIL_INTERVAL,
     deviceAlarmLevel: e.DEVICE_ALARM_LEVEL,
     consoleUrl: e.CONSOLE_URL,
+    mapTileUrl: e.MAP_TILE_URL?.url,
+    mapTileOrigin: e.MAP_TILE_URL?.origin,
+    mapTileAttribution: e.MAP_TILE_ATTRIBUTION,
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),

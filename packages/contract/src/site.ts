@@ -33,3 +33,19 @@ export const siteConfigSchema = z.object({
   particleFooter: hex,
 }).meta({ id: 'SiteConfig' });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+/** How the console draws maps (server configuration, not stored): see README "Configuration". */
+export const mapSettingsSchema = z.object({
+  /**
+   * Leaflet tile URL template (`MAP_TILE_URL`); null: the console draws its bundled world outline
+   * and loads nothing from elsewhere.
+   */
+  tileUrl: z.string().nullable(),
+  /** Plain-text attribution shown on the tiles (`MAP_TILE_ATTRIBUTION`). */
+  tileAttribution: z.string(),
+}).meta({ id: 'MapSettings' });
+export type MapSettings = z.infer<typeof mapSettingsSchema>;
+
+/** The public GET /config answer: the stored site configuration and the map settings. */
+export const publicConfigSchema = siteConfigSchema.extend({ map: mapSettingsSchema }).meta({ id: 'PublicConfig' });
+export type PublicConfig = z.infer<typeof publicConfigSchema>;

@@ -1,6 +1,6 @@
 import { endpoint } from '../endpoint.js';
 import { PUBLIC } from '../permissions.js';
-import { siteConfigSchema } from '../site.js';
+import { publicConfigSchema } from '../site.js';
 
 /** §1 site configuration. */
 export const siteApi = {
@@ -9,7 +9,7 @@ export const siteApi = {
     path: '/config',
     permission: PUBLIC,
     tags: ['config'],
-    summary: 'Site title, logo, company and login colours, localised (§1)',
-    data: siteConfigSchema,
+    summary: 'Site title, logo, company and login colours, localised (§1), and how maps are drawn',
+    data: publicConfigSchema,
   }),
 };

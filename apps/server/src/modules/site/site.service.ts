@@ -1,15 +1,19 @@
-import { siteConfigSchema, type SiteConfig } from '@iot/contract';
+import { siteConfigSchema, type MapSettings, type PublicConfig } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { SITE_DEFAULTS } from '../../db/seed/site.js';
 import { readSiteConfig } from './site.repo.js';
 
 /** The site configuration the console shows before and after login (§1). */
 export class SiteService {
-  constructor(private readonly db: Db) {}
+  /** `map` comes from the server configuration (MAP_TILE_URL, MAP_TILE_ATTRIBUTION). */
+  constructor(
+    private readonly db: Db,
+    private readonly map: MapSettings = { tileUrl: null, tileAttribution: '' },
+  ) {}
 
   /** Stored values win; defaults fill fields added after the row was written. */
-  async config(): Promise<SiteConfig> {
+  async config(): Promise<PublicConfig> {
     const stored = siteConfigSchema.partial().safeParse(await readSiteConfig(this.db));
-    return { ...SITE_DEFAULTS, ...(stored.success ? stored.data : {}) };
+    return { ...SITE_DEFAULTS, ...(stored.success ? stored.data : {}), map: this.map };
   }
 }

@@ -1,4 +1,5 @@
-import { Button, Card, Descriptions, Space, Tag, Tooltip, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
+import { Button, Card, Col, Descriptions, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -6,6 +7,13 @@ import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { localized } from '../../../lib/localize';
+import { useSiteConfig } from '../../../lib/site';
+
+// Leaflet and the world outline load only when a device with a position is shown.
+const DeviceMap = lazy(() => import('./DeviceMap'));
+const MAP_HEIGHT = 240;
+/** Map mode 2: the device is not shown on maps (packages/contract MAP_MODES). */
+const NOT_ON_MAPS = 2;
 
 const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
 
@@ -28,6 +36,10 @@ export function BasicInfo({
   const f = (key: string) => t(`devices:fields.${key}`);
   const text = (v: string | null | undefined) => (v ? v : empty);
   const hasPosition = device.lng !== null && device.lat !== null;
+  const site = useSiteConfig();
+  // The tile settings come with the site configuration; without an answer, the bundled outline.
+  const mapSettings = site.data?.map ?? (site.isError ? { tileUrl: null, tileAttribution: '' } : undefined);
+  const showMap = hasPosition && device.mapMode !== NOT_ON_MAPS;
   return (
     <Card
       title={
@@ -46,50 +58,71 @@ export function BasicInfo({
         )
       }
     >
-      <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} data-testid="device-basic">
-        <Descriptions.Item label={f('sn')}>{device.sn}</Descriptions.Item>
-        <Descriptions.Item label={f('typeId')}>{localized(device, 'typeName', currentLanguage())}</Descriptions.Item>
-        <Descriptions.Item label={f('projectId')}>
-          {device.projectId ? <Link to={`/project/details?id=${device.projectId}`}>{device.projectName}</Link> : t('devices:noProject')}
-        </Descriptions.Item>
-        <Descriptions.Item label={t('devices:columns.lastSeen')}>
-          {lastSeenAt ? (
-            <Tooltip title={parseTime(lastSeenAt)}>
-              <span data-testid="device-last-seen">{formatTime(lastSeenAt, undefined, t)}</span>
-            </Tooltip>
-          ) : (
-            empty
-          )}
-        </Descriptions.Item>
-        <Descriptions.Item label={f('warningLevel')}>
-          <Tag color={LEVEL_COLORS[device.warningLevel] ?? 'default'}>{t(`devices:levels.${device.warningLevel}`)}</Tag>
-        </Descriptions.Item>
-        <Descriptions.Item label={f('parentId')}>
-          {device.parentId ? <Link to={`/project/info?id=${device.parentId}`}>{parentName ?? `#${device.parentId}`}</Link> : empty}
-        </Descriptions.Item>
-        <Descriptions.Item label={f('hardwareVersion')}>{text(device.hardwareVersion)}</Descriptions.Item>
-        <Descriptions.Item label={f('version4g')}>{text(device.version4g)}</Descriptions.Item>
-        <Descriptions.Item label={f('btCode')}>{text(device.btCode)}</Descriptions.Item>
-        <Descriptions.Item label={f('simNumber')}>{text(device.simNumber)}</Descriptions.Item>
-        <Descriptions.Item label={f('imei')}>{text(device.imei)}</Descriptions.Item>
-        <Descriptions.Item label={f('manufacturerModel')}>{text(device.manufacturerModel)}</Descriptions.Item>
-        <Descriptions.Item label={f('mapMode')}>{t(`devices:mapModes.${device.mapMode}`)}</Descriptions.Item>
-        <Descriptions.Item label={t('devicedetail:position')}>
-          {hasPosition ? (
-            <Typography.Text copyable data-testid="device-position">{`${device.lng!.toFixed(6)}, ${device.lat!.toFixed(6)}`}</Typography.Text>
-          ) : (
-            empty
-          )}
-        </Descriptions.Item>
-        <Descriptions.Item label={f('address')}>{text(device.address)}</Descriptions.Item>
-        <Descriptions.Item label={f('alarmPhone')}>{text(device.alarmPhone)}</Descriptions.Item>
-        <Descriptions.Item label={t('devices:columns.createdAt')}>{parseTime(device.createdAt)}</Descriptions.Item>
-        <Descriptions.Item label={t('devices:columns.updatedAt')}>{parseTime(device.updatedAt)}</Descriptions.Item>
-        <Descriptions.Item label={f('remarks')}>{text(device.remarks)}</Descriptions.Item>
-        <Descriptions.Item label={f('description')} span={3}>
-          {text(device.description)}
-        </Descriptions.Item>
-      </Descriptions>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={showMap ? 16 : 24}>
+          <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: showMap ? 2 : 3 }} data-testid="device-basic">
+            <Descriptions.Item label={f('sn')}>{device.sn}</Descriptions.Item>
+            <Descriptions.Item label={f('typeId')}>{localized(device, 'typeName', currentLanguage())}</Descriptions.Item>
+            <Descriptions.Item label={f('projectId')}>
+              {device.projectId ? <Link to={`/project/details?id=${device.projectId}`}>{device.projectName}</Link> : t('devices:noProject')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('devices:columns.lastSeen')}>
+              {lastSeenAt ? (
+                <Tooltip title={parseTime(lastSeenAt)}>
+                  <span data-testid="device-last-seen">{formatTime(lastSeenAt, undefined, t)}</span>
+                </Tooltip>
+              ) : (
+                empty
+              )}
+            </Descriptions.Item>
+            <Descriptions.Item label={f('warningLevel')}>
+              <Tag color={LEVEL_COLORS[device.warningLevel] ?? 'default'}>{t(`devices:levels.${device.warningLevel}`)}</Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label={f('parentId')}>
+              {device.parentId ? <Link to={`/project/info?id=${device.parentId}`}>{parentName ?? `#${device.parentId}`}</Link> : empty}
+            </Descriptions.Item>
+            <Descriptions.Item label={f('hardwareVersion')}>{text(device.hardwareVersion)}</Descriptions.Item>
+            <Descriptions.Item label={f('version4g')}>{text(device.version4g)}</Descriptions.Item>
+            <Descriptions.Item label={f('btCode')}>{text(device.btCode)}</Descriptions.Item>
+            <Descriptions.Item label={f('simNumber')}>{text(device.simNumber)}</Descriptions.Item>
+            <Descriptions.Item label={f('imei')}>{text(device.imei)}</Descriptions.Item>
+            <Descriptions.Item label={f('manufacturerModel')}>{text(device.manufacturerModel)}</Descriptions.Item>
+            <Descriptions.Item label={f('mapMode')}>{t(`devices:mapModes.${device.mapMode}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('devicedetail:position')}>
+              {hasPosition ? (
+                <Typography.Text copyable data-testid="device-position">{`${device.lng!.toFixed(6)}, ${device.lat!.toFixed(6)}`}</Typography.Text>
+              ) : (
+                empty
+              )}
+            </Descriptions.Item>
+            <Descriptions.Item label={f('address')}>{text(device.address)}</Descriptions.Item>
+            <Descriptions.Item label={f('alarmPhone')}>{text(device.alarmPhone)}</Descriptions.Item>
+            <Descriptions.Item label={t('devices:columns.createdAt')}>{parseTime(device.createdAt)}</Descriptions.Item>
+            <Descriptions.Item label={t('devices:columns.updatedAt')}>{parseTime(device.updatedAt)}</Descriptions.Item>
+            <Descriptions.Item label={f('remarks')}>{text(device.remarks)}</Descriptions.Item>
+            <Descriptions.Item label={f('description')} span={showMap ? 2 : 3}>
+              {text(device.description)}
+            </Descriptions.Item>
+          </Descriptions>
+        </Col>
+        {showMap && (
+          <Col xs={24} xl={8} data-testid="device-map-slot">
+            {mapSettings ? (
+              <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: MAP_HEIGHT }} />}>
+                <DeviceMap
+                  lng={device.lng!}
+                  lat={device.lat!}
+                  settings={mapSettings}
+                  height={MAP_HEIGHT}
+                  label={t('devicedetail:map.label', { position: `${device.lng!.toFixed(6)}, ${device.lat!.toFixed(6)}` })}
+                />
+              </Suspense>
+            ) : (
+              <Skeleton.Node active style={{ width: '100%', height: MAP_HEIGHT }} />
+            )}
+          </Col>
+        )}
+      </Row>
     </Card>
   );
 }
