@@ -158,6 +158,22 @@ describe('alarms', () => {
     expect(groups.byLevel).toEqual([{ level: 1, count: 0 }, { level: 2, count: 1 }, { level: 3, count: 0 }, { level: 4, count: 1 }]);
   });
 
+  it('the warning level is read-only: add and edit cannot set it, only alarms do', async () => {
+    const d = await ok('POST', '/device/add', { name: 'Rack ALM-RO', sn: 'ALM-RO', typeId, warningLevel: 4 });
+    expect(await warning(d.id)).toBe(0);
+    const dev = { id: d.id as number, sn: 'ALM-RO', secret: d.secret as string };
+    await value(dev, 0, { V: 8 }); // level 2
+    expect(await warning(dev.id)).toBe(2);
+    // An edit sending a stale or made-up level (as an old form would) changes the rest, not the level.
+    await ok('POST', '/device/edit', { id: dev.id, name: 'Rack ALM-RO 2', warningLevel: 0 });
+    await ok('POST', '/device/edit', { id: dev.id, warningLevel: 4 });
+    expect(await ok('GET', `/device/basic?id=${dev.id}`)).toMatchObject({ name: 'Rack ALM-RO 2', warningLevel: 2 });
+    const [log] = (await ok('GET', '/logs/list?action=device.edit&limit=1')).items as { summary: string }[];
+    expect(log!.summary).not.toContain('warningLevel');
+    await value(dev, 1, { V: 12 });
+    expect(await warning(dev.id)).toBe(0);
+  });
+
   it('device-raised alarms go through the same records, once', async () => {
     const d = await addDevice('ALM-DEV');
     await send(d, 'alarm', { ts: at(0), id: 'F', flag: 1, value: 7 });
