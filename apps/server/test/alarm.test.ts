@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
+import { readSheet } from '../src/lib/sheet.js';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -253,6 +254,53 @@ describe('alarms', () => {
     const file = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?deviceId=${d.id}&lang=es`, headers: bearer(token) });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('spreadsheetml');
+  });
+
+  it('filters one alarm (alarmId) and by device type; the export holds exactly the filtered rows', async () => {
+    const d = await addDevice('ALM-FLT');
+    await value(d, 0, { V: 4 }); // levels 2 and 4
+    const [low, high] = (await alarmsOf(d.id)).sort((a, b) => a.level - b.level);
+    expect([low!.level, high!.level]).toEqual([2, 4]);
+    // One alarm, as the bell, the notification and the e-mail link it.
+    const one = await ok('GET', `/device/alarmlist?alarmId=${high!.id}`);
+    expect(one.total).toBe(1);
+    expect(one.items.map((a: { id: number }) => a.id)).toEqual([high!.id]);
+    expect(await ok('GET', `/device/alarmgroupinfo?alarmId=${high!.id}`)).toMatchObject({ total: 1, active: 1 });
+    expect((await ok('GET', `/device/alarmlist?alarmId=${high!.id}&level=2`)).total).toBe(0);
+    expect((await api('GET', '/device/alarmlist?alarmId=abc')).code).toBe(ErrorCode.VALIDATION);
+    // Another subtree's user does not get it by its id.
+    await t.createUser({ username: 'alm-flt-other', password: 'other-pass-1', role: 'ADMIN' });
+    const other = await t.login('alm-flt-other', 'other-pass-1');
+    expect((await api('GET', `/device/alarmlist?alarmId=${high!.id}`, undefined, other)).data.total).toBe(0);
+
+    // A device of another type with its own alarm: the type filter keeps the types apart.
+    const type2 = (await ok('POST', '/devicetype/addtype', { code: 'ALM2', name: '告警测试二' })).id as number;
+    await ok('POST', '/devicetype/addsetparam', { id: type2, params: [{ semaphoreId: 'V', name: '电压', dataType: 'number' }] });
+    await ok('POST', '/devicetype/addsetalarm', { id: type2, rules: [{ semaphoreId: 'V', comparison: 'lt', threshold: 10, level: 1, message: '欠压' }] });
+    const d2raw = await ok('POST', '/device/add', { name: 'Rack ALM-FLT2', sn: 'ALM-FLT2', typeId: type2 });
+    const d2 = { id: d2raw.id as number, sn: 'ALM-FLT2', secret: d2raw.secret as string };
+    await value(d2, 0, { V: 4 });
+    const ofType2 = await ok('GET', `/device/alarmlist?typeId=${type2}&limit=100`);
+    expect(ofType2.items.map((a: { deviceId: number; typeId: number }) => [a.deviceId, a.typeId])).toEqual([[d2.id, type2]]);
+    const ofType1 = await ok('GET', `/device/alarmlist?typeId=${typeId}&limit=100`);
+    expect(ofType1.items.some((a: { deviceId: number }) => a.deviceId === d2.id)).toBe(false);
+    expect(ofType1.items.some((a: { id: number }) => a.id === high!.id)).toBe(true);
+
+    // The export: the same rows as the list for the same filters (the first column is the id).
+    const exported = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?${query}&lang=en`, headers: bearer(token) });
+      expect(res.statusCode).toBe(200);
+      const [header, ...rows] = readSheet(res.rawPayload);
+      expect(header![0]).toBe('ID');
+      return rows.map((r) => Number(r[0]));
+    };
+    expect(await exported(`deviceId=${d.id}&level=4`)).toEqual([high!.id]);
+    expect(await exported(`alarmId=${low!.id}`)).toEqual([low!.id]);
+    expect(await exported(`typeId=${type2}`)).toEqual([ofType2.items[0].id]);
+    expect((await exported(`typeId=${typeId}&sort=startedAt&order=desc`)).sort()).toEqual(
+      ofType1.items.map((a: { id: number }) => a.id).sort(),
+    );
+    expect(await exported(`deviceId=${d.id}&state=processed`)).toEqual([]);
   });
 });
 
