@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
 import { readSheet } from '../src/lib/sheet.js';
+import { AlarmEngine, DEFAULT_ENGINE, type AlarmChange, type EngineBatch } from '../src/modules/alarm/alarm.engine.js';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -143,6 +144,38 @@ describe('alarms', () => {
     t.app.alarms.engine.forget();
     await value(d, 2, { V: 12 });
     expect((await alarmsOf(d.id))[0]!.endedAt).toBe(new Date(at(2)).toISOString());
+  });
+
+  it('two engines (two server processes) applying the same breach at once, each in its own transaction, open exactly one alarm', async () => {
+    const d = await addDevice('ALM-TWO');
+    // Separate engines: no shared memory, no shared promise chain; only the database decides.
+    const engines = [new AlarmEngine(DEFAULT_ENGINE), new AlarmEngine(DEFAULT_ENGINE)];
+    // On PostgreSQL both transactions are open before either evaluates, so each reads "no alarm"
+    // and both insert; PGlite runs transactions one after the other (the second then reads the
+    // first's committed alarm).
+    const together = t.database.engine === 'postgres';
+    let inside = 0;
+    let release!: () => void;
+    const bothInside = new Promise<void>((r) => (release = r));
+    const run = (engine: AlarmEngine) =>
+      t.database.db.transaction(async (tx): Promise<AlarmChange[]> => {
+        if (together) {
+          await tx.execute(sql`select 1`);
+          if (++inside === 2) release();
+          await bothInside;
+        }
+        const batch: EngineBatch = { telemetry: [{ deviceId: d.id, ts: new Date(at(0)).toISOString(), vals: { V: 8 } }], logs: [] };
+        await engine.apply(tx, batch);
+        return engine.takeCommitted(batch);
+      });
+    const changes = await Promise.all(engines.map(run));
+    expect(changes.flat().filter((c) => c.event === 'started')).toHaveLength(1);
+    const [row] = rowsOf<{ n: number }>(
+      await t.database.db.execute(sql`select count(*)::int as n from alarms where device_id = ${d.id} and ended_at is null`),
+    );
+    expect(row!.n).toBe(1);
+    expect(await alarmsOf(d.id)).toHaveLength(1);
+    expect(await warning(d.id)).toBe(2);
   });
 
   it('the warning level follows the worst active alarm', async () => {
@@ -389,5 +422,50 @@ describe('alarm e-mails', () => {
     await send(4, 60);
     await new Promise((r) => setTimeout(r, 500));
     expect(mails).toHaveLength(2);
+  });
+});
+
+describe('alarm e-mails without SMTP_URL', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    // The server's own logger, writing where the test can read it.
+    t = await buildTestApp(
+      { LOG_LEVEL: 'info', ALARM_MAIL_MIN_LEVEL: '2', CONSOLE_URL: 'https://console.example.test/' },
+      { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } },
+    );
+  });
+  afterAll(() => t.close());
+
+  it('logs the mail (recipients, subject, the link to the alarm) instead of dropping it', async () => {
+    const token = await t.login();
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const r = (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
+      expect(r.code, JSON.stringify(r)).toBe(20000);
+      return r.data;
+    };
+    await call('POST', '/user/addemail', { userId: 1, email: 'nosmtp@example.test' });
+    await call('POST', '/user/preferences', { language: 'en' });
+    const project = await call('POST', '/project/addproject', { name: 'Logged', ownerId: 1 });
+    const typeId = (await call('POST', '/devicetype/addtype', { code: 'NOSMTP', name: '无邮件' })).id;
+    await call('POST', '/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number' }] });
+    await call('POST', '/devicetype/addsetalarm', { id: typeId, rules: [{ semaphoreId: 'T', comparison: 'gt', threshold: 50, level: 2, message: '温度过高', messageEn: 'Too hot' }] });
+    const d = await call('POST', '/device/add', { name: 'Logged rack', sn: 'NOSMTP-1', typeId, projectId: project.id });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/telemetry',
+      headers: { authorization: `Basic ${Buffer.from(`NOSMTP-1:${d.secret}`).toString('base64')}` },
+      payload: { ts: Date.now() - 60_000, values: { T: 60 } },
+    });
+    expect(res.json().code).toBe(20000);
+    const alarmId = (await call('GET', `/device/alarmlist?deviceId=${d.id}`)).items[0].id as number;
+    const logged = () =>
+      lines.map((l) => JSON.parse(l) as { msg: string; to?: string[]; subject?: string; text?: string }).filter((l) => l.msg.includes('SMTP_URL not set'));
+    await expect.poll(() => logged().length, { timeout: 10_000 }).toBe(1);
+    const [mail] = logged();
+    expect(mail!.to).toEqual(['nosmtp@example.test']);
+    expect(mail!.subject).toBe('[Level 2 alarm] Logged rack (NOSMTP-1): Too hot');
+    expect(mail!.text).toContain(`https://console.example.test/project/alarminfo?alarmId=${alarmId}`);
   });
 });
