@@ -321,6 +321,11 @@ export const deviceDtoSchema = z.object({
   enabled: z.boolean(),
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
+  /**
+   * What the device last reported about itself in its status message's `info` (firmware
+   * versions, signal…, docs/PROTOCOL.md), null until it reports any. Read-only.
+   */
+  reportedInfo: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
   subCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -38,6 +38,7 @@ const columns = {
   enabled: devices.enabled,
   online: devices.online,
   lastSeenAt: devices.lastSeenAt,
+  reportedInfo: devices.reportedInfo,
   createdAt: devices.createdAt,
   updatedAt: devices.updatedAt,
   subCount: sql<number>`(select count(*)::int from devices s where s.parent_id = devices.id)`,

@@ -9,7 +9,10 @@ import { localized } from '../../../lib/localize';
 
 const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
 
-/** Every registry field of the device, its state and where it belongs. */
+/**
+ * Every registry field of the device, its state (online, enabled) and where it belongs, and what
+ * the device reports about itself (its status message's info: firmware versions…).
+ */
 export function BasicInfo({
   device,
   online,
@@ -28,6 +31,8 @@ export function BasicInfo({
   const f = (key: string) => t(`devices:fields.${key}`);
   const text = (v: string | null | undefined) => (v ? v : empty);
   const hasPosition = device.lng !== null && device.lat !== null;
+  /** Firmware versions and the like, as the device's status message reported them. */
+  const info = Object.entries(device.reportedInfo ?? {});
   return (
     <Card
       title={
@@ -36,6 +41,13 @@ export function BasicInfo({
           <Tag color={online ? 'success' : 'default'} data-testid="device-online">
             {t(online ? 'devices:online' : 'devices:offline')}
           </Tag>
+          {!device.enabled && (
+            <Tooltip title={t('devices:disabledHint')}>
+              <Tag color="error" data-testid="device-disabled">
+                {t('devices:disabled')}
+              </Tag>
+            </Tooltip>
+          )}
         </Space>
       }
       extra={
@@ -61,6 +73,9 @@ export function BasicInfo({
             empty
           )}
         </Descriptions.Item>
+        <Descriptions.Item label={f('enabled')}>
+          <span data-testid="device-enabled">{t(`devices:enabledOptions.${device.enabled ? 'enabled' : 'disabled'}`)}</span>
+        </Descriptions.Item>
         <Descriptions.Item label={f('warningLevel')}>
           <Tag color={LEVEL_COLORS[device.warningLevel] ?? 'default'}>{t(`devices:levels.${device.warningLevel}`)}</Tag>
         </Descriptions.Item>
@@ -73,6 +88,19 @@ export function BasicInfo({
         <Descriptions.Item label={f('simNumber')}>{text(device.simNumber)}</Descriptions.Item>
         <Descriptions.Item label={f('imei')}>{text(device.imei)}</Descriptions.Item>
         <Descriptions.Item label={f('manufacturerModel')}>{text(device.manufacturerModel)}</Descriptions.Item>
+        <Descriptions.Item label={t('devicedetail:reportedInfo')} span={3}>
+          {info.length > 0 ? (
+            <Space wrap size={[16, 4]} data-testid="device-reported-info">
+              {info.map(([key, value]) => (
+                <span key={key}>
+                  <Typography.Text type="secondary">{key}:</Typography.Text> {String(value)}
+                </span>
+              ))}
+            </Space>
+          ) : (
+            empty
+          )}
+        </Descriptions.Item>
         <Descriptions.Item label={f('mapMode')}>{t(`devices:mapModes.${device.mapMode}`)}</Descriptions.Item>
         <Descriptions.Item label={t('devicedetail:position')}>
           {hasPosition ? (
