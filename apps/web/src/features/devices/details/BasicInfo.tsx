@@ -74,7 +74,7 @@ export function BasicInfo({
           )}
         </Descriptions.Item>
         <Descriptions.Item label={f('enabled')}>
-          <span data-testid="device-enabled">{t(`devices:enabledOptions.${device.enabled ? 'enabled' : 'disabled'}`)}</span>
+          <span data-testid="device-enabled">{device.enabled ? t('devices:filters.enabledOptions.enabled') : t('devices:filters.enabledOptions.disabled')}</span>
         </Descriptions.Item>
         <Descriptions.Item label={f('warningLevel')}>
           <Tag color={LEVEL_COLORS[device.warningLevel] ?? 'default'}>{t(`devices:levels.${device.warningLevel}`)}</Tag>
