@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
+import { readSheet } from '../src/lib/sheet.js';
+import { AlarmEngine, DEFAULT_ENGINE, type AlarmChange, type EngineBatch } from '../src/modules/alarm/alarm.engine.js';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -144,6 +146,38 @@ describe('alarms', () => {
     expect((await alarmsOf(d.id))[0]!.endedAt).toBe(new Date(at(2)).toISOString());
   });
 
+  it('two engines (two server processes) applying the same breach at once, each in its own transaction, open exactly one alarm', async () => {
+    const d = await addDevice('ALM-TWO');
+    // Separate engines: no shared memory, no shared promise chain; only the database decides.
+    const engines = [new AlarmEngine(DEFAULT_ENGINE), new AlarmEngine(DEFAULT_ENGINE)];
+    // On PostgreSQL both transactions are open before either evaluates, so each reads "no alarm"
+    // and both insert; PGlite runs transactions one after the other (the second then reads the
+    // first's committed alarm).
+    const together = t.database.engine === 'postgres';
+    let inside = 0;
+    let release!: () => void;
+    const bothInside = new Promise<void>((r) => (release = r));
+    const run = (engine: AlarmEngine) =>
+      t.database.db.transaction(async (tx): Promise<AlarmChange[]> => {
+        if (together) {
+          await tx.execute(sql`select 1`);
+          if (++inside === 2) release();
+          await bothInside;
+        }
+        const batch: EngineBatch = { telemetry: [{ deviceId: d.id, ts: new Date(at(0)).toISOString(), vals: { V: 8 } }], logs: [] };
+        await engine.apply(tx, batch);
+        return engine.takeCommitted(batch);
+      });
+    const changes = await Promise.all(engines.map(run));
+    expect(changes.flat().filter((c) => c.event === 'started')).toHaveLength(1);
+    const [row] = rowsOf<{ n: number }>(
+      await t.database.db.execute(sql`select count(*)::int as n from alarms where device_id = ${d.id} and ended_at is null`),
+    );
+    expect(row!.n).toBe(1);
+    expect(await alarmsOf(d.id)).toHaveLength(1);
+    expect(await warning(d.id)).toBe(2);
+  });
+
   it('the warning level follows the worst active alarm', async () => {
     const d = await addDevice('ALM-LEVEL');
     await value(d, 0, { V: 3 }); // both voltage rules: levels 2 and 4
@@ -156,6 +190,22 @@ describe('alarms', () => {
     const groups = await ok('GET', `/device/alarmgroupinfo?deviceId=${d.id}`);
     expect(groups).toMatchObject({ total: 2, active: 0 });
     expect(groups.byLevel).toEqual([{ level: 1, count: 0 }, { level: 2, count: 1 }, { level: 3, count: 0 }, { level: 4, count: 1 }]);
+  });
+
+  it('the warning level is read-only: add and edit cannot set it, only alarms do', async () => {
+    const d = await ok('POST', '/device/add', { name: 'Rack ALM-RO', sn: 'ALM-RO', typeId, warningLevel: 4 });
+    expect(await warning(d.id)).toBe(0);
+    const dev = { id: d.id as number, sn: 'ALM-RO', secret: d.secret as string };
+    await value(dev, 0, { V: 8 }); // level 2
+    expect(await warning(dev.id)).toBe(2);
+    // An edit sending a stale or made-up level (as an old form would) changes the rest, not the level.
+    await ok('POST', '/device/edit', { id: dev.id, name: 'Rack ALM-RO 2', warningLevel: 0 });
+    await ok('POST', '/device/edit', { id: dev.id, warningLevel: 4 });
+    expect(await ok('GET', `/device/basic?id=${dev.id}`)).toMatchObject({ name: 'Rack ALM-RO 2', warningLevel: 2 });
+    const [log] = (await ok('GET', '/logs/list?action=device.edit&limit=1')).items as { summary: string }[];
+    expect(log!.summary).not.toContain('warningLevel');
+    await value(dev, 1, { V: 12 });
+    expect(await warning(dev.id)).toBe(0);
   });
 
   it('device-raised alarms go through the same records, once', async () => {
@@ -237,6 +287,53 @@ describe('alarms', () => {
     const file = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?deviceId=${d.id}&lang=es`, headers: bearer(token) });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('spreadsheetml');
+  });
+
+  it('filters one alarm (alarmId) and by device type; the export holds exactly the filtered rows', async () => {
+    const d = await addDevice('ALM-FLT');
+    await value(d, 0, { V: 4 }); // levels 2 and 4
+    const [low, high] = (await alarmsOf(d.id)).sort((a, b) => a.level - b.level);
+    expect([low!.level, high!.level]).toEqual([2, 4]);
+    // One alarm, as the bell, the notification and the e-mail link it.
+    const one = await ok('GET', `/device/alarmlist?alarmId=${high!.id}`);
+    expect(one.total).toBe(1);
+    expect(one.items.map((a: { id: number }) => a.id)).toEqual([high!.id]);
+    expect(await ok('GET', `/device/alarmgroupinfo?alarmId=${high!.id}`)).toMatchObject({ total: 1, active: 1 });
+    expect((await ok('GET', `/device/alarmlist?alarmId=${high!.id}&level=2`)).total).toBe(0);
+    expect((await api('GET', '/device/alarmlist?alarmId=abc')).code).toBe(ErrorCode.VALIDATION);
+    // Another subtree's user does not get it by its id.
+    await t.createUser({ username: 'alm-flt-other', password: 'other-pass-1', role: 'ADMIN' });
+    const other = await t.login('alm-flt-other', 'other-pass-1');
+    expect((await api('GET', `/device/alarmlist?alarmId=${high!.id}`, undefined, other)).data.total).toBe(0);
+
+    // A device of another type with its own alarm: the type filter keeps the types apart.
+    const type2 = (await ok('POST', '/devicetype/addtype', { code: 'ALM2', name: '告警测试二' })).id as number;
+    await ok('POST', '/devicetype/addsetparam', { id: type2, params: [{ semaphoreId: 'V', name: '电压', dataType: 'number' }] });
+    await ok('POST', '/devicetype/addsetalarm', { id: type2, rules: [{ semaphoreId: 'V', comparison: 'lt', threshold: 10, level: 1, message: '欠压' }] });
+    const d2raw = await ok('POST', '/device/add', { name: 'Rack ALM-FLT2', sn: 'ALM-FLT2', typeId: type2 });
+    const d2 = { id: d2raw.id as number, sn: 'ALM-FLT2', secret: d2raw.secret as string };
+    await value(d2, 0, { V: 4 });
+    const ofType2 = await ok('GET', `/device/alarmlist?typeId=${type2}&limit=100`);
+    expect(ofType2.items.map((a: { deviceId: number; typeId: number }) => [a.deviceId, a.typeId])).toEqual([[d2.id, type2]]);
+    const ofType1 = await ok('GET', `/device/alarmlist?typeId=${typeId}&limit=100`);
+    expect(ofType1.items.some((a: { deviceId: number }) => a.deviceId === d2.id)).toBe(false);
+    expect(ofType1.items.some((a: { id: number }) => a.id === high!.id)).toBe(true);
+
+    // The export: the same rows as the list for the same filters (the first column is the id).
+    const exported = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?${query}&lang=en`, headers: bearer(token) });
+      expect(res.statusCode).toBe(200);
+      const [header, ...rows] = readSheet(res.rawPayload);
+      expect(header![0]).toBe('ID');
+      return rows.map((r) => Number(r[0]));
+    };
+    expect(await exported(`deviceId=${d.id}&level=4`)).toEqual([high!.id]);
+    expect(await exported(`alarmId=${low!.id}`)).toEqual([low!.id]);
+    expect(await exported(`typeId=${type2}`)).toEqual([ofType2.items[0].id]);
+    expect((await exported(`typeId=${typeId}&sort=startedAt&order=desc`)).sort()).toEqual(
+      ofType1.items.map((a: { id: number }) => a.id).sort(),
+    );
+    expect(await exported(`deviceId=${d.id}&state=processed`)).toEqual([]);
   });
 });
 
@@ -325,5 +422,50 @@ describe('alarm e-mails', () => {
     await send(4, 60);
     await new Promise((r) => setTimeout(r, 500));
     expect(mails).toHaveLength(2);
+  });
+});
+
+describe('alarm e-mails without SMTP_URL', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    // The server's own logger, writing where the test can read it.
+    t = await buildTestApp(
+      { LOG_LEVEL: 'info', ALARM_MAIL_MIN_LEVEL: '2', CONSOLE_URL: 'https://console.example.test/' },
+      { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } },
+    );
+  });
+  afterAll(() => t.close());
+
+  it('logs the mail (recipients, subject, the link to the alarm) instead of dropping it', async () => {
+    const token = await t.login();
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const r = (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
+      expect(r.code, JSON.stringify(r)).toBe(20000);
+      return r.data;
+    };
+    await call('POST', '/user/addemail', { userId: 1, email: 'nosmtp@example.test' });
+    await call('POST', '/user/preferences', { language: 'en' });
+    const project = await call('POST', '/project/addproject', { name: 'Logged', ownerId: 1 });
+    const typeId = (await call('POST', '/devicetype/addtype', { code: 'NOSMTP', name: '无邮件' })).id;
+    await call('POST', '/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number' }] });
+    await call('POST', '/devicetype/addsetalarm', { id: typeId, rules: [{ semaphoreId: 'T', comparison: 'gt', threshold: 50, level: 2, message: '温度过高', messageEn: 'Too hot' }] });
+    const d = await call('POST', '/device/add', { name: 'Logged rack', sn: 'NOSMTP-1', typeId, projectId: project.id });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/telemetry',
+      headers: { authorization: `Basic ${Buffer.from(`NOSMTP-1:${d.secret}`).toString('base64')}` },
+      payload: { ts: Date.now() - 60_000, values: { T: 60 } },
+    });
+    expect(res.json().code).toBe(20000);
+    const alarmId = (await call('GET', `/device/alarmlist?deviceId=${d.id}`)).items[0].id as number;
+    const logged = () =>
+      lines.map((l) => JSON.parse(l) as { msg: string; to?: string[]; subject?: string; text?: string }).filter((l) => l.msg.includes('SMTP_URL not set'));
+    await expect.poll(() => logged().length, { timeout: 10_000 }).toBe(1);
+    const [mail] = logged();
+    expect(mail!.to).toEqual(['nosmtp@example.test']);
+    expect(mail!.subject).toBe('[Level 2 alarm] Logged rack (NOSMTP-1): Too hot');
+    expect(mail!.text).toContain(`https://console.example.test/project/alarminfo?alarmId=${alarmId}`);
   });
 });

@@ -48,11 +48,11 @@ describe('edits change only the fields sent', () => {
     expect((await call('admin', 'POST', '/user/edit', { id, parentId: child })).data).toMatchObject({ field: 'parentId', reason: 'userCycle' });
   });
 
-  it('/device/edit: a rename keeps position, IMEI, warning level, project and the rest', async () => {
+  it('/device/edit: a rename keeps position, IMEI, project and the rest', async () => {
     ids.project = (await ok('admin', 'POST', '/project/addproject', { name: 'Harbour' })).id;
     const full = {
       name: 'BMU A', sn: 'ED-0001', typeId: ids.bmu, projectId: ids.project, address: 'Berth 3', mapMode: 1, lng: 121.51, lat: 31.21,
-      remarks: 'spare', alarmPhone: '+86 138 0000 0000', warningLevel: 2, btCode: 'BT01', version4g: 'EC20-1.2', hardwareVersion: 'HW3',
+      remarks: 'spare', alarmPhone: '+86 138 0000 0000', btCode: 'BT01', version4g: 'EC20-1.2', hardwareVersion: 'HW3',
       simNumber: '89860012345678901234', imei: '861234567890123', manufacturerModel: 'LFP-48V', description: '48 V pack',
     };
     const { id } = await ok('admin', 'POST', '/device/add', full);
@@ -62,7 +62,7 @@ describe('edits change only the fields sent', () => {
 
     // null clears a nullable field; the others stay.
     await ok('admin', 'POST', '/device/edit', { id, lng: null, lat: null, projectId: null });
-    expect(await ok('admin', 'GET', `/device/basic?id=${id}`)).toMatchObject({ lng: null, lat: null, projectId: null, imei: '861234567890123', warningLevel: 2 });
+    expect(await ok('admin', 'GET', `/device/basic?id=${id}`)).toMatchObject({ lng: null, lat: null, projectId: null, imei: '861234567890123' });
     // Sent fields keep their create validation; SN uniqueness holds for an SN-only edit.
     expect((await call('admin', 'POST', '/device/edit', { id, imei: '86x' })).data.field).toBe('imei');
     expect((await call('admin', 'POST', '/device/edit', { id, name: null })).data.field).toBe('name');
@@ -162,9 +162,9 @@ describe('edits change only the fields sent', () => {
     const summaryOf = async (action: string) => JSON.parse((await last(action)).summary) as unknown;
 
     const { id: project } = await ok('admin', 'POST', '/project/addproject', { name: 'Depot', remarks: 'east', address: 'Gate 1' });
-    const { id: device } = await ok('admin', 'POST', '/device/add', { name: 'BMU L', sn: 'ED-LOG1', typeId: ids.bmu, warningLevel: 1, imei: '861234567890999' });
-    await ok('admin', 'POST', '/device/edit', { id: device, warningLevel: 3 });
-    expect(await last('device.edit')).toMatchObject({ entityName: 'BMU L', summary: JSON.stringify({ warningLevel: 3 }) });
+    const { id: device } = await ok('admin', 'POST', '/device/add', { name: 'BMU L', sn: 'ED-LOG1', typeId: ids.bmu, imei: '861234567890999' });
+    await ok('admin', 'POST', '/device/edit', { id: device, imei: '861234567890998' });
+    expect(await last('device.edit')).toMatchObject({ entityName: 'BMU L', summary: JSON.stringify({ imei: '861234567890998' }) });
     // A new name and project: the project by its name; the old name stays the row's object.
     await ok('admin', 'POST', '/device/edit', { id: device, name: 'BMU L2', projectId: project });
     expect(await last('device.edit')).toMatchObject({ entityName: 'BMU L' });

@@ -5,6 +5,8 @@ import { neutralizeCell, readSheet, writeSheet } from '../src/lib/sheet.js';
 import { bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 const EN = DEVICE_SHEET_COLUMNS.map((c) => c.en);
+/** The header of sheets made while the warning level was still imported (9th column). */
+const OLD_EN = [...EN.slice(0, 8), 'Warning level', ...EN.slice(8)];
 
 describe('bulk device import and export', () => {
   let t: TestApp;
@@ -75,10 +77,11 @@ describe('bulk device import and export', () => {
     expect(await send('new.xls', writeSheet('devices', rows))).toMatchObject({ code: 20000, data: { valid: 1 } });
   });
 
-  it('reports every bad row with row, column and reason; all-or-nothing writes nothing', async () => {
+  it('reports every bad row with row, column and reason; all-or-nothing writes nothing (an old sheet with a warning level column)', async () => {
     await t.app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: bearer(token), payload: { name: 'Depot' } });
+    // The warning level column of older sheets is ignored, whatever it holds (9 is no level).
     const rows = [
-      EN,
+      OLD_EN,
       ['Pack 1', 'IMP-001', 'BMU', 'Depot', 'Bay 1', 121.5, 31.2, '', 1, '', '', '', '8986001', '861234567890123', 'LFP', '', ''],
       ['Pack 2', 'IMP-002', 'NOPE', '', '', '', '', '', '', '', '', '', '', '', '', '', ''],
       ['Pack 3', 'IMP-001', 'BMU', 'Nowhere', '', 'east', '', '', 9, '', '', '', '', 'abc', '', '', ''],
@@ -95,13 +98,12 @@ describe('bulk device import and export', () => {
         { row: 3, column: 'type', reason: 'unknownTypeCode', params: { code: 'NOPE' } },
         { row: 4, column: 'project', reason: 'unknownProjectName', params: { name: 'Nowhere' } },
         { row: 4, column: 'lng', reason: 'numberRequired', params: {} },
-        { row: 4, column: 'warningLevel', reason: 'numberRange', params: { min: 0, max: 4 } },
         { row: 4, column: 'imei', reason: 'digitsOnly', params: {} },
         { row: 4, column: 'sn', reason: 'duplicateSnRow', params: { row: 2 } },
         { row: 5, column: 'name', reason: 'cellRequired', params: {} },
       ]),
     );
-    expect(errs).toHaveLength(7);
+    expect(errs).toHaveLength(6);
     expect(report.data.errors.find((e: any) => e.row === 4 && e.column === 'sn').message).toBe('Same SN as row 2');
     expect((await list('&q=IMP-00')).total).toBe(0);
 
@@ -110,10 +112,10 @@ describe('bulk device import and export', () => {
     const partial = await upload('devices.xlsx', rows, 'mode=valid');
     expect(partial.data.imported).toBe(1);
     const [d] = (await list('&q=IMP-00')).items;
-    expect(d).toMatchObject({ sn: 'IMP-001', projectName: 'Depot', typeName: '电池管理单元', lng: 121.5, warningLevel: 1, simNumber: '8986001' });
+    expect(d).toMatchObject({ sn: 'IMP-001', projectName: 'Depot', typeName: '电池管理单元', lng: 121.5, warningLevel: 0, simNumber: '8986001' });
 
     // Importing the same SN again is reported, never half-written.
-    const again = await upload('devices.xlsx', [EN, rows[1]!], 'mode=valid');
+    const again = await upload('devices.xlsx', [OLD_EN, rows[1]!], 'mode=valid');
     expect(again.data).toMatchObject({ imported: 0, valid: 0 });
     expect(again.data.errors[0]).toMatchObject({
       row: 2,
@@ -135,7 +137,7 @@ describe('bulk device import and export', () => {
     };
     const report = await upload('kinds.xlsx', [
       EN,
-      row({ name: 'x'.repeat(200), sn: 'BAD SN!', type: 'BMU', lat: 95, warningLevel: 2.5, alarmPhone: 'call me' }),
+      row({ name: 'x'.repeat(200), sn: 'BAD SN!', type: 'BMU', lat: 95, alarmPhone: 'call me' }),
       row({ name: 'Nul\u0000name', sn: 'KIND-2', project: 'Twin' }),
     ]);
     const errs = report.data.errors.map(({ row, column, reason, params }: any) => ({ row, column, reason, params }));
@@ -144,14 +146,13 @@ describe('bulk device import and export', () => {
         { row: 2, column: 'name', reason: 'tooLong', params: { max: expect.any(Number) } },
         { row: 2, column: 'sn', reason: 'snPattern', params: {} },
         { row: 2, column: 'lat', reason: 'numberRange', params: { min: -90, max: 90 } },
-        { row: 2, column: 'warningLevel', reason: 'integerRequired', params: {} },
         { row: 2, column: 'alarmPhone', reason: 'phoneListPattern', params: {} },
         { row: 3, column: 'type', reason: 'cellRequired', params: {} },
         { row: 3, column: 'project', reason: 'ambiguousProjectName', params: { name: 'Twin' } },
         { row: 3, column: 'name', reason: 'nulCharacter', params: {} },
       ]),
     );
-    expect(errs).toHaveLength(8);
+    expect(errs).toHaveLength(7);
     for (const e of report.data.errors) expect(e.message, e.reason).not.toMatch(/\{\{|expected|Invalid input/);
   });
 
@@ -168,6 +169,12 @@ describe('bulk device import and export', () => {
     const sheet = readSheet(res.rawPayload);
     expect(sheet[0]![1]).toBe('设备编码');
     expect(sheet.slice(1).map((r) => r[1])).toEqual(['EXP-1']);
+    // The export shows the (read-only) warning level last; the template does not carry it.
+    expect(sheet[0]!.at(-1)).toBe('告警等级');
+    expect(sheet[1]!.at(-1)).toBe(0);
+    expect(sheet[0]).toHaveLength(EN.length + 1);
+    const template = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/importtemplate?lang=zh', headers: bearer(token) })).rawPayload);
+    expect(template[0]).not.toContain('告警等级');
     const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
     const listed = (await list()).total;
     expect(all).toHaveLength(listed + 1);

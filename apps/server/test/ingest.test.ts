@@ -223,6 +223,31 @@ describe('device ingestion', () => {
     expect(kind.json()).toMatchObject({ code: 40000, data: { field: 'kind' } });
   });
 
+  it('stores what a status message reports (firmware…) on the device, written only when it changes', async () => {
+    const d = await addDevice('ING-INFO');
+    expect((await device(d.id)).reportedInfo).toBeNull();
+    const c = await connect(d.sn, d.secret);
+    await publish(c, `dev/${d.sn}/status`, { online: true, info: { firmware: '1.4.2', bootloader: 'b7', signal: -71, gps: true } });
+    expect(await device(d.id)).toMatchObject({ online: true, reportedInfo: { firmware: '1.4.2', bootloader: 'b7', signal: -71, gps: true } });
+    // The same info again is not written (the row is left alone: a value changed behind the
+    // server's back stays), a status without info keeps it, a different one replaces it.
+    await t.database.db.execute(sql`update devices set reported_info = '{"firmware":"changed elsewhere"}' where id = ${d.id}`);
+    await publish(c, `dev/${d.sn}/status`, { online: true, info: { firmware: '1.4.2', bootloader: 'b7', signal: -71, gps: true } });
+    await publish(c, `dev/${d.sn}/status`, { online: true });
+    expect((await device(d.id)).reportedInfo).toEqual({ firmware: 'changed elsewhere' });
+    const res = await httpUplink(d.sn, d.secret, 'status', { online: true, info: { firmware: '1.5.0' } });
+    expect(res.json().data.accepted).toBe(1);
+    expect((await device(d.id)).reportedInfo).toEqual({ firmware: '1.5.0' });
+    // At most 32 keys are kept; a bad info (a nested object) refuses the message.
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
+    await httpUplink(d.sn, d.secret, 'status', { online: true, info: many });
+    expect(Object.keys((await device(d.id)).reportedInfo)).toHaveLength(32);
+    const bad = await httpUplink(d.sn, d.secret, 'status', { online: true, info: { firmware: { major: 1 } } });
+    expect(bad.json().data.accepted).toBe(0);
+    expect(Object.keys((await device(d.id)).reportedInfo)).toHaveLength(32);
+    c.end(true);
+  });
+
   it('a disabled device is refused (MQTT CONNACK 5, HTTP 403), a connected one is disconnected, and it may return once enabled', async () => {
     const d = await addDevice('ING-OFF');
     const c = await connect(d.sn, d.secret);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { ErrorCode } from '@iot/contract';
 import { devices } from '../src/db/schema/index.js';
 import { hashToken } from '../src/lib/tokens.js';
@@ -83,21 +83,20 @@ describe('device registry', () => {
     const pb = await addProject(beta, { name: 'Mine site' });
     const created = await ok(alpha, 'POST', '/device/add', {
       name: 'BMU A', sn: 'HB-0001', typeId: bmu, projectId: pa, address: 'Berth 3', mapMode: 1, lng: 121.51, lat: 31.21,
-      remarks: 'spare', alarmPhone: '+86 138 0000 0000', warningLevel: 2, btCode: 'BT01', version4g: 'EC20-1.2', hardwareVersion: 'HW3',
+      remarks: 'spare', alarmPhone: '+86 138 0000 0000', btCode: 'BT01', version4g: 'EC20-1.2', hardwareVersion: 'HW3',
       simNumber: '89860012345678901234', imei: '861234567890123', manufacturerModel: 'LFP-48V', description: '48 V pack',
     });
     expect(created.secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const [row] = await t.database.db.select({ h: devices.credentialHash }).from(devices).where(eq(devices.id, created.id));
     expect(row!.h).toBe(hashToken(created.secret));
     const basic = await ok(alpha, 'GET', `/device/basic?id=${created.id}`);
-    expect(basic).toMatchObject({ sn: 'HB-0001', projectName: 'Harbour', typeName: '电池管理单元', typeNameEn: 'Battery management unit', typeNameJa: 'バッテリー管理ユニット', warningLevel: 2, imei: '861234567890123', online: false, lastSeenAt: null });
+    expect(basic).toMatchObject({ sn: 'HB-0001', projectName: 'Harbour', typeName: '电池管理单元', typeNameEn: 'Battery management unit', typeNameJa: 'バッテリー管理ユニット', warningLevel: 0, imei: '861234567890123', online: false, lastSeenAt: null });
 
     expect(await call(alpha, 'POST', '/device/add', { name: 'Dup', sn: 'HB-0001', typeId: bmu })).toMatchObject({
       code: ErrorCode.CONFLICT,
       data: { field: 'sn', reason: 'snTaken', params: { sn: 'HB-0001' } },
     });
     expect((await call(alpha, 'POST', '/device/add', { name: 'x', sn: 'HB-9', typeId: bmu, imei: '86123abc' })).data.field).toBe('imei');
-    expect((await call(alpha, 'POST', '/device/add', { name: 'x', sn: 'HB-9', typeId: bmu, warningLevel: 5 })).data.field).toBe('warningLevel');
     expect((await call(alpha, 'POST', '/device/add', { name: 'x', sn: 'HB 9', typeId: bmu })).data.field).toBe('sn');
     expect((await call(alpha, 'POST', '/device/add', { name: 'x', sn: 'HB-9', typeId: bmu, projectId: pb })).data.field).toBe('projectId');
 
@@ -118,11 +117,13 @@ describe('device registry', () => {
   it('lists filter by project, type, online, level and free text; sort and page on the server', async () => {
     const { alpha } = await owners('lists');
     const pa = await addProject(alpha, { name: 'Harbour' });
-    const first = await addDevice(alpha, { name: 'BMU 1', sn: 'LS-0001', projectId: pa, warningLevel: 2, simNumber: '89860012345678901234', imei: '861234567890124' });
+    const first = await addDevice(alpha, { name: 'BMU 1', sn: 'LS-0001', projectId: pa, simNumber: '89860012345678901234', imei: '861234567890124' });
     await addDevice(alpha, { name: 'Cell board', sn: 'LS-0001-C1', parentId: first });
     for (let i = 2; i <= 6; i++) {
-      await addDevice(alpha, { name: `BMU ${i}`, sn: `LS-000${i}`, projectId: pa, warningLevel: i % 2, simNumber: `8986${i}` });
+      await addDevice(alpha, { name: `BMU ${i}`, sn: `LS-000${i}`, projectId: pa, simNumber: `8986${i}` });
     }
+    // Warning levels are the alarm engine's (the highest active alarm): set here as it would.
+    await t.database.db.update(devices).set({ warningLevel: 1 }).where(inArray(devices.sn, ['LS-0003', 'LS-0005']));
     const page = await ok(alpha, 'GET', `/device/list?projectId=${pa}&sort=sn&order=desc&limit=2&page=2`);
     expect(page.total).toBe(6);
     expect(page.items.map((d: { sn: string }) => d.sn)).toEqual(['LS-0004', 'LS-0003']);

@@ -4,7 +4,7 @@
  * with a note: the state and the count change.
  */
 import { BmuModel, type Uplink } from '@iot/sim-model';
-import { callApi, expect, MAIN_URL, test } from './fixtures';
+import { callApi, expect, MAIN_URL, pickOption, test } from './fixtures';
 
 const run = Date.now().toString(36);
 
@@ -55,10 +55,36 @@ test('a simulated fault raises the bell count live; processing it with a note ch
   await expect.poll(async () => Number(await bell.getAttribute('data-count')), { timeout: 10_000 }).toBeGreaterThan(before);
   const raised = Number(await bell.getAttribute('data-count'));
 
-  // From the bell to the alarm page, then the device's alarms.
+  // An alarm of the bell opens that alarm alone; "show all" drops it.
+  await page.getByTestId('alarm-bell').click();
+  await page.locator('[data-testid^="alarm-bell-item-"]').first().click();
+  await expect(page).toHaveURL(/\/project\/alarminfo\?alarmId=\d+$/);
+  await expect(page.getByTestId('alarm-one-filter')).toBeVisible();
+  await expect(page.getByTestId('table-alarms').locator('tr.ant-table-row')).toHaveCount(1);
+  await page.getByTestId('alarm-show-all').click();
+  await expect(page).toHaveURL(/\/project\/alarminfo$/);
+  await expect(page.getByTestId('alarm-one-filter')).toHaveCount(0);
+
+  // The link of the alarm e-mail (and of the notification): this device's newest alarm; its
+  // device name opens the device's details.
+  const mine = await callApi<{ items: { id: number; deviceId: number }[] }>(
+    page.request, 'GET', `/device/alarmlist?device=${sn}&sort=startedAt&order=desc`, { token: session.token },
+  );
+  const newest = mine.body.data.items[0]!;
+  await page.goto(`/project/alarminfo?alarmId=${newest.id}`);
+  await expect(page.getByTestId('alarm-one-filter')).toContainText(`#${newest.id}`, { timeout: 20_000 });
+  const only = page.getByTestId('table-alarms').locator('tr.ant-table-row');
+  await expect(only).toHaveCount(1, { timeout: 20_000 });
+  await expect(only).toContainText(sn);
+  await page.getByTestId(`alarm-device-${newest.id}`).click();
+  await expect(page).toHaveURL(new RegExp(`/project/info\\?id=${newest.deviceId}$`));
+  await expect(page.getByTestId('tag-/project/info')).toContainText(`Alarm rack ${run}`);
+
+  // From the bell to the alarm page, then the device's alarms (by type and name).
   await page.getByTestId('alarm-bell').click();
   await page.getByTestId('alarm-bell-all').click();
-  await expect(page).toHaveURL(/\/project\/alarminfo/);
+  await expect(page).toHaveURL(/\/project\/alarminfo$/);
+  await pickOption(page, page.getByTestId('alarm-filter-type'), 'Battery management unit');
   await page.getByTestId('alarm-filter-device').fill(sn);
   await page.getByTestId('filter-search').filter({ visible: true }).click();
   const rows = page.getByTestId('table-alarms').locator('tr.ant-table-row', { hasText: sn });

@@ -54,6 +54,10 @@ test('a simulated device: live values, a confirmed parameter change, a week of h
   await expect(page.getByTestId('device-title')).toHaveText(name);
   await expect(page.getByTestId('tag-/project/info')).toContainText(name);
   await expect(page.getByTestId('device-online')).toHaveText('Online');
+  // Enabled, and what its status message reported about itself (firmware…).
+  await expect(page.getByTestId('device-enabled')).toHaveText('Enabled');
+  await expect(page.getByTestId('device-disabled')).toHaveCount(0);
+  await expect(page.getByTestId('device-reported-info')).toContainText('firmware: sim-1.0');
 
   // Live: the pack voltage changes without a reload.
   const voltage = page.getByTestId(`value-${PACK_VOLTAGE}`);

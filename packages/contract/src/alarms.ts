@@ -24,6 +24,8 @@ const level = z.coerce.number().int().min(1).max(4);
 
 /** The filters of /project/alarminfo and the device details page (§7 /device/alarmlist). */
 export const alarmFilterSchema = z.object({
+  /** One alarm (the link of the bell, the notification and the alarm e-mail). */
+  alarmId: idSchema.optional(),
   projectId: idSchema.optional(),
   deviceId: idSchema.optional(),
   typeId: idSchema.optional(),

@@ -160,7 +160,6 @@ export const setAlarmsSchema = z.object({ id, rules: z.array(alarmRuleSchema).ma
 export const DEVICE_RANGES = {
   lng: { min: -180, max: 180 },
   lat: { min: -90, max: 90 },
-  warningLevel: { min: 0, max: 4 },
 } as const;
 const lng = z.number().min(DEVICE_RANGES.lng.min, 'longitude is -180…180').max(DEVICE_RANGES.lng.max, 'longitude is -180…180');
 const lat = z.number().min(DEVICE_RANGES.lat.min, 'latitude is -90…90').max(DEVICE_RANGES.lat.max, 'latitude is -90…90');
@@ -278,7 +277,6 @@ export const deviceFieldsSchema = z.object({
     .max(DEVICE_LIMITS.alarmPhone)
     .regex(PATTERNS.alarmPhones, 'digits, spaces and + - ( ) , only')
     .default(''),
-  warningLevel: z.number().int().min(DEVICE_RANGES.warningLevel.min).max(DEVICE_RANGES.warningLevel.max).default(0),
   btCode: text(DEVICE_LIMITS.btCode),
   version4g: text(DEVICE_LIMITS.version4g),
   hardwareVersion: text(DEVICE_LIMITS.hardwareVersion),
@@ -288,6 +286,8 @@ export const deviceFieldsSchema = z.object({
   description: text(DEVICE_LIMITS.description),
   /** A disabled device is refused at login (MQTT CONNECT, HTTP uplink) and disconnected. */
   enabled: z.boolean().default(true),
+  // No warning level: it is the highest level of the device's active alarms, kept by the alarm
+  // engine (a `warningLevel` sent here is dropped like any unknown key).
 });
 export type DeviceFields = z.input<typeof deviceFieldsSchema>;
 export const deviceEditSchema = editOf(deviceFieldsSchema).extend({ id });
@@ -309,6 +309,7 @@ export const deviceDtoSchema = z.object({
   lat: z.number().nullable(),
   remarks: z.string(),
   alarmPhone: z.string(),
+  /** The highest level (1–4) of the device's active alarms, 0 without any; read-only. */
   warningLevel: z.number().int(),
   btCode: z.string(),
   version4g: z.string(),
@@ -320,6 +321,11 @@ export const deviceDtoSchema = z.object({
   enabled: z.boolean(),
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
+  /**
+   * What the device last reported about itself in its status message's `info` (firmware
+   * versions, signal…, docs/PROTOCOL.md), null until it reports any. Read-only.
+   */
+  reportedInfo: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
   subCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -350,7 +356,11 @@ export const deviceCredentialSchema = z.object({ sn: z.string(), secret: z.strin
 
 // ---------------------------------------------------------------- bulk import and export
 
-/** Columns of the device spreadsheet, in order; headers are accepted in any of the 4 languages. */
+/**
+ * Columns of the device spreadsheet (template and import), in order; headers are accepted in any
+ * of the 4 languages. A column the import does not know is ignored: sheets made before the warning
+ * level became read-only still import, their warning level column left out.
+ */
 export const DEVICE_SHEET_COLUMNS = [
   { key: 'name', required: true, zh: '设备名称', en: 'Device name', es: 'Nombre del dispositivo', ja: 'デバイス名' },
   { key: 'sn', required: true, zh: '设备编码', en: 'Device code (SN)', es: 'Código del dispositivo (SN)', ja: 'デバイスコード (SN)' },
@@ -360,7 +370,6 @@ export const DEVICE_SHEET_COLUMNS = [
   { key: 'lng', required: false, zh: '经度', en: 'Longitude', es: 'Longitud', ja: '経度' },
   { key: 'lat', required: false, zh: '纬度', en: 'Latitude', es: 'Latitud', ja: '緯度' },
   { key: 'alarmPhone', required: false, zh: '告警电话', en: 'Alarm phone', es: 'Teléfono de alarma', ja: 'アラーム電話' },
-  { key: 'warningLevel', required: false, zh: '告警等级', en: 'Warning level', es: 'Nivel de aviso', ja: '警告レベル' },
   { key: 'btCode', required: false, zh: '蓝牙编码', en: 'BT code', es: 'Código BT', ja: 'BTコード' },
   { key: 'version4g', required: false, zh: '4G版本', en: '4G version', es: 'Versión 4G', ja: '4Gバージョン' },
   { key: 'hardwareVersion', required: false, zh: '硬件版本', en: 'Hardware version', es: 'Versión de hardware', ja: 'ハードウェアバージョン' },
@@ -371,6 +380,12 @@ export const DEVICE_SHEET_COLUMNS = [
   { key: 'description', required: false, zh: '描述', en: 'Description', es: 'Descripción', ja: '説明' },
 ] as const;
 export type DeviceSheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
+/** The export's columns: the sheet's, then the warning level (computed from the alarms, not imported). */
+export const DEVICE_EXPORT_COLUMNS = [
+  ...DEVICE_SHEET_COLUMNS,
+  { key: 'warningLevel', required: false, zh: '告警等级', en: 'Warning level', es: 'Nivel de aviso', ja: '警告レベル' },
+] as const;
+export type DeviceExportKey = (typeof DEVICE_EXPORT_COLUMNS)[number]['key'];
 
 export const IMPORT_MODES = ['all', 'valid'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];

@@ -73,6 +73,8 @@ export interface SeenRow {
   at: string;
   /** Set when the state changes; absent: only the last-seen time is written. */
   online?: boolean;
+  /** The status message's `info`, set when it differs from what the device reported before. */
+  info?: Record<string, string | number | boolean>;
 }
 
 /** The rows of a batch; the latest values are derived from `telemetry` (latestOf). */
@@ -151,10 +153,11 @@ export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batc
     }
     if (b.seen.length > 0) {
       await tx.execute(sql`
-        update devices d set last_seen_at = greatest(d.last_seen_at, s.at), online = coalesce(s.online, d.online)
+        update devices d set last_seen_at = greatest(d.last_seen_at, s.at), online = coalesce(s.online, d.online),
+          reported_info = coalesce(s.info, d.reported_info)
         from json_to_recordset(${JSON.stringify(
-          b.seen.map((r) => ({ device_id: r.deviceId, at: r.at, online: r.online ?? null })),
-        )}::json) as s(device_id int, at timestamptz, online boolean)
+          b.seen.map((r) => ({ device_id: r.deviceId, at: r.at, online: r.online ?? null, info: r.info ?? null })),
+        )}::json) as s(device_id int, at timestamptz, online boolean, info jsonb)
         where d.id = s.device_id`);
     }
   });

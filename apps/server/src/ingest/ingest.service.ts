@@ -74,7 +74,12 @@ interface Presence {
   tokens: number;
   refilledAt: number;
   limitedLoggedAt: number;
+  /** The status `info` this process last wrote for the device (JSON), to write it only when it changes. */
+  info?: string;
 }
+
+/** Keys of a status message's `info` that are kept (the rest are dropped). */
+export const STATUS_INFO_KEYS = 32;
 
 const CACHE_MS = 30_000;
 
@@ -110,6 +115,11 @@ export class IngestService {
       opts.writer,
       (err, batch) => {
         hook?.failed(batch);
+        // Reported info not stored: written again with the device's next status.
+        for (const r of batch.seen) {
+          const p = r.info && this.presence.get(r.deviceId);
+          if (p && p.info === JSON.stringify(r.info)) p.info = undefined;
+        }
         log.error({ err, rows: batch.telemetry.length }, 'ingestion batch failed');
       },
       (batch) => {
@@ -326,6 +336,15 @@ export class IngestService {
         const p = this.presenceOf(device.id, now);
         if (msg.data.online) this.markSeen(device, p, now, part, true);
         else if (p.online) this.goOffline(device, p, now, part, 'status');
+        if (msg.data.info) {
+          // Stored on the device with the batch's last-seen update, only when it changed.
+          const info = Object.fromEntries(Object.entries(msg.data.info).slice(0, STATUS_INFO_KEYS));
+          const json = JSON.stringify(info);
+          if (json !== p.info) {
+            p.info = json;
+            (part.seen ??= []).push({ deviceId: device.id, at: new Date(now).toISOString(), info });
+          }
+        }
         return { accepted: 1, rejected: [] };
       }
       case 'ack': {

@@ -160,17 +160,20 @@ export class BatchWriter {
 
 /**
  * One update statement cannot touch a row twice: of several last-seen rows of one device in a
- * batch, one is kept (the latest values are merged per device by ingest.repo's latestOf).
+ * batch, one is kept, with the newest reported info (the latest values are merged per device by
+ * ingest.repo's latestOf).
  */
 function dedupeSeen(b: Batch): Batch {
   if (b.seen.length < 2) return b;
   const seen = new Map<number, Batch['seen'][number]>();
   for (const r of b.seen) {
     const prev = seen.get(r.deviceId);
+    // The last reported info wins, whichever row carries it.
+    const info = r.info ?? prev?.info;
     // The last state change wins; a plain last-seen never hides a change.
     if (!prev || r.online !== undefined || prev.online === undefined) {
-      seen.set(r.deviceId, { ...r, at: prev && prev.at > r.at ? prev.at : r.at, online: r.online ?? prev?.online });
-    }
+      seen.set(r.deviceId, { ...r, at: prev && prev.at > r.at ? prev.at : r.at, online: r.online ?? prev?.online, ...(info ? { info } : {}) });
+    } else if (info) prev.info = info;
   }
   return { ...b, seen: [...seen.values()] };
 }

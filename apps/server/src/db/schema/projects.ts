@@ -107,6 +107,11 @@ export const devices = pgTable(
     /** Written by ingestion. */
     online: boolean('online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /**
+     * What the device reports about itself in its status message's `info` (firmware versions,
+     * signal…), as reported last; null until it reports any. Written by ingestion when it changes.
+     */
+    reportedInfo: jsonb('reported_info').$type<Record<string, string | number | boolean>>(),
     /** SHA-256 of the device's ingestion secret (shown once). */
     credentialHash: varchar('credential_hash', { length: 64 }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

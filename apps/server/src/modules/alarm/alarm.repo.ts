@@ -197,6 +197,7 @@ function whereOf(f: AlarmQuery): SQL | undefined {
   const q = f.device ? `%${escapeLike(f.device)}%` : undefined;
   return and(
     visibleDevices(f.scopePath),
+    f.alarmId ? eq(alarms.id, f.alarmId) : undefined,
     f.projectId ? eq(devices.projectId, f.projectId) : undefined,
     f.deviceId ? eq(alarms.deviceId, f.deviceId) : undefined,
     f.typeId ? eq(devices.typeId, f.typeId) : undefined,

@@ -19,7 +19,7 @@ import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
 import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
-import { cellError, exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
+import { cellError, exportHeaderRow, exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
 
 export const EXPORT_MAX_ROWS = 100_000;
 
@@ -132,6 +132,6 @@ export class DeviceSheetService {
     if (rows.length >= EXPORT_MAX_ROWS) {
       throw invalid('q', 'exportTooMany', { max: EXPORT_MAX_ROWS });
     }
-    return writeSheet('devices', [headerRow(lang), ...rows.map(exportRow)]);
+    return writeSheet('devices', [exportHeaderRow(lang), ...rows.map(exportRow)]);
   }
 }

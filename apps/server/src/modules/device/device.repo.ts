@@ -38,6 +38,7 @@ const columns = {
   enabled: devices.enabled,
   online: devices.online,
   lastSeenAt: devices.lastSeenAt,
+  reportedInfo: devices.reportedInfo,
   createdAt: devices.createdAt,
   updatedAt: devices.updatedAt,
   subCount: sql<number>`(select count(*)::int from devices s where s.parent_id = devices.id)`,
@@ -158,7 +159,6 @@ export interface BulkDevice {
   lng: number | null;
   lat: number | null;
   alarmPhone: string;
-  warningLevel: number;
   btCode: string;
   version4g: string;
   hardwareVersion: string;
@@ -178,18 +178,18 @@ export async function bulkInsertDevices(db: Executor, rows: BulkDevice[]) {
   const json = JSON.stringify(
     rows.map((r) => ({
       sn: r.sn, name: r.name, type_id: r.typeId, project_id: r.projectId, owner_path: r.ownerPath, address: r.address,
-      lng: r.lng, lat: r.lat, alarm_phone: r.alarmPhone, warning_level: r.warningLevel, bt_code: r.btCode,
+      lng: r.lng, lat: r.lat, alarm_phone: r.alarmPhone, bt_code: r.btCode,
       version_4g: r.version4g, hardware_version: r.hardwareVersion, sim_number: r.simNumber, imei: r.imei,
       manufacturer_model: r.manufacturerModel, remarks: r.remarks, description: r.description,
     })),
   );
   await db.execute(sql`
-    insert into devices (sn, name, type_id, project_id, owner_path, address, lng, lat, alarm_phone, warning_level,
+    insert into devices (sn, name, type_id, project_id, owner_path, address, lng, lat, alarm_phone,
       bt_code, version_4g, hardware_version, sim_number, imei, manufacturer_model, remarks, description)
-    select sn, name, type_id, project_id, owner_path, address, lng, lat, alarm_phone, warning_level,
+    select sn, name, type_id, project_id, owner_path, address, lng, lat, alarm_phone,
       bt_code, version_4g, hardware_version, sim_number, imei, manufacturer_model, remarks, description
     from json_to_recordset(${json}::json) as x(sn text, name text, type_id int, project_id int, owner_path text,
-      address text, lng float8, lat float8, alarm_phone text, warning_level smallint, bt_code text, version_4g text,
+      address text, lng float8, lat float8, alarm_phone text, bt_code text, version_4g text,
       hardware_version text, sim_number text, imei text, manufacturer_model text, remarks text, description text)`);
   return rows.length;
 }

@@ -156,7 +156,8 @@ export class DeviceService {
   }
 
   /**
-   * Changes only the fields sent; position, IMEI, warning level and the rest keep their values.
+   * Changes only the fields sent; position, IMEI and the rest keep their values. The warning level
+   * is not a field: the alarm engine keeps it (the highest level of the device's active alarms).
    * References are checked where they change: a new type, parent or project must be one the
    * caller may use; the ones the device already has stay valid. Moving it into a project gives it
    * that project owner's line.

@@ -1,9 +1,11 @@
 import {
+  DEVICE_EXPORT_COLUMNS,
   DEVICE_RANGES,
   DEVICE_SHEET_COLUMNS,
   PATTERNS,
   deviceFieldsSchema,
   refusalMessage,
+  type DeviceExportKey,
   type DeviceSheetKey,
   type ImportError,
   type Language,
@@ -15,7 +17,11 @@ import { restoreCell } from '../../lib/sheet.js';
 
 type Fields = z.output<typeof deviceFieldsSchema>;
 
-/** Maps header cells (in any language, or the column key) to column keys. */
+/**
+ * Maps header cells (in any language, or the column key) to column keys; a header that names no
+ * import column (such as the warning level of older sheets and of the export) maps to nothing and
+ * its cells are ignored.
+ */
 export function mapHeader(header: unknown[]): { keys: (DeviceSheetKey | undefined)[]; missing: DeviceSheetKey[] } {
   const norm = (v: unknown) => String(v ?? '').trim().toLowerCase();
   const lookup = new Map<string, DeviceSheetKey>();
@@ -27,8 +33,14 @@ export function mapHeader(header: unknown[]): { keys: (DeviceSheetKey | undefine
   return { keys, missing };
 }
 
+/** The template's header row. */
 export function headerRow(lang: Language): string[] {
   return DEVICE_SHEET_COLUMNS.map((c) => c[lang]);
+}
+
+/** The export's header row: the template's, then the read-only warning level. */
+export function exportHeaderRow(lang: Language): string[] {
+  return DEVICE_EXPORT_COLUMNS.map((c) => c[lang]);
 }
 
 export interface SheetContext {
@@ -123,7 +135,6 @@ export async function parseRows(
       else if (found.length > 1) rowErrors.push(cellError(row, 'project', 'ambiguousProjectName', { name: projectName }));
       else projectId = found[0]!;
     }
-    const warning = num(get('warningLevel'));
     const candidate = {
       name: text(get('name')),
       sn: text(get('sn')),
@@ -133,7 +144,6 @@ export async function parseRows(
       lng: num(get('lng')),
       lat: num(get('lat')),
       alarmPhone: text(get('alarmPhone')),
-      warningLevel: warning ?? 0,
       btCode: text(get('btCode')),
       version4g: text(get('version4g')),
       hardwareVersion: text(get('hardwareVersion')),
@@ -171,12 +181,12 @@ export function exportRow(d: {
   alarmPhone: string; warningLevel: number; btCode: string; version4g: string; hardwareVersion: string; simNumber: string;
   imei: string; manufacturerModel: string; remarks: string; description: string;
 }): unknown[] {
-  const byKey: Record<DeviceSheetKey, unknown> = {
+  const byKey: Record<DeviceExportKey, unknown> = {
     ...d,
     type: d.typeCode,
     project: d.projectName ?? '',
     lng: d.lng ?? '',
     lat: d.lat ?? '',
   };
-  return DEVICE_SHEET_COLUMNS.map((c) => byKey[c.key]);
+  return DEVICE_EXPORT_COLUMNS.map((c) => byKey[c.key]);
 }

@@ -11,6 +11,8 @@ import { ALARMS_KEY, useAlarmBell } from './api';
 import { LEVEL_COLORS, alarmText } from './labels';
 
 export const ALARM_PAGE = '/project/alarminfo';
+/** The alarm page showing one alarm (the alarm e-mail links the same address). */
+export const alarmLink = (id: number) => `${ALARM_PAGE}?alarmId=${id}`;
 
 /**
  * The navbar bell: untreated alarms the user may see and the newest ones. Live ALARMS events
@@ -44,7 +46,7 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
           description: (
             <span data-testid="alarm-notification">
               {alarmText(a)} · {a.value}{' '}
-              <Typography.Link onClick={() => void navigate(`${ALARM_PAGE}?deviceId=${a.deviceId}`)}>
+              <Typography.Link onClick={() => void navigate(alarmLink(a.id))} data-testid={`alarm-notification-open-${a.id}`}>
                 {t('alarms:notification.open')}
               </Typography.Link>
             </span>
@@ -70,7 +72,8 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
           renderItem={(a) => (
             <List.Item
               style={{ cursor: 'pointer' }}
-              onClick={() => void navigate(`${ALARM_PAGE}?deviceId=${a.deviceId}`)}
+              onClick={() => void navigate(alarmLink(a.id))}
+              data-testid={`alarm-bell-item-${a.id}`}
             >
               <List.Item.Meta
                 title={

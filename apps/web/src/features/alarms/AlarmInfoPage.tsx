@@ -4,14 +4,24 @@ import type { ColumnsType } from 'antd/es/table';
 import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ALARM_LEVELS, ALARM_NOTE_MAX, ALARM_STATES, type AlarmDto } from '@iot/contract';
+import { currentLanguage } from '../../lib/i18n';
+import { localName } from '../../lib/localize';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
-import { exportAlarms, useAlarmGroups, useAlarmList, useProcessAlarms, useProjectOptions, type AlarmFilters } from './api';
+import {
+  exportAlarms,
+  useAlarmGroups,
+  useAlarmList,
+  useProcessAlarms,
+  useProjectOptions,
+  useTypeOptions,
+  type AlarmFilters,
+} from './api';
 import { LEVEL_COLORS, alarmName, alarmText } from './labels';
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
@@ -19,12 +29,17 @@ type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
 
 const STATE_COLORS: Record<string, string> = { untreated: 'error', processed: 'success', ignored: 'default' };
 
-function toFilters(v: FilterValues, deviceId?: number): AlarmFilters {
+/** The device details page of a device (a route: features never import each other). */
+const devicePage = (id: number) => `/project/info?id=${id}`;
+
+/** The form's filters plus the ones the address (or the details page) fixes. */
+function toFilters(v: FilterValues, fixed: { deviceId?: number; alarmId?: number }): AlarmFilters {
   const { range, ...rest } = v;
   const [start, end] = range ?? [null, null];
   return {
     ...rest,
-    ...(deviceId ? { deviceId } : {}),
+    ...(fixed.deviceId ? { deviceId: fixed.deviceId } : {}),
+    ...(fixed.alarmId ? { alarmId: fixed.alarmId } : {}),
     ...(start ? { from: start.startOf('day').toISOString() } : {}),
     ...(end ? { to: end.endOf('day').toISOString() } : {}),
   };
@@ -32,14 +47,47 @@ function toFilters(v: FilterValues, deviceId?: number): AlarmFilters {
 
 /**
  * §2 /project/alarminfo: historical alarms, filtered, sorted and paged on the server; processing and
- * export. With `deviceId` it is the device details page's Alarms tab: that device's alarms only.
+ * export. `?deviceId=` shows one device's alarms, `?alarmId=` one alarm (the bell's, the
+ * notification's and the alarm e-mail's link). With the `deviceId` prop it is the device details
+ * page's Alarms tab: that device's alarms only.
  */
 export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: number } = {}) {
-  const { t } = useTranslation();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const deviceId = fixedDeviceId ?? (Number(search.get('deviceId')) || undefined);
+  const alarmId = fixedDeviceId ? undefined : Number(search.get('alarmId')) || undefined;
+  const showAll = () =>
+    setSearch((s) => {
+      const next = new URLSearchParams(s);
+      next.delete('alarmId');
+      return next;
+    });
+  // A new address (another alarm of the bell while this page is open) starts a fresh list.
+  return (
+    <AlarmList
+      key={`${deviceId ?? ''}:${alarmId ?? ''}`}
+      deviceId={deviceId}
+      alarmId={alarmId}
+      inDetails={fixedDeviceId !== undefined}
+      onShowAll={showAll}
+    />
+  );
+}
+
+function AlarmList({
+  deviceId,
+  alarmId,
+  inDetails,
+  onShowAll,
+}: {
+  deviceId?: number;
+  alarmId?: number;
+  inDetails: boolean;
+  onShowAll: () => void;
+}) {
+  const { t } = useTranslation();
+  const lang = currentLanguage();
   const canHandle = usePermission('alarm:handle');
-  const table = useServerTable<AlarmFilters>({ sort: 'startedAt', order: 'desc', filters: toFilters({}, deviceId) });
+  const table = useServerTable<AlarmFilters>({ sort: 'startedAt', order: 'desc', filters: toFilters({}, { deviceId, alarmId }) });
   const filters = table.params as unknown as AlarmFilters & { sort?: 'startedAt'; order?: 'asc' | 'desc' };
   const { data, isFetching } = useAlarmList(table.params as never);
   const groupFilters = useMemo(() => {
@@ -48,6 +96,7 @@ export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: 
   }, [table.params]);
   const { data: groups } = useAlarmGroups(groupFilters);
   const projects = useProjectOptions();
+  const types = useTypeOptions();
   const process = useProcessAlarms();
   const [selected, setSelected] = useState<number[]>([]);
   const [dialog, setDialog] = useState<number[] | null>(null);
@@ -97,7 +146,13 @@ export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: 
       render: (_, a) => (
         <span>
           <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 170, display: 'block' }}>
-            {a.deviceName}
+            {inDetails ? (
+              a.deviceName
+            ) : (
+              <Link to={devicePage(a.deviceId)} data-testid={`alarm-device-${a.id}`}>
+                {a.deviceName}
+              </Link>
+            )}
           </Typography.Text>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a.sn}</Typography.Text>
         </span>
@@ -189,7 +244,7 @@ export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: 
         ))}
       </Space>
       <FilterBar<FilterValues>
-        onSearch={(v) => table.search(toFilters(v, deviceId))}
+        onSearch={(v) => table.search(toFilters(v, { deviceId, alarmId }))}
         extra={
           <Space wrap>
             {canHandle && (
@@ -217,6 +272,17 @@ export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: 
             loading={projects.isLoading}
             options={(projects.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
             data-testid="alarm-filter-project"
+          />
+        </Form.Item>
+        <Form.Item name="typeId">
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('alarms:filters.type')}
+            style={{ width: 170 }}
+            loading={types.isLoading}
+            options={(types.data ?? []).map((ty) => ({ value: ty.id, label: localName(ty, lang) }))}
+            data-testid="alarm-filter-type"
           />
         </Form.Item>
         <Form.Item name="device">
@@ -253,9 +319,17 @@ export default function AlarmInfoPage({ deviceId: fixedDeviceId }: { deviceId?: 
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
-      {deviceId && !fixedDeviceId && (
+      {deviceId && !inDetails && (
         <Typography.Paragraph type="secondary" data-testid="alarm-device-filter">
           {t('alarms:filters.oneDevice', { id: deviceId })}
+        </Typography.Paragraph>
+      )}
+      {alarmId && (
+        <Typography.Paragraph type="secondary" data-testid="alarm-one-filter">
+          {t('alarms:filters.oneAlarm', { id: alarmId })}{' '}
+          <Typography.Link onClick={onShowAll} data-testid="alarm-show-all">
+            {t('alarms:filters.showAll')}
+          </Typography.Link>
         </Typography.Paragraph>
       )}
       <Table<AlarmDto>

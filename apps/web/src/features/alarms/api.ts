@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { alarmApi, projectApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { alarmApi, deviceTypeApi, projectApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { currentLanguage } from '../../lib/i18n';
@@ -39,6 +39,15 @@ export function useProjectOptions() {
   return useQuery({
     queryKey: ['projects', 'options', 'alarms'],
     queryFn: () => api(projectApi.list, { query: { page: 1, limit: 200, sort: 'name', order: 'asc' } }),
+  });
+}
+
+/** The device types the caller may see, for the type filter (GET /user/devicetypelist). */
+export function useTypeOptions() {
+  return useQuery({
+    queryKey: ['devicetypes', 'visible'],
+    queryFn: () => api(deviceTypeApi.visible),
+    staleTime: 60_000,
   });
 }
 

@@ -35,7 +35,6 @@ const EMPTY: FormValues = {
   lat: null,
   remarks: '',
   alarmPhone: '',
-  warningLevel: 0,
   btCode: '',
   version4g: '',
   hardwareVersion: '',
@@ -48,7 +47,10 @@ const EMPTY: FormValues = {
 
 const FIELD_NAMES = Object.keys(EMPTY);
 
-/** Add or edit a device with every field of the contract's deviceFieldsSchema. */
+/**
+ * Add or edit a device with every field of the contract's deviceFieldsSchema (the warning level is
+ * not one: the alarm engine keeps it; the lists and the details page show it).
+ */
 export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectName, onClose, onCreated }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FormValues>();
@@ -161,14 +163,6 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
           <Col xs={24} md={12}>
             <Form.Item {...item('enabled')} valuePropName="checked" extra={t('devices:enabledHint')}>
               <Switch data-testid="field-enabled" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item {...item('warningLevel')}>
-              <Select
-                data-testid="field-warningLevel"
-                options={[0, 1, 2, 3, 4].map((l) => ({ value: l, label: t(`devices:levels.${l}`) }))}
-              />
             </Form.Item>
           </Col>
           <Col xs={24}>

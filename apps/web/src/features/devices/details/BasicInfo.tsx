@@ -17,7 +17,10 @@ const NOT_ON_MAPS = 2;
 
 const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
 
-/** Every registry field of the device, its state and where it belongs. */
+/**
+ * Every registry field of the device, its state (online, enabled) and where it belongs, and what
+ * the device reports about itself (its status message's info: firmware versions…).
+ */
 export function BasicInfo({
   device,
   online,
@@ -40,6 +43,8 @@ export function BasicInfo({
   // The tile settings come with the site configuration; without an answer, the bundled outline.
   const mapSettings = site.data?.map ?? (site.isError ? { tileUrl: null, tileAttribution: '' } : undefined);
   const showMap = hasPosition && device.mapMode !== NOT_ON_MAPS;
+  /** Firmware versions and the like, as the device's status message reported them. */
+  const info = Object.entries(device.reportedInfo ?? {});
   return (
     <Card
       title={
@@ -48,6 +53,13 @@ export function BasicInfo({
           <Tag color={online ? 'success' : 'default'} data-testid="device-online">
             {t(online ? 'devices:online' : 'devices:offline')}
           </Tag>
+          {!device.enabled && (
+            <Tooltip title={t('devices:disabledHint')}>
+              <Tag color="error" data-testid="device-disabled">
+                {t('devices:disabled')}
+              </Tag>
+            </Tooltip>
+          )}
         </Space>
       }
       extra={
@@ -88,6 +100,9 @@ export function BasicInfo({
             <Descriptions.Item label={f('imei')}>{text(device.imei)}</Descriptions.Item>
             <Descriptions.Item label={f('manufacturerModel')}>{text(device.manufacturerModel)}</Descriptions.Item>
             <Descriptions.Item label={f('mapMode')}>{t(`devices:mapModes.${device.mapMode}`)}</Descriptions.Item>
+            <Descriptions.Item label={f('enabled')}>
+              <span data-testid="device-enabled">{device.enabled ? t('devices:filters.enabledOptions.enabled') : t('devices:filters.enabledOptions.disabled')}</span>
+            </Descriptions.Item>
             <Descriptions.Item label={t('devicedetail:position')}>
               {hasPosition ? (
                 <Typography.Text copyable data-testid="device-position">{`${device.lng!.toFixed(6)}, ${device.lat!.toFixed(6)}`}</Typography.Text>
@@ -102,6 +117,19 @@ export function BasicInfo({
             <Descriptions.Item label={f('remarks')}>{text(device.remarks)}</Descriptions.Item>
             <Descriptions.Item label={f('description')} span={showMap ? 2 : 3}>
               {text(device.description)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('devicedetail:reportedInfo')} span={showMap ? 2 : 3}>
+              {info.length > 0 ? (
+                <Space wrap size={[16, 4]} data-testid="device-reported-info">
+                  {info.map(([key, value]) => (
+                    <span key={key}>
+                      <Typography.Text type="secondary">{key}:</Typography.Text> {String(value)}
+                    </span>
+                  ))}
+                </Space>
+              ) : (
+                empty
+              )}
             </Descriptions.Item>
           </Descriptions>
         </Col>
