@@ -214,6 +214,14 @@ describe('device ingestion', () => {
     expect(gps.json().data.accepted).toBe(1);
     expect(await device(d.id)).toMatchObject({ lng: 116.39, lat: 39.91 });
 
+    // A device placed at a fixed position (map mode 1) stays there; its fixes are still its track.
+    const fixed = await api('POST', '/device/add', { name: 'Rack ING-6F', sn: 'ING-6F', typeId, mapMode: 1, lng: 121.47, lat: 31.23 });
+    expect(fixed.code, JSON.stringify(fixed)).toBe(20000);
+    expect((await httpUplink('ING-6F', fixed.data.secret as string, 'gps', { lng: 116.39, lat: 39.91 })).json().data.accepted).toBe(1);
+    expect(await device(fixed.data.id as number)).toMatchObject({ mapMode: 1, lng: 121.47, lat: 31.23 });
+    const track = await t.database.db.execute(sql`select count(*)::int as n from device_positions where device_id = ${fixed.data.id as number}`);
+    expect((track.rows[0] as { n: number }).n).toBe(1);
+
     const bad = await httpUplink(d.sn, 'wrong', 'telemetry', { values: {} });
     expect(bad.statusCode).toBe(401);
     expect(bad.json().code).toBe(60204);

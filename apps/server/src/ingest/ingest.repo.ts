@@ -134,11 +134,12 @@ export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batc
         join devices d on d.id = x.device_id`);
       // The device's position on maps is its newest fix.
       await tx.execute(sql`
+        -- A device placed at a fixed position (map mode 1) keeps it; its fixes are still its track.
         update devices d set lng = p.lng, lat = p.lat
         from (select distinct on (device_id) device_id, lng, lat from json_to_recordset(${JSON.stringify(
           b.positions.map((r) => ({ device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat })),
         )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8) order by device_id, ts desc) p
-        where d.id = p.device_id`);
+        where d.id = p.device_id and d.map_mode <> 1`);
     }
     if (b.logs.length > 0) {
       await tx.execute(sql`
