@@ -220,7 +220,7 @@ describe('device ingestion', () => {
     expect((await httpUplink('ING-6F', fixed.data.secret as string, 'gps', { lng: 116.39, lat: 39.91 })).json().data.accepted).toBe(1);
     expect(await device(fixed.data.id as number)).toMatchObject({ mapMode: 1, lng: 121.47, lat: 31.23 });
     const track = await t.database.db.execute(sql`select count(*)::int as n from device_positions where device_id = ${fixed.data.id as number}`);
-    expect((track.rows[0] as { n: number }).n).toBe(1);
+    expect((track as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
 
     const bad = await httpUplink(d.sn, 'wrong', 'telemetry', { values: {} });
     expect(bad.statusCode).toBe(401);
