@@ -59,6 +59,35 @@ async function createPgDatabase(name: string): Promise<string> {
   return url.toString();
 }
 
+/**
+ * What each suite below runs its server processes in: a data directory, a PostgreSQL database of
+ * its own when TEST_DB=postgres (created by `database()`), and the child processes to kill.
+ * `cleanup()` undoes all of it.
+ */
+function scratch(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `iot-${prefix}-`));
+  const pgName = `iot_${prefix.replace(/-/g, '_')}_${crypto.randomBytes(5).toString('hex')}`;
+  const usePg = process.env.TEST_DB === 'postgres';
+  const children: ChildProcess[] = [];
+  return {
+    dataDir,
+    usePg,
+    children,
+    /** The DATABASE_URL for the server: a fresh PostgreSQL database, or '' for PGlite in dataDir. */
+    databaseUrlOf: () => (usePg ? createPgDatabase(pgName) : Promise.resolve('')),
+    async cleanup() {
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (usePg) {
+        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        await c.query(`drop database if exists ${pgName} with (force)`);
+        await c.end();
+      }
+    },
+  };
+}
+
 /** Calls the API of the server process on `port`. */
 const apiOf = (port: number) => async (method: string, url: string, token?: string, body?: object) => {
   const r = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
@@ -89,25 +118,13 @@ const exited = (child: ChildProcess) =>
  * database.
  */
 describe('crash safety of the ingestion path', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-crash-'));
-  const pgName = `iot_crash_${crypto.randomBytes(5).toString('hex')}`;
-  const usePg = process.env.TEST_DB === 'postgres';
+  const { dataDir, usePg, children, databaseUrlOf, cleanup } = scratch('crash');
   let databaseUrl = '';
-  const children: ChildProcess[] = [];
 
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (usePg) {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${pgName} with (force)`);
-      await c.end();
-    }
-  });
+  afterAll(cleanup);
 
   it('keeps every acknowledged QoS 1 message through a SIGKILL', { timeout: 180_000 }, async () => {
-    if (usePg) databaseUrl = await createPgDatabase(pgName);
+    databaseUrl = await databaseUrlOf();
     const [port, mqttPort] = [await freePort(), await freePort()];
     const env = {
       PORT: String(port),
@@ -187,24 +204,12 @@ describe('crash safety of the ingestion path', () => {
  * PUBACK the device received is in the database.
  */
 describe('SIGTERM drains the ingestion queue', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-term-'));
-  const pgName = `iot_term_${crypto.randomBytes(5).toString('hex')}`;
-  const usePg = process.env.TEST_DB === 'postgres';
-  const children: ChildProcess[] = [];
+  const { dataDir, usePg, children, databaseUrlOf, cleanup } = scratch('term');
 
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (usePg) {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${pgName} with (force)`);
-      await c.end();
-    }
-  });
+  afterAll(cleanup);
 
   it('keeps every acknowledged QoS 1 message when SIGTERM arrives mid-stream', { timeout: 180_000 }, async () => {
-    const databaseUrl = usePg ? await createPgDatabase(pgName) : '';
+    const databaseUrl = await databaseUrlOf();
     const [port, mqttPort] = [await freePort(), await freePort()];
     const server = startServer({
       PORT: String(port),
@@ -292,28 +297,18 @@ describe('crash safety with an external broker', () => {
   const run = crypto.randomBytes(4).toString('hex');
   const clientId = `iot-crash-${run}`;
   const sn = `CRASH-EXT-${run}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-crash-ext-'));
-  const pgName = `iot_crash_ext_${run}`;
-  const usePg = process.env.TEST_DB === 'postgres';
-  const children: ChildProcess[] = [];
+  const { dataDir, usePg, children, databaseUrlOf, cleanup } = scratch('crash-ext');
 
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
     // End the console's session at the broker.
     const c = await mqtt.connectAsync(BROKER, { clientId, clean: true, protocolVersion: 5, reconnectPeriod: 0 }).catch(() => undefined);
     await c?.endAsync();
-    if (usePg) {
-      const pgc = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await pgc.connect();
-      await pgc.query(`drop database if exists ${pgName} with (force)`);
-      await pgc.end();
-    }
   });
 
   it('keeps every message the broker acknowledged through a SIGKILL of the server', { timeout: 180_000 }, async () => {
     let databaseUrl = '';
-    if (usePg) databaseUrl = await createPgDatabase(pgName);
+    databaseUrl = await databaseUrlOf();
     const port = await freePort();
     const env = {
       PORT: String(port),
