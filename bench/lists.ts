@@ -1,0 +1,206 @@
+/**
+ * Lists at fleet scale (issue #14): a fleet of `--devices` devices (default 100,000) under 100
+ * agents with projects, `--logs` operation-log rows (default 10,000,000), a million login-log
+ * rows, a million device-log rows and 200,000 alarms, seeded in SQL on PostgreSQL; then every
+ * list with typical filters, broad text matches, digit substrings and deep pages, through the
+ * real server over HTTP with autocannon: one connection (a single user: p50 / p95) and
+ * `--connections` (default 50: the request rate), each next to `GET /config` measured the same
+ * way in the same run, with the ratio printed.
+ *
+ *   npm run bench:lists                               # 100,000 devices, 10 M log rows
+ *   npm run bench:lists -- --devices 1000000
+ *   npm run bench:lists -- --logs 1000000 --duration 3  # a quicker look
+ *   npm run bench:lists -- --keep / --reuse iot_bench_…  # keep the seeded database / measure it again
+ *   npm run bench:lists -- --only device                # only the lines whose label contains the text
+ *
+ * Targets: every line p95 < 50 ms for one user; at 50 connections ≥ 0.3× the rate of GET /config.
+ * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
+ */
+import os from 'node:os';
+import crypto from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type Database } from '../apps/server/src/db/client.js';
+import { startApp } from './engines.js';
+
+const argv = process.argv;
+const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+const DEVICES = Number(opt('devices') ?? 100_000);
+const LOGS = Number(opt('logs') ?? 10_000_000);
+const DURATION = Number(opt('duration') ?? 5);
+const CONNECTIONS = Number(opt('connections') ?? 50);
+const KEEP = argv.includes('--keep');
+const REUSE = opt('reuse');
+const ONLY = opt('only');
+const AGENTS = 100;
+
+async function seedFleet(db: Database['db']) {
+  const t0 = performance.now();
+  const step = async (label: string, query: ReturnType<typeof sql>) => {
+    const s = performance.now();
+    await db.execute(query);
+    console.log(`  ${label} (${((performance.now() - s) / 1000).toFixed(1)} s)`);
+  };
+  // Agents under the administrator, with the admin's password hash (they log in with bench-pass).
+  await step(`${AGENTS} agents`, sql`
+    insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
+    select 'agent' || i, a.password_hash, 1, a.id, a.path, (select id from roles where identification = 'ADMIN'), 'Agent company ' || i
+    from generate_series(1, ${AGENTS}) i, (select * from users where username = 'admin') a`);
+  await db.execute(sql`update users set path = (select path from users where username = 'admin') || id || '/' where username like 'agent%'`);
+  await step(`${AGENTS * 10} projects`, sql`
+    insert into projects (name, owner_id, owner_path, address)
+    select 'Site ' || u.id || '-' || j, u.id, u.path, 'Street ' || j
+    from users u, generate_series(1, 10) j where u.username like 'agent%'`);
+  // Devices spread over the agents and their projects; names like "Battery 12345", SN BMS-0012345.
+  await step(`${DEVICES.toLocaleString('en')} devices`, sql`
+    insert into devices (sn, name, type_id, owner_path, project_id, imei, sim_number, address, online, warning_level, created_at, last_seen_at)
+    select 'BMS-' || lpad(i::text, 7, '0'), 'Battery ' || i, t.id, p.owner_path, p.id,
+      '86' || lpad((i::bigint * 7919)::text, 13, '0'), '8986' || lpad((i::bigint * 104729)::text, 16, '0'),
+      'Bay ' || (i % 500), i % 3 = 0, (i % 5), now() - (i || ' seconds')::interval, now() - ((i % 7200) || ' seconds')::interval
+    from generate_series(1, ${DEVICES}) i
+    join (select row_number() over (order by id) - 1 as k, id, owner_path from projects) p on p.k = i % ${AGENTS * 10}
+    cross join (select id from device_types where code = 'BMU') t`);
+  // Sub-devices: every 100th device gets the next one as a child.
+  await db.execute(sql`update devices c set parent_id = c.id - 1 where c.id % 100 = 1 and c.id > 1`);
+  const actions = ['device.add', 'device.edit', 'device.delete', 'user.add', 'user.edit', 'role.edit', 'project.add', 'device.import', 'alarm.process', 'device.setparam'];
+  await step(`${LOGS.toLocaleString('en')} operation-log rows`, sql`
+    insert into operation_logs (user_id, username, user_path, role, action, entity, entity_id, entity_name, summary, ip, result, created_at)
+    select u.id, u.username, u.path, 'ADMIN', a.action, split_part(a.action, '.', 1), (i % 100000)::text, 'BMS-' || lpad((i % 100000)::text, 7, '0'),
+      '{"name":"Battery ' || (i % 100000) || '"}', '10.0.' || (i % 250) || '.' || (i % 200), case when i % 50 = 0 then 'failure' else 'success' end,
+      now() - (i * 3 || ' seconds')::interval
+    from generate_series(1, ${LOGS}) i
+    join (select row_number() over (order by id) - 1 as k, id, username, path from users where username like 'agent%') u on u.k = i % ${AGENTS}
+    join (select row_number() over () - 1 as k, action from unnest(${sql`array[${sql.join(actions.map((a) => sql`${a}`), sql`, `)}]::text[]`}) action) a on a.k = i % ${actions.length}`);
+  await step('1,000,000 login-log rows', sql`
+    insert into login_logs (user_id, username, result, ip, user_agent, created_at)
+    select u.id, u.username, case when i % 20 = 0 then 'failure' else 'success' end, '10.1.' || (i % 250) || '.1', 'Mozilla/5.0', now() - (i * 30 || ' seconds')::interval
+    from generate_series(1, 1000000) i
+    join (select row_number() over (order by id) - 1 as k, id, username from users where username like 'agent%') u on u.k = i % ${AGENTS}`);
+  await step('1,000,000 device-log rows', sql`
+    insert into device_logs (device_id, sn, kind, reason, detail, owner_path, created_at)
+    select d.id, d.sn, (array['connected', 'disconnected', 'rejected', 'command'])[1 + i % 4], case when i % 4 = 2 then 'badPayload' end, '{}', d.owner_path,
+      now() - (i * 5 || ' seconds')::interval
+    from generate_series(1, 1000000) i join devices d on d.id = 1 + (i % ${DEVICES})`);
+  await step('200,000 alarms', sql`
+    insert into alarms (device_id, rule_key, source, semaphore_id, level, message, message_en, value, started_at, ended_at, state)
+    select d.id, 'r' || (i % 7), 'rule', '01111001', 1 + i % 4, '过压', 'Overvoltage', '58.1', now() - (i * 20 || ' seconds')::interval,
+      case when i > 100000 or i % 3 <> 0 then now() - (i * 20 - 60 || ' seconds')::interval end, case when i % 2 = 0 then 'processed' else 'untreated' end
+    from generate_series(1, 200000) i join devices d on d.id = 1 + (i * 7 % ${DEVICES})`);
+  await db.execute(sql`analyze`);
+  console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+interface Line {
+  label: string;
+  path: string;
+  /** As an agent (its subtree) instead of the administrator. */
+  agent?: boolean;
+}
+
+const LINES: Line[] = [
+  { label: 'devices page 1', path: '/device/list?topLevel=true' },
+  { label: 'devices projectId + online', path: '/device/list?topLevel=true&projectId=17&online=true' },
+  { label: 'devices typeId + warningLevel', path: '/device/list?topLevel=true&typeId=1&warningLevel=3' },
+  { label: 'devices sort name asc', path: '/device/list?topLevel=true&sort=name&order=asc' },
+  { label: 'devices sort lastSeenAt', path: '/device/list?topLevel=true&sort=lastSeenAt' },
+  { label: 'devices q=Battery 12 (broad)', path: `/device/list?topLevel=true&q=${encodeURIComponent('Battery 12')}` },
+  { label: 'devices q=Battery (every device)', path: '/device/list?topLevel=true&q=Battery' },
+  { label: 'devices q=0012345 (digits)', path: '/device/list?topLevel=true&q=0012345' },
+  { label: 'devices q=345 (3 digits)', path: '/device/list?topLevel=true&q=345' },
+  { label: 'devices q=no-such-device', path: '/device/list?topLevel=true&q=no-such-device' },
+  { label: 'devices page 4000', path: '/device/list?topLevel=true&page=4000' },
+  { label: 'devices agent page 1', path: '/device/list?topLevel=true', agent: true },
+  { label: 'devices agent q=Battery 12', path: `/device/list?topLevel=true&q=${encodeURIComponent('Battery 12')}`, agent: true },
+  { label: 'projects page 1', path: '/project/list' },
+  { label: 'projects name=Site 5', path: `/project/list?name=${encodeURIComponent('Site 5')}` },
+  { label: 'users page 1', path: '/user/list' },
+  { label: 'users username=agent1', path: '/user/list?username=agent1' },
+  { label: 'op logs page 1', path: '/logs/list' },
+  { label: 'op logs action', path: '/logs/list?action=device.edit' },
+  { label: 'op logs username + result', path: '/logs/list?username=agent7&result=failure' },
+  { label: 'op logs last 24 h', path: `/logs/list?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}` },
+  { label: 'op logs page 5000', path: '/logs/list?page=5000' },
+  { label: 'op logs agent page 1', path: '/logs/list', agent: true },
+  { label: 'login logs page 1', path: '/logs/loginlist' },
+  { label: 'login logs username', path: '/logs/loginlist?username=agent3' },
+  { label: 'device logs page 1', path: '/logs/devicelogs' },
+  { label: 'device logs kind=rejected', path: '/logs/devicelogs?kind=rejected' },
+  { label: 'device logs sn', path: '/logs/devicelogs?sn=BMS-0000042' },
+  { label: 'alarms page 1', path: '/device/alarmlist' },
+  { label: 'alarms untreated + level', path: '/device/alarmlist?state=untreated&level=2' },
+  { label: 'alarms active', path: '/device/alarmlist?activity=active' },
+  { label: 'alarms device=BMS-00123', path: '/device/alarmlist?device=BMS-00123' },
+  { label: 'alarms agent page 1', path: '/device/alarmlist', agent: true },
+];
+
+interface Run {
+  rps: number;
+  p50: number;
+  p95: number;
+  non2xx: number;
+}
+
+async function cannon(url: string, headers: Record<string, string>, connections: number): Promise<Run> {
+  const r = await autocannon({ url, connections, duration: DURATION, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p95: r.latency.p97_5 ?? r.latency.p99, non2xx: r.non2xx + r.errors };
+}
+
+async function main() {
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)');
+  const name = REUSE ?? `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  if (!REUSE) await admin.query(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    const { app, auth } = await startApp(database, { DEMO: 'off', API_RATE_LIMIT: '0' });
+    console.log(
+      `bench:lists  ${DEVICES.toLocaleString('en')} devices, ${LOGS.toLocaleString('en')} operation-log rows, ${os.cpus().length} cores, ` +
+        `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
+    if (!REUSE) await seedFleet(database.db);
+    const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'agent1', password: 'bench-pass' } });
+    const agentAuth = { authorization: `Bearer ${login.json().data.token}` };
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+    // Each line: a check that it answers (and how many rows), then 1 and N connections.
+    const config = { single: await cannon(`${address}/api/v1/config`, {}, 1), many: await cannon(`${address}/api/v1/config`, {}, CONNECTIONS) };
+    console.log(
+      `${'GET /config (baseline)'.padEnd(34)} 1 user p50 ${config.single.p50} ms p95 ${config.single.p95} ms   ` +
+        `${CONNECTIONS} users ${config.many.rps.toFixed(0)} req/s`,
+    );
+    const missed: string[] = [];
+    for (const line of LINES) {
+      if (ONLY && !line.label.includes(ONLY)) continue;
+      const headers = line.agent ? agentAuth : auth;
+      const check = await app.inject({ method: 'GET', url: `/api/v1${line.path}`, headers });
+      const body = check.json();
+      if (body.code !== 20000) throw new Error(`${line.path}: ${check.body.slice(0, 300)}`);
+      const total = `${body.data.total.toLocaleString('en')}${body.data.exact === false ? '+' : ''}`;
+      const single = await cannon(`${address}/api/v1${line.path}`, headers, 1);
+      const many = await cannon(`${address}/api/v1${line.path}`, headers, CONNECTIONS);
+      const ratio = many.rps / config.many.rps;
+      const ok = single.p95 < 50 && ratio >= 0.3 && single.non2xx + many.non2xx === 0;
+      if (!ok) missed.push(line.label);
+      console.log(
+        `${line.label.padEnd(34)} 1 user p50 ${String(single.p50).padStart(3)} ms p95 ${String(single.p95).padStart(4)} ms   ` +
+          `${CONNECTIONS} users ${many.rps.toFixed(0).padStart(5)} req/s = ${ratio.toFixed(2)}× config   total ${total.padStart(9)}` +
+          `${single.non2xx + many.non2xx ? `   ${single.non2xx + many.non2xx} errors` : ''}${ok ? '' : '   MISSED'}`,
+      );
+    }
+    console.log(missed.length ? `missed (p95 ≥ 50 ms or < 0.3× config): ${missed.join(', ')}` : 'every line met both targets');
+    console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    await app.close();
+  } finally {
+    await database.close();
+    if (KEEP || REUSE) console.log(`kept database ${name} (drop it with: dropdb -h 127.0.0.1 -U postgres ${name})`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+await main();
