@@ -118,7 +118,7 @@ const LINES: Line[] = [
   { label: 'users username=agent1', path: '/user/list?username=agent1' },
   { label: 'op logs page 1', path: '/logs/list' },
   { label: 'op logs action', path: '/logs/list?action=device.edit' },
-  { label: 'op logs username + result', path: '/logs/list?username=agent7&result=failure' },
+  { label: 'op logs username + result', path: '/logs/list?username=agent50&result=failure' },
   { label: 'op logs last 24 h', path: `/logs/list?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}` },
   { label: 'op logs page 5000', path: '/logs/list?page=5000' },
   { label: 'op logs agent page 1', path: '/logs/list', agent: true },
@@ -166,6 +166,18 @@ async function main() {
     const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'agent1', password: 'bench-pass' } });
     const agentAuth = { authorization: `Bearer ${login.json().data.token}` };
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    /**
+     * autocannon stops at its deadline but the server finishes the requests in flight: wait
+     * until the database has no query of ours running so a slow line's backlog is not charged
+     * to the next one.
+     */
+    const drain = async () => {
+      for (let i = 0; i < 600; i++) {
+        const r = await admin.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and state = 'active'`, [name]);
+        if (r.rows[0].n === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
 
     // Each line: a check that it answers (and how many rows), then 1 and N connections.
     const config = { single: await cannon(`${address}/api/v1/config`, {}, 1), many: await cannon(`${address}/api/v1/config`, {}, CONNECTIONS) };
@@ -183,6 +195,7 @@ async function main() {
       const total = `${body.data.total.toLocaleString('en')}${body.data.exact === false ? '+' : ''}`;
       const single = await cannon(`${address}/api/v1${line.path}`, headers, 1);
       const many = await cannon(`${address}/api/v1${line.path}`, headers, CONNECTIONS);
+      await drain();
       const ratio = many.rps / config.many.rps;
       const ok = single.p95 < 50 && ratio >= 0.3 && single.non2xx + many.non2xx === 0;
       if (!ok) missed.push(line.label);

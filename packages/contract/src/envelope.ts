@@ -104,10 +104,16 @@ export const pageQuerySchema = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
+/**
+ * A page of a list. Lists that can grow without bound (devices, logs, alarms, users, projects)
+ * count their matches up to a cap: past it `total` is the cap and `exact` is false, shown as
+ * "10,000+". Absent `exact` means the total is exact.
+ */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ total: z.number().int(), items: z.array(item) });
+  return z.object({ total: z.number().int(), exact: z.boolean().optional(), items: z.array(item) });
 }
 export interface Page<T> {
   total: number;
+  exact?: boolean;
   items: T[];
 }

@@ -106,7 +106,7 @@ export function useServerTable<F extends object = Record<string, never>, S exten
 
   /** Props for the Table: rows (keyed by `id`), size, loading, pagination and the change handler. */
   const tableProps = useCallback(
-    <T>(data: { total: number; items: T[] } | undefined, loading: boolean): Partial<TableProps<T>> => ({
+    <T>(data: { total: number; exact?: boolean; items: T[] } | undefined, loading: boolean): Partial<TableProps<T>> => ({
       rowKey: 'id',
       size: 'middle',
       dataSource: data?.items ?? [],
@@ -118,7 +118,9 @@ export function useServerTable<F extends object = Record<string, never>, S exten
         total: data?.total ?? 0,
         showSizeChanger: true,
         pageSizeOptions: PAGE_SIZES,
-        showTotal: (total: number) => i18n.t('common:total', { total }),
+        // A total counted up to the server's cap reads "more than 10,000".
+        showTotal: (total: number) =>
+          data?.exact === false ? i18n.t('common:totalAtLeast', { total }) : i18n.t('common:total', { total }),
       },
     }),
     [onChange, state.page, state.limit],

@@ -56,7 +56,7 @@ export const alarms = pgTable(
   (t) => [
     uniqueIndex('alarms_one_active_idx').on(t.deviceId, t.ruleKey).where(sql`ended_at is null`),
     index('alarms_device_started_idx').on(t.deviceId, t.startedAt),
-    index('alarms_started_idx').on(t.startedAt),
+    index('alarms_started_idx').on(t.startedAt, t.id),
     index('alarms_untreated_idx').on(t.startedAt).where(sql`state = 'untreated'`),
     index('alarms_level_idx').on(t.level, t.startedAt),
     check('alarms_level_chk', sql`level between 1 and 4`),

@@ -26,7 +26,9 @@ export const operationLogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('operation_logs_created_idx').on(t.createdAt),
+    // (created_at, id): the lists' order, ties included (one import or one start writes many rows
+    // with the same time), straight from the index.
+    index('operation_logs_created_idx').on(t.createdAt, t.id),
     index('operation_logs_path_idx').on(t.userPath.op('text_pattern_ops'), t.createdAt),
     index('operation_logs_action_idx').on(t.action, t.createdAt),
     index('operation_logs_entity_idx').on(t.entity, t.createdAt),

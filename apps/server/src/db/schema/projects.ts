@@ -116,6 +116,13 @@ export const devices = pgTable(
     credentialHash: varchar('credential_hash', { length: 64 }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The list's free-text search: name, SN, IMEI and SIM number in lower case, kept by PostgreSQL.
+     * One trigram index over one column answers `q` with one index scan and a plain LIKE recheck
+     * (four ILIKEs over four indexes cost ~10 µs a row in a UTF-8 collation: 1.3 s for a term
+     * the planner guessed wrong at 100,000 devices).
+     */
+    search: text('search').generatedAlwaysAs(sql`lower(name || ' ' || sn || ' ' || imei || ' ' || sim_number)`),
   },
   (t) => [
     index('devices_project_idx').on(t.projectId, t.createdAt),
@@ -125,15 +132,16 @@ export const devices = pgTable(
     index('devices_online_idx').on(t.online),
     index('devices_enabled_idx').on(t.enabled),
     index('devices_warning_idx').on(t.warningLevel),
-    index('devices_created_idx').on(t.createdAt),
+    // (created_at, id): an import writes thousands of devices with one created_at; the list's
+    // default order (created_at, id) comes from the index instead of sorting every tie.
+    index('devices_created_idx').on(t.createdAt, t.id),
     index('devices_imei_idx').on(t.imei),
     index('devices_sim_idx').on(t.simNumber),
     index('devices_name_idx').on(t.name),
-    // The list's free-text search and the typeahead (ILIKE '%q%' / 'q%'); pg_trgm, migration 0004.
+    // The typeahead (ILIKE 'q%' on SN or name) and the list's search (LIKE '%q%' on `search`); pg_trgm.
     index('devices_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     index('devices_sn_trgm_idx').using('gin', t.sn.op('gin_trgm_ops')),
-    index('devices_imei_trgm_idx').using('gin', t.imei.op('gin_trgm_ops')),
-    index('devices_sim_trgm_idx').using('gin', t.simNumber.op('gin_trgm_ops')),
+    index('devices_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
     check('devices_warning_level_chk', sql`warning_level between 0 and 4`),
   ],
 );

@@ -61,7 +61,7 @@ export const loginLogs = pgTable(
   (t) => [
     index('login_logs_username_ip_idx').on(t.username, t.ip, t.createdAt),
     index('login_logs_user_idx').on(t.userId, t.createdAt),
-    index('login_logs_created_idx').on(t.createdAt),
+    index('login_logs_created_idx').on(t.createdAt, t.id),
   ],
 );
 

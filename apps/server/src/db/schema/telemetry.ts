@@ -86,7 +86,9 @@ export const deviceLogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('device_logs_created_idx').on(t.createdAt),
+    // (created_at, id): a server start writes one `offline` row per device with the same time.
+    index('device_logs_created_idx').on(t.createdAt, t.id),
+    index('device_logs_sn_idx').on(t.sn, t.createdAt),
     index('device_logs_device_idx').on(t.deviceId, t.createdAt),
     index('device_logs_kind_idx').on(t.kind, t.createdAt),
     index('device_logs_owner_idx').on(t.ownerPath.op('text_pattern_ops'), t.createdAt),

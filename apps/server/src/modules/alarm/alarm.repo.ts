@@ -12,6 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { visibleDevices } from '../../lib/visibility.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -228,6 +229,7 @@ const SORTS = {
   processedAt: alarms.processedAt,
   device: devices.sn,
 };
+const NULLABLE_SORTS = new Set<keyof typeof SORTS>(['endedAt', 'processedAt']);
 
 export async function listAlarms(
   db: Executor,
@@ -235,15 +237,17 @@ export async function listAlarms(
 ) {
   const where = whereOf(f);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, [total]] = await Promise.all([
+  const [items, total] = await Promise.all([
     base(db)
       .where(where)
-      .orderBy(sql`${dir(SORTS[f.sort])} nulls last`, dir(alarms.id))
+      // `nulls last` only where the column can be null: on started_at / level / SN it would stop
+      // PostgreSQL from reading the order off the index (a sort of every alarm instead).
+      .orderBy(NULLABLE_SORTS.has(f.sort) ? sql`${dir(SORTS[f.sort])} nulls last` : dir(SORTS[f.sort]), dir(alarms.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(where)),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { ...total, items };
 }
 
 export async function alarmGroups(db: Executor, f: AlarmQuery) {

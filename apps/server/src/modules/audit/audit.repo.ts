@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gte, ilike, like, lte, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, like, lte, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 
@@ -34,7 +35,7 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   ];
   const where = and(...conds);
   const dir = f.order === 'asc' ? asc : desc;
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select({ log: operationLogs, roleName: roles.name })
       .from(operationLogs)
@@ -44,9 +45,9 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
       .orderBy(dir(operationLogs.createdAt), dir(operationLogs.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(operationLogs).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(operationLogs).where(where)),
   ]);
-  return { total: total?.n ?? 0, items: rows.map((r) => ({ ...r.log, roleName: r.roleName ?? '' })) };
+  return { ...total, items: rows.map((r) => ({ ...r.log, roleName: r.roleName ?? '' })) };
 }
 
 /** Login logs; scoped callers see the logs of users in their subtree only. */
@@ -64,17 +65,18 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
     f.scopePath
       ? db.select().from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
       : db.select().from(loginLogs).leftJoin(users, eq(users.id, loginLogs.userId));
+  // Only a scoped caller needs the user (its path); the administrator's count reads the logs alone.
   const countBase = () =>
     f.scopePath
-      ? db.select({ n: count() }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
-      : db.select({ n: count() }).from(loginLogs).leftJoin(users, eq(users.id, loginLogs.userId));
-  const [rows, [total]] = await Promise.all([
+      ? db.select({ one: sql`1` }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
+      : db.select({ one: sql`1` }).from(loginLogs);
+  const [rows, total] = await Promise.all([
     base()
       .where(where)
       .orderBy(dir(loginLogs.createdAt), dir(loginLogs.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    countBase().where(where),
+    cappedTotal(db, countBase().where(where)),
   ]);
-  return { total: total?.n ?? 0, items: rows.map((r) => r.login_logs) };
+  return { ...total, items: rows.map((r) => r.login_logs) };
 }

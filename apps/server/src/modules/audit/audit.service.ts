@@ -92,6 +92,7 @@ export class AuditService {
     const res = await repo.listOperationLogs(this.db, { ...q, scopePath: scopeOf(ctx) });
     return {
       total: res.total,
+      exact: res.exact,
       items: res.items.map(({ userPath: _p, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     };
   }
@@ -100,6 +101,7 @@ export class AuditService {
     const res = await repo.listLoginLogs(this.db, { ...q, scopePath: scopeOf(ctx) });
     return {
       total: res.total,
+      exact: res.exact,
       items: res.items.map((r) => ({
         id: r.id,
         username: r.username,

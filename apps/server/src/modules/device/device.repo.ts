@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
 import { visibleDevices } from '../../lib/visibility.js';
@@ -49,7 +50,8 @@ export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
 export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
 
 function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
-  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
+  // `search` holds name, SN, IMEI and SIM number in lower case (migration 0018).
+  const q = f.q ? `%${escapeLike(f.q.toLowerCase())}%` : undefined;
   return and(
     visibleDevices(f.scopePath),
     f.projectId ? eq(devices.projectId, f.projectId) : undefined,
@@ -59,26 +61,38 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
     f.topLevel ? isNull(devices.parentId) : undefined,
-    q ? or(ilike(devices.name, q), ilike(devices.sn, q), ilike(devices.imei, q), ilike(devices.simNumber, q)) : undefined,
+    q ? like(devices.search, q) : undefined,
   );
 }
 
+/**
+ * One page of devices. The page's ids are chosen first (an index scan in the sort's order that
+ * skips `offset` entries without reading their rows), then only those rows are joined to their
+ * type and project and given their child count: the old single query computed every skipped
+ * row's joins and sub-device count, so page 4,000 cost 400 ms. The total is counted up to the cap.
+ */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, [total]] = await Promise.all([
+  const order = [dir(devices[f.sort]), dir(devices.id)];
+  const pageIds = db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(where)
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit);
+  const [items, total] = await Promise.all([
     db
       .select(columns)
       .from(devices)
       .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
       .leftJoin(projects, eq(projects.id, devices.projectId))
-      .where(where)
-      .orderBy(dir(devices[f.sort]), dir(devices.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(devices).where(where),
+      .where(inArray(devices.id, pageIds))
+      .orderBy(...order),
+    cappedTotal(db, db.select({ one: sql`1` }).from(devices).where(where)),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { ...total, items };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */

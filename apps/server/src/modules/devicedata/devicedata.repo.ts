@@ -2,6 +2,7 @@ import { and, desc, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { DeviceLogKind } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 // Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
 
@@ -35,7 +36,7 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
   if (f.from) conds.push(gte(deviceLogs.createdAt, f.from));
   if (f.to) conds.push(lt(deviceLogs.createdAt, f.to));
   const where = conds.length > 0 ? and(...conds) : undefined;
-  const [items, [count]] = await Promise.all([
+  const [items, total] = await Promise.all([
     db
       .select({
         id: deviceLogs.id,
@@ -53,7 +54,7 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
       .orderBy(desc(deviceLogs.createdAt), desc(deviceLogs.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    db.select({ n: sql<number>`count(*)::int` }).from(deviceLogs).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(deviceLogs).where(where)),
   ]);
-  return { total: count?.n ?? 0, items };
+  return { ...total, items };
 }

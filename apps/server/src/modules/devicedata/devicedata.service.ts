@@ -1,4 +1,4 @@
-import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, type UplinkResult } from '@iot/contract';
+import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, type Page, type UplinkResult } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import type { CommandService } from '../../ingest/commands.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
@@ -44,7 +44,7 @@ export class DeviceDataService {
     return rows.map((r) => ({ semaphoreId: r.semaphoreId, value: r.value as LatestValue['value'], ts: r.ts.toISOString() }));
   }
 
-  async logs(ctx: AuthContext, q: DeviceLogQuery): Promise<{ total: number; items: DeviceLogDto[] }> {
+  async logs(ctx: AuthContext, q: DeviceLogQuery): Promise<Page<DeviceLogDto>> {
     const res = await repo.listDeviceLogs(this.db, {
       ...q,
       scope: scopeOf(ctx),
@@ -53,6 +53,7 @@ export class DeviceDataService {
     });
     return {
       total: res.total,
+      exact: res.exact,
       items: res.items.map((r) => ({
         ...r,
         kind: r.kind as DeviceLogDto['kind'],

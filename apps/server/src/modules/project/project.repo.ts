@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, like, notInArray, or, sql, t
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
 import { escapeLike, sentValues } from '../../lib/sql.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
@@ -43,7 +44,7 @@ export async function listProjects(
     f.ownerId ? eq(projects.ownerId, f.ownerId) : undefined,
   );
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, [total]] = await Promise.all([
+  const [items, total] = await Promise.all([
     db
       .select(columns)
       .from(projects)
@@ -52,9 +53,9 @@ export async function listProjects(
       .orderBy(dir(projects[f.sort]), dir(projects.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(projects).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(projects).where(where)),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { ...total, items };
 }
 
 export async function findProject(db: Executor, id: number, scopePath: string | undefined) {

@@ -26,7 +26,7 @@ export class ProjectService {
 
   async list(ctx: AuthContext, q: ListQuery) {
     const res = await repo.listProjects(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, items: res.items.map(toDto) };
+    return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
   }
 
   async visible(ctx: AuthContext, id: number) {

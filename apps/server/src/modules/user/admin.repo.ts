@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 const parent = alias(users, 'parent');
 
@@ -42,7 +43,7 @@ export async function listUsers(db: Executor, f: UserFilter) {
   ];
   const where = and(...conds);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, [total]] = await Promise.all([
+  const [items, total] = await Promise.all([
     db
       .select(userColumns)
       .from(users)
@@ -52,9 +53,9 @@ export async function listUsers(db: Executor, f: UserFilter) {
       .orderBy(dir(users[f.sort]), dir(users.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(users).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(users).where(where)),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { ...total, items };
 }
 
 export async function findUser(db: Executor, id: number) {

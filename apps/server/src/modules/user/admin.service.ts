@@ -47,7 +47,7 @@ export class UserAdminService {
     }
     const res = await repo.listUsers(this.db, { ...q, scopePath: scopeOf(ctx), callerId: ctx.userId });
     const locked = await repo.lockedUsernames(this.db, res.items.map((u) => u.username));
-    return { total: res.total, items: res.items.map((u) => toDto(u, locked.has(u.username))) };
+    return { total: res.total, exact: res.exact, items: res.items.map((u) => toDto(u, locked.has(u.username))) };
   }
 
   /** The user if it lies in the caller's subtree, else "not found". */

@@ -1,0 +1,21 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+
+/**
+ * Lists count their matches up to this many; past it a list answers `total: COUNT_CAP,
+ * exact: false` and the console shows "10,000+". The pager still reaches every page up to the
+ * cap; beyond it a filter or a sort finds the rows (nobody pages through 10,000 rows).
+ */
+export const COUNT_CAP = 10_000;
+
+/**
+ * The total of a list, counted up to the cap only: `select count(*) from (… limit cap + 1)`
+ * stops scanning at the cap, so an unfiltered list of 10 million log rows, or a text search that
+ * matches half the fleet, costs 10,001 index entries instead of millions. `matches` is the
+ * list's select (any single column, with its joins and where; no order, limit or offset).
+ */
+export async function cappedTotal(db: Executor, matches: SQLWrapper): Promise<{ total: number; exact: boolean }> {
+  const res = await db.execute(sql`select count(*)::int as n from (${matches} limit ${COUNT_CAP + 1}) c`);
+  const n = Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+  return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP };
+}
