@@ -87,7 +87,9 @@ async function seedFleet(db: Database['db']) {
     select d.id, 'r' || (i % 7), 'rule', '01111001', 1 + i % 4, '过压', 'Overvoltage', '58.1', now() - (i * 20 || ' seconds')::interval,
       case when i > 100000 or i % 3 <> 0 then now() - (i * 20 - 60 || ' seconds')::interval end, case when i % 2 = 0 then 'processed' else 'untreated' end
     from generate_series(1, 200000) i join devices d on d.id = 1 + (i * 7 % ${DEVICES})`);
-  await db.execute(sql`analyze`);
+  // What autovacuum does to insert-mostly tables in production (PostgreSQL 13+): statistics and the
+  // visibility map, without which no index-only scan can count.
+  await db.execute(sql`vacuum analyze`);
   console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
@@ -118,7 +120,8 @@ const LINES: Line[] = [
   { label: 'users username=agent1', path: '/user/list?username=agent1' },
   { label: 'op logs page 1', path: '/logs/list' },
   { label: 'op logs action', path: '/logs/list?action=device.edit' },
-  { label: 'op logs username + result', path: '/logs/list?username=agent50&result=failure' },
+  { label: 'op logs username + result', path: '/logs/list?username=agent51&result=failure' },
+  { label: 'op logs username=nobody', path: '/logs/list?username=nobody' },
   { label: 'op logs last 24 h', path: `/logs/list?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}` },
   { label: 'op logs page 5000', path: '/logs/list?page=5000' },
   { label: 'op logs agent page 1', path: '/logs/list', agent: true },

@@ -32,6 +32,9 @@ describe('lists at scale', () => {
     expect(all.items).toHaveLength(50);
     const failures = await ok('admin', 'GET', '/logs/list?result=failure');
     expect(failures).toMatchObject({ total: 10, exact: true });
+    // The username filter takes the whole name, whatever its case.
+    expect(await ok('admin', 'GET', '/logs/list?username=BULK&result=failure')).toMatchObject({ total: 10, exact: true });
+    expect(await ok('admin', 'GET', '/logs/list?username=bul')).toMatchObject({ total: 0, exact: true });
     // The last page the pager offers still answers rows.
     expect((await ok('admin', 'GET', '/logs/list?limit=50&page=200')).items).toHaveLength(50);
   });

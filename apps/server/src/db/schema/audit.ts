@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
@@ -32,7 +33,8 @@ export const operationLogs = pgTable(
     index('operation_logs_path_idx').on(t.userPath.op('text_pattern_ops'), t.createdAt),
     index('operation_logs_action_idx').on(t.action, t.createdAt),
     index('operation_logs_entity_idx').on(t.entity, t.createdAt),
-    index('operation_logs_username_idx').on(t.username, t.createdAt),
+    // The username filter: the whole name, any case (lower(username) = …), newest first.
+    index('operation_logs_username_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt),
   ],
 );
 

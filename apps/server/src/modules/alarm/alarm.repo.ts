@@ -194,20 +194,46 @@ export type AlarmRow = Awaited<ReturnType<typeof alarmsByIds>>[number];
 /** The filters of the alarm endpoints' parsed query, plus the caller's scope. */
 export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
 
-function whereOf(f: AlarmQuery): SQL | undefined {
-  const q = f.device ? `%${escapeLike(f.device)}%` : undefined;
-  return and(
-    visibleDevices(f.scopePath),
+/** Conditions on the alarm row alone. */
+function alarmWhere(f: AlarmQuery): (SQL | undefined)[] {
+  return [
     f.alarmId ? eq(alarms.id, f.alarmId) : undefined,
-    f.projectId ? eq(devices.projectId, f.projectId) : undefined,
     f.deviceId ? eq(alarms.deviceId, f.deviceId) : undefined,
-    f.typeId ? eq(devices.typeId, f.typeId) : undefined,
-    q ? or(ilike(devices.sn, q), ilike(devices.name, q)) : undefined,
     f.level ? eq(alarms.level, f.level) : undefined,
     f.state ? eq(alarms.state, f.state) : undefined,
     f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
     f.from ? gte(alarms.startedAt, new Date(f.from)) : undefined,
     f.to ? lt(alarms.startedAt, new Date(f.to)) : undefined,
+  ];
+}
+
+/** Conditions that need the alarm's device (scope, project, type, SN or name). */
+function deviceWhere(f: AlarmQuery): (SQL | undefined)[] {
+  const q = f.device ? `%${escapeLike(f.device)}%` : undefined;
+  return [
+    visibleDevices(f.scopePath),
+    f.projectId ? eq(devices.projectId, f.projectId) : undefined,
+    f.typeId ? eq(devices.typeId, f.typeId) : undefined,
+    q ? or(ilike(devices.sn, q), ilike(devices.name, q)) : undefined,
+  ];
+}
+
+function whereOf(f: AlarmQuery): SQL | undefined {
+  return and(...deviceWhere(f), ...alarmWhere(f));
+}
+
+/**
+ * The capped total; without a condition on the device (the administrator's unfiltered or
+ * alarm-only filters) it counts the alarms alone, skipping a join per counted row (every alarm
+ * has its device: the foreign key cascades).
+ */
+function alarmTotal(db: Executor, f: AlarmQuery) {
+  const needsDevice = deviceWhere(f).some(Boolean);
+  return cappedTotal(
+    db,
+    needsDevice
+      ? db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(whereOf(f))
+      : db.select({ one: sql`1` }).from(alarms).where(and(...alarmWhere(f))),
   );
 }
 
@@ -245,7 +271,7 @@ export async function listAlarms(
       .orderBy(NULLABLE_SORTS.has(f.sort) ? sql`${dir(SORTS[f.sort])} nulls last` : dir(SORTS[f.sort]), dir(alarms.id))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    cappedTotal(db, db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(where)),
+    alarmTotal(db, f),
   ]);
   return { ...total, items };
 }
