@@ -135,6 +135,9 @@ export const devices = pgTable(
     // (created_at, id): an import writes thousands of devices with one created_at; the list's
     // default order (created_at, id) comes from the index instead of sorting every tie.
     index('devices_created_idx').on(t.createdAt, t.id),
+    // The device list's default view (top-level devices, newest first): its pages and deep pages
+    // read this index alone while the visibility map is set (page 4,000: 350 → 54 ms).
+    index('devices_top_created_idx').on(t.createdAt, t.id).where(sql`parent_id is null`),
     index('devices_imei_idx').on(t.imei),
     index('devices_sim_idx').on(t.simNumber),
     index('devices_name_idx').on(t.name),
