@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, invalid } from '../lib/errors.js';
+
+/**
+ * The one file of a multipart upload (field `file`). Malformed multipart (no boundary, a cut-off
+ * body, too many parts) answers 40000 naming `file` or `body` instead of a parser error.
+ */
+export async function readUpload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
+  if (!req.isMultipart()) throw invalid('file', 'fileRequired');
+  try {
+    const file = await req.file();
+    if (!file || file.fieldname !== 'file') throw invalid('file', 'fileRequired');
+    return { filename: file.filename, data: await file.toBuffer() };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    // Size limits keep their own message (envelope plugin).
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') throw err;
+    const tooMany = code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_PROTO_VIOLATION';
+    req.log.debug({ err }, 'malformed multipart upload');
+    throw invalid(tooMany ? 'body' : 'file', 'uploadMalformed');
+  }
+}
