@@ -1,5 +1,14 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../lib/errors.js';
+
+/** Spreadsheet transfers of the API: the upload of an import, the download of a sheet. */
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Sends an .xlsx as a download named `filename`. */
+export function sendSheet(reply: FastifyReply, filename: string, buf: Buffer) {
+  return reply.header('content-type', XLSX_TYPE).header('content-disposition', `attachment; filename="${filename}"`).send(buf);
+}
 
 /**
  * The one file of a multipart upload (field `file`). Malformed multipart (no boundary, a cut-off

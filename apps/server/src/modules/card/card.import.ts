@@ -21,7 +21,7 @@ import { readSheetInWorker, restoreCell, SheetReadError, spreadsheetKind, writeS
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { ProjectService } from '../project/project.service.js';
-import { cellError, issueRefusal } from '../../lib/sheet-refusals.js';
+import { cellError, importOutcome, issueRefusal } from '../../lib/sheet-refusals.js';
 import * as repo from './card.repo.js';
 import { toCardDto, type CardListQuery } from './card.service.js';
 
@@ -136,15 +136,16 @@ export class CardSheetService {
       if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);
       else valid.push({ row, card: parsed.data, ownerPath: project?.ownerPath ?? actor.path });
     });
-    const taken = await repo.existingIccids(this.db, valid.map((v) => v.card.iccid));
-    const fresh = valid.filter((v) => {
-      if (!taken.has(v.card.iccid)) return true;
-      errors.push(cellError(v.row, 'iccid', 'iccidTaken', { iccid: v.card.iccid }));
-      return false;
+    const { fresh, report, write } = importOutcome({
+      total: rows.length,
+      valid,
+      errors,
+      taken: await repo.existingIccids(this.db, valid.map((v) => v.card.iccid)),
+      key: { column: 'iccid', of: (v) => v.card.iccid, reason: 'iccidTaken' },
+      mode,
+      dryRun,
     });
-    errors.sort((a, b) => a.row - b.row);
-    const report: ImportReport = { total: rows.length, valid: fresh.length, imported: 0, mode, dryRun, errors };
-    if (dryRun || fresh.length === 0 || (mode === 'all' && errors.length > 0)) return report;
+    if (!write) return report;
     try {
       report.imported = await this.db.transaction(async (tx) => {
         const n = await repo.insertCards(

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, cardApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { visibleDevices } from '../../lib/visibility.js';
+import { visibleDevices, visibleOwned } from '../../lib/visibility.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -11,20 +11,8 @@ const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 const linkOf = sql`${devices.simNumber} <> '' and (${devices.simNumber} = ${simCards.iccid}
   or (${simCards.msisdn} <> '' and ${devices.simNumber} = ${simCards.msisdn}))`;
 
-/**
- * Cards a caller sees: owned in its subtree, or in a project it sees (owned there or assigned to
- * a user of it), like devices (lib/visibility.ts). Undefined scope: all.
- */
-export function visibleCards(scopePath: string | undefined): SQL | undefined {
-  if (!scopePath) return undefined;
-  const prefix = `${escapeLike(scopePath)}%`;
-  return or(
-    like(simCards.ownerPath, prefix),
-    sql`exists (select 1 from projects p where p.id = ${simCards.projectId} and (p.owner_path like ${prefix}
-          or exists (select 1 from project_users pu join users u on u.id = pu.user_id
-                     where pu.project_id = p.id and u.path like ${prefix})))`,
-  );
-}
+/** Cards a caller sees: scoped like devices (owner line, or a project it sees). */
+export const visibleCards = (scopePath: string | undefined) => visibleOwned(simCards.ownerPath, simCards.projectId, scopePath);
 
 /** The card's linked device among those the scope sees, as {id, name, sn} json (or null). */
 const deviceOf = (scopePath: string | undefined) =>

@@ -4,11 +4,9 @@ import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
-import { readUpload } from '../../plugins/upload.js';
+import { readUpload, sendSheet } from '../../plugins/upload.js';
 import type { CardSheetService } from './card.import.js';
 import type { CardService } from './card.service.js';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export const cardRoutes: FastifyPluginAsync<{ cards: CardService; sheets: CardSheetService }> = async (app, { cards, sheets }) => {
   route(app, api.list, async (req) => ok(await cards.list(authOf(req), req.query)));
@@ -24,21 +22,13 @@ export const cardRoutes: FastifyPluginAsync<{ cards: CardService; sheets: CardSh
   route(app, api.voiceMargin, async (req) => ok(await cards.voiceMargin(authOf(req), req.query.id, req.query.refresh)));
   route(app, api.whitelist, async (req) => ok(await cards.whitelist(authOf(req), req.query.id, req.query.refresh)));
   route(app, api.configWhitelist, async (req) => ok(await cards.configWhitelist(actorOf(req), req.body), 'whitelist changed'));
-  route(app, api.importTemplate, async (req, reply) =>
-    reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="sim-cards-template-${req.query.lang}.xlsx"`)
-      .send(sheets.template(req.query.lang)),
-  );
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `sim-cards-template-${req.query.lang}.xlsx`, sheets.template(req.query.lang)));
   route(app, api.import, async (req) => {
     const report = await sheets.import(actorOf(req), await readUpload(req), req.query.mode, req.query.dryRun);
     return ok(report, report.dryRun ? 'checked' : `${report.imported} card(s) imported`);
   });
   route(app, api.export, async (req, reply) => {
     const { lang, ...q } = req.query;
-    return reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="sim-cards-${new Date().toISOString().slice(0, 10)}.xlsx"`)
-      .send(await sheets.export(authOf(req), q, lang));
+    return sendSheet(reply, `sim-cards-${new Date().toISOString().slice(0, 10)}.xlsx`, await sheets.export(authOf(req), q, lang));
   });
 };

@@ -4,18 +4,11 @@ import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
-import { readUpload } from '../../plugins/upload.js';
+import { readUpload, sendSheet } from '../../plugins/upload.js';
 import type { DeviceSheetService } from './device.import.js';
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 export const deviceSheetRoutes: FastifyPluginAsync<{ sheets: DeviceSheetService }> = async (app, { sheets }) => {
-  route(app, api.importTemplate, async (req, reply) =>
-    reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="devices-template-${req.query.lang}.xlsx"`)
-      .send(sheets.template(req.query.lang)),
-  );
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `devices-template-${req.query.lang}.xlsx`, sheets.template(req.query.lang)));
 
   route(app, api.import, async (req) => {
     const file = await readUpload(req);
@@ -25,10 +18,6 @@ export const deviceSheetRoutes: FastifyPluginAsync<{ sheets: DeviceSheetService 
 
   route(app, api.export, async (req, reply) => {
     const { lang, ...q } = req.query;
-    const buf = await sheets.export(authOf(req), { ...q, page: 1, limit: 1 }, lang);
-    return reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="devices-${new Date().toISOString().slice(0, 10)}.xlsx"`)
-      .send(buf);
+    return sendSheet(reply, `devices-${new Date().toISOString().slice(0, 10)}.xlsx`, await sheets.export(authOf(req), { ...q, page: 1, limit: 1 }, lang));
   });
 };
