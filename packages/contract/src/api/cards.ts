@@ -25,7 +25,7 @@ import {
   whitelistConfigSchema,
 } from '../cards.js';
 import { idsQuerySchema, importQuerySchema, importReportSchema, templateQuerySchema } from '../devices.js';
-import { pageOf } from '../envelope.js';
+import { errorEnvelopeSchema, pageOf } from '../envelope.js';
 import { endpoint } from '../endpoint.js';
 import { PUBLIC } from '../permissions.js';
 import { countSchema, createdSchema, noDataSchema } from './common.js';
@@ -230,7 +230,8 @@ export const cardOrderApi = {
     description: 'Signature and amount are checked; an order is marked paid once; every notification is logged.',
     body: z.record(z.string(), z.unknown()),
     data: z.object({ code: z.string(), message: z.string() }),
-    otherAnswers: { 400: z.object({ code: z.string(), message: z.string() }) },
+    // A refused notification (`FAIL`), or the API's error envelope for a body that is not JSON.
+    otherAnswers: { 400: z.union([z.object({ code: z.string(), message: z.string() }), errorEnvelopeSchema]) },
   }),
   simulatePay: endpoint({
     method: 'POST',
