@@ -28,7 +28,8 @@ function server(port: number, captcha: 'on' | 'off') {
     cwd: root,
     url: `http://127.0.0.1:${port}/api/v1/config`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // A loaded shared machine may need longer for a fresh database (E2E_SERVER_TIMEOUT ms).
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT ?? 120_000),
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
     env: {

@@ -55,6 +55,18 @@ import { AlarmService } from './modules/alarm/alarm.service.js';
 import { DEFAULT_ENGINE } from './modules/alarm/alarm.engine.js';
 import { alarmRoutes } from './modules/alarm/alarm.routes.js';
 import { AlarmMailer } from './modules/alarm/alarm.mail.js';
+import { CardService } from './modules/card/card.service.js';
+import { CardSheetService } from './modules/card/card.import.js';
+import { cardRoutes } from './modules/card/card.routes.js';
+import { OrderService } from './modules/card/order.service.js';
+import { orderRoutes } from './modules/card/order.routes.js';
+import { CardJobs } from './modules/card/card.jobs.js';
+import type { CarrierAdapter } from './modules/card/carrier.js';
+import type { PaymentProvider } from './modules/card/payment.js';
+import { carrierFrom, paymentsFrom } from './modules/card/providers.js';
+import { SimulatedVideo, type VideoProvider } from './modules/video/video.provider.js';
+import { VideoService } from './modules/video/video.service.js';
+import { videoRoutes } from './modules/video/video.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -65,6 +77,8 @@ declare module 'fastify' {
     partitions: PartitionKeeper;
     rollups: HistoryRollup;
     alarms: AlarmService;
+    /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
+    cardJobs: CardJobs;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -122,6 +136,11 @@ export interface AppDeps {
    * tests add the declarations of their own test-only routes.
    */
   endpoints?: readonly AnyEndpoint[];
+  /** The SIM card carrier (default: from CARRIER); tests point OneLink at a local server. */
+  carrier?: CarrierAdapter;
+  /** The card orders' payment provider (default: from PAYMENT_PROVIDER). */
+  payments?: PaymentProvider;
+  video?: VideoProvider;
 }
 
 /** Builds the whole server without listening: main.ts listens, tests use `inject`. */
@@ -202,6 +221,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     serverUsername: config.mqttUsername,
     serverPassword: config.mqttPassword,
   });
+  const cards = new CardService(db, devices, projects, deps.carrier ?? carrierFrom(config.carrier), {
+    cacheTtlMs: config.carrierCacheTtl * 1000,
+  });
+  const cardSheets = new CardSheetService(db, projects);
+  const orders = new OrderService(db, cards, deps.payments ?? paymentsFrom(config.payment), app.log, {
+    payTimeoutMs: config.orderPayTimeout * 1000,
+  });
+  const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
+  cardJobs.start();
+  const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
+  app.decorate('cardJobs', cardJobs);
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', partitions);
@@ -256,6 +286,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
+      await api.register(cardRoutes, { cards, sheets: cardSheets });
+      await api.register(orderRoutes, { orders });
+      await api.register(videoRoutes, { video });
     },
     { prefix: API_PREFIX },
   );
@@ -263,6 +296,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     partitions.stop();
+    cardJobs.stop();
     await rollups.stop();
     commands.stop();
     // What is queued is written before the database closes (SIGTERM drains).

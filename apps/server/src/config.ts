@@ -104,6 +104,37 @@ const envSchema = z.object({
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
   MAP_TILE_URL: tileTemplate.optional(),
   MAP_TILE_ATTRIBUTION: z.string().trim().max(500).default(''),
+  CARRIER: z.enum(['simulated', 'onelink']).default('simulated'),
+  ONELINK_BASE_URL: urlWith(['http', 'https']).optional(),
+  ONELINK_APP_ID: z.string().trim().min(1).max(64).optional(),
+  ONELINK_PASSWORD: z.string().min(1).max(256).optional(),
+  ONELINK_RATE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
+  CARD_WHITELIST_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  CARRIER_CACHE_TTL: anyDuration.refine((s) => s <= 86_400, 'at most a day').default(60),
+  CARD_EXPIRY_NOTICE_DAYS: z.coerce.number().int().min(1).max(366).default(30),
+  PAYMENT_PROVIDER: z.enum(['simulated', 'wechat']).default('simulated'),
+  ORDER_PAY_TIMEOUT: anyDuration.refine((s) => s >= 60, 'at least 60 seconds').default(1800),
+  WECHAT_PAY_BASE_URL: urlWith(['http', 'https']).default('https://api.mch.weixin.qq.com'),
+  WECHAT_PAY_APP_ID: z.string().trim().min(1).max(64).optional(),
+  WECHAT_PAY_MCH_ID: z.string().trim().min(1).max(64).optional(),
+  WECHAT_PAY_SERIAL_NO: z.string().trim().min(1).max(128).optional(),
+  WECHAT_PAY_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  WECHAT_PAY_PLATFORM_CERT_FILE: z.string().min(1).optional(),
+  WECHAT_PAY_API_V3_KEY: z.string().length(32, 'exactly 32 characters').optional(),
+  WECHAT_PAY_NOTIFY_URL: urlWith(['https', 'http']).optional(),
+}).superRefine((e, ctx) => {
+  const need = (when: boolean, names: (keyof typeof e)[], because: string) => {
+    if (!when) return;
+    for (const name of names) {
+      if (e[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `required when ${because}` });
+    }
+  };
+  need(e.CARRIER === 'onelink', ['ONELINK_BASE_URL', 'ONELINK_APP_ID', 'ONELINK_PASSWORD'], 'CARRIER=onelink');
+  need(
+    e.PAYMENT_PROVIDER === 'wechat',
+    ['WECHAT_PAY_APP_ID', 'WECHAT_PAY_MCH_ID', 'WECHAT_PAY_SERIAL_NO', 'WECHAT_PAY_PRIVATE_KEY_FILE', 'WECHAT_PAY_PLATFORM_CERT_FILE', 'WECHAT_PAY_API_V3_KEY', 'WECHAT_PAY_NOTIFY_URL'],
+    'PAYMENT_PROVIDER=wechat',
+  );
 });
 
 export interface Config {
@@ -175,7 +206,35 @@ export interface Config {
   mapTileOrigin?: string;
   /** Plain-text attribution shown on the tiles (MAP_TILE_ATTRIBUTION). */
   mapTileAttribution: string;
+  /** Where live SIM card data comes from (CARRIER): the built-in simulation or China Mobile OneLink. */
+  carrier: CarrierConfig;
+  /** Seconds a carrier answer is reused before the carrier is asked again (CARRIER_CACHE_TTL). */
+  carrierCacheTtl: number;
+  /** Owners are mailed about cards expiring within this many days (CARD_EXPIRY_NOTICE_DAYS). */
+  cardExpiryNoticeDays: number;
+  /** Payments of card orders (PAYMENT_PROVIDER). */
+  payment: PaymentConfig;
+  /** Seconds an unpaid card order stays payable (ORDER_PAY_TIMEOUT). */
+  orderPayTimeout: number;
 }
+
+export type CarrierConfig =
+  | { kind: 'simulated'; whitelistMax: number }
+  | { kind: 'onelink'; whitelistMax: number; baseUrl: string; appId: string; password: string; ratePerSecond: number };
+
+export type PaymentConfig =
+  | { kind: 'simulated' }
+  | {
+      kind: 'wechat';
+      baseUrl: string;
+      appId: string;
+      mchId: string;
+      serialNo: string;
+      privateKeyFile: string;
+      platformCertFile: string;
+      apiV3Key: string;
+      notifyUrl: string;
+    };
 
 export class ConfigError extends Error {}
 
@@ -228,6 +287,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTileUrl: e.MAP_TILE_URL?.url,
     mapTileOrigin: e.MAP_TILE_URL?.origin,
     mapTileAttribution: e.MAP_TILE_ATTRIBUTION,
+    carrier:
+      e.CARRIER === 'onelink'
+        ? {
+            kind: 'onelink',
+            whitelistMax: e.CARD_WHITELIST_MAX,
+            baseUrl: e.ONELINK_BASE_URL!,
+            appId: e.ONELINK_APP_ID!,
+            password: e.ONELINK_PASSWORD!,
+            ratePerSecond: e.ONELINK_RATE_LIMIT,
+          }
+        : { kind: 'simulated', whitelistMax: e.CARD_WHITELIST_MAX },
+    carrierCacheTtl: e.CARRIER_CACHE_TTL,
+    cardExpiryNoticeDays: e.CARD_EXPIRY_NOTICE_DAYS,
+    payment:
+      e.PAYMENT_PROVIDER === 'wechat'
+        ? {
+            kind: 'wechat',
+            baseUrl: e.WECHAT_PAY_BASE_URL,
+            appId: e.WECHAT_PAY_APP_ID!,
+            mchId: e.WECHAT_PAY_MCH_ID!,
+            serialNo: e.WECHAT_PAY_SERIAL_NO!,
+            privateKeyFile: path.resolve(e.WECHAT_PAY_PRIVATE_KEY_FILE!),
+            platformCertFile: path.resolve(e.WECHAT_PAY_PLATFORM_CERT_FILE!),
+            apiV3Key: e.WECHAT_PAY_API_V3_KEY!,
+            notifyUrl: e.WECHAT_PAY_NOTIFY_URL!,
+          }
+        : { kind: 'simulated' },
+    orderPayTimeout: e.ORDER_PAY_TIMEOUT,
     webDist: path.resolve(
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHENTICATED, ErrorCode, PERMISSIONS, PUBLIC, type PermissionCode } from '@iot/contract';
 import { writeSheet } from '../src/lib/sheet.js';
+import { SimulatedPayments } from '../src/modules/card/payment.simulated.js';
 import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 /**
@@ -34,6 +35,7 @@ interface Case {
 const any = (verb: string) => [`admin:${verb}`, `user:${verb}`, `agent:${verb}`] as PermissionCode[];
 const ALL_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
 const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
+const payments = new SimulatedPayments('matrix-payments');
 const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
 
 describe('authorization matrix over every /api/v1 route', () => {
@@ -58,7 +60,9 @@ describe('authorization matrix over every /api/v1 route', () => {
       return { code: 20000, message: 'file', data: {} } as never;
     }
     // Nor are the broker hooks' answers (EMQX, mosquitto-go-auth formats).
-    if (res.statusCode === 200 && url.startsWith('/api/v1/broker/')) return { code: 20000, message: 'broker', data: {} } as never;
+    if (res.statusCode === 200 && (url.startsWith('/api/v1/broker/') || url === '/api/v1/wechat/notify')) {
+      return { code: 20000, message: 'raw', data: {} } as never;
+    }
     return res.json() as { code: number; message: string; data: { id?: number } & Record<string, unknown> };
   };
   const as = async (who: string, method: string, url: string, req: Req = {}) => {
@@ -107,9 +111,24 @@ describe('authorization matrix over every /api/v1 route', () => {
     return id!;
   };
 
+  /** A SIM card of `who` (op by default) with a number of its own. */
+  const newCard = async (who = 'op') => {
+    const n = String(++seq).padStart(9, '0');
+    return (await as(who, 'POST', '/api/v1/card/addCard', { payload: { iccid: `89860400000${n}`, msisdn: `1440${n}` } })).id!;
+  };
+  const newOrder = async (who = 'op') =>
+    (await as(who, 'POST', '/api/v1/card/addCardOrder', { payload: { months: 1, unitPriceCents: 100, cardIds: [await newCard(who)] } })) as unknown as {
+      id: number;
+      orderNo: string;
+      amountCents: number;
+    };
+
   beforeAll(async () => {
     // The per-session rate limit is not under test here; the matrix makes many calls quickly.
-    t = await buildTestApp({ API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' });
+    t = await buildTestApp(
+      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' },
+      { payments },
+    );
     tok.admin = await t.login();
     const perms = (await as('admin', 'GET', '/api/v1/permission/getlist', { query: { limit: 200 } })) as unknown as {
       items: { id: number; identification: string }[];
@@ -165,6 +184,8 @@ describe('authorization matrix over every /api/v1 route', () => {
       payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.opType },
     })) as unknown as { secret: string };
     deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
+    ids.betaCard = await newCard('beta');
+    ids.betaOrder = (await newOrder('beta')).id;
   });
   afterAll(() => t.close());
 
@@ -366,6 +387,71 @@ describe('authorization matrix over every /api/v1 route', () => {
     'POST /api/v1/broker/mosquitto/user': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
     'POST /api/v1/broker/mosquitto/superuser': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server' }) },
     'POST /api/v1/broker/mosquitto/acl': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'GET /api/v1/card/getSimList': { perm: 'card:list', ok: async () => ({ query: { q: '8986', expiringWithin: 30 } }) },
+    'GET /api/v1/card/getExpirationSimList': { perm: 'card:list', ok: async () => ({ query: { days: 30 } }) },
+    'GET /api/v1/card/getSimItem': { perm: 'card:list', ok: async () => ({ query: { id: await newCard() } }), foreign: async () => ({ query: { id: ids.betaCard! } }) },
+    'POST /api/v1/card/addCard': { perm: 'card:edit', ok: async () => ({ payload: { iccid: `89860499${String(++seq).padStart(12, '0')}` } }) },
+    'POST /api/v1/card/editCard': {
+      perm: 'card:edit',
+      ok: async () => ({ payload: { id: await newCard(), plan: 'P' } }),
+      foreign: async () => ({ payload: { id: ids.betaCard!, plan: 'P' } }),
+    },
+    'DELETE /api/v1/card/deleteCard': {
+      perm: 'card:edit',
+      ok: async () => ({ query: { id: await newCard() } }),
+      foreign: async () => ({ query: { id: ids.betaCard! } }),
+    },
+    'GET /api/v1/card/sim_basic_info': { perm: 'card:list', ok: async () => ({ query: { id: await newCard() } }), foreign: async () => ({ query: { id: ids.betaCard! } }) },
+    'GET /api/v1/card/sim_voice_margin': { perm: 'card:list', ok: async () => ({ query: { id: await newCard() } }), foreign: async () => ({ query: { id: ids.betaCard! } }) },
+    'GET /api/v1/card/member_voice_whitelist': { perm: 'card:list', ok: async () => ({ query: { id: await newCard() } }), foreign: async () => ({ query: { id: ids.betaCard! } }) },
+    'POST /api/v1/card/config_member_voice_whitelist': {
+      perm: 'card:edit',
+      ok: async () => ({ payload: { id: await newCard(), operation: 'add', whiteNumber: '13800138000' } }),
+      foreign: async () => ({ payload: { id: ids.betaCard!, operation: 'add', whiteNumber: '13800138000' } }),
+    },
+    'GET /api/v1/card/importtemplate': { perm: 'card:edit', ok: async () => ({}) },
+    'POST /api/v1/card/import': {
+      perm: 'card:edit',
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('c.xlsx', writeSheet('c', [['ICCID'], [`89860488${String(++seq).padStart(12, '0')}`]])) }),
+    },
+    'GET /api/v1/card/export': { perm: 'card:list', ok: async () => ({}) },
+    'GET /api/v1/card/getCardOrderList': { perm: 'card:order', ok: async () => ({}) },
+    'GET /api/v1/card/getCardOrderItem': { perm: 'card:order', ok: async () => ({ query: { id: (await newOrder()).id } }), foreign: async () => ({ query: { id: ids.betaOrder! } }) },
+    'POST /api/v1/card/addCardOrder': {
+      perm: 'card:order',
+      ok: async () => ({ payload: { months: 1, unitPriceCents: 100, cardIds: [await newCard()] } }),
+      foreign: async () => ({ payload: { months: 1, unitPriceCents: 100, cardIds: [ids.betaCard!] } }),
+    },
+    'POST /api/v1/card/editCardOrder': {
+      perm: 'card:order',
+      ok: async () => ({ payload: { id: (await newOrder()).id, unitPriceCents: 200 } }),
+      foreign: async () => ({ payload: { id: ids.betaOrder!, unitPriceCents: 200 } }),
+    },
+    'DELETE /api/v1/card/deleteCardOrder': {
+      perm: 'card:order',
+      ok: async () => ({ query: { id: (await newOrder()).id } }),
+      foreign: async () => ({ query: { id: ids.betaOrder! } }),
+    },
+    'GET /api/v1/wechat/getPayQRCode': { perm: 'card:order', ok: async () => ({ query: { id: (await newOrder()).id } }), foreign: async () => ({ query: { id: ids.betaOrder! } }) },
+    // The payment provider signs its notification; no session.
+    'POST /api/v1/wechat/notify': {
+      perm: PUBLIC,
+      ok: async () => {
+        const order = await newOrder();
+        const n = payments.pay(order.orderNo, order.amountCents);
+        return { headers: { ...n.headers, 'content-type': 'application/json' }, payload: Buffer.from(n.body) };
+      },
+    },
+    'POST /api/v1/wechat/simulatePay': {
+      perm: 'card:order',
+      ok: async () => ({ payload: { id: (await newOrder()).id } }),
+      foreign: async () => ({ payload: { id: ids.betaOrder! } }),
+    },
+    'POST /api/v1/getVideoH5Url': {
+      perm: 'device:detail',
+      ok: async () => ({ payload: { deviceId: (await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'Cam', sn: `CAM-${++seq}`, typeId: ids.opType!, camera: true } })).id! } }),
+      foreign: async () => ({ payload: { deviceId: ids.betaDevice! } }),
+    },
     'GET /api/v1/device/latest': {
       perm: 'device:list',
       ok: async () => ({ query: { id: ids.opDevice! } }),

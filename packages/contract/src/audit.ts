@@ -44,6 +44,16 @@ export const AUDIT_ACTIONS = [
   'device.credential',
   'device.setparams',
   'alarm.process',
+  'card.add',
+  'card.edit',
+  'card.delete',
+  'card.import',
+  'card.whitelist',
+  'cardorder.add',
+  'cardorder.edit',
+  'cardorder.delete',
+  'cardorder.simulatepay',
+  'video.open',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -286,6 +286,8 @@ export const deviceFieldsSchema = z.object({
   description: text(DEVICE_LIMITS.description),
   /** A disabled device is refused at login (MQTT CONNECT, HTTP uplink) and disconnected. */
   enabled: z.boolean().default(true),
+  /** The device has a camera: its details open a video H5 URL from the video provider. */
+  camera: z.boolean().default(false),
   // No warning level: it is the highest level of the device's active alarms, kept by the alarm
   // engine (a `warningLevel` sent here is dropped like any unknown key).
 });
@@ -320,6 +322,7 @@ export const deviceDtoSchema = z.object({
   description: z.string(),
   enabled: z.boolean(),
   online: z.boolean(),
+  camera: z.boolean(),
   lastSeenAt: z.string().nullable(),
   /**
    * What the device last reported about itself in its status message's `info` (firmware

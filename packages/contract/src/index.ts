@@ -14,6 +14,7 @@ export * from './edit.js';
 export * from './protocol.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
+export * from './cards.js';
 export * from './audit.js';
 export * from './endpoint.js';
 export * from './api/index.js';

@@ -124,6 +124,29 @@ export const REFUSALS = {
   historyTooManyRows: 'More than {{max}} rows match: choose a shorter range or fewer parameters',
   noEnergyCounters: 'This device type has no battery charge and discharge counters',
 
+  // SIM cards and card orders
+  cardsNotFound: 'These SIM cards do not exist: {{ids}}',
+  cardsSharedOnly: 'Shared with you, not yours to change: {{iccids}}',
+  iccidTaken: 'A SIM card with ICCID {{iccid}} already exists',
+  noDevice: 'The device does not exist or is not yours to change',
+  simInOtherDevice: 'This card’s number is already the SIM number of device {{sn}}',
+  whitelistFull: 'The voice whitelist holds at most {{max}} numbers',
+  whitelistHas: 'This number is already on the whitelist',
+  carrierRefused: 'The carrier refused ({{code}}): {{message}}',
+  ordersNotFound: 'These orders do not exist: {{ids}}',
+  /** §8: the original console's own text; the console never shows it (lib/http.ts). */
+  noCardOrderData: 'no card order data',
+  orderNotUnpaid: 'Only an unpaid order can be changed, paid or cancelled',
+  orderNotPaid: 'Only a paid order can be refunded',
+  orderKeepsRecord: 'A paid or refunded order is kept as a record and cannot be deleted',
+  paymentProviderFailed: 'The payment provider refused: {{message}}',
+  simulatedPaymentOnly: 'Only the simulated payment provider can be paid from the console',
+  noCamera: 'This device has no camera',
+  videoProviderFailed: 'The video provider refused: {{message}}',
+  duplicateIccidRow: 'Same ICCID as row {{row}}',
+  dateRequired: 'A date YYYY-MM-DD is required',
+  cardExportTooMany: 'More than {{max}} SIM cards match: narrow the filters',
+
   // Import and export
   fileRequired: 'An attachment is required',
   uploadMalformed: 'The upload is malformed: send one file in the multipart field "file"',

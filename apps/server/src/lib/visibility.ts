@@ -1,23 +1,29 @@
-import { like, or, sql, type SQL } from 'drizzle-orm';
+import { like, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { devices } from '../db/schema/index.js';
 import { escapeLike } from './sql.js';
 
 /**
- * Devices a caller sees: owned in its subtree, or in a project it sees (owned in its subtree or
- * assigned to a user of it). Undefined scope: all. Shared by the device and alarm repositories.
+ * Rows owned by a line (`owner_path`) and optionally put in a project that a caller sees: owned
+ * in its subtree, or in a project it sees (owned in its subtree or assigned to a user of it).
+ * Undefined scope: all. Devices and SIM cards are scoped alike.
  *
  * The projects are collected once into an array (an InitPlan), so both halves are index
  * conditions (`owner_path` prefix, `project_id = any(…)`) that PostgreSQL ORs as bitmaps; the
- * earlier correlated `exists` per device made every scoped list a full scan (235 ms at 100,000
+ * earlier correlated `exists` per row made every scoped list a full scan (235 ms at 100,000
  * devices).
  */
-export function visibleDevices(scopePath: string | undefined): SQL | undefined {
+export function visibleOwned(ownerPath: AnyColumn, projectId: AnyColumn, scopePath: string | undefined): SQL | undefined {
   if (!scopePath) return undefined;
   const prefix = `${escapeLike(scopePath)}%`;
   return or(
-    like(devices.ownerPath, prefix),
-    sql`${devices.projectId} = any(array(select p.id from projects p where p.owner_path like ${prefix}
+    like(ownerPath, prefix),
+    sql`${projectId} = any(array(select p.id from projects p where p.owner_path like ${prefix}
           or exists (select 1 from project_users pu join users u on u.id = pu.user_id
                      where pu.project_id = p.id and u.path like ${prefix})))`,
   );
+}
+
+/** Devices a caller sees (shared by the device, alarm and SIM card repositories). */
+export function visibleDevices(scopePath: string | undefined): SQL | undefined {
+  return visibleOwned(devices.ownerPath, devices.projectId, scopePath);
 }

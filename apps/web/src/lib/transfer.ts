@@ -9,6 +9,8 @@ import { authHeaders, endpointUrl as url, errorFrom } from './download';
 export { downloadFile } from './download';
 
 type ImportReport = EndpointData<typeof deviceApi.import>;
+/** An import endpoint: multipart upload with mode and dry run, answering an import report. */
+type ImportEndpoint = Pick<typeof deviceApi.import, 'method' | 'path' | 'kind' | 'query' | 'data'>;
 
 export interface UploadHandle {
   promise: Promise<ImportReport>;
@@ -21,12 +23,13 @@ export interface UploadHandle {
  */
 export function uploadImport(
   file: File,
-  options: { mode: ImportMode; dryRun: boolean; onProgress: (percent: number) => void },
+  options: { mode: ImportMode; dryRun: boolean; onProgress: (percent: number) => void; endpoint?: ImportEndpoint },
 ): UploadHandle {
+  const ep = (options.endpoint ?? deviceApi.import) as typeof deviceApi.import;
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportReport>((resolve, reject) => {
     const query: EndpointQuery<typeof deviceApi.import> = { mode: options.mode, dryRun: options.dryRun ? 'true' : 'false' };
-    xhr.open(deviceApi.import.method, url(deviceApi.import, query));
+    xhr.open(ep.method, url(ep, query));
     xhr.timeout = REQUEST_TIMEOUT_MS;
     for (const [k, v] of Object.entries({ ...authHeaders(), Accept: 'application/json' })) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => {

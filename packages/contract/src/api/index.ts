@@ -1,6 +1,7 @@
 import type { AnyEndpoint } from '../endpoint.js';
 import { alarmApi } from './alarms.js';
 import { auditApi } from './audit.js';
+import { cardApi, cardOrderApi, videoApi } from './cards.js';
 import { authApi } from './auth.js';
 import { brokerApi } from './broker.js';
 import { deviceDataApi } from './devicedata.js';
@@ -29,6 +30,7 @@ export * from './site.js';
 export * from './users.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
+export * from './cards.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -50,6 +52,9 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   deviceDetail: deviceDetailApi,
   broker: brokerApi,
   alarms: alarmApi,
+  cards: cardApi,
+  cardOrders: cardOrderApi,
+  video: videoApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

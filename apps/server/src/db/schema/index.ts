@@ -8,3 +8,4 @@ export * from './projects.js';
 export * from './telemetry.js';
 export * from './history.js';
 export * from './alarms.js';
+export * from './cards.js';

@@ -111,6 +111,8 @@ export const devices = pgTable(
      * What the device reports about itself in its status message's `info` (firmware versions,
      * signal…), as reported last; null until it reports any. Written by ingestion when it changes.
      */
+    /** The device has a camera: its details offer a video H5 URL (video provider). */
+    camera: boolean('camera').notNull().default(false),
     reportedInfo: jsonb('reported_info').$type<Record<string, string | number | boolean>>(),
     /** SHA-256 of the device's ingestion secret (shown once). */
     credentialHash: varchar('credential_hash', { length: 64 }),

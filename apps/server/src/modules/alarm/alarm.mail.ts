@@ -109,6 +109,24 @@ export class AlarmMailer {
     return sent;
   }
 
+  /**
+   * Any other notice by the same transport (the SIM card expiry check): one plain-text mail,
+   * logged instead when SMTP_URL is unset. False when sending failed (logged).
+   */
+  async sendText(to: string[], subject: string, text: string): Promise<boolean> {
+    if (!this.transport) {
+      this.log.info({ to, subject, text }, 'e-mail (SMTP_URL not set: logged, not sent)');
+      return true;
+    }
+    try {
+      await this.transport.sendMail({ from: this.opts.from, to, subject, text });
+      return true;
+    } catch (err) {
+      this.log.error({ err, to, subject }, 'e-mail failed');
+      return false;
+    }
+  }
+
   close(): void {
     this.transport?.close();
   }

@@ -19,7 +19,8 @@ import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
 import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
-import { cellError, exportHeaderRow, exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
+import { importOutcome } from '../../lib/sheet-refusals.js';
+import { exportHeaderRow, exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
 
 export const EXPORT_MAX_ROWS = 100_000;
 
@@ -95,16 +96,16 @@ export class DeviceSheetService {
     const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
 
     const { valid, errors } = await parseRows(rows, keys, { types, projects: byName });
-    const taken = await repo.existingSns(this.db, valid.map((v) => v.fields.sn));
-    const fresh = valid.filter((v) => {
-      if (!taken.has(v.fields.sn)) return true;
-      errors.push(cellError(v.row, 'sn', 'snTaken', { sn: v.fields.sn }));
-      return false;
+    const { fresh, report, write } = importOutcome({
+      total: rows.length,
+      valid,
+      errors,
+      taken: await repo.existingSns(this.db, valid.map((v) => v.fields.sn)),
+      key: { column: 'sn', of: (v) => v.fields.sn, reason: 'snTaken' },
+      mode,
+      dryRun,
     });
-    errors.sort((a, b) => a.row - b.row);
-
-    const report: ImportReport = { total: rows.length, valid: fresh.length, imported: 0, mode, dryRun, errors };
-    if (dryRun || fresh.length === 0 || (mode === 'all' && errors.length > 0)) return report;
+    if (!write) return report;
 
     try {
       report.imported = await this.db.transaction(async (tx) => {

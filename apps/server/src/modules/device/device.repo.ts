@@ -39,6 +39,7 @@ const columns = {
   enabled: devices.enabled,
   online: devices.online,
   lastSeenAt: devices.lastSeenAt,
+  camera: devices.camera,
   reportedInfo: devices.reportedInfo,
   createdAt: devices.createdAt,
   updatedAt: devices.updatedAt,
@@ -124,6 +125,11 @@ export async function searchDevices(db: Executor, scopePath: string | undefined,
     .where(and(visibleDevices(scopePath), or(ilike(devices.sn, prefix), ilike(devices.name, prefix))))
     .orderBy(asc(devices.sn))
     .limit(limit);
+}
+
+export async function simHolders(db: Executor, numbers: string[]) {
+  if (numbers.length === 0) return [];
+  return db.select({ id: devices.id, sn: devices.sn, simNumber: devices.simNumber }).from(devices).where(inArray(devices.simNumber, numbers));
 }
 
 export async function snTaken(db: Executor, sn: string, exceptId?: number) {

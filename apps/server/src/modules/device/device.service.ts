@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { ErrorCode, type DeviceDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceEditSchema, deviceFieldsSchema, deviceListQuerySchema } from '@iot/contract';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { EventBus } from '../../lib/events.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
@@ -216,6 +216,32 @@ export class DeviceService {
       await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project } });
     });
     return unique.length;
+  }
+
+  /**
+   * The SIM card module links a card to a device by writing the card's number into the device's
+   * SIM number. `linkable` checks first (outside the card's transaction: PGlite has one
+   * connection) that the caller may change the device; `setSimNumber` writes inside it (`tx`).
+   */
+  async linkable(ctx: AuthContext, deviceId: number): Promise<{ id: number }> {
+    try {
+      await this.manageable(ctx, [deviceId]);
+      return { id: deviceId };
+    } catch (err) {
+      if (err instanceof AppError && (err.code === ErrorCode.NOT_FOUND || err.code === ErrorCode.FORBIDDEN)) {
+        throw invalid('deviceId', 'noDevice');
+      }
+      throw err;
+    }
+  }
+
+  async setSimNumber(tx: Executor, device: { id: number }, simNumber: string) {
+    await repo.updateDevice(tx, device.id, { simNumber });
+  }
+
+  /** Devices (any owner) whose SIM number is one of these, e.g. to refuse a card already in another device. */
+  simHolders(numbers: string[]) {
+    return repo.simHolders(this.db, numbers.filter(Boolean));
   }
 
   async regenerateCredential(actor: Actor, id: number) {

@@ -2,18 +2,17 @@ import {
   DEVICE_EXPORT_COLUMNS,
   DEVICE_RANGES,
   DEVICE_SHEET_COLUMNS,
-  PATTERNS,
   deviceFieldsSchema,
-  refusalMessage,
   type DeviceExportKey,
   type DeviceSheetKey,
   type ImportError,
   type Language,
-  type RefusalParams,
-  type RefusalReason,
 } from '@iot/contract';
 import type { z } from 'zod';
 import { restoreCell } from '../../lib/sheet.js';
+import { cellError, issueRefusal as issueRefusalIn } from '../../lib/sheet-refusals.js';
+
+export { cellError };
 
 type Fields = z.output<typeof deviceFieldsSchema>;
 
@@ -60,46 +59,8 @@ const num = (v: unknown) => {
 
 const YIELD_EVERY = 250;
 
-/** A row error with its refusal reason: the console translates `reason`, API users read `message`. */
-export function cellError(row: number, column: string, reason: RefusalReason, params: RefusalParams = {}): ImportError {
-  return { row, column, reason, params, message: refusalMessage(reason, params) };
-}
-
-/** The device fields' patterns, by zod's rendering of them in an `invalid_format` issue. */
-const PATTERN_REASONS = new Map<string, RefusalReason>([
-  [String(PATTERNS.sn), 'snPattern'],
-  [String(PATTERNS.digits), 'digitsOnly'],
-  [String(PATTERNS.alarmPhones), 'phoneListPattern'],
-]);
-
-/**
- * A zod issue of deviceFieldsSchema as a refusal reason, chosen by the issue's code (never by its
- * wording): empty → cellRequired, too long → tooLong, outside a range → numberRange, not a
- * number or not whole → numberRequired/integerRequired, a pattern → its reason.
- */
-export function issueRefusal(issue: z.core.$ZodIssue): { reason: RefusalReason; params?: RefusalParams } {
-  const column = String(issue.path[0] ?? '');
-  switch (issue.code) {
-    case 'too_small':
-    case 'too_big': {
-      if (issue.origin === 'string') {
-        return issue.code === 'too_small' ? { reason: 'cellRequired' } : { reason: 'tooLong', params: { max: Number(issue.maximum) } };
-      }
-      const range = DEVICE_RANGES[column as keyof typeof DEVICE_RANGES];
-      return range ? { reason: 'numberRange', params: { ...range } } : { reason: 'invalidValue' };
-    }
-    case 'invalid_type':
-      if (issue.expected === 'int') return { reason: 'integerRequired' };
-      if (issue.expected === 'number') return { reason: 'numberRequired' };
-      return { reason: 'invalidValue' };
-    case 'invalid_format': {
-      const reason = issue.format === 'regex' ? PATTERN_REASONS.get(issue.pattern ?? '') : undefined;
-      return { reason: reason ?? 'invalidValue' };
-    }
-    default:
-      return { reason: 'invalidValue' };
-  }
-}
+/** A zod issue of deviceFieldsSchema as a refusal reason (lib/sheet-refusals.ts), with the device's ranges. */
+export const issueRefusal = (issue: z.core.$ZodIssue) => issueRefusalIn(issue, DEVICE_RANGES);
 
 /**
  * Validates data rows into device fields. Every problem is reported with its spreadsheet row and

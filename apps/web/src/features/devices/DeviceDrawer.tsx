@@ -43,6 +43,7 @@ const EMPTY: FormValues = {
   manufacturerModel: '',
   description: '',
   enabled: true,
+  camera: false,
 };
 
 const FIELD_NAMES = Object.keys(EMPTY);
@@ -163,6 +164,11 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
           <Col xs={24} md={12}>
             <Form.Item {...item('enabled')} valuePropName="checked" extra={t('devices:enabledHint')}>
               <Switch data-testid="field-enabled" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item {...item('camera')} valuePropName="checked" extra={t('devices:cameraHint')}>
+              <Switch data-testid="field-camera" />
             </Form.Item>
           </Col>
           <Col xs={24}>

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Button, Card, Col, Descriptions, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { DeviceDto } from '@iot/contract';
@@ -8,6 +8,7 @@ import { formatTime, parseTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { localized } from '../../../lib/localize';
 import { useSiteConfig } from '../../../lib/site';
+import { useVideoUrl } from './api';
 
 // Leaflet and the world outline load only when a device with a position is shown.
 const DeviceMap = lazy(() => import('./DeviceMap'));
@@ -34,6 +35,7 @@ export function BasicInfo({
   parentName?: string;
   onEdit?: () => void;
 }) {
+  const video = useVideoUrl();
   const { t } = useTranslation();
   const empty = t('common:empty');
   const f = (key: string) => t(`devices:fields.${key}`);
@@ -63,11 +65,33 @@ export function BasicInfo({
         </Space>
       }
       extra={
-        onEdit && (
-          <Button icon={<EditOutlined />} onClick={onEdit} data-testid="device-edit">
-            {t('devices:edit')}
-          </Button>
-        )
+        <Space>
+          {device.camera && (
+            <Button
+              icon={<VideoCameraOutlined />}
+              loading={video.isPending}
+              data-testid="device-video"
+              onClick={() => {
+                // Opened before the answer so the browser does not block it as a pop-up.
+                const tab = window.open('about:blank', '_blank');
+                video.mutate(device.id, {
+                  onSuccess: (v) => {
+                    if (tab) tab.location.href = v.url;
+                    else window.location.assign(v.url);
+                  },
+                  onError: () => tab?.close(),
+                });
+              }}
+            >
+              {t('devicedetail:video')}
+            </Button>
+          )}
+          {onEdit && (
+            <Button icon={<EditOutlined />} onClick={onEdit} data-testid="device-edit">
+              {t('devices:edit')}
+            </Button>
+          )}
+        </Space>
       }
     >
       <Row gutter={[16, 16]}>

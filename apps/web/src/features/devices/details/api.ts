@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deviceApi, deviceDetailApi, type EndpointQuery } from '@iot/contract';
+import { deviceApi, deviceDetailApi, videoApi, type EndpointQuery } from '@iot/contract';
 import { api } from '../../../lib/api';
 import { downloadFile } from '../../../lib/transfer';
 
@@ -86,4 +86,9 @@ export function useEnergy(q: EnergyQuery) {
 
 export function exportHistory(q: EndpointQuery<typeof deviceDetailApi.historyExport>) {
   return downloadFile(deviceDetailApi.historyExport, q, `history.${q.format ?? 'xlsx'}`);
+}
+
+/** POST /getVideoH5Url: a playable H5 address of the device's camera (video provider). */
+export function useVideoUrl() {
+  return useMutation({ mutationFn: (deviceId: number) => api(videoApi.h5Url, { body: { deviceId } }) });
 }

@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { CARD_CARRIERS, CARD_STATUSES, ORDER_KINDS, ORDER_STATUSES, PAYMENT_OUTCOMES } from '@iot/contract';
+import { projects } from './projects.js';
+import { users } from './users.js';
+import { inList } from './util.js';
+
+/**
+ * SIM cards (§2 /card/index). Scoped like devices: `owner_path` is the creator's (or the
+ * project owner's) path. The linked device is not a column: a device whose SIM number is the
+ * card's ICCID or MSISDN is its device (one truth, kept in sync both ways by construction).
+ */
+export const simCards = pgTable(
+  'sim_cards',
+  {
+    id: serial('id').primaryKey(),
+    iccid: varchar('iccid', { length: 20 }).notNull().unique(),
+    msisdn: varchar('msisdn', { length: 15 }).notNull().default(''),
+    imsi: varchar('imsi', { length: 15 }).notNull().default(''),
+    carrier: varchar('carrier', { length: 16 }).notNull().default('chinaMobile'),
+    plan: varchar('plan', { length: 64 }).notNull().default(''),
+    status: varchar('status', { length: 16 }).notNull().default('active'),
+    activatedAt: date('activated_at', { mode: 'string' }),
+    expiresAt: date('expires_at', { mode: 'string' }),
+    dataUsedMb: integer('data_used_mb').notNull().default(0),
+    dataAllowanceMb: integer('data_allowance_mb').notNull().default(0),
+    voiceUsedMin: integer('voice_used_min').notNull().default(0),
+    voiceAllowanceMin: integer('voice_allowance_min').notNull().default(0),
+    /** The carrier's group of the card (OneLink groupId, for the member voice whitelist). */
+    groupId: varchar('group_id', { length: 32 }).notNull().default(''),
+    projectId: integer('project_id').references(() => projects.id, { onDelete: 'set null' }),
+    ownerPath: text('owner_path').notNull(),
+    remarks: text('remarks').notNull().default(''),
+    /** The expiry date the daily check last mailed the owner about (one mail per date). */
+    expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sim_cards_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
+    index('sim_cards_project_idx').on(t.projectId),
+    index('sim_cards_expires_idx').on(t.expiresAt),
+    index('sim_cards_msisdn_idx').on(t.msisdn),
+    index('sim_cards_created_idx').on(t.createdAt),
+    check('sim_cards_status_chk', inList('status', CARD_STATUSES)),
+    check('sim_cards_carrier_chk', inList('carrier', CARD_CARRIERS)),
+  ],
+);
+
+/** Card orders (§2 /card/orderManagement): renewals and top-ups of one or many cards. */
+export const cardOrders = pgTable(
+  'card_orders',
+  {
+    id: serial('id').primaryKey(),
+    /** The merchant's order number sent to the payment provider (out_trade_no). */
+    orderNo: varchar('order_no', { length: 32 }).notNull().unique(),
+    kind: varchar('kind', { length: 8 }).notNull(),
+    plan: varchar('plan', { length: 64 }).notNull().default(''),
+    months: smallint('months').notNull().default(0),
+    topupMb: integer('topup_mb').notNull().default(0),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: varchar('status', { length: 12 }).notNull().default('unpaid'),
+    ownerPath: text('owner_path').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+    remarks: text('remarks').notNull().default(''),
+    /** An unpaid order becomes `expired` after this. */
+    payBefore: timestamp('pay_before', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    provider: varchar('provider', { length: 16 }).notNull(),
+    /** The provider's transaction id of the payment (unique: one payment pays one order). */
+    transactionId: varchar('transaction_id', { length: 64 }).unique(),
+    /** The last `code_url` the provider gave (reused while the order is payable). */
+    codeUrl: text('code_url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('card_orders_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
+    index('card_orders_created_idx').on(t.createdAt),
+    index('card_orders_unpaid_idx').on(t.payBefore).where(sql`status = 'unpaid'`),
+    check('card_orders_status_chk', inList('status', ORDER_STATUSES)),
+    check('card_orders_kind_chk', inList('kind', ORDER_KINDS)),
+    check('card_orders_amount_chk', sql`amount_cents > 0`),
+  ],
+);
+
+/** The cards of an order; ICCID and MSISDN are copied so the order still names a deleted card. */
+export const cardOrderItems = pgTable(
+  'card_order_items',
+  {
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => cardOrders.id, { onDelete: 'cascade' }),
+    cardId: integer('card_id').references(() => simCards.id, { onDelete: 'set null' }),
+    iccid: varchar('iccid', { length: 20 }).notNull(),
+    msisdn: varchar('msisdn', { length: 15 }).notNull().default(''),
+    expiresBefore: date('expires_before', { mode: 'string' }),
+    expiresAfter: date('expires_after', { mode: 'string' }),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.iccid] }), index('card_order_items_card_idx').on(t.cardId)],
+);
+
+/** Every payment notification and how it was answered (refusals included). */
+export const cardPaymentEvents = pgTable(
+  'card_payment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderNo: varchar('order_no', { length: 64 }).notNull().default(''),
+    provider: varchar('provider', { length: 16 }).notNull(),
+    outcome: varchar('outcome', { length: 16 }).notNull(),
+    amountCents: integer('amount_cents'),
+    transactionId: varchar('transaction_id', { length: 64 }).notNull().default(''),
+    detail: varchar('detail', { length: 256 }).notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('card_payment_events_order_idx').on(t.orderNo, t.createdAt), check('card_payment_events_outcome_chk', inList('outcome', PAYMENT_OUTCOMES))],
+);

@@ -1,0 +1,73 @@
+import { PATTERNS, refusalMessage, type ImportError, type ImportMode, type ImportReport, type RefusalParams, type RefusalReason } from '@iot/contract';
+import type { z } from 'zod';
+
+/** A row error of a spreadsheet import (devices, SIM cards) with its refusal reason: the console translates `reason`, API users read `message`. */
+export function cellError(row: number, column: string, reason: RefusalReason, params: RefusalParams = {}): ImportError {
+  return { row, column, reason, params, message: refusalMessage(reason, params) };
+}
+
+/** The typed fields' patterns, by zod's rendering of them in an `invalid_format` issue. */
+const PATTERN_REASONS = new Map<string, RefusalReason>([
+  [String(PATTERNS.sn), 'snPattern'],
+  [String(PATTERNS.digits), 'digitsOnly'],
+  [String(PATTERNS.alarmPhones), 'phoneListPattern'],
+]);
+
+/**
+ * A zod issue of an import row's schema as a refusal reason, chosen by the issue's code (never by its
+ * wording): empty → cellRequired, too long → tooLong, outside one of `ranges` → numberRange, not a
+ * number or not whole → numberRequired/integerRequired, a pattern → its reason.
+ */
+export function issueRefusal(
+  issue: z.core.$ZodIssue,
+  ranges: Readonly<Record<string, { min: number; max: number }>> = {},
+): { reason: RefusalReason; params?: RefusalParams } {
+  const column = String(issue.path[0] ?? '');
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big': {
+      if (issue.origin === 'string') {
+        return issue.code === 'too_small' ? { reason: 'cellRequired' } : { reason: 'tooLong', params: { max: Number(issue.maximum) } };
+      }
+      const range = ranges[column];
+      return range ? { reason: 'numberRange', params: { ...range } } : { reason: 'invalidValue' };
+    }
+    case 'invalid_type':
+      if (issue.expected === 'int') return { reason: 'integerRequired' };
+      if (issue.expected === 'number') return { reason: 'numberRequired' };
+      return { reason: 'invalidValue' };
+    case 'invalid_format': {
+      const reason = issue.format === 'regex' ? PATTERN_REASONS.get(issue.pattern ?? '') : undefined;
+      return { reason: reason ?? 'invalidValue' };
+    }
+    default:
+      return { reason: 'invalidValue' };
+  }
+}
+
+
+/**
+ * The end of an import's checks, the same for every sheet: valid rows whose key is already taken
+ * are reported on their key's cell, errors sorted by row, and the report built. `write` is false
+ * for a dry run, nothing to write, or mode `all` with any error.
+ */
+export function importOutcome<V extends { row: number }>(o: {
+  total: number;
+  valid: V[];
+  errors: ImportError[];
+  taken: Set<string>;
+  key: { column: string; of: (v: V) => string; reason: RefusalReason };
+  mode: ImportMode;
+  dryRun: boolean;
+}): { fresh: V[]; report: ImportReport; write: boolean } {
+  const { errors } = o;
+  const fresh = o.valid.filter((v) => {
+    const value = o.key.of(v);
+    if (!o.taken.has(value)) return true;
+    errors.push(cellError(v.row, o.key.column, o.key.reason, { [o.key.column]: value }));
+    return false;
+  });
+  errors.sort((a, b) => a.row - b.row);
+  const report: ImportReport = { total: o.total, valid: fresh.length, imported: 0, mode: o.mode, dryRun: o.dryRun, errors };
+  return { fresh, report, write: !(o.dryRun || fresh.length === 0 || (o.mode === 'all' && errors.length > 0)) };
+}

@@ -1,0 +1,181 @@
+import {
+  CARD_CARRIERS,
+  CARD_EXPORT_COLUMNS,
+  CARD_EXPORT_MAX,
+  CARD_SHEET_COLUMNS,
+  CARD_STATUSES,
+  IMPORT_MAX_ROWS,
+  cardFieldsSchema,
+  type CardExportKey,
+  type CardSheetKey,
+  type ImportError,
+  type ImportMode,
+  type ImportReport,
+  type Language,
+} from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { uniqueViolationOf } from '../../lib/db-errors.js';
+import { conflict, invalid } from '../../lib/errors.js';
+import { scopeOf } from '../../lib/scope.js';
+import { readSheetInWorker, restoreCell, SheetReadError, spreadsheetKind, writeSheet } from '../../lib/sheet.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import type { ProjectService } from '../project/project.service.js';
+import { cellError, importOutcome, issueRefusal } from '../../lib/sheet-refusals.js';
+import * as repo from './card.repo.js';
+import { toCardDto, type CardListQuery } from './card.service.js';
+
+const norm = (v: unknown) => String(v ?? '').trim().toLowerCase();
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
+
+/** A date cell: YYYY-MM-DD text, or a spreadsheet serial day number. */
+function dateCell(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    return new Date(Math.round((v - 25569) * 86_400_000)).toISOString().slice(0, 10);
+  }
+  const s = text(v).replace(/\//g, '-');
+  if (!s) return null;
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  return m ? `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}` : s;
+}
+
+/** A header cell in any language (or the key) → the column key. */
+function mapHeader(header: unknown[]) {
+  const lookup = new Map<string, CardSheetKey>();
+  for (const c of CARD_SHEET_COLUMNS) for (const label of [c.key, c.zh, c.en, c.es, c.ja]) lookup.set(norm(label), c.key);
+  const keys = header.map((h) => lookup.get(norm(h)));
+  const missing = CARD_SHEET_COLUMNS.filter((c) => c.required && !keys.includes(c.key)).map((c) => c.key);
+  return { keys, missing };
+}
+
+/** An enum cell: its key, or its translation as the export writes it is not needed: keys only. */
+const enumCell = <T extends string>(v: unknown, values: readonly T[], fallback: T): T | string => {
+  const s = text(v);
+  if (!s) return fallback;
+  return values.find((x) => x.toLowerCase() === s.toLowerCase()) ?? s;
+};
+
+/** Bulk import of SIM cards from .xlsx/.xls and export to .xlsx, as the device registry does. */
+export class CardSheetService {
+  constructor(
+    private readonly db: Db,
+    private readonly projects: ProjectService,
+  ) {}
+
+  template(lang: Language): Buffer {
+    return writeSheet('sim-cards', [CARD_SHEET_COLUMNS.map((c) => c[lang])]);
+  }
+
+  async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
+    if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
+    let sheetRows: unknown[][];
+    try {
+      sheetRows = (await readSheetInWorker(file.data, { maxRows: IMPORT_MAX_ROWS + 2 })).rows;
+    } catch (err) {
+      if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+      throw invalid('file', 'notSpreadsheet');
+    }
+    const [header = [], ...rows] = sheetRows;
+    if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+    const { keys, missing } = mapHeader(header);
+    if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
+    if (rows.length === 0) throw invalid('file', 'importNoRows');
+
+    const projects = await this.projects.ownedBy(actor);
+    const byName = new Map<string, { id: number; ownerPath: string }[]>();
+    for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+
+    const errors: ImportError[] = [];
+    const valid: { row: number; card: ReturnType<typeof cardFieldsSchema.parse>; ownerPath: string }[] = [];
+    const seen = new Map<string, number>();
+    rows.forEach((cells, i) => {
+      const row = i + 2;
+      const get = (k: CardSheetKey) => {
+        const idx = keys.indexOf(k);
+        return idx < 0 ? '' : cells[idx];
+      };
+      const rowErrors: ImportError[] = [];
+      let project: { id: number; ownerPath: string } | undefined;
+      const projectName = text(get('project'));
+      if (projectName) {
+        const found = byName.get(projectName) ?? [];
+        if (found.length === 0) rowErrors.push(cellError(row, 'project', 'unknownProjectName', { name: projectName }));
+        else if (found.length > 1) rowErrors.push(cellError(row, 'project', 'ambiguousProjectName', { name: projectName }));
+        else project = found[0];
+      }
+      const num = (k: CardSheetKey) => (text(get(k)) === '' ? 0 : Number(text(get(k))));
+      const candidate = {
+        iccid: text(get('iccid')),
+        msisdn: text(get('msisdn')),
+        imsi: text(get('imsi')),
+        carrier: enumCell(get('carrier'), CARD_CARRIERS, 'chinaMobile'),
+        plan: text(get('plan')),
+        status: enumCell(get('status'), CARD_STATUSES, 'active'),
+        activatedAt: dateCell(get('activatedAt')),
+        expiresAt: dateCell(get('expiresAt')),
+        dataAllowanceMb: num('dataAllowanceMb'),
+        voiceAllowanceMin: num('voiceAllowanceMin'),
+        groupId: text(get('groupId')),
+        projectId: project?.id ?? null,
+        remarks: text(get('remarks')),
+      };
+      const parsed = cardFieldsSchema.safeParse(candidate);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const column = String(issue.path[0] ?? '');
+          const refusal = column === 'activatedAt' || column === 'expiresAt' ? { reason: 'dateRequired' as const } : issueRefusal(issue);
+          rowErrors.push(cellError(row, column, refusal.reason, refusal.params));
+        }
+      }
+      if (candidate.iccid) {
+        const first = seen.get(candidate.iccid);
+        if (first) rowErrors.push(cellError(row, 'iccid', 'duplicateIccidRow', { row: first }));
+        else seen.set(candidate.iccid, row);
+      }
+      if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);
+      else valid.push({ row, card: parsed.data, ownerPath: project?.ownerPath ?? actor.path });
+    });
+    const { fresh, report, write } = importOutcome({
+      total: rows.length,
+      valid,
+      errors,
+      taken: await repo.existingIccids(this.db, valid.map((v) => v.card.iccid)),
+      key: { column: 'iccid', of: (v) => v.card.iccid, reason: 'iccidTaken' },
+      mode,
+      dryRun,
+    });
+    if (!write) return report;
+    try {
+      report.imported = await this.db.transaction(async (tx) => {
+        const n = await repo.insertCards(
+          tx,
+          fresh.map(({ card: { deviceId: _d, ...c }, ownerPath }) => ({ ...c, ownerPath })),
+        );
+        await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });
+        return n;
+      });
+    } catch (err) {
+      if (uniqueViolationOf(err) === 'sim_cards_iccid_unique') throw conflict('importRace');
+      throw err;
+    }
+    return report;
+  }
+
+  async export(ctx: AuthContext, q: Omit<CardListQuery, 'page' | 'limit'>, lang: Language): Promise<Buffer> {
+    const rows = await repo.exportCards(this.db, { ...q, scopePath: scopeOf(ctx) }, CARD_EXPORT_MAX + 1);
+    if (rows.length > CARD_EXPORT_MAX) throw invalid('q', 'cardExportTooMany', { max: CARD_EXPORT_MAX });
+    const body = rows.map(toCardDto).map((c) => {
+      const byKey: Record<CardExportKey, unknown> = {
+        ...c,
+        project: c.projectName ?? '',
+        device: c.deviceSn ?? '',
+        activatedAt: c.activatedAt ?? '',
+        expiresAt: c.expiresAt ?? '',
+        daysLeft: c.daysLeft ?? '',
+      };
+      return CARD_EXPORT_COLUMNS.map((col) => byKey[col.key]);
+    });
+    return writeSheet('sim-cards', [CARD_EXPORT_COLUMNS.map((c) => c[lang]), ...body]);
+  }
+}

@@ -1,0 +1,192 @@
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import type { EndpointParsedQuery, cardApi } from '@iot/contract';
+import type { Executor } from '../../db/client.js';
+import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
+import { visibleDevices, visibleOwned } from '../../lib/visibility.js';
+
+const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** A device is a card's device when its SIM number is the card's ICCID or MSISDN. */
+const linkOf = sql`${devices.simNumber} <> '' and (${devices.simNumber} = ${simCards.iccid}
+  or (${simCards.msisdn} <> '' and ${devices.simNumber} = ${simCards.msisdn}))`;
+
+/** Cards a caller sees: scoped like devices (owner line, or a project it sees). */
+export const visibleCards = (scopePath: string | undefined) => visibleOwned(simCards.ownerPath, simCards.projectId, scopePath);
+
+/** The card's linked device among those the scope sees, as {id, name, sn} json (or null). */
+const deviceOf = (scopePath: string | undefined) =>
+  sql<{ id: number; name: string; sn: string } | null>`(select json_build_object('id', ${devices.id}, 'name', ${devices.name}, 'sn', ${devices.sn})
+    from ${devices} where ${and(linkOf, visibleDevices(scopePath))} order by ${devices.id} limit 1)`;
+
+const columns = (scopePath: string | undefined) => ({
+  id: simCards.id,
+  iccid: simCards.iccid,
+  msisdn: simCards.msisdn,
+  imsi: simCards.imsi,
+  carrier: simCards.carrier,
+  plan: simCards.plan,
+  status: simCards.status,
+  activatedAt: simCards.activatedAt,
+  expiresAt: simCards.expiresAt,
+  daysLeft: sql<number | null>`(${simCards.expiresAt} - current_date)`,
+  dataUsedMb: simCards.dataUsedMb,
+  dataAllowanceMb: simCards.dataAllowanceMb,
+  voiceUsedMin: simCards.voiceUsedMin,
+  voiceAllowanceMin: simCards.voiceAllowanceMin,
+  groupId: simCards.groupId,
+  projectId: simCards.projectId,
+  projectName: projects.name,
+  projectOwnerPath: projects.ownerPath,
+  ownerPath: simCards.ownerPath,
+  device: deviceOf(scopePath),
+  remarks: simCards.remarks,
+  createdAt: simCards.createdAt,
+  updatedAt: simCards.updatedAt,
+});
+export type CardRow = Awaited<ReturnType<typeof findCards>>[number];
+
+export type CardFilter = Omit<EndpointParsedQuery<typeof cardApi.list>, 'page' | 'limit'> & { scopePath?: string };
+
+function filterOf(f: CardFilter) {
+  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
+  return and(
+    visibleCards(f.scopePath),
+    f.status ? eq(simCards.status, f.status) : undefined,
+    f.carrier ? eq(simCards.carrier, f.carrier) : undefined,
+    f.projectId ? eq(simCards.projectId, f.projectId) : undefined,
+    f.expiringWithin === undefined
+      ? undefined
+      : and(isNotNull(simCards.expiresAt), lte(simCards.expiresAt, sql`current_date + ${f.expiringWithin}::int`)),
+    f.linked === undefined ? undefined : f.linked ? sql`exists (select 1 from ${devices} where ${linkOf})` : sql`not exists (select 1 from ${devices} where ${linkOf})`,
+    q
+      ? or(
+          ilike(simCards.iccid, q),
+          ilike(simCards.msisdn, q),
+          ilike(simCards.imsi, q),
+          ilike(simCards.plan, q),
+          sql`exists (select 1 from ${devices} where ${linkOf} and (${devices.name} ilike ${q} or ${devices.sn} ilike ${q}))`,
+        )
+      : undefined,
+  );
+}
+
+function orderOf(f: Pick<CardFilter, 'sort' | 'order'>) {
+  const dir = f.order === 'asc' ? asc : desc;
+  // Cards without an expiry date sort last either way.
+  const key = f.sort === 'expiresAt' || f.sort === 'activatedAt' ? sql`${simCards[f.sort]} ${sql.raw(f.order === 'asc' ? 'asc' : 'desc')} nulls last` : dir(simCards[f.sort]);
+  return [key, dir(simCards.id)];
+}
+
+export async function listCards(db: Executor, f: CardFilter & { page: number; limit: number }) {
+  const where = filterOf(f);
+  const [items, [total]] = await Promise.all([
+    db
+      .select(columns(f.scopePath))
+      .from(simCards)
+      .leftJoin(projects, eq(projects.id, simCards.projectId))
+      .where(where)
+      .orderBy(...orderOf(f))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ n: count() }).from(simCards).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+export async function exportCards(db: Executor, f: CardFilter, max: number) {
+  return db
+    .select(columns(f.scopePath))
+    .from(simCards)
+    .leftJoin(projects, eq(projects.id, simCards.projectId))
+    .where(filterOf(f))
+    .orderBy(...orderOf(f))
+    .limit(max);
+}
+
+export async function findCards(db: Executor, ids: number[], scopePath: string | undefined) {
+  if (ids.length === 0) return [];
+  return db
+    .select(columns(scopePath))
+    .from(simCards)
+    .leftJoin(projects, eq(projects.id, simCards.projectId))
+    .where(and(inArray(simCards.id, ids), visibleCards(scopePath)));
+}
+
+/** The card with this ICCID, whoever owns it (ICCIDs are unique platform-wide). */
+export async function iccidTaken(db: Executor, iccid: string, exceptId?: number) {
+  const [row] = await db.select({ id: simCards.id }).from(simCards).where(eq(simCards.iccid, iccid));
+  return Boolean(row && row.id !== exceptId);
+}
+
+export async function existingIccids(db: Executor, iccids: string[]): Promise<Set<string>> {
+  if (iccids.length === 0) return new Set();
+  const found = await db.select({ iccid: simCards.iccid }).from(simCards).where(inArray(simCards.iccid, iccids));
+  return new Set(found.map((r) => r.iccid));
+}
+
+export async function insertCard(db: Executor, values: typeof simCards.$inferInsert) {
+  const [row] = await db.insert(simCards).values(values).returning({ id: simCards.id });
+  return row!.id;
+}
+
+export async function insertCards(db: Executor, values: (typeof simCards.$inferInsert)[]) {
+  // Imports are bounded (IMPORT_MAX_ROWS); chunks keep each statement's parameters small.
+  for (let i = 0; i < values.length; i += 500) await db.insert(simCards).values(values.slice(i, i + 500));
+  return values.length;
+}
+
+export async function updateCard(db: Executor, id: number, set: Partial<typeof simCards.$inferInsert>) {
+  await db.update(simCards).set({ ...set, updatedAt: new Date() }).where(eq(simCards.id, id));
+}
+
+export async function deleteCards(db: Executor, ids: number[]) {
+  await db.delete(simCards).where(inArray(simCards.id, ids));
+}
+
+/** Moves the expiry of cards on by whole months (from today when already expired or unset). */
+export async function extendExpiry(db: Executor, ids: number[], months: number) {
+  if (ids.length === 0 || months <= 0) return [];
+  return db
+    .update(simCards)
+    .set({
+      expiresAt: sql`(greatest(coalesce(${simCards.expiresAt}, current_date), current_date) + make_interval(months => ${months}::int))::date`,
+      // A renewed card may be mailed again when its new date comes near.
+      expiryNotifiedFor: null,
+      updatedAt: new Date(),
+    })
+    .where(inArray(simCards.id, ids))
+    .returning({ id: simCards.id, expiresAt: simCards.expiresAt });
+}
+
+export async function addAllowance(db: Executor, ids: number[], mb: number) {
+  if (ids.length === 0 || mb <= 0) return;
+  await db
+    .update(simCards)
+    .set({ dataAllowanceMb: sql`least(${simCards.dataAllowanceMb} + ${mb}::int, 2000000000)`, updatedAt: new Date() })
+    .where(inArray(simCards.id, ids));
+}
+
+/**
+ * Cards expiring within `days` that their owner was not mailed about for this expiry date: the
+ * owner is the project's owner, else the user at the end of the card's owner path.
+ */
+export async function expiringUnnotified(db: Executor, days: number) {
+  const res = await db.execute(sql`
+    select c.id, c.iccid, c.msisdn, c.expires_at::text as expires_at, (c.expires_at - current_date) as days_left,
+      u.id as user_id, u.language, coalesce((select array_agg(e.email order by e.id) from ${userEmails} e where e.user_id = u.id), '{}') as emails
+    from ${simCards} c
+    left join ${projects} p on p.id = c.project_id
+    join ${users} u on u.id = coalesce(p.owner_id, nullif(substring(c.owner_path from '/(\\d+)/$'), '')::int)
+    where c.expires_at is not null and c.expires_at <= current_date + ${days}::int and c.status <> 'deactivated'
+      and (c.expiry_notified_for is distinct from c.expires_at) and u.enabled
+    order by c.expires_at, c.id
+    limit 5000`);
+  return rows<{ id: number; iccid: string; msisdn: string; expires_at: string; days_left: number; user_id: number; language: string; emails: string[] }>(res);
+}
+
+export async function markNotified(db: Executor, ids: number[]) {
+  if (ids.length === 0) return;
+  await db.update(simCards).set({ expiryNotifiedFor: sql`${simCards.expiresAt}` }).where(inArray(simCards.id, ids));
+}
+

@@ -1,0 +1,142 @@
+import { and, asc, count, desc, eq, ilike, inArray, like, lt, or, sql } from 'drizzle-orm';
+import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/contract';
+import type { Executor } from '../../db/client.js';
+import { cardOrderItems, cardOrders, cardPaymentEvents } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
+
+export type OrderFilter = EndpointParsedQuery<typeof cardOrderApi.list> & { scopePath?: string };
+
+/** Orders a caller sees: created in its subtree (the order's owner line). */
+const visibleOrders = (scopePath: string | undefined) => (scopePath ? like(cardOrders.ownerPath, `${escapeLike(scopePath)}%`) : undefined);
+
+const columns = {
+  id: cardOrders.id,
+  orderNo: cardOrders.orderNo,
+  kind: cardOrders.kind,
+  plan: cardOrders.plan,
+  months: cardOrders.months,
+  topupMb: cardOrders.topupMb,
+  unitPriceCents: cardOrders.unitPriceCents,
+  amountCents: cardOrders.amountCents,
+  status: cardOrders.status,
+  ownerPath: cardOrders.ownerPath,
+  remarks: cardOrders.remarks,
+  createdBy: cardOrders.createdByName,
+  createdAt: cardOrders.createdAt,
+  payBefore: cardOrders.payBefore,
+  paidAt: cardOrders.paidAt,
+  provider: cardOrders.provider,
+  transactionId: cardOrders.transactionId,
+  codeUrl: cardOrders.codeUrl,
+  cardCount: sql<number>`(select count(*)::int from ${cardOrderItems} i where i.order_id = ${cardOrders.id})`,
+  iccids: sql<string[]>`array(select i.iccid from ${cardOrderItems} i where i.order_id = ${cardOrders.id} order by i.iccid limit 3)`,
+};
+export type OrderRow = Awaited<ReturnType<typeof findOrders>>[number];
+
+export async function listOrders(db: Executor, f: OrderFilter) {
+  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
+  const where = and(
+    visibleOrders(f.scopePath),
+    f.status ? eq(cardOrders.status, f.status) : undefined,
+    f.kind ? eq(cardOrders.kind, f.kind) : undefined,
+    f.cardId ? sql`exists (select 1 from ${cardOrderItems} i where i.order_id = ${cardOrders.id} and i.card_id = ${f.cardId})` : undefined,
+    q
+      ? or(
+          ilike(cardOrders.orderNo, q),
+          sql`exists (select 1 from ${cardOrderItems} i where i.order_id = ${cardOrders.id} and (i.iccid ilike ${q} or i.msisdn ilike ${q}))`,
+        )
+      : undefined,
+  );
+  const dir = f.order === 'asc' ? asc : desc;
+  const [items, [total]] = await Promise.all([
+    db.select(columns).from(cardOrders).where(where).orderBy(dir(cardOrders[f.sort]), dir(cardOrders.id)).limit(f.limit).offset((f.page - 1) * f.limit),
+    db.select({ n: count() }).from(cardOrders).where(where),
+  ]);
+  return { total: total?.n ?? 0, items };
+}
+
+export async function findOrders(db: Executor, ids: number[], scopePath: string | undefined) {
+  if (ids.length === 0) return [];
+  return db.select(columns).from(cardOrders).where(and(inArray(cardOrders.id, ids), visibleOrders(scopePath)));
+}
+
+export async function orderItems(db: Executor, orderId: number) {
+  return db.select().from(cardOrderItems).where(eq(cardOrderItems.orderId, orderId)).orderBy(asc(cardOrderItems.iccid));
+}
+
+export async function insertOrder(
+  db: Executor,
+  order: typeof cardOrders.$inferInsert,
+  items: { cardId: number; iccid: string; msisdn: string; expiresBefore: string | null }[],
+) {
+  const [row] = await db.insert(cardOrders).values(order).returning({ id: cardOrders.id });
+  await db.insert(cardOrderItems).values(items.map((i) => ({ ...i, orderId: row!.id })));
+  return row!.id;
+}
+
+export async function updateOrder(db: Executor, id: number, set: Partial<typeof cardOrders.$inferInsert>) {
+  await db.update(cardOrders).set({ ...set, updatedAt: new Date() }).where(eq(cardOrders.id, id));
+}
+
+/**
+ * Marks an unpaid order paid with the provider's transaction: the one guard of "exactly once"
+ * (the update matches only while the order is unpaid; a replay or a concurrent one matches nothing).
+ */
+export async function markPaid(db: Executor, orderNo: string, transactionId: string, paidAt: Date) {
+  const [row] = await db
+    .update(cardOrders)
+    .set({ status: 'paid', transactionId, paidAt, updatedAt: new Date() })
+    .where(and(eq(cardOrders.orderNo, orderNo), eq(cardOrders.status, 'unpaid')))
+    .returning({ id: cardOrders.id, kind: cardOrders.kind, months: cardOrders.months, topupMb: cardOrders.topupMb });
+  return row;
+}
+
+export async function orderByNo(db: Executor, orderNo: string) {
+  const [row] = await db
+    .select({ id: cardOrders.id, status: cardOrders.status, amountCents: cardOrders.amountCents, transactionId: cardOrders.transactionId })
+    .from(cardOrders)
+    .where(eq(cardOrders.orderNo, orderNo));
+  return row;
+}
+
+export async function setItemExpiry(db: Executor, orderId: number, rows: { id: number; expiresAt: string | null }[]) {
+  for (const r of rows) {
+    await db
+      .update(cardOrderItems)
+      .set({ expiresAfter: r.expiresAt })
+      .where(and(eq(cardOrderItems.orderId, orderId), eq(cardOrderItems.cardId, r.id)));
+  }
+}
+
+export async function itemCardIds(db: Executor, orderId: number): Promise<number[]> {
+  const rows = await db.select({ id: cardOrderItems.cardId }).from(cardOrderItems).where(eq(cardOrderItems.orderId, orderId));
+  return rows.flatMap((r) => (r.id === null ? [] : [r.id]));
+}
+
+export async function deleteOrders(db: Executor, ids: number[]) {
+  await db.delete(cardOrders).where(inArray(cardOrders.id, ids));
+}
+
+/** Unpaid orders past their deadline become `expired`. */
+export async function expireDue(db: Executor, now = new Date()) {
+  const rows = await db
+    .update(cardOrders)
+    .set({ status: 'expired', codeUrl: null, updatedAt: now })
+    .where(and(eq(cardOrders.status, 'unpaid'), lt(cardOrders.payBefore, now)))
+    .returning({ id: cardOrders.id });
+  return rows.length;
+}
+
+export async function logPayment(
+  db: Executor,
+  e: { orderNo: string; provider: string; outcome: PaymentOutcome; amountCents?: number | null; transactionId?: string; detail?: string },
+) {
+  await db.insert(cardPaymentEvents).values({
+    orderNo: e.orderNo.slice(0, 64),
+    provider: e.provider,
+    outcome: e.outcome,
+    amountCents: e.amountCents ?? null,
+    transactionId: (e.transactionId ?? '').slice(0, 64),
+    detail: (e.detail ?? '').slice(0, 256),
+  });
+}

@@ -1,0 +1,254 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  ErrorCode,
+  type EndpointParsedBody,
+  type EndpointParsedQuery,
+  type OrderDto,
+  type OrderKind,
+  type OrderStatus,
+  type Page,
+  type PaymentOutcome,
+  type PayQr,
+  type cardOrderApi,
+} from '@iot/contract';
+import type { Db } from '../../db/client.js';
+import { conflict, notFound, refuse } from '../../lib/errors.js';
+import { scopeOf } from '../../lib/scope.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import type { CardService } from './card.service.js';
+import * as cardRepo from './card.repo.js';
+import * as repo from './order.repo.js';
+import { NotificationRefused, PaymentProviderError, type PaymentProvider } from './payment.js';
+import { SimulatedPayments } from './payment.simulated.js';
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+function toDto(r: repo.OrderRow): OrderDto {
+  return {
+    id: r.id,
+    orderNo: r.orderNo,
+    kind: r.kind as OrderKind,
+    plan: r.plan,
+    months: r.months,
+    topupMb: r.topupMb,
+    unitPriceCents: r.unitPriceCents,
+    amountCents: r.amountCents,
+    status: r.status as OrderStatus,
+    cardCount: r.cardCount,
+    iccids: r.iccids,
+    remarks: r.remarks,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    payBefore: r.payBefore.toISOString(),
+    paidAt: iso(r.paidAt),
+    provider: r.provider,
+    transactionId: r.transactionId,
+  };
+}
+
+/** Renewals: price × months × cards; top-ups: price × cards. */
+const amountOf = (o: { kind: OrderKind; months: number; unitPriceCents: number }, cardCount: number) =>
+  o.unitPriceCents * cardCount * (o.kind === 'renewal' ? o.months : 1);
+
+/** A merchant order number: C + UTC time to the second + 8 random digits (out_trade_no, ≤ 32). */
+function newOrderNo(now = new Date()) {
+  return `C${now.toISOString().replace(/\D/g, '').slice(0, 14)}${crypto.randomInt(0, 100_000_000).toString().padStart(8, '0')}`;
+}
+
+/** What the notification route answers the provider (WeChat Pay v3: 200 SUCCESS, 4xx FAIL). */
+export interface NotifyAnswer {
+  status: 200 | 400;
+  outcome: PaymentOutcome;
+  body: { code: 'SUCCESS' | 'FAIL'; message: string };
+}
+
+/**
+ * Card orders: renewals and top-ups of cards the caller may change, their payment through the
+ * payment provider (QR code of its `code_url`) and the provider's notification, which marks an
+ * order paid exactly once and extends its cards. Unpaid orders expire after ORDER_PAY_TIMEOUT.
+ * Every notification is written to the payment log (`card_payment_events`), refusals included.
+ */
+export class OrderService {
+  constructor(
+    private readonly db: Db,
+    private readonly cards: CardService,
+    readonly payments: PaymentProvider,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: { payTimeoutMs: number },
+  ) {}
+
+  expireDue(): Promise<number> {
+    return repo.expireDue(this.db);
+  }
+
+  async list(ctx: AuthContext, q: EndpointParsedQuery<typeof cardOrderApi.list>): Promise<Page<OrderDto>> {
+    await this.expireDue();
+    const res = await repo.listOrders(this.db, { ...q, scopePath: scopeOf(ctx) });
+    return { total: res.total, items: res.items.map(toDto) };
+  }
+
+  private async visible(ctx: AuthContext, ids: number[]) {
+    const rows = await repo.findOrders(this.db, ids, scopeOf(ctx));
+    if (rows.length !== ids.length) {
+      throw notFound('ordersNotFound', { ids: ids.filter((id) => !rows.some((r) => r.id === id)).join(', ') });
+    }
+    return rows;
+  }
+
+  /** One order with its cards; an unknown one answers §8's "no card order data". */
+  async item(ctx: AuthContext, id: number) {
+    await this.expireDue();
+    const [row] = await repo.findOrders(this.db, [id], scopeOf(ctx));
+    if (!row) throw notFound('noCardOrderData');
+    const items = await repo.orderItems(this.db, id);
+    return {
+      ...toDto(row),
+      items: items.map((i) => ({ cardId: i.cardId, iccid: i.iccid, msisdn: i.msisdn, expiresBefore: i.expiresBefore, expiresAfter: i.expiresAfter })),
+    };
+  }
+
+  async create(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.add>) {
+    const ids = [...new Set(body.cardIds)];
+    const rows = await this.cards.manageable(actor, ids);
+    const { cardIds: _c, ...o } = body;
+    const months = o.kind === 'renewal' ? o.months : 0;
+    const topupMb = o.kind === 'topup' ? o.topupMb : 0;
+    const amountCents = amountOf({ ...o, months }, rows.length);
+    const orderNo = newOrderNo();
+    const id = await this.db.transaction(async (tx) => {
+      const orderId = await repo.insertOrder(
+        tx,
+        {
+          orderNo, kind: o.kind, plan: o.plan, months, topupMb, unitPriceCents: o.unitPriceCents, amountCents, remarks: o.remarks,
+          ownerPath: actor.path, createdBy: actor.userId, createdByName: actor.username, provider: this.payments.name,
+          payBefore: new Date(Date.now() + this.opts.payTimeoutMs),
+        },
+        rows.map((c) => ({ cardId: c.id, iccid: c.iccid, msisdn: c.msisdn, expiresBefore: c.expiresAt })),
+      );
+      await audit(tx, actor, { entityId: orderId, name: orderNo, summary: { kind: o.kind, months, topupMb, amountCents, iccids: rows.map((c) => c.iccid) } });
+      return orderId;
+    });
+    return { id, orderNo, amountCents };
+  }
+
+  /** An unpaid order's terms (its amount follows, its QR code is made anew), or a status change. */
+  async edit(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.edit>) {
+    await this.expireDue();
+    const [order] = await this.visible(actor, [body.id]);
+    const { id, status, ...terms } = body;
+    if (status === 'refunded' ? order!.status !== 'paid' : order!.status !== 'unpaid') {
+      throw conflict(status === 'refunded' ? 'orderNotPaid' : 'orderNotUnpaid');
+    }
+    const kind = order!.kind as OrderKind;
+    const next = {
+      months: kind === 'renewal' ? (terms.months ?? order!.months) : 0,
+      topupMb: kind === 'topup' ? (terms.topupMb ?? order!.topupMb) : 0,
+      unitPriceCents: terms.unitPriceCents ?? order!.unitPriceCents,
+    };
+    if (kind === 'renewal' && next.months < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'months' });
+    await this.db.transaction(async (tx) => {
+      await repo.updateOrder(
+        tx,
+        id,
+        status
+          ? { status }
+          : { ...terms, ...next, amountCents: amountOf({ kind, ...next }, order!.cardCount), codeUrl: null },
+      );
+      await audit(tx, actor, { entityId: id, name: order!.orderNo, summary: status ? { status } : terms });
+    });
+  }
+
+  async remove(actor: Actor, ids: number[]) {
+    await this.expireDue();
+    const rows = await this.visible(actor, ids);
+    if (rows.some((r) => r.status === 'paid' || r.status === 'refunded')) throw conflict('orderKeepsRecord');
+    await this.db.transaction(async (tx) => {
+      await repo.deleteOrders(tx, ids);
+      await audit(tx, actor, { entityId: ids.join(','), name: rows.map((r) => r.orderNo).join(', ') });
+    });
+    return ids.length;
+  }
+
+  /** The QR code of an unpaid order: the provider's code_url (asked once, reused while payable). */
+  async payQr(ctx: AuthContext, id: number): Promise<PayQr> {
+    await this.expireDue();
+    const [order] = await this.visible(ctx, [id]);
+    if (order!.status !== 'unpaid') throw conflict('orderNotUnpaid');
+    let codeUrl = order!.codeUrl;
+    if (!codeUrl) {
+      try {
+        codeUrl = (
+          await this.payments.createNative({
+            orderNo: order!.orderNo,
+            amountCents: order!.amountCents,
+            description: `SIM ${order!.kind} ${order!.orderNo}`,
+            payBefore: order!.payBefore,
+          })
+        ).codeUrl;
+      } catch (err) {
+        if (err instanceof PaymentProviderError) throw refuse(ErrorCode.CONFLICT, 'paymentProviderFailed', { params: { message: err.message } });
+        throw err;
+      }
+      await repo.updateOrder(this.db, id, { codeUrl });
+    }
+    return { orderNo: order!.orderNo, codeUrl, amountCents: order!.amountCents, payBefore: order!.payBefore.toISOString(), provider: this.payments.name };
+  }
+
+  /**
+   * The provider's notification: signature, then order and amount are checked; the order is
+   * marked paid exactly once (a replay answers SUCCESS and changes nothing) and its cards are
+   * extended in the same transaction. Every notification is logged with its outcome.
+   */
+  async notify(headers: Record<string, string | string[] | undefined>, rawBody: string): Promise<NotifyAnswer> {
+    const provider = this.payments.name;
+    const answer = async (
+      outcome: PaymentOutcome,
+      e: { orderNo?: string; amountCents?: number; transactionId?: string; detail?: string },
+    ): Promise<NotifyAnswer> => {
+      const refused = outcome === 'badSignature' || outcome === 'badAmount' || outcome === 'unknownOrder';
+      if (outcome !== 'paid') this.log.warn({ outcome, ...e }, 'card payment notification not applied');
+      await repo.logPayment(this.db, { orderNo: e.orderNo ?? '', provider, outcome, amountCents: e.amountCents, transactionId: e.transactionId, detail: e.detail });
+      return refused
+        ? { status: 400, outcome, body: { code: 'FAIL', message: e.detail ?? outcome } }
+        : { status: 200, outcome, body: { code: 'SUCCESS', message: 'OK' } };
+    };
+    let notice;
+    try {
+      notice = this.payments.readNotification(headers, rawBody);
+    } catch (err) {
+      if (err instanceof NotificationRefused || err instanceof SyntaxError) return answer('badSignature', { detail: err.message });
+      throw err;
+    }
+    const e = { orderNo: notice.orderNo, amountCents: notice.amountCents, transactionId: notice.transactionId };
+    const order = await repo.orderByNo(this.db, notice.orderNo);
+    if (!order) return answer('unknownOrder', { ...e, detail: 'no such order' });
+    if (!notice.success) return answer('failed', { ...e, detail: 'the trade did not succeed' });
+    if (notice.amountCents !== order.amountCents) return answer('badAmount', { ...e, detail: `paid ${notice.amountCents}, order is ${order.amountCents}` });
+    const paid = await this.db.transaction(async (tx) => {
+      const row = await repo.markPaid(tx, notice.orderNo, notice.transactionId, notice.paidAt);
+      if (!row) return false;
+      const ids = await repo.itemCardIds(tx, row.id);
+      if (row.kind === 'renewal') await repo.setItemExpiry(tx, row.id, await cardRepo.extendExpiry(tx, ids, row.months));
+      else await cardRepo.addAllowance(tx, ids, row.topupMb);
+      await repo.logPayment(tx, { ...e, provider, outcome: 'paid' });
+      return true;
+    });
+    if (paid) return { status: 200, outcome: 'paid', body: { code: 'SUCCESS', message: 'OK' } };
+    // Already paid (a replay of this or another notification), cancelled or expired meanwhile.
+    const now = await repo.orderByNo(this.db, notice.orderNo);
+    if (now?.status === 'paid') return answer('replay', { ...e, detail: now.transactionId === notice.transactionId ? 'already applied' : `already paid by ${now.transactionId}` });
+    return answer('notPayable', { ...e, detail: `the order is ${now?.status}: refund the payment` });
+  }
+
+  /** The simulated provider's customer pays (demo and E2E): a signed notification is delivered. */
+  async simulatePay(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.simulatePay>) {
+    if (!(this.payments instanceof SimulatedPayments)) throw conflict('simulatedPaymentOnly');
+    const [order] = await this.visible(actor, [body.id]);
+    const n = this.payments.pay(order!.orderNo, body.amountCents ?? order!.amountCents);
+    const res = await this.notify(n.headers, n.body);
+    await this.db.transaction((tx) => audit(tx, actor, { entityId: body.id, name: order!.orderNo, summary: { outcome: res.outcome } }));
+    return { outcome: res.outcome };
+  }
+}

@@ -1,0 +1,48 @@
+import type { PaymentOutcome } from '@iot/contract';
+
+/** A payment the provider reports, read from its verified notification. */
+export interface PaymentNotice {
+  /** Our order number (out_trade_no). */
+  orderNo: string;
+  /** The provider's transaction id. */
+  transactionId: string;
+  /** What the customer paid, in cents. */
+  amountCents: number;
+  /** The provider's trade state was SUCCESS. */
+  success: boolean;
+  paidAt: Date;
+}
+
+/**
+ * A payment provider of card orders (docs/ARCHITECTURE.md "Card orders"): creates a Native-style
+ * payment that the customer scans as a QR code (`code_url`), and reads the provider's signed
+ * notification of the payment. Implementations: WeChat Pay API v3 (payment.wechat.ts) and the
+ * simulated provider (payment.simulated.ts) for the demo and tests.
+ */
+export interface PaymentProvider {
+  readonly name: string;
+  createNative(order: { orderNo: string; amountCents: number; description: string; payBefore: Date }): Promise<{ codeUrl: string }>;
+  /** Verifies the notification's signature and reads it; throws NotificationRefused. */
+  readNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): PaymentNotice;
+}
+
+/** A notification that cannot be trusted or read: logged with its outcome and refused. */
+export class NotificationRefused extends Error {
+  constructor(
+    readonly outcome: Extract<PaymentOutcome, 'badSignature'>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The provider could not create the payment (network, refusal): shown to the user. */
+export class PaymentProviderError extends Error {}
+
+export const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const v = headers[name.toLowerCase()];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+};
+
+/** Notifications older or newer than this are refused (replayed captures). */
+export const NOTIFY_MAX_SKEW_MS = 5 * 60_000;

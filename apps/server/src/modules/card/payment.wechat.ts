@@ -1,0 +1,106 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { NOTIFY_MAX_SKEW_MS, NotificationRefused, PaymentProviderError, header, type PaymentNotice, type PaymentProvider } from './payment.js';
+import { readTransaction } from './payment.simulated.js';
+
+export interface WechatPayOptions {
+  baseUrl: string;
+  appId: string;
+  mchId: string;
+  /** Serial number of the merchant's API certificate. */
+  serialNo: string;
+  /** The merchant's API private key (PEM). */
+  privateKey: string;
+  /** WeChat Pay's platform certificate or public key (PEM): verifies notifications. */
+  platformCert: string;
+  /** The APIv3 key: decrypts the notification's resource (AEAD_AES_256_GCM). */
+  apiV3Key: string;
+  notifyUrl: string;
+}
+
+export function wechatOptionsFromFiles(c: Omit<WechatPayOptions, 'privateKey' | 'platformCert'> & { privateKeyFile: string; platformCertFile: string }): WechatPayOptions {
+  return { ...c, privateKey: fs.readFileSync(c.privateKeyFile, 'utf8'), platformCert: fs.readFileSync(c.platformCertFile, 'utf8') };
+}
+
+/**
+ * WeChat Pay API v3, Native payment (PAYMENT_PROVIDER=wechat): `POST /v3/pay/transactions/native`
+ * signed WECHATPAY2-SHA256-RSA2048 with the merchant key answers the `code_url` the customer
+ * scans; the notification is verified with the platform key (RSA-SHA256 over
+ * timestamp\nnonce\nbody\n) and its resource decrypted with the APIv3 key.
+ */
+export class WechatPayments implements PaymentProvider {
+  readonly name = 'wechat';
+  private readonly platformKey: crypto.KeyObject;
+
+  constructor(private readonly opts: WechatPayOptions) {
+    this.platformKey = opts.platformCert.includes('CERTIFICATE')
+      ? new crypto.X509Certificate(opts.platformCert).publicKey
+      : crypto.createPublicKey(opts.platformCert);
+  }
+
+  authorization(method: string, pathWithQuery: string, body: string, now = Date.now()): string {
+    const timestamp = String(Math.floor(now / 1000));
+    const nonce = crypto.randomBytes(16).toString('hex');
+    const signature = crypto
+      .createSign('RSA-SHA256')
+      .update(`${method}\n${pathWithQuery}\n${timestamp}\n${nonce}\n${body}\n`)
+      .sign(this.opts.privateKey, 'base64');
+    return (
+      `WECHATPAY2-SHA256-RSA2048 mchid="${this.opts.mchId}",nonce_str="${nonce}",` +
+      `signature="${signature}",timestamp="${timestamp}",serial_no="${this.opts.serialNo}"`
+    );
+  }
+
+  async createNative(order: { orderNo: string; amountCents: number; description: string; payBefore: Date }) {
+    const path = '/v3/pay/transactions/native';
+    const body = JSON.stringify({
+      appid: this.opts.appId,
+      mchid: this.opts.mchId,
+      description: order.description.slice(0, 127),
+      out_trade_no: order.orderNo,
+      time_expire: order.payBefore.toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+      notify_url: this.opts.notifyUrl,
+      amount: { total: order.amountCents, currency: 'CNY' },
+    });
+    let res: Response;
+    try {
+      res = await fetch(`${this.opts.baseUrl.replace(/\/$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: this.authorization('POST', path, body) },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      throw new PaymentProviderError(`WeChat Pay cannot be reached: ${(err as Error).message}`);
+    }
+    const answer = (await res.json().catch(() => ({}))) as { code_url?: string; code?: string; message?: string };
+    if (!res.ok || !answer.code_url) throw new PaymentProviderError(`${answer.code ?? res.status}: ${answer.message ?? 'no code_url'}`);
+    return { codeUrl: answer.code_url };
+  }
+
+  readNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): PaymentNotice {
+    const timestamp = header(headers, 'wechatpay-timestamp');
+    const nonce = header(headers, 'wechatpay-nonce');
+    const signature = header(headers, 'wechatpay-signature');
+    const valid =
+      signature !== '' &&
+      crypto.createVerify('RSA-SHA256').update(`${timestamp}\n${nonce}\n${rawBody}\n`).verify(this.platformKey, signature, 'base64');
+    if (!valid) throw new NotificationRefused('badSignature', 'the platform signature does not verify');
+    if (Math.abs(Date.now() - Number(timestamp) * 1000) > NOTIFY_MAX_SKEW_MS) {
+      throw new NotificationRefused('badSignature', 'the timestamp is too old or too new');
+    }
+    const { resource } = JSON.parse(rawBody) as { resource?: { ciphertext: string; nonce: string; associated_data?: string } };
+    if (!resource) throw new NotificationRefused('badSignature', 'no resource in the notification');
+    const data = Buffer.from(resource.ciphertext, 'base64');
+    const decipher = crypto.createDecipheriv('aes-256-gcm', Buffer.from(this.opts.apiV3Key), Buffer.from(resource.nonce));
+    decipher.setAuthTag(data.subarray(data.length - 16));
+    decipher.setAAD(Buffer.from(resource.associated_data ?? ''));
+    let plain: string;
+    try {
+      plain = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+    } catch {
+      throw new NotificationRefused('badSignature', 'the resource does not decrypt with the APIv3 key');
+    }
+    return readTransaction(JSON.parse(plain) as Record<string, unknown>);
+  }
+}

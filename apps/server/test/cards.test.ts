@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { readSheet, writeSheet } from '../src/lib/sheet.js';
+import { CardJobs } from '../src/modules/card/card.jobs.js';
+import { SimulatedPayments } from '../src/modules/card/payment.simulated.js';
+import { apiAs, bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+const ICCID = (n: number) => `898604${String(n).padStart(14, '0')}`;
+
+/** SIM cards, carrier data, whitelist, orders and payments, through the HTTP API on a real database. */
+describe('SIM cards and card orders', () => {
+  let t: TestApp;
+  const payments = new SimulatedPayments('test-secret');
+  const tokens: Record<string, string> = {};
+  const { call, ok } = apiAs(() => t, tokens);
+  let typeId: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ CARD_WHITELIST_MAX: '2', CARRIER_CACHE_TTL: '60' }, { payments });
+    tokens.admin = await t.login();
+    for (const [name, role] of [['alice', 'ADMIN'], ['bob', 'ADMIN'], ['viewer', 'BATTERYMANAGEMENT']] as const) {
+      await t.createUser({ username: name, password: 'secret-pass-1', role });
+      tokens[name] = await t.login(name, 'secret-pass-1');
+    }
+    typeId = (await ok('alice', 'POST', '/devicetype/addtype', { code: 'SIMT', name: 'SIM test' })).id;
+  }, 240_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const addCard = (who: string, fields: object) => ok(who, 'POST', '/card/addCard', fields).then((d) => d.id as number);
+  const card = (who: string, id: number) => ok(who, 'GET', `/card/getSimItem?id=${id}`);
+
+  it('adds, lists with filters and search, edits and deletes cards; refuses a taken ICCID', async () => {
+    const a = await addCard('alice', { iccid: ICCID(1), msisdn: '1440000000101', plan: 'IoT 1GB', expiresAt: '2030-01-15', status: 'active' });
+    await addCard('alice', { iccid: ICCID(2), msisdn: '1440000000102', plan: 'IoT 5GB', status: 'suspended' });
+    const list = await ok('alice', 'GET', '/card/getSimList?sort=iccid&order=asc');
+    expect(list.items.map((c: any) => c.iccid)).toEqual([ICCID(1), ICCID(2)]);
+    expect((await ok('alice', 'GET', '/card/getSimList?status=suspended')).total).toBe(1);
+    expect((await ok('alice', 'GET', '/card/getSimList?q=5GB')).items[0].iccid).toBe(ICCID(2));
+    const dup = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(1) });
+    expect(dup).toMatchObject({ code: 40900, data: { reason: 'iccidTaken', field: 'iccid' } });
+    const bad = await call('alice', 'POST', '/card/addCard', { iccid: '12345' });
+    expect(bad.code).toBe(40000);
+    await ok('alice', 'POST', '/card/editCard', { id: a, plan: 'IoT 2GB' });
+    expect(await card('alice', a)).toMatchObject({ plan: 'IoT 2GB', msisdn: '1440000000101', expiresAt: '2030-01-15' });
+    const c = await addCard('alice', { iccid: ICCID(3) });
+    expect(await ok('alice', 'DELETE', `/card/deleteCard?id=${c}`)).toEqual({ count: 1 });
+    expect((await call('alice', 'GET', `/card/getSimItem?id=${c}`)).code).toBe(40400);
+  });
+
+  it('keeps the linked device and the device’s SIM number in sync both ways', async () => {
+    const dev = await ok('alice', 'POST', '/device/add', { name: 'Cabinet 1', sn: 'SIM-DEV-1', typeId });
+    const other = await ok('alice', 'POST', '/device/add', { name: 'Cabinet 2', sn: 'SIM-DEV-2', typeId, simNumber: '1440000000999' });
+    // Card → device: linking writes the card's MSISDN into the device.
+    const id = await addCard('alice', { iccid: ICCID(10), msisdn: '1440000000110', deviceId: dev.id });
+    expect((await ok('alice', 'GET', `/device/basic?id=${dev.id}`)).simNumber).toBe('1440000000110');
+    expect(await card('alice', id)).toMatchObject({ deviceId: dev.id, deviceName: 'Cabinet 1', deviceSn: 'SIM-DEV-1' });
+    // A new MSISDN follows to the device.
+    await ok('alice', 'POST', '/card/editCard', { id, msisdn: '1440000000111' });
+    expect((await ok('alice', 'GET', `/device/basic?id=${dev.id}`)).simNumber).toBe('1440000000111');
+    // Device → card: another device given the card's ICCID as SIM number is refused by the card side…
+    const taken = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(11), msisdn: '1440000000999', deviceId: dev.id });
+    expect(taken).toMatchObject({ code: 40900, data: { reason: 'simInOtherDevice', params: { sn: 'SIM-DEV-2' } } });
+    // …and editing a device's SIM number moves the link.
+    await ok('alice', 'POST', '/device/edit', { id: dev.id, simNumber: '' });
+    await ok('alice', 'POST', '/device/edit', { id: other.id, simNumber: ICCID(10) });
+    expect(await card('alice', id)).toMatchObject({ deviceId: other.id, deviceSn: 'SIM-DEV-2' });
+    expect((await ok('alice', 'GET', '/card/getSimList?linked=false')).items.map((c: any) => c.id)).not.toContain(id);
+    // Unlinking clears the device's SIM number.
+    await ok('alice', 'POST', '/card/editCard', { id, deviceId: null });
+    expect((await ok('alice', 'GET', `/device/basic?id=${other.id}`)).simNumber).toBe('');
+    expect((await card('alice', id)).deviceId).toBeNull();
+  });
+
+  it('shows live carrier data from a short cache, refreshes on demand, and answers a carrier error without failing', async () => {
+    const id = await addCard('alice', { iccid: ICCID(20), msisdn: '1440000000120' });
+    const first = await ok('alice', 'GET', `/card/sim_basic_info?id=${id}`);
+    expect(first).toMatchObject({ ok: true, cached: false, carrier: 'simulated', error: null, data: { msisdn: '1440000000120', iccid: ICCID(20) } });
+    expect(await ok('alice', 'GET', `/card/sim_basic_info?id=${id}`)).toMatchObject({ cached: true, fetchedAt: first.fetchedAt });
+    expect(await ok('alice', 'GET', `/card/sim_basic_info?id=${id}&refresh=true`)).toMatchObject({ cached: false });
+    const margin = await ok('alice', 'GET', `/card/sim_voice_margin?id=${id}`);
+    expect(margin.data[0]).toMatchObject({ offeringName: expect.any(String), totalAmount: expect.any(Number) });
+    // The simulated carrier does not know numbers ending in 0000.
+    const unknown = await addCard('alice', { iccid: ICCID(21), msisdn: '1440000010000' });
+    expect(await ok('alice', 'GET', `/card/sim_basic_info?id=${unknown}`)).toMatchObject({ ok: false, data: null, error: { code: '12006' } });
+  });
+
+  it('views, adds and removes voice whitelist numbers within the carrier’s limit', async () => {
+    const id = await addCard('alice', { iccid: ICCID(30), msisdn: '1440000000130', groupId: 'G1' });
+    const add = (n: string) => call('alice', 'POST', '/card/config_member_voice_whitelist', { id, operation: 'add', whiteNumber: n });
+    expect((await add('13800138000')).code).toBe(20000);
+    expect((await add('13800138000')).data).toMatchObject({ reason: 'whitelistHas' });
+    expect((await add('13900139000')).code).toBe(20000);
+    expect(await add('13700137000')).toMatchObject({ code: 40000, data: { reason: 'whitelistFull', params: { max: 2 } } });
+    const list = await ok('alice', 'GET', `/card/member_voice_whitelist?id=${id}`);
+    expect(list.data).toEqual({ totalCount: 2, max: 2, numbers: [{ whiteNumber: '13800138000', status: '1' }, { whiteNumber: '13900139000', status: '1' }] });
+    await ok('alice', 'POST', '/card/config_member_voice_whitelist', { id, operation: 'delete', whiteNumber: '13800138000' });
+    // The carrier's own refusal is shown with its code.
+    const gone = await call('alice', 'POST', '/card/config_member_voice_whitelist', { id, operation: 'delete', whiteNumber: '13800138000' });
+    expect(gone).toMatchObject({ code: 40900, data: { reason: 'carrierRefused', params: { code: '13020' } } });
+    expect((await ok('alice', 'GET', `/card/member_voice_whitelist?id=${id}`)).data.totalCount).toBe(1);
+    const log = await ok('admin', 'GET', '/logs/list?action=card.whitelist&limit=10');
+    expect(log.items.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('lists expiring cards soonest first, exports them and mails their owner once per expiry date', async () => {
+    const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+    await addCard('bob', { iccid: ICCID(40), msisdn: '1440000000140', expiresAt: day(20) });
+    await addCard('bob', { iccid: ICCID(41), msisdn: '1440000000141', expiresAt: day(3) });
+    await addCard('bob', { iccid: ICCID(42), expiresAt: day(90) });
+    const soon = await ok('bob', 'GET', '/card/getExpirationSimList?days=30');
+    expect(soon.items.map((c: any) => [c.iccid, c.daysLeft])).toEqual([[ICCID(41), 3], [ICCID(40), 20]]);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/card/export?expiringWithin=30&sort=expiresAt&order=asc&lang=en', headers: bearer(tokens.bob!) });
+    expect(res.statusCode).toBe(200);
+    const sheet = readSheet(res.rawPayload);
+    expect(sheet[0]).toContain('ICCID');
+    expect(sheet.slice(1).map((r) => r[0])).toEqual([ICCID(41), ICCID(40)]);
+
+    await ok('bob', 'POST', '/user/addemail', { email: 'bob@example.com' }).catch(() => undefined);
+    const [bob] = rowsOf<{ id: number }>(await t.database.db.execute(sql`select id from users where username = 'bob'`));
+    await t.database.db.execute(sql`insert into user_emails (user_id, email) values (${bob!.id}, 'bob@example.com') on conflict do nothing`);
+    const mails: { to: string[]; subject: string; text: string }[] = [];
+    const jobs = new CardJobs(t.database.db, t.app.log, { expireDue: async () => 0 }, { sendText: async (to, subject, text) => (mails.push({ to, subject, text }), true) }, { noticeDays: 30 });
+    expect(await jobs.checkExpiry()).toBeGreaterThanOrEqual(1);
+    const bobs = mails.filter((m) => m.to.includes('bob@example.com'));
+    expect(bobs).toHaveLength(1);
+    expect(bobs[0]!.subject).toBe('2 SIM card(s) expiring soon');
+    expect(bobs[0]!.text).toContain(ICCID(41));
+    mails.length = 0;
+    await jobs.checkExpiry();
+    expect(mails.filter((m) => m.to.includes('bob@example.com'))).toHaveLength(0);
+  });
+
+  it('imports cards from .xlsx, reporting bad rows', async () => {
+    const file = writeSheet('cards', [
+      ['ICCID', 'MSISDN', 'Plan', 'Expiry date', 'Status'],
+      [ICCID(50), '1440000000150', 'Imported', '2031-03-01', 'active'],
+      [ICCID(51), '', '', '2031/4/2', ''],
+      ['123', '', '', '', ''],
+      [ICCID(50), '', '', '', ''],
+    ]);
+    const up = multipart('cards.xlsx', file);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/card/import?mode=valid', headers: { ...bearer(tokens.alice!), ...up.headers }, payload: up.payload });
+    const report = res.json().data;
+    expect(report).toMatchObject({ total: 4, valid: 2, imported: 2 });
+    expect(report.errors.map((e: any) => [e.row, e.column, e.reason])).toEqual([[4, 'iccid', 'invalidValue'], [5, 'iccid', 'duplicateIccidRow']]);
+    const found = await ok('alice', 'GET', `/card/getSimList?q=${ICCID(51)}`);
+    expect(found.items[0]).toMatchObject({ expiresAt: '2031-04-02', status: 'active' });
+    const txt = multipart('cards.csv', Buffer.from('a,b'));
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/card/import', headers: { ...bearer(tokens.alice!), ...txt.headers }, payload: txt.payload });
+    expect(refused.json().data.reason).toBe('importFormat');
+  });
+
+  describe('orders and payment notifications', () => {
+    let cardA: number;
+    let cardB: number;
+    const notify = (n: { body: string; headers: Record<string, string> }) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/wechat/notify', headers: { ...n.headers, 'content-type': 'application/json' }, payload: n.body });
+    const events = async (orderNo: string) =>
+      rowsOf<{ outcome: string }>(await t.database.db.execute(sql`select outcome from card_payment_events where order_no = ${orderNo} order by id`)).map((r) => r.outcome);
+
+    beforeAll(async () => {
+      cardA = await addCard('alice', { iccid: ICCID(60), msisdn: '1440000000160', expiresAt: '2030-01-15' });
+      cardB = await addCard('alice', { iccid: ICCID(61), expiresAt: '2020-01-01' });
+    });
+
+    it('creates an order with its amount and a QR code; a signed notification pays it once and extends expiry by the months bought', async () => {
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 3, unitPriceCents: 500, cardIds: [cardA, cardB], plan: 'IoT 1GB' });
+      expect(order.amountCents).toBe(3000);
+      const qr = await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
+      expect(qr).toMatchObject({ orderNo: order.orderNo, amountCents: 3000, provider: 'simulated' });
+      expect(qr.codeUrl).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
+
+      const paid = payments.pay(order.orderNo, 3000);
+      const res = await notify(paid);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ code: 'SUCCESS', message: 'OK' });
+      const today = new Date();
+      const fromToday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 3, today.getUTCDate())).toISOString().slice(0, 10);
+      expect((await card('alice', cardA)).expiresAt).toBe('2030-04-15');
+      // An expired card is renewed from today.
+      expect((await card('alice', cardB)).expiresAt).toBe(fromToday);
+      const detail = await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`);
+      expect(detail).toMatchObject({ status: 'paid', transactionId: expect.any(String) });
+      expect(detail.items.find((i: any) => i.cardId === cardA)).toMatchObject({ expiresBefore: '2030-01-15', expiresAfter: '2030-04-15' });
+
+      // A replay of the same notification, and a second payment, change nothing.
+      expect((await notify(paid)).json()).toEqual({ code: 'SUCCESS', message: 'OK' });
+      expect((await notify(payments.pay(order.orderNo, 3000))).statusCode).toBe(200);
+      expect((await card('alice', cardA)).expiresAt).toBe('2030-04-15');
+      expect(await events(order.orderNo)).toEqual(['paid', 'replay', 'replay']);
+      expect((await call('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`)).data.reason).toBe('orderNotUnpaid');
+      expect((await call('alice', 'DELETE', `/card/deleteCardOrder?id=${order.id}`)).data.reason).toBe('orderKeepsRecord');
+    });
+
+    it('refuses and logs a wrong signature or a wrong amount, leaving the order unpaid', async () => {
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 800, cardIds: [cardA] });
+      const forged = new SimulatedPayments('another-secret').pay(order.orderNo, 800);
+      const r1 = await notify(forged);
+      expect(r1.statusCode).toBe(400);
+      expect(r1.json().code).toBe('FAIL');
+      const tampered = payments.pay(order.orderNo, 800);
+      const r2 = await notify({ ...tampered, body: tampered.body.replace('"total":800', '"total":1') });
+      expect(r2.statusCode).toBe(400);
+      const r3 = await notify(payments.pay(order.orderNo, 799));
+      expect(r3.statusCode).toBe(400);
+      expect(await events(order.orderNo)).toEqual(['badAmount']);
+      const signatures = rowsOf<{ n: number }>(await t.database.db.execute(sql`select count(*)::int as n from card_payment_events where outcome = 'badSignature'`));
+      expect(signatures[0]!.n).toBeGreaterThanOrEqual(2);
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).status).toBe('unpaid');
+      expect((await card('alice', cardA)).expiresAt).toBe('2030-04-15');
+      // The simulated provider's button pays it for real.
+      expect(await ok('alice', 'POST', '/wechat/simulatePay', { id: order.id })).toEqual({ outcome: 'paid' });
+      expect((await card('alice', cardA)).expiresAt).toBe('2030-05-15');
+    });
+
+    it('expires unpaid orders past their deadline; cancels and deletes unpaid ones; tops up data', async () => {
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 100, cardIds: [cardA] });
+      await t.database.db.execute(sql`update card_orders set pay_before = now() - interval '1 minute' where id = ${order.id}`);
+      const list = await ok('alice', 'GET', '/card/getCardOrderList?status=expired');
+      expect(list.items.map((o: any) => o.id)).toContain(order.id);
+      expect((await notify(payments.pay(order.orderNo, 100))).statusCode).toBe(200);
+      expect(await events(order.orderNo)).toEqual(['notPayable']);
+      const other = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'topup', topupMb: 512, months: 0, unitPriceCents: 300, cardIds: [cardA] });
+      await ok('alice', 'POST', '/card/editCardOrder', { id: other.id, unitPriceCents: 400 });
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${other.id}`)).amountCents).toBe(400);
+      const before = (await card('alice', cardA)).dataAllowanceMb;
+      await ok('alice', 'POST', '/wechat/simulatePay', { id: other.id });
+      expect((await card('alice', cardA)).dataAllowanceMb).toBe(before + 512);
+      const third = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 2, unitPriceCents: 100, cardIds: [cardA] });
+      await ok('alice', 'POST', '/card/editCardOrder', { id: third.id, status: 'cancelled' });
+      expect(await ok('alice', 'DELETE', `/card/deleteCardOrder?id=${third.id},${order.id}`)).toEqual({ count: 2 });
+      // §8: the console suppresses this message.
+      expect(await call('alice', 'GET', `/card/getCardOrderItem?id=${third.id}`)).toMatchObject({ code: 40400, message: 'no card order data' });
+    });
+  });
+
+  it('refuses users outside the subtree and users without the permission', async () => {
+    const id = await addCard('alice', { iccid: ICCID(70), msisdn: '1440000000170' });
+    const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 100, cardIds: [id] });
+    expect((await call('bob', 'GET', `/card/getSimItem?id=${id}`)).code).toBe(40400);
+    expect((await call('bob', 'POST', '/card/editCard', { id, plan: 'x' })).code).toBe(40400);
+    expect((await call('bob', 'GET', `/card/sim_basic_info?id=${id}`)).code).toBe(40400);
+    expect((await call('bob', 'POST', '/card/config_member_voice_whitelist', { id, operation: 'add', whiteNumber: '1' })).code).toBe(40400);
+    expect((await call('bob', 'POST', '/card/addCardOrder', { months: 1, unitPriceCents: 1, cardIds: [id] })).code).toBe(40400);
+    expect((await call('bob', 'GET', `/card/getCardOrderItem?id=${order.id}`)).code).toBe(40400);
+    expect((await call('bob', 'POST', '/wechat/simulatePay', { id: order.id })).code).toBe(40400);
+    expect((await ok('bob', 'GET', '/card/getSimList?limit=200')).items.map((c: any) => c.id)).not.toContain(id);
+    // BATTERYMANAGEMENT holds card:list only.
+    expect((await call('viewer', 'GET', '/card/getSimList')).code).toBe(20000);
+    expect(await call('viewer', 'POST', '/card/addCard', { iccid: ICCID(71) })).toMatchObject({ code: 40300, data: { reason: 'missingPermission' } });
+    expect((await call('viewer', 'GET', '/card/getCardOrderList')).code).toBe(40300);
+    expect((await call('viewer', 'POST', '/wechat/simulatePay', { id: order.id })).code).toBe(40300);
+    const log = await ok('admin', 'GET', '/logs/list?action=card.add&limit=50');
+    expect(log.items.some((r: any) => r.username === 'viewer' && r.result === 'failure')).toBe(true);
+  });
+
+  it('gives a video H5 URL for devices with a camera only', async () => {
+    const plain = await ok('alice', 'POST', '/device/add', { name: 'No cam', sn: 'VID-1', typeId });
+    const cam = await ok('alice', 'POST', '/device/add', { name: 'Cam', sn: 'VID-2', typeId, camera: true });
+    expect((await call('alice', 'POST', '/getVideoH5Url', { deviceId: plain.id })).data.reason).toBe('noCamera');
+    const v = await ok('alice', 'POST', '/getVideoH5Url', { deviceId: cam.id });
+    expect(v.url).toMatch(/^\/sim-video\.html\?sn=VID-2&/);
+    expect(v.provider).toBe('simulated');
+    expect((await call('bob', 'POST', '/getVideoH5Url', { deviceId: cam.id })).code).toBe(40400);
+  });
+});

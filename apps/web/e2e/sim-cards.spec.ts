@@ -1,0 +1,75 @@
+/**
+ * A fleet operator adds a SIM card, sees the carrier's live data (the built-in simulated carrier),
+ * puts a number on its voice whitelist, orders a 3-month renewal, sees the payment QR code with its
+ * amount, pays through the simulated provider and sees the card's new expiry date.
+ */
+import { expect, test } from './fixtures';
+
+const run = Date.now().toString().slice(-8);
+const ICCID = `898604000000${run}`;
+const MSISDN = `14400${run}`;
+
+test.setTimeout(120_000); // the flow takes seconds; a fresh server on a busy shared machine can take far longer
+
+test('add a card, see carrier info, whitelist a number, order and pay a renewal, see the new expiry', async ({ page, session: _session }) => {
+  await page.goto('/card/index');
+  // The first page load of a fresh server can be slow on a busy machine.
+  await expect(page.getByTestId('card-list-page')).toBeVisible({ timeout: 30_000 });
+
+  // Add the card.
+  await page.getByTestId('btn-add').click();
+  const form = page.getByTestId('card-form');
+  await form.getByTestId('card-iccid').fill(ICCID);
+  await form.getByTestId('card-msisdn').fill(MSISDN);
+  await form.getByTestId('card-plan').fill('IoT 1GB');
+  const expiry = form.locator('.ant-form-item').filter({ hasText: 'Expiry date' }).locator('input');
+  await expiry.click();
+  await expiry.fill('2030-01-15');
+  // Leaving the field keeps the typed date (Enter would also submit the form).
+  await form.getByTestId('card-plan').click();
+  await expect(expiry).toHaveValue('2030-01-15');
+  await form.getByTestId('modal-ok').click();
+  await expect(form).toBeHidden();
+  const row = page.getByTestId('table-cards').locator('tr').filter({ hasText: ICCID });
+  await expect(row.getByTestId('card-expiry')).toHaveText('2030-01-15');
+
+  // The card's page: live carrier data and the voice whitelist.
+  await page.getByTestId(`card-open-${ICCID}`).click();
+  const drawer = page.getByTestId('card-drawer');
+  await expect(drawer.getByTestId('carrier-basic')).toContainText(MSISDN);
+  await expect(drawer.getByTestId('carrier-basic')).toContainText('simulated');
+  await expect(drawer.getByTestId('carrier-voice')).toContainText(/\d+/);
+  await drawer.getByTestId('whitelist-number').fill('13800138000');
+  await drawer.getByTestId('whitelist-add').click();
+  await expect(drawer.getByTestId('whitelist-table')).toContainText('13800138000');
+  await expect(drawer.getByTestId('carrier-whitelist')).toContainText('1 of 10');
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+
+  // Order a 3-month renewal at ¥5 a month: ¥15.00.
+  await row.locator('[data-testid^="card-renew-"]').click();
+  const order = page.getByTestId('order-form');
+  await order.getByTestId('order-months').locator('xpath=descendant-or-self::input').first().fill('3');
+  await order.getByTestId('order-price').locator('xpath=descendant-or-self::input').first().fill('5');
+  await expect(order.getByTestId('order-amount')).toContainText('¥15.00');
+  await order.getByTestId('modal-ok').click();
+
+  // The payment QR code with its amount and countdown.
+  await expect(page).toHaveURL(/\/card\/orderManagement\?pay=\d+/);
+  const pay = page.getByTestId('pay-modal');
+  await expect(pay.getByTestId('pay-qr').locator('canvas')).toBeVisible();
+  await expect(pay.getByTestId('pay-amount')).toContainText('¥15.00');
+  await expect(pay.getByTestId('pay-countdown')).toContainText(/\d\d:\d\d/);
+  await expect(pay.getByTestId('pay-code-url')).toContainText('weixin://wxpay/bizpayurl');
+
+  // The simulated provider's customer pays: a signed notification marks the order paid.
+  await pay.getByTestId('pay-simulate').click();
+  await expect(pay.getByTestId('pay-success')).toBeVisible();
+  await expect(pay).toContainText('2030-01-15 → 2030-04-15');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('table-orders').locator('tr').filter({ hasText: ICCID }).getByTestId('order-status')).toHaveText('Paid');
+
+  // The card's new expiry.
+  await page.goto('/card/index');
+  await expect(page.getByTestId('table-cards').locator('tr').filter({ hasText: ICCID }).getByTestId('card-expiry')).toHaveText('2030-04-15');
+});

@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { Card, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ORDER_KINDS, ORDER_STATUSES, type OrderDto, type OrderStatus } from '@iot/contract';
+import { parseTime } from '../../lib/format';
+import { useServerTable } from '../../lib/use-server-table';
+import { ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
+import { FilterBar } from '../../components/FilterBar';
+import { useDeleteOrders, useEditOrder, useOrder, useOrderList, yuan, type OrderListParams, type OrderSort } from './api';
+import { PayQrModal } from './PayQrModal';
+
+type Filters = Pick<OrderListParams, 'q' | 'status' | 'kind'>;
+
+const COLORS: Record<OrderStatus, string> = { unpaid: 'gold', paid: 'success', cancelled: 'default', refunded: 'purple', expired: 'error' };
+
+function OrderDetails({ id, onClose }: { id: number | undefined; onClose: () => void }) {
+  const { t } = useTranslation();
+  const order = useOrder(id);
+  const o = order.data;
+  return (
+    <Drawer open={id !== undefined} onClose={onClose} size={640} title={o?.orderNo} destroyOnHidden>
+      {o && (
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Descriptions size="small" column={2} bordered>
+            <Descriptions.Item label={t('cards:orders.kind')}>{t(`cards:orders.kinds.${o.kind}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:orders.status')}>{t(`cards:orders.statuses.${o.status}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:fields.plan')}>{o.plan || t('common:empty')}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:orders.amount')}>{yuan(o.amountCents)}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:orders.createdAt')}>{parseTime(o.createdAt)}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:orders.paidAt')}>{o.paidAt ? parseTime(o.paidAt) : t('common:empty')}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:orders.transactionId')} span={2}>{o.transactionId ?? t('common:empty')}</Descriptions.Item>
+          </Descriptions>
+          <Table
+            size="small"
+            rowKey="iccid"
+            pagination={false}
+            dataSource={o.items}
+            columns={[
+              { title: t('cards:fields.iccid'), dataIndex: 'iccid' },
+              { title: t('cards:fields.msisdn'), dataIndex: 'msisdn' },
+              { title: t('cards:orders.expiresBefore'), dataIndex: 'expiresBefore' },
+              { title: t('cards:orders.expiresAfter'), dataIndex: 'expiresAfter' },
+            ]}
+          />
+        </Space>
+      )}
+    </Drawer>
+  );
+}
+
+/** /card/orderManagement (card:order): renewals and top-ups, their payment QR codes and states. */
+export default function OrderListPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const table = useServerTable<Filters, OrderSort>({ sort: 'createdAt', order: 'desc' });
+  const list = useOrderList(table.params);
+  const edit = useEditOrder();
+  const remove = useDeleteOrders();
+  const [details, setDetails] = useState<number | undefined>();
+  const payId = Number(params.get('pay')) || undefined;
+  const pay = (id: number | undefined) => setParams(id ? { pay: String(id) } : {}, { replace: true });
+
+  const columns: ColumnsType<OrderDto> = [
+    { title: t('cards:orders.orderNo'), dataIndex: 'orderNo', render: (v: string, o) => <RowLink testId={`order-open-${o.id}`} onClick={() => setDetails(o.id)}>{v}</RowLink> },
+    { title: t('cards:orders.kind'), dataIndex: 'kind', render: (k: string, o) => `${t(`cards:orders.kinds.${k}`)} · ${o.kind === 'renewal' ? t('cards:orders.monthsN', { count: o.months }) : `${o.topupMb} MB`}` },
+    { title: t('cards:orders.cards'), key: 'cards', render: (_, o) => `${o.iccids.join(', ')}${o.cardCount > o.iccids.length ? ` +${o.cardCount - o.iccids.length}` : ''}` },
+    { title: t('cards:orders.amount'), dataIndex: 'amountCents', ...table.sortable('amountCents', true), render: (c: number) => yuan(c) },
+    { title: t('cards:orders.status'), dataIndex: 'status', render: (s: OrderStatus) => <Tag color={COLORS[s]} data-testid="order-status">{t(`cards:orders.statuses.${s}`)}</Tag> },
+    { title: t('cards:orders.createdAt'), dataIndex: 'createdAt', ...table.sortable('createdAt', true), render: (v: string) => parseTime(v) },
+    { title: t('cards:orders.paidAt'), dataIndex: 'paidAt', ...table.sortable('paidAt', true), render: (v: string | null) => (v ? parseTime(v) : t('common:empty')) },
+    {
+      title: t('crud:actions'),
+      key: 'actions',
+      fixed: 'end',
+      render: (_, o) => (
+        <Space size={0}>
+          {o.status === 'unpaid' && (
+            <RowLink testId={`order-pay-${o.id}`} onClick={() => pay(o.id)}>
+              {t('cards:pay.action')}
+            </RowLink>
+          )}
+          {o.status === 'unpaid' && (
+            <ConfirmLink testId={`order-cancel-${o.id}`} title={t('cards:orders.cancelConfirm')} onConfirm={() => edit.mutateAsync({ id: o.id, status: 'cancelled' })}>
+              {t('cards:orders.cancel')}
+            </ConfirmLink>
+          )}
+          {o.status === 'paid' && (
+            <ConfirmLink testId={`order-refund-${o.id}`} title={t('cards:orders.refundConfirm')} onConfirm={() => edit.mutateAsync({ id: o.id, status: 'refunded' })}>
+              {t('cards:orders.refund')}
+            </ConfirmLink>
+          )}
+          {o.status !== 'paid' && o.status !== 'refunded' && (
+            <DeleteLink testId={`order-delete-${o.id}`} title={t('cards:orders.deleteConfirm', { orderNo: o.orderNo })} onConfirm={() => remove.mutateAsync([o.id])} />
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('cards:orders.title')} data-testid="order-list-page">
+      <FilterBar<Filters> onSearch={(f) => table.search(f)}>
+        <Form.Item name="q">
+          <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} style={{ width: 240 }} />
+        </Form.Item>
+        <Form.Item name="status">
+          <Select allowClear placeholder={t('cards:orders.status')} style={{ width: 130 }} options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`cards:orders.statuses.${s}`) }))} />
+        </Form.Item>
+        <Form.Item name="kind">
+          <Select allowClear placeholder={t('cards:orders.kind')} style={{ width: 130 }} options={ORDER_KINDS.map((k) => ({ value: k, label: t(`cards:orders.kinds.${k}`) }))} />
+        </Form.Item>
+      </FilterBar>
+      <Table<OrderDto> data-testid="table-orders" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />
+      <OrderDetails id={details} onClose={() => setDetails(undefined)} />
+      <PayQrModal orderId={payId} onClose={() => pay(undefined)} />
+    </Card>
+  );
+}

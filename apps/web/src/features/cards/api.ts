@@ -1,0 +1,130 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  cardApi,
+  cardOrderApi,
+  type CardFields,
+  type EndpointBody,
+  type EndpointData,
+  type EndpointQuery,
+} from '@iot/contract';
+import { api } from '../../lib/api';
+
+export type CardListParams = EndpointQuery<typeof cardApi.list>;
+export type CardSort = NonNullable<CardListParams['sort']>;
+export type OrderListParams = EndpointQuery<typeof cardOrderApi.list>;
+export type OrderSort = NonNullable<OrderListParams['sort']>;
+
+const CARDS = ['cards'] as const;
+const ORDERS = ['cardOrders'] as const;
+
+export function useCardList(params: CardListParams) {
+  return useQuery({
+    queryKey: [...CARDS, 'list', params],
+    queryFn: () => api(cardApi.list, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCard(id: number | undefined) {
+  return useQuery({ queryKey: [...CARDS, 'item', id], queryFn: () => api(cardApi.item, { query: { id: id! } }), enabled: !!id });
+}
+
+type CarrierKind = 'basicInfo' | 'voiceMargin' | 'whitelist';
+
+/** Live carrier data: cached briefly by the server; `refresh` asks the carrier now. */
+export function useCarrier<K extends CarrierKind>(kind: K, id: number | undefined) {
+  const qc = useQueryClient();
+  const key = [...CARDS, kind, id];
+  // The three calls share their query schema; a carrier failure is an answer (ok: false).
+  const call = (refresh: boolean) =>
+    api(cardApi[kind] as typeof cardApi.basicInfo, { query: { id: id!, refresh: refresh ? 'true' : 'false' } }) as unknown as Promise<
+      EndpointData<(typeof cardApi)[K]>
+    >;
+  const query = useQuery({ queryKey: key, queryFn: () => call(false), enabled: !!id });
+  const refresh = async () => {
+    qc.setQueryData(key, await call(true));
+  };
+  return { data: query.data, isLoading: query.isLoading, isError: query.isError, refresh };
+}
+
+export function useInvalidateCards() {
+  const qc = useQueryClient();
+  return () => {
+    void qc.invalidateQueries({ queryKey: CARDS });
+    void qc.invalidateQueries({ queryKey: ORDERS });
+  };
+}
+
+export function useSaveCard() {
+  const invalidate = useInvalidateCards();
+  return useMutation({
+    mutationFn: ({ id, fields }: { id?: number; fields: CardFields }) =>
+      id ? api(cardApi.edit, { body: { ...fields, id }, silent: true }) : api(cardApi.add, { body: fields, silent: true }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteCards() {
+  const invalidate = useInvalidateCards();
+  return useMutation({ mutationFn: (ids: number[]) => api(cardApi.remove, { query: { id: ids.join(',') } }), onSuccess: invalidate });
+}
+
+export function useConfigWhitelist(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Omit<EndpointBody<typeof cardApi.configWhitelist>, 'id'>) =>
+      api(cardApi.configWhitelist, { body: { ...body, id }, silent: true }),
+    onSettled: async () => {
+      const fresh = await api(cardApi.whitelist, { query: { id, refresh: 'true' } });
+      qc.setQueryData([...CARDS, 'whitelist', id], fresh);
+    },
+  });
+}
+
+export function useOrderList(params: OrderListParams) {
+  return useQuery({
+    queryKey: [...ORDERS, 'list', params],
+    queryFn: () => api(cardOrderApi.list, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One order; polled while its QR code is shown, so a payment shows without a reload. */
+export function useOrder(id: number | undefined, pollMs?: number) {
+  return useQuery({
+    queryKey: [...ORDERS, 'item', id],
+    queryFn: () => api(cardOrderApi.item, { query: { id: id! } }),
+    enabled: !!id,
+    refetchInterval: pollMs,
+  });
+}
+
+export function useCreateOrder() {
+  const invalidate = useInvalidateCards();
+  return useMutation({
+    mutationFn: (body: EndpointBody<typeof cardOrderApi.add>) => api(cardOrderApi.add, { body, silent: true }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useEditOrder() {
+  const invalidate = useInvalidateCards();
+  return useMutation({ mutationFn: (body: EndpointBody<typeof cardOrderApi.edit>) => api(cardOrderApi.edit, { body }), onSuccess: invalidate });
+}
+
+export function useDeleteOrders() {
+  const invalidate = useInvalidateCards();
+  return useMutation({ mutationFn: (ids: number[]) => api(cardOrderApi.remove, { query: { id: ids.join(',') } }), onSuccess: invalidate });
+}
+
+export function usePayQr(id: number | undefined) {
+  return useQuery({ queryKey: [...ORDERS, 'qr', id], queryFn: () => api(cardOrderApi.payQr, { query: { id: id! } }), enabled: !!id, retry: false });
+}
+
+export function useSimulatePay() {
+  const invalidate = useInvalidateCards();
+  return useMutation({ mutationFn: (id: number) => api(cardOrderApi.simulatePay, { body: { id } }), onSuccess: invalidate });
+}
+
+/** Money in cents as yuan with two decimals. */
+export const yuan = (cents: number) => `¥${(cents / 100).toFixed(2)}`;
