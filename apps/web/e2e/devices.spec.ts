@@ -1,6 +1,5 @@
-import * as XLSX from '@e965/xlsx';
-import { DEVICE_SHEET_COLUMNS } from '@iot/contract';
 import type { Page } from '@playwright/test';
+import { row, sheet, XLSX_TYPE } from './device-sheet';
 import { callApi, expect, pickOption, test } from './fixtures';
 
 /**
@@ -9,19 +8,6 @@ import { callApi, expect, pickOption, test } from './fixtures';
  * "valid rows" mode, devices are deleted in bulk and one is moved to another project. One API
  * login for the whole journey.
  */
-
-/** An .xlsx with the English headers of the contract and the given data rows. */
-function sheet(rows: (string | number)[][]): Buffer {
-  const header = DEVICE_SHEET_COLUMNS.map((c) => c.en);
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([header, ...rows]), 'devices');
-  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
-}
-
-/** A sheet row from column keys (missing keys stay empty). */
-function row(values: Partial<Record<(typeof DEVICE_SHEET_COLUMNS)[number]['key'], string | number>>) {
-  return DEVICE_SHEET_COLUMNS.map((c) => values[c.key] ?? '');
-}
 
 const devicesTable = (page: Page) => page.getByTestId('table-devices');
 /** The list's row of a device, by its exact SN cell (`X-1` must not match `X-1-B`). */
@@ -139,7 +125,7 @@ test('projects and devices: create, add with a one-time secret, filter, import w
 
     await dragger.setInputFiles({
       name: 'devices.xlsx',
-      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      mimeType: XLSX_TYPE,
       buffer: sheet([
         row({ name: 'Imported rack', sn: importedSn, type: 'BMU', project: projectName, lng: 121.5, lat: 31.2 }),
         row({ name: 'Bad rack', sn: badSn, type: 'BMU', lng: 200, lat: 31.2 }),

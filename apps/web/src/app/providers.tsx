@@ -10,11 +10,28 @@ import type { Language } from '@iot/contract';
 import { bindFeedback } from '../lib/feedback';
 import { isLanguage } from '../lib/i18n';
 import { usePrefersReducedMotion } from '../lib/reduced-motion';
-import { useSettings } from './settings';
+import { primaryFor, useSettings } from './settings';
 
 type Locale = NonNullable<ConfigProviderProps['locale']>;
 
 const ANTD_LOCALES: Record<Language, Locale> = { zh: zhCN, en: enUS, es: esES, ja: jaJP };
+
+/**
+ * antd's default greys and status colours are below WCAG AA's 4.5:1 for small text on white
+ * (muted text 3.4:1, placeholders 1.8:1, red 3.3:1, green 2.2:1): the console's are darker.
+ */
+const READABLE_TOKENS = {
+  colorTextTertiary: 'rgba(0, 0, 0, 0.56)',
+  colorTextDescription: 'rgba(0, 0, 0, 0.56)',
+  colorTextPlaceholder: 'rgba(0, 0, 0, 0.56)',
+  // Darker text, antd's own light backgrounds (derived from the darker colour they turn grey).
+  colorError: '#C43B3D',
+  colorErrorBg: '#FFF2F0',
+  colorErrorBorder: '#FFCCC7',
+  colorSuccess: '#368111',
+  colorSuccessBg: '#F6FFED',
+  colorSuccessBorder: '#B7EB8F',
+};
 
 function FeedbackBridge() {
   const api = AntApp.useApp();
@@ -39,6 +56,7 @@ export function Providers({ children }: { children: ReactNode }) {
   const { themeColor } = useSettings();
   const reducedMotion = usePrefersReducedMotion();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  const primary = primaryFor(themeColor);
 
   return (
     <QueryClientProvider client={queryClient}>
@@ -46,7 +64,10 @@ export function Providers({ children }: { children: ReactNode }) {
         locale={ANTD_LOCALES[lang]}
         componentSize="middle"
         button={{ autoInsertSpace: false }}
-        theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: themeColor, motion: !reducedMotion } }}
+        theme={{
+          algorithm: theme.defaultAlgorithm,
+          token: { ...READABLE_TOKENS, colorPrimary: primary, colorInfo: primary, motion: !reducedMotion },
+        }}
       >
         <AntApp>
           <FeedbackBridge />

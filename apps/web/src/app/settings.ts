@@ -1,3 +1,4 @@
+import { readableOn } from '../lib/contrast';
 import { createStore, useStore } from '../lib/store';
 
 /** Layout preferences of the settings drawer (§2), kept in localStorage. */
@@ -28,6 +29,15 @@ export const THEME_PRESETS = [
   '#6959CD',
   '#F5222D',
 ];
+
+/**
+ * The primary colour the console draws with: the chosen theme colour, darkened as far as white
+ * button text and links on white pages need for WCAG AA (4.5:1). The default blue #409EFF becomes
+ * a deeper blue; a colour dark enough already stays as it is.
+ */
+export function primaryFor(themeColor: string): string {
+  return readableOn(themeColor, '#FFFFFF');
+}
 
 const STORAGE_KEY = 'console-settings';
 

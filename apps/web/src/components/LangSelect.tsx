@@ -3,6 +3,7 @@ import { Dropdown } from 'antd';
 import { TranslationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@iot/contract';
+import { IconButton } from './IconButton';
 
 interface Props {
   style?: CSSProperties;
@@ -32,17 +33,19 @@ export function LangSelect({ style, showLabel = false, onChange }: Props) {
         onClick: ({ key }) => void onChange(key as Language),
       }}
     >
-      <span
-        role="button"
-        tabIndex={0}
-        aria-label={t('navbar:language')}
-        title={t('navbar:language')}
+      <IconButton
+        // With the language's name shown, the name read out starts with it (WCAG 2.5.3).
+        label={
+          showLabel
+            ? t('navbar:languageCurrent', { name: t(`common:languages.${i18n.language}`) })
+            : t('navbar:language')
+        }
         data-testid="lang-select"
-        style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center', gap: 6, ...style }}
+        style={style}
       >
-        <TranslationOutlined style={{ fontSize: 18 }} />
-        {showLabel && <span>{t(`common:languages.${i18n.language}`)}</span>}
-      </span>
+        <TranslationOutlined />
+        {showLabel && <span style={{ fontSize: 14 }}>{t(`common:languages.${i18n.language}`)}</span>}
+      </IconButton>
     </Dropdown>
   );
 }

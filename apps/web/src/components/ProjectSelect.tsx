@@ -31,6 +31,9 @@ interface ProjectSelectProps {
   placeholder?: string;
   allowClear?: boolean;
   style?: React.CSSProperties;
+  /** Given by a Form.Item (its label points at it), or a name where there is no label. */
+  id?: string;
+  'aria-label'?: string;
   'data-testid'?: string;
 }
 
@@ -44,6 +47,8 @@ export function ProjectSelect({
   placeholder,
   allowClear = true,
   style,
+  id,
+  'aria-label': ariaLabel,
   'data-testid': testId,
 }: ProjectSelectProps) {
   const { t } = useTranslation();
@@ -70,6 +75,8 @@ export function ProjectSelect({
       onOpenChange={(open) => !open && setSearch('')}
       notFoundContent={t('devices:noMatch')}
       style={style}
+      id={id}
+      aria-label={ariaLabel}
       data-testid={testId}
     />
   );

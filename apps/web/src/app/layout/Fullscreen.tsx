@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { IconButton } from '../../components/IconButton';
 import { feedbackMessage } from '../../lib/feedback';
 
 /** Fullscreen toggle (Fullscreen API); browsers without it get a warning instead. */
@@ -28,17 +29,8 @@ export function Fullscreen() {
   const label = active ? t('navbar:exitFullscreen') : t('navbar:fullscreen');
   const Icon = active ? FullscreenExitOutlined : FullscreenOutlined;
   return (
-    <span
-      role="button"
-      tabIndex={0}
-      aria-label={label}
-      title={label}
-      data-testid="fullscreen-toggle"
-      onClick={toggle}
-      onKeyDown={(e) => e.key === 'Enter' && toggle()}
-      style={{ cursor: 'pointer', fontSize: 18, display: 'inline-flex' }}
-    >
+    <IconButton label={label} aria-pressed={active} data-testid="fullscreen-toggle" onClick={toggle}>
       <Icon />
-    </span>
+    </IconButton>
   );
 }

@@ -3,6 +3,7 @@ import { Select, type RefSelectProps } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { IconButton } from '../../components/IconButton';
 import type { RouteTable } from '../route-table';
 import { useSettings } from '../settings';
 import { matchesQuery, searchEntries, type PinyinFn } from './menu-search';
@@ -50,20 +51,21 @@ export function HeaderSearch({ table }: { table: RouteTable }) {
 
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-      <SearchOutlined
-        role="button"
-        aria-label={t('navbar:search')}
-        title={t('navbar:search')}
+      <IconButton
+        label={t('navbar:search')}
+        aria-expanded={open}
         data-testid="header-search-toggle"
-        style={{ fontSize: 18, cursor: 'pointer' }}
         onClick={() => setOpen((o) => !o)}
-      />
+      >
+        <SearchOutlined />
+      </IconButton>
       {open && (
         <Select
           ref={ref}
           showSearch={{ filterOption: false, onSearch: setQuery, searchValue: query }}
           value={null}
           placeholder={t('navbar:searchPlaceholder')}
+          aria-label={t('navbar:searchPlaceholder')}
           notFoundContent={query ? t('navbar:searchEmpty') : null}
           options={options}
           onChange={(path: string) => {

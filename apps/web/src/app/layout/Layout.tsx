@@ -9,6 +9,7 @@ import { siteText, useSiteConfig } from '../../lib/site';
 import type { RouteTable } from '../route-table';
 import { useSettings } from '../settings';
 import { pruneTags, visitTag } from '../../lib/tags';
+import { usePageTitles } from '../../lib/page-title';
 import { Navbar } from './Navbar';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
@@ -29,6 +30,7 @@ export function Layout({ table }: { table: RouteTable }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const route = table.byPath.get(location.pathname);
+  const pageTitles = usePageTitles();
 
   // Mobile: the sidebar drawer closes on every navigation.
   useEffect(() => setDrawerOpen(false), [location.pathname]);
@@ -95,6 +97,8 @@ export function Layout({ table }: { table: RouteTable }) {
           {settings.tagsView && <TagsView table={table} />}
         </div>
         <AntLayout.Content style={{ padding: 16, background: token.colorBgLayout }}>
+          {/* One h1 per page for screen readers; the breadcrumb and the tab show the title. */}
+          {route && <h1 className="visually-hidden">{pageTitles[route.path] ?? route.title}</h1>}
           <Suspense fallback={<PageSpin />}>
             <Outlet />
           </Suspense>

@@ -1,6 +1,7 @@
 import { theme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { IconButton } from '../../components/IconButton';
 import { LangSelect } from '../../components/LangSelect';
 import { AlarmBell } from '../../features/alarms/AlarmBell';
 import { usePermission } from '../../lib/session';
@@ -39,14 +40,14 @@ export function Navbar({ table, sidebarOpened, isMobile, onToggleSidebar, onOpen
         boxShadow: '0 1px 4px rgba(0,21,41,.08)',
       }}
     >
-      <Fold
-        role="button"
-        aria-label={t('navbar:toggleSidebar')}
-        title={t('navbar:toggleSidebar')}
+      <IconButton
+        label={t('navbar:toggleSidebar')}
+        aria-expanded={sidebarOpened}
         data-testid="hamburger"
         onClick={onToggleSidebar}
-        style={{ fontSize: 18, cursor: 'pointer' }}
-      />
+      >
+        <Fold />
+      </IconButton>
       <div style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}>
         <Breadcrumb table={table} compact={isMobile} />
       </div>
@@ -55,14 +56,9 @@ export function Navbar({ table, sidebarOpened, isMobile, onToggleSidebar, onOpen
         {!isMobile && <Fullscreen />}
         {!isMobile && <LangSelect onChange={changeLanguage} />}
         <AlarmBell enabled={seesAlarms} />
-        <SettingOutlined
-          role="button"
-          aria-label={t('settings:title')}
-          title={t('settings:title')}
-          data-testid="settings-gear"
-          onClick={onOpenSettings}
-          style={{ fontSize: 18, cursor: 'pointer' }}
-        />
+        <IconButton label={t('settings:title')} data-testid="settings-gear" onClick={onOpenSettings}>
+          <SettingOutlined />
+        </IconButton>
         <UserDropdown compact={isMobile} />
       </div>
     </header>

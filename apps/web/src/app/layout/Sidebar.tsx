@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ConfigProvider, Menu, type MenuProps } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { currentLanguage } from '../../lib/i18n';
 import { siteText, useSiteConfig } from '../../lib/site';
@@ -63,6 +64,7 @@ interface Props {
 
 /** §2 sidebar: logo and site title on top (setting), then the visible menu tree. */
 export function Sidebar({ table, collapsed }: Props) {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const { sidebarLogo } = useSettings();
@@ -110,34 +112,36 @@ export function Sidebar({ table, collapsed }: Props) {
           )}
         </a>
       )}
-      <ConfigProvider
-        theme={{
-          components: {
-            Menu: {
-              darkItemBg: SIDEBAR_BG,
-              darkSubMenuItemBg: '#1f2d3d',
-              darkPopupBg: SIDEBAR_BG,
-              darkItemColor: '#bfcbd9',
+      <nav aria-label={t('navbar:mainMenu')}>
+        <ConfigProvider
+          theme={{
+            components: {
+              Menu: {
+                darkItemBg: SIDEBAR_BG,
+                darkSubMenuItemBg: '#1f2d3d',
+                darkPopupBg: SIDEBAR_BG,
+                darkItemColor: '#bfcbd9',
+              },
             },
-          },
-        }}
-      >
-        <Menu
-          theme="dark"
-          mode="inline"
-          inlineCollapsed={collapsed}
-          // 16 px per level (antd's 24 leaves nested Spanish titles too little room in 210 px).
-          inlineIndent={16}
-          items={items}
-          selectedKeys={[current?.activeMenu ?? pathname]}
-          {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
-          onClick={({ key }) => {
-            if (!externals.has(key)) void navigate(key);
           }}
-          className="sidebar-menu"
-          style={{ borderInlineEnd: 'none' }}
-        />
-      </ConfigProvider>
+        >
+          <Menu
+            theme="dark"
+            mode="inline"
+            inlineCollapsed={collapsed}
+            // 16 px per level (antd's 24 leaves nested Spanish titles too little room in 210 px).
+            inlineIndent={16}
+            items={items}
+            selectedKeys={[current?.activeMenu ?? pathname]}
+            {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+            onClick={({ key }) => {
+              if (!externals.has(key)) void navigate(key);
+            }}
+            className="sidebar-menu"
+            style={{ borderInlineEnd: 'none' }}
+          />
+        </ConfigProvider>
+      </nav>
     </div>
   );
 }

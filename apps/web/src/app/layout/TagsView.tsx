@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Dropdown, theme, type MenuProps } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +38,24 @@ export function TagsView({ table }: { table: RouteTable }) {
       const rest = tags.filter((v) => v.path !== tag.path);
       const last = rest[rest.length - 1];
       void navigate(last ? last.fullPath : HOME_PATH);
+    }
+  };
+
+  /**
+   * Keyboard: Enter opens a tab, Delete closes it, the arrows (and Home, End) move between tabs;
+   * the context menu key or Shift+F10 opens the tab's menu (a `contextmenu` event).
+   */
+  const onTagKey = (e: KeyboardEvent<HTMLElement>, tag: VisitedTag) => {
+    const all = [...(barRef.current?.querySelectorAll<HTMLElement>('[role="link"]') ?? [])];
+    const at = all.indexOf(e.currentTarget);
+    const moveTo = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: all.length - 1 }[e.key];
+    if (e.key === 'Enter') void navigate(tag.fullPath);
+    else if (e.key === 'Delete' && !isAffix(tag.path)) {
+      all[at + 1 < all.length ? at + 1 : at - 1]?.focus();
+      close(tag);
+    } else if (moveTo !== undefined) {
+      e.preventDefault();
+      all[Math.max(0, Math.min(all.length - 1, moveTo))]?.focus();
     }
   };
 
@@ -99,8 +117,10 @@ export function TagsView({ table }: { table: RouteTable }) {
               data-active={active ? 'true' : 'false'}
               role="link"
               tabIndex={0}
+              aria-current={active ? 'page' : undefined}
+              aria-keyshortcuts={isAffix(tag.path) ? undefined : 'Delete'}
               onClick={() => !active && void navigate(tag.fullPath)}
-              onKeyDown={(e) => e.key === 'Enter' && void navigate(tag.fullPath)}
+              onKeyDown={(e) => onTagKey(e, tag)}
               style={{
                 display: 'inline-flex',
                 alignItems: 'center',

@@ -3,6 +3,7 @@ import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { IconButton } from '../../components/IconButton';
 import { ChangePasswordDialog } from '../../components/ChangePasswordDialog';
 import { UserInfoModal } from '../../features/auth/UserInfoModal';
 import { HOME_PATH } from '../route-table';
@@ -44,16 +45,16 @@ export function UserDropdown({ compact }: { compact: boolean }) {
   return (
     <>
       <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
-        <span
-          role="button"
-          tabIndex={0}
+        <IconButton
+          label={t('navbar:userMenu', { name: user?.name ?? '' })}
+          aria-haspopup="menu"
           data-testid="user-menu"
-          style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center', gap: 8 }}
+          style={{ gap: 8, fontSize: 14 }}
         >
-          <Avatar size={30} src={user?.avatar || undefined} icon={<UserOutlined />} />
+          <Avatar size={30} src={user?.avatar || undefined} icon={<UserOutlined />} alt="" />
           {!compact && <span style={{ maxWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user?.name}</span>}
           <DownOutlined style={{ fontSize: 10 }} />
-        </span>
+        </IconButton>
       </Dropdown>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <UserInfoModal open={infoOpen} user={user} onClose={() => setInfoOpen(false)} />

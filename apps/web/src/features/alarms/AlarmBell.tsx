@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ALARM_NOTIFY_LEVEL, LiveType } from '@iot/contract';
+import { IconButton } from '../../components/IconButton';
 import { parseTime } from '../../lib/format';
 import { live } from '../../lib/live';
 import { ALARMS_KEY, useAlarmBell } from './api';
@@ -99,13 +100,9 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
     <Popover content={content} title={t('alarms:bell.title')} trigger="click" placement="bottomRight">
       <span data-testid="alarm-bell-count" data-count={count} style={{ display: 'inline-flex' }}>
       <Badge count={count} overflowCount={99} size="small">
-        <BellOutlined
-          role="button"
-          aria-label={t('alarms:bell.label', { count })}
-          title={t('alarms:bell.label', { count })}
-          data-testid="alarm-bell"
-          style={{ fontSize: 18, cursor: 'pointer' }}
-        />
+        <IconButton label={t('alarms:bell.label', { count })} data-testid="alarm-bell">
+          <BellOutlined />
+        </IconButton>
       </Badge>
       </span>
     </Popover>

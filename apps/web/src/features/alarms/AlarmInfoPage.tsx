@@ -6,6 +6,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ALARM_LEVELS, ALARM_NOTE_MAX, ALARM_STATES, type AlarmDto } from '@iot/contract';
+import { selectionTitle } from '../../components/SelectionTitle';
 import { currentLanguage } from '../../lib/i18n';
 import { localName } from '../../lib/localize';
 import { usePermission } from '../../lib/session';
@@ -268,6 +269,7 @@ function AlarmList({
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('alarms:filters.project')}
+            aria-label={t('alarms:filters.project')}
             style={{ width: 170 }}
             loading={projects.isLoading}
             options={(projects.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
@@ -279,6 +281,7 @@ function AlarmList({
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('alarms:filters.type')}
+            aria-label={t('alarms:filters.type')}
             style={{ width: 170 }}
             loading={types.isLoading}
             options={(types.data ?? []).map((ty) => ({ value: ty.id, label: localName(ty, lang) }))}
@@ -286,12 +289,13 @@ function AlarmList({
           />
         </Form.Item>
         <Form.Item name="device">
-          <Input allowClear placeholder={t('alarms:filters.device')} style={{ width: 160 }} data-testid="alarm-filter-device" />
+          <Input allowClear placeholder={t('alarms:filters.device')} aria-label={t('alarms:filters.device')} style={{ width: 160 }} data-testid="alarm-filter-device" />
         </Form.Item>
         <Form.Item name="level">
           <Select
             allowClear
             placeholder={t('alarms:filters.level')}
+            aria-label={t('alarms:filters.level')}
             style={{ width: 120 }}
             options={ALARM_LEVELS.map((l) => ({ value: l, label: t(`alarms:levels.${l}`) }))}
             data-testid="alarm-filter-level"
@@ -301,6 +305,7 @@ function AlarmList({
           <Select
             allowClear
             placeholder={t('alarms:filters.state')}
+            aria-label={t('alarms:filters.state')}
             style={{ width: 170 }}
             options={ALARM_STATES.map((s) => ({ value: s, label: t(`alarms:states.${s}`) }))}
             data-testid="alarm-filter-state"
@@ -310,6 +315,7 @@ function AlarmList({
           <Select
             allowClear
             placeholder={t('alarms:filters.activity')}
+            aria-label={t('alarms:filters.activity')}
             style={{ width: 130 }}
             options={(['active', 'ended'] as const).map((s) => ({ value: s, label: t(`alarms:activity.${s}`) }))}
             data-testid="alarm-filter-activity"
@@ -342,6 +348,7 @@ function AlarmList({
           canHandle
             ? {
                 selectedRowKeys: selected,
+                columnTitle: selectionTitle,
                 onChange: (keys) => setSelected(keys.map(Number)),
                 getCheckboxProps: (a) => ({ disabled: a.state !== 'untreated' }),
               }

@@ -27,6 +27,7 @@ import { DeviceDrawer } from './DeviceDrawer';
 import { ImportDialog } from './ImportDialog';
 import { MoveDevicesModal } from './MoveDevicesModal';
 import { ProjectSelect } from '../../components/ProjectSelect';
+import { selectionTitle } from '../../components/SelectionTitle';
 import { TypeSelect } from './pickers';
 import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
@@ -195,6 +196,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
             }}
             currentName={projectName}
             placeholder={t('devices:filters.project')}
+            aria-label={t('devices:filters.project')}
             style={{ width: 200 }}
             data-testid="filter-project"
           />
@@ -204,6 +206,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           onChange={(typeId) => filter({ typeId })}
           allowClear
           placeholder={t('devices:filters.type')}
+          aria-label={t('devices:filters.type')}
           style={{ width: 200 }}
           data-testid="filter-type"
         />
@@ -211,6 +214,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           value={online}
           onChange={(v) => filter({ online: ONLINE_QUERY[v] })}
           style={{ width: 150 }}
+          aria-label={t('devices:filters.online')}
           options={(['all', 'online', 'offline'] as const).map((v) => ({ value: v, label: t(`devices:filters.onlineOptions.${v}`) }))}
           data-testid="filter-online"
         />
@@ -218,6 +222,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           value={enabled}
           onChange={(v) => filter({ enabled: ENABLED_QUERY[v] })}
           style={{ width: 150 }}
+          aria-label={t('devices:filters.enabled')}
           options={(['all', 'enabled', 'disabled'] as const).map((v) => ({ value: v, label: t(`devices:filters.enabledOptions.${v}`) }))}
           data-testid="filter-enabled"
         />
@@ -226,6 +231,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           onChange={(warningLevel) => filter({ warningLevel })}
           allowClear
           placeholder={t('devices:filters.level')}
+          aria-label={t('devices:filters.level')}
           style={{ width: 180 }}
           options={[0, 1, 2, 3, 4].map((l) => ({ value: l, label: t(`devices:levels.${l}`) }))}
           data-testid="filter-level"
@@ -242,6 +248,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           }}
           allowClear
           placeholder={t('devices:filters.q')}
+          aria-label={t('devices:filters.q')}
           style={{ width: 300 }}
           maxLength={64}
           data-testid="filter-q"
@@ -295,6 +302,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           canEdit || canDelete
             ? {
                 selectedRowKeys: selected,
+                columnTitle: selectionTitle,
                 preserveSelectedRowKeys: true,
                 onChange: (keys) => setSelected(keys as number[]),
               }

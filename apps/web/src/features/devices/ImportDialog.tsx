@@ -225,6 +225,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
               status={phase === 'ended' ? 'finish' : 'process'}
               items={steps} style={{ marginBottom: 12 }} />
             <Progress
+              aria-label={t('devices:import.progress')}
               percent={percent}
               status={phase === 'uploading' || phase === 'checking' ? 'active' : 'success'}
               format={(p) => (phase === 'checking' ? t('devices:import.checking') : `${p ?? 0}%`)}

@@ -12,11 +12,14 @@ interface TypeSelectProps {
   placeholder?: string;
   allowClear?: boolean;
   style?: React.CSSProperties;
+  /** Given by a Form.Item (its label points at it), or a name where there is no label. */
+  id?: string;
+  'aria-label'?: string;
   'data-testid'?: string;
 }
 
 /** Device types (name and code); filtered in the browser, the list is short. */
-export function TypeSelect({ value, onChange, placeholder, allowClear, style, 'data-testid': testId }: TypeSelectProps) {
+export function TypeSelect({ value, onChange, placeholder, allowClear, style, id, 'aria-label': ariaLabel, 'data-testid': testId }: TypeSelectProps) {
   const { t } = useTranslation();
   const { data = [], isFetching } = useTypeOptions();
   return (
@@ -29,6 +32,8 @@ export function TypeSelect({ value, onChange, placeholder, allowClear, style, 'd
       options={data.map((o) => ({ value: o.id, label: `${localName(o, currentLanguage())} (${o.code})` }))}
       showSearch={{ optionFilterProp: 'label' }}
       style={style}
+      id={id}
+      aria-label={ariaLabel}
       data-testid={testId}
     />
   );
@@ -39,11 +44,13 @@ interface ParentSelectProps {
   onChange?: (value: number | null) => void;
   /** The edited device: it cannot be its own parent. */
   selfId?: number;
+  /** Given by a Form.Item (its label points at it). */
+  id?: string;
   'data-testid'?: string;
 }
 
 /** Parent device by SN or name prefix (GET /device/seachList). */
-export function ParentDeviceSelect({ value, onChange, selfId, 'data-testid': testId }: ParentSelectProps) {
+export function ParentDeviceSelect({ value, onChange, selfId, id, 'data-testid': testId }: ParentSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const { data = [], isFetching } = useDeviceSearch(useDebounced(search));
@@ -65,6 +72,7 @@ export function ParentDeviceSelect({ value, onChange, selfId, 'data-testid': tes
       placeholder={t('devices:placeholders.parent')}
       showSearch={{ filterOption: false, onSearch: setSearch }}
       notFoundContent={search.trim() ? t('devices:noMatch') : t('devices:typeToSearch')}
+      id={id}
       data-testid={testId}
     />
   );

@@ -10,6 +10,8 @@ interface Props {
   onChange?: (value: number | string | null) => void;
   disabled?: boolean;
   id?: string;
+  /** Its accessible name (the column and row of the alarm table). */
+  label?: string;
   testId?: string;
 }
 
@@ -17,9 +19,9 @@ interface Props {
  * The threshold control for a parameter's data type: a number for number/integer, the enum's
  * values, true/false for boolean and free text for text.
  */
-export function ThresholdInput({ param, value, onChange, disabled, id, testId = 'field-threshold' }: Props) {
+export function ThresholdInput({ param, value, onChange, disabled, id, label, testId = 'field-threshold' }: Props) {
   const { t } = useTranslation();
-  const common = { id, disabled, 'data-testid': testId, style: { width: 150 } };
+  const common = { id, disabled, 'aria-label': label, 'data-testid': testId, style: { width: 150 } };
   if (!param) {
     return <Input {...common} disabled placeholder={t('devicetypes:alarms.pickParamFirst')} />;
   }

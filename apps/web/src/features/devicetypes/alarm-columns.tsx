@@ -28,6 +28,7 @@ import {
 } from '@iot/contract';
 import { LEVEL_COLORS, type RuleRow } from './alarm-rows';
 import { ThresholdInput } from './ThresholdInput';
+import { cellLabel } from './shared';
 
 interface Values {
   rules: RuleRow[];
@@ -54,6 +55,7 @@ export interface AlarmColumnsOptions {
 export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListFieldData> {
   const { t, rule } = o;
   const title = (field: string) => t(`devicetypes:alarms.columns.${field}`);
+  const label = (field: string, f: FormListFieldData) => cellLabel(t, title(field), f.name);
 
   /** Re-renders a cell when its row's parameter or comparison changes. */
   const byRow = (f: FormListFieldData, render: (row: RuleRow, param: ParamDto | undefined) => ReactNode) => (
@@ -78,7 +80,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
     width: 180,
     render: (_: unknown, f: FormListFieldData) => (
       <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]} validateTrigger={['onChange', 'onBlur']}>
-        <Input maxLength={ALARM_LIMITS.message} data-testid={`field-${field}`} />
+        <Input maxLength={ALARM_LIMITS.message} aria-label={label(field, f)} data-testid={`field-${field}`} />
       </Form.Item>
     ),
   });
@@ -97,6 +99,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
             style={{ width: 234 }}
             options={o.paramOptions}
             placeholder={t('devicetypes:alarms.pickParam')}
+            aria-label={label('semaphoreId', f)}
             popupMatchSelectWidth={false}
             data-testid="field-semaphoreId"
           />
@@ -112,6 +115,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
           <Form.Item name={[f.name, 'comparison']} rules={[rule(f.name, 'comparison')]}>
             <Select
               style={{ width: 136 }}
+              aria-label={label('comparison', f)}
               options={(p ? COMPARISONS_BY_TYPE[p.dataType] : COMPARISONS_BY_TYPE.number).map((c) => ({
                 value: c,
                 label: comparisonLabel(t, c),
@@ -128,7 +132,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
       render: (_, f) =>
         byRow(f, (_row, p) => (
           <Form.Item name={[f.name, 'threshold']} rules={[rule(f.name, 'threshold')]}>
-            <ThresholdInput param={p} />
+            <ThresholdInput param={p} label={label('threshold', f)} />
           </Form.Item>
         )),
     },
@@ -140,7 +144,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         byRow(f, (row, p) =>
           p && isNumericType(p.dataType) && isRangeComparison(row.comparison) ? (
             <Form.Item name={[f.name, 'threshold2']} rules={[rule(f.name, 'threshold2')]}>
-              <ThresholdInput param={p} testId="field-threshold2" />
+              <ThresholdInput param={p} label={label('threshold2', f)} testId="field-threshold2" />
             </Form.Item>
           ) : (
             <Typography.Text type="secondary">{t('common:empty')}</Typography.Text>
@@ -155,6 +159,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         <Form.Item name={[f.name, 'level']} rules={[rule(f.name, 'level')]}>
           <Select
             style={{ width: 116 }}
+            aria-label={label('level', f)}
             options={ALARM_LIMITS.levels.map((level) => ({
               value: level,
               label: (
@@ -192,6 +197,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
             precision={0}
             style={{ width: 116 }}
             suffix={t('devicetypes:alarms.seconds')}
+            aria-label={label('holdSeconds', f)}
             data-testid="field-holdSeconds"
           />
         </Form.Item>
@@ -204,7 +210,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
       align: 'center',
       render: (_, f) => (
         <Form.Item name={[f.name, 'enabled']} valuePropName="checked">
-          <Switch size="small" data-testid="field-enabled" />
+          <Switch size="small" aria-label={label('enabled', f)} data-testid="field-enabled" />
         </Form.Item>
       ),
     },

@@ -18,6 +18,7 @@ import {
 import type { TFunction } from 'i18next';
 import { isNumericType as isNumeric, PARAM_DATA_TYPES, PARAM_LIMITS as LIMITS, type ParamField } from '@iot/contract';
 import { EnumValuesInput } from './EnumValuesInput';
+import { cellLabel } from './shared';
 import type { ParamRow } from './param-rows';
 
 interface Values {
@@ -39,12 +40,14 @@ export interface ParamColumnsOptions {
 /** Columns of the parameter table: one editable cell per field of a Form.List row. */
 export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListFieldData> {
   const { t, rule } = o;
+  const title = (field: string) => t(`devicetypes:params.columns.${field}`);
+  const label = (field: string, f: FormListFieldData) => cellLabel(t, title(field), f.name);
 
   const text = (field: ParamField, max: number) =>
     function Cell(_: unknown, f: FormListFieldData) {
       return (
         <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]} validateTrigger={['onChange', 'onBlur']}>
-          <Input maxLength={max} data-testid={`field-${field}`} />
+          <Input maxLength={max} aria-label={label(field, f)} data-testid={`field-${field}`} />
         </Form.Item>
       );
     };
@@ -68,12 +71,11 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
         f,
         (r) => isNumeric(r.dataType),
         <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]}>
-          <InputNumber style={{ width: 110 }} data-testid={`field-${field}`} />
+          <InputNumber style={{ width: 110 }} aria-label={label(field, f)} data-testid={`field-${field}`} />
         </Form.Item>,
       );
     };
 
-  const title = (field: string) => t(`devicetypes:params.columns.${field}`);
   const columns: TableColumnsType<FormListFieldData> = [
     { title: title('sort'), key: 'sort', width: 56, fixed: 'left', align: 'center', render: (_, __, i) => i + 1 },
     { title: title('semaphoreId'), key: 'semaphoreId', fixed: 'left', width: 150, render: text('semaphoreId', LIMITS.semaphoreId) },
@@ -91,6 +93,7 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
         <Form.Item name={[f.name, 'dataType']}>
           <Select
             style={{ width: 118 }}
+            aria-label={label('dataType', f)}
             options={PARAM_DATA_TYPES.map((d) => ({ value: d, label: t(`devicetypes:dataTypes.${d}`) }))}
             data-testid="field-dataType"
           />
@@ -106,7 +109,14 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
           f,
           (r) => r.dataType === 'number',
           <Form.Item name={[f.name, 'precision']}>
-            <InputNumber min={0} max={LIMITS.precision} precision={0} style={{ width: 70 }} data-testid="field-precision" />
+            <InputNumber
+              min={0}
+              max={LIMITS.precision}
+              precision={0}
+              style={{ width: 70 }}
+              aria-label={label('precision', f)}
+              data-testid="field-precision"
+            />
           </Form.Item>,
         ),
     },
@@ -132,7 +142,7 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
       align: 'center',
       render: (_, f) => (
         <Form.Item name={[f.name, 'writable']} valuePropName="checked">
-          <Switch size="small" data-testid="field-writable" />
+          <Switch size="small" aria-label={label('writable', f)} data-testid="field-writable" />
         </Form.Item>
       ),
     },

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Button, Result, Space, Tag, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { SUPERADMIN, type DeviceTypeDto, type PermissionCode } from '@iot/contract';
@@ -10,6 +11,14 @@ import { currentLanguage } from '../../lib/i18n';
 import { localName } from '../../lib/localize';
 
 export const LIST_PATH = '/device/type';
+
+/**
+ * The name read out for a cell editor of the parameter and alarm tables, which have no visible
+ * label but their column: "Unit, row 3".
+ */
+export function cellLabel(t: TFunction, column: string, row: number): string {
+  return t('devicetypes:cellLabel', { column, row: row + 1 });
+}
 
 /** The `?id=` of the hidden type pages, or undefined when it is missing or not a positive integer. */
 export function useTypeId(): number | undefined {

@@ -49,12 +49,13 @@ function LoginLogs() {
     <>
       <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))}>
         <Form.Item name="username">
-          <Input placeholder={t('logs:user')} allowClear style={{ width: 160 }} data-testid="filter-username" />
+          <Input placeholder={t('logs:user')} aria-label={t('logs:user')} allowClear style={{ width: 160 }} data-testid="filter-username" />
         </Form.Item>
         <Form.Item name="result">
           <Select
             allowClear
             placeholder={t('logs:result')}
+            aria-label={t('logs:result')}
             style={{ width: 140 }}
             options={LOGIN_RESULTS.map((r) => ({ value: r, label: t(`logs:loginResults.${r}`) }))}
             data-testid="filter-result"

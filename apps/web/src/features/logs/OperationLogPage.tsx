@@ -136,7 +136,7 @@ export default function OperationLogPage() {
     <Card data-testid="page-logs">
       <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))}>
         <Form.Item name="username">
-          <Input placeholder={t('logs:user')} allowClear style={{ width: 150 }} data-testid="filter-username" />
+          <Input placeholder={t('logs:user')} aria-label={t('logs:user')} allowClear style={{ width: 150 }} data-testid="filter-username" />
         </Form.Item>
         <Form.Item name="action">
           <Select
@@ -149,6 +149,7 @@ export default function OperationLogPage() {
               },
             }}
             placeholder={t('logs:actionFilter')}
+            aria-label={t('logs:actionFilter')}
             style={{ width: 220 }}
             popupMatchSelectWidth={false}
             options={actionOptions}
@@ -159,6 +160,7 @@ export default function OperationLogPage() {
           <Select
             allowClear
             placeholder={t('logs:entity')}
+            aria-label={t('logs:entity')}
             style={{ width: 150 }}
             options={AUDIT_ENTITIES.map((e) => ({ value: e, label: entityLabel(e) }))}
             data-testid="filter-entity"
@@ -168,6 +170,7 @@ export default function OperationLogPage() {
           <Select
             allowClear
             placeholder={t('logs:result')}
+            aria-label={t('logs:result')}
             style={{ width: 130 }}
             options={[
               { value: 'success', label: t('logs:results.success') },

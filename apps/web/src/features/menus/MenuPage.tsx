@@ -153,7 +153,7 @@ export default function MenuPage() {
         extra={canAdd && <AddButton onClick={() => addBelow(0)} />}
       >
         <Form.Item name="keyword">
-          <Input placeholder={t('menus:keyword')} allowClear data-testid="filter-keyword" style={{ width: 260 }} />
+          <Input placeholder={t('menus:keyword')} aria-label={t('menus:keyword')} allowClear data-testid="filter-keyword" style={{ width: 260 }} />
         </Form.Item>
       </FilterBar>
       <Table<MenuNode>

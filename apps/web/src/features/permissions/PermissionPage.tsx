@@ -113,10 +113,10 @@ export default function PermissionPage() {
         extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
-          <Input placeholder={t('permissions:name')} allowClear data-testid="filter-name" style={{ width: 180 }} />
+          <Input placeholder={t('permissions:name')} aria-label={t('permissions:name')} allowClear data-testid="filter-name" style={{ width: 180 }} />
         </Form.Item>
         <Form.Item name="identification">
-          <Input placeholder={t('permissions:identification')} allowClear data-testid="filter-identification" style={{ width: 180 }} />
+          <Input placeholder={t('permissions:identification')} aria-label={t('permissions:identification')} allowClear data-testid="filter-identification" style={{ width: 180 }} />
         </Form.Item>
         <Form.Item name="menuId">
           <TreeSelect
@@ -124,6 +124,7 @@ export default function PermissionPage() {
             allowClear
             showSearch={{ treeNodeFilterProp: 'title' }}
             placeholder={t('permissions:menu')}
+            aria-label={t('permissions:menu')}
             style={{ width: 200 }}
             data-testid="filter-menuId"
           />

@@ -56,16 +56,18 @@ export default function ProfilePage() {
         <Col xs={24} lg={12}>
           <Card title={t('profile:preferences')} style={{ height: '100%' }}>
             <Form layout="vertical" style={{ maxWidth: 360 }}>
-              <Form.Item label={t('fields:language')}>
+              <Form.Item label={t('fields:language')} htmlFor="profile-language">
                 <Select<Language>
+                  id="profile-language"
                   value={i18n.language as Language}
                   onChange={(lang) => void changeLanguage(lang)}
                   options={LANGUAGES.map((lang) => ({ value: lang, label: t(`profile:languages.${lang}`) }))}
                   data-testid="profile-language"
                 />
               </Form.Item>
-              <Form.Item label={t('fields:dashboardStyle')} extra={t('profile:dashboardStyleHint')}>
+              <Form.Item label={t('fields:dashboardStyle')} extra={t('profile:dashboardStyleHint')} htmlFor="profile-dashboard-style">
                 <Select<DashboardStyle>
+                  id="profile-dashboard-style"
                   value={user.dashboardStyle}
                   loading={saving}
                   onChange={(style) => void save({ dashboardStyle: style })}
@@ -76,8 +78,9 @@ export default function ProfilePage() {
                   data-testid="profile-dashboard-style"
                 />
               </Form.Item>
-              <Form.Item label={t('profile:alarmMail')} extra={t('profile:alarmMailHint')}>
+              <Form.Item label={t('profile:alarmMail')} extra={t('profile:alarmMailHint')} htmlFor="profile-alarm-mail">
                 <Switch
+                  id="profile-alarm-mail"
                   checked={user.alarmMail}
                   loading={saving}
                   onChange={(alarmMail) => void save({ alarmMail })}

@@ -133,6 +133,7 @@ export default function ProjectListPage() {
           allowClear
           maxLength={64}
           placeholder={t('projects:filters.name')}
+          aria-label={t('projects:filters.name')}
           style={{ width: 260 }}
           data-testid="filter-name"
         />

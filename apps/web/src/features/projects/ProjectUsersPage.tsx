@@ -46,9 +46,9 @@ function Editor({ id, name, current }: { id: number; name: string; current: Proj
     <Card title={t('projects:users.title', { name })} data-testid="project-users">
       <Typography.Paragraph type="secondary">{t('projects:users.hint')}</Typography.Paragraph>
       <Form layout="vertical">
-        <Form.Item label={t('projects:users.select')}>
+        <Form.Item label={t('projects:users.select')} htmlFor="project-users-select">
           <Space.Compact style={{ width: '100%', maxWidth: 720 }}>
-            <UserSelect mode="multiple" known={known} value={selected} onChange={setSelected} style={{ width: '100%' }} data-testid="project-users-select" />
+            <UserSelect id="project-users-select" mode="multiple" known={known} value={selected} onChange={setSelected} style={{ width: '100%' }} data-testid="project-users-select" />
             <Button type="primary" icon={<SaveOutlined />} loading={save.isPending} disabled={!dirty} onClick={() => void submit()} data-testid="project-users-save">
               {t('projects:save')}
             </Button>

@@ -115,10 +115,10 @@ export function RoadSectionModal({ projectId, open, section, onClose }: Props) {
                     {index + 1}.
                   </Typography.Text>
                   <Form.Item name={[field.name, 'lng']} rules={coordinate(-180, 180, 'lngRange')} style={{ marginBottom: 8 }}>
-                    <InputNumber placeholder={t('projects:fields.lng')} step={0.000001} style={{ width: 180 }} data-testid={`point-lng-${index}`} />
+                    <InputNumber placeholder={t('projects:fields.lng')} aria-label={t('projects:fields.lng')} step={0.000001} style={{ width: 180 }} data-testid={`point-lng-${index}`} />
                   </Form.Item>
                   <Form.Item name={[field.name, 'lat']} rules={coordinate(-90, 90, 'latRange')} style={{ marginBottom: 8 }}>
-                    <InputNumber placeholder={t('projects:fields.lat')} step={0.000001} style={{ width: 180 }} data-testid={`point-lat-${index}`} />
+                    <InputNumber placeholder={t('projects:fields.lat')} aria-label={t('projects:fields.lat')} step={0.000001} style={{ width: 180 }} data-testid={`point-lat-${index}`} />
                   </Form.Item>
                   <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('projects:roads.removePoint')} onClick={() => remove(field.name)} />
                 </Space>

@@ -12,6 +12,8 @@ interface BaseProps {
   known?: UserOption[];
   placeholder?: string;
   style?: React.CSSProperties;
+  /** Given by a Form.Item (its label points at it). */
+  id?: string;
   'data-testid'?: string;
 }
 
@@ -27,7 +29,7 @@ type Props = BaseProps &
  * (itself, the current owner, the project's users) and no request is made.
  */
 export function UserSelect(props: Props) {
-  const { known = [], placeholder, style, 'data-testid': testId } = props;
+  const { known = [], placeholder, style, id, 'data-testid': testId } = props;
   const { t } = useTranslation();
   const canSearch = usePermission(USER_PICKER_PERMISSIONS);
   const [search, setSearch] = useState('');
@@ -45,6 +47,7 @@ export function UserSelect(props: Props) {
     onOpenChange: (open: boolean) => !open && setSearch(''),
     notFoundContent: t(canSearch ? 'projects:noMatch' : 'projects:userSearchOff'),
     style,
+    id,
     'data-testid': testId,
   };
   if (props.mode === 'multiple') {

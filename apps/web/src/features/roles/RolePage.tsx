@@ -100,7 +100,7 @@ export default function RolePage() {
         extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
-          <Input placeholder={t('roles:name')} allowClear data-testid="filter-name" style={{ width: 200 }} />
+          <Input placeholder={t('roles:name')} aria-label={t('roles:name')} allowClear data-testid="filter-name" style={{ width: 200 }} />
         </Form.Item>
       </FilterBar>
       <Table<RoleDto>

@@ -12,10 +12,12 @@ interface Props {
   /** Users that cannot be the parent (the edited user itself). */
   exclude?: number;
   disabled?: boolean;
+  /** Given by a Form.Item (its label points at it). */
+  id?: string;
 }
 
 /** Searchable parent-user picker over GET /user/options?q= (the caller's subtree). */
-export function ParentUserSelect({ value, onChange, initial, exclude, disabled }: Props) {
+export function ParentUserSelect({ value, onChange, initial, exclude, disabled, id }: Props) {
   const { t } = useTranslation();
   const [input, setInput] = useState('');
   const [q, setQ] = useState('');
@@ -40,6 +42,7 @@ export function ParentUserSelect({ value, onChange, initial, exclude, disabled }
       placeholder={t('users:parentPlaceholder')}
       showSearch={{ filterOption: false, onSearch: setInput }}
       notFoundContent={isFetching ? t('users:searching') : t('users:noUsers')}
+      id={id}
       data-testid="field-parentId"
     />
   );

@@ -189,13 +189,14 @@ export function UserListPage({ kind }: { kind: UserKind }) {
         extra={canAdd && <AddButton onClick={() => setEditing({ mode: 'add' })} />}
       >
         <Form.Item name="username">
-          <Input placeholder={t('users:username')} allowClear data-testid="filter-username" style={{ width: 170 }} />
+          <Input placeholder={t('users:username')} aria-label={t('users:username')} allowClear data-testid="filter-username" style={{ width: 170 }} />
         </Form.Item>
         {roles.length > 0 && (
           <Form.Item name="roleId">
             <Select
               allowClear
               placeholder={t('users:role')}
+              aria-label={t('users:role')}
               style={{ width: 180 }}
               options={roles.map((r) => ({ value: r.id, label: roleLabel(r.identification, r.name) }))}
               data-testid="filter-roleId"
@@ -206,6 +207,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
           <Select
             allowClear
             placeholder={t('users:enabled')}
+            aria-label={t('users:enabled')}
             style={{ width: 140 }}
             options={[
               { value: 'true', label: t('users:enabledTag') },

@@ -70,7 +70,7 @@ export function PackView({ groups, liveValues }: { groups: DisplayGroup[]; liveV
       <Row gutter={[16, 16]}>
         <Col xs={12} md={6}>
           <div style={{ textAlign: 'center' }}>
-            <Progress type="dashboard" percent={soc ?? 0} format={() => (soc === null ? '—' : `${soc.toFixed(1)}%`)} size={110} />
+            <Progress type="dashboard" aria-label={t('devicedetail:pack.soc')} percent={soc ?? 0} format={() => (soc === null ? '—' : `${soc.toFixed(1)}%`)} size={110} />
             <div>{t('devicedetail:pack.soc')}</div>
           </div>
         </Col>
