@@ -161,18 +161,19 @@ export default function CardListPage() {
         }
       >
         <Form.Item name="q">
-          <Input allowClear maxLength={64} placeholder={t('cards:filters.q')} style={{ width: 220 }} data-testid="filter-q" />
+          <Input allowClear maxLength={64} placeholder={t('cards:filters.q')} aria-label={t('cards:filters.q')} style={{ width: 220 }} data-testid="filter-q" />
         </Form.Item>
         <Form.Item name="status">
-          <Select allowClear placeholder={t('cards:fields.status')} style={{ width: 130 }} options={CARD_STATUSES.map((s) => ({ value: s, label: t(`cards:status.${s}`) }))} />
+          <Select allowClear placeholder={t('cards:fields.status')} aria-label={t('cards:fields.status')} style={{ width: 130 }} options={CARD_STATUSES.map((s) => ({ value: s, label: t(`cards:status.${s}`) }))} />
         </Form.Item>
         <Form.Item name="carrier">
-          <Select allowClear placeholder={t('cards:fields.carrier')} style={{ width: 140 }} options={CARD_CARRIERS.map((c) => ({ value: c, label: t(`cards:carriers.${c}`) }))} />
+          <Select allowClear placeholder={t('cards:fields.carrier')} aria-label={t('cards:fields.carrier')} style={{ width: 140 }} options={CARD_CARRIERS.map((c) => ({ value: c, label: t(`cards:carriers.${c}`) }))} />
         </Form.Item>
         <Form.Item name="expiringWithin">
           <Select
             allowClear
             placeholder={t('cards:filters.expiring')}
+            aria-label={t('cards:filters.expiring')}
             style={{ width: 170 }}
             data-testid="filter-expiring"
             options={[7, 30, 60, 90].map((d) => ({ value: d, label: t('cards:filters.expiringWithin', { count: d }) }))}

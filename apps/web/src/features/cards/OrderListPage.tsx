@@ -103,13 +103,13 @@ export default function OrderListPage() {
     <Card title={t('cards:orders.title')} data-testid="order-list-page">
       <FilterBar<Filters> onSearch={(f) => table.search(f)}>
         <Form.Item name="q">
-          <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} style={{ width: 240 }} />
+          <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} aria-label={t('cards:orders.search')} style={{ width: 240 }} />
         </Form.Item>
         <Form.Item name="status">
-          <Select allowClear placeholder={t('cards:orders.status')} style={{ width: 130 }} options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`cards:orders.statuses.${s}`) }))} />
+          <Select allowClear placeholder={t('cards:orders.status')} aria-label={t('cards:orders.status')} style={{ width: 130 }} options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`cards:orders.statuses.${s}`) }))} />
         </Form.Item>
         <Form.Item name="kind">
-          <Select allowClear placeholder={t('cards:orders.kind')} style={{ width: 130 }} options={ORDER_KINDS.map((k) => ({ value: k, label: t(`cards:orders.kinds.${k}`) }))} />
+          <Select allowClear placeholder={t('cards:orders.kind')} aria-label={t('cards:orders.kind')} style={{ width: 130 }} options={ORDER_KINDS.map((k) => ({ value: k, label: t(`cards:orders.kinds.${k}`) }))} />
         </Form.Item>
       </FilterBar>
       <Table<OrderDto> data-testid="table-orders" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />
