@@ -37,6 +37,36 @@ export async function onEachEngine(run: (label: string, database: Database) => P
   }
 }
 
+/**
+ * A PostgreSQL database for one benchmark (BENCH_DATABASE_URL, else TEST_DATABASE_URL): a new
+ * one, dropped at the end unless `--keep` is on the command line; `--reuse <name>` measures a
+ * database an earlier `--keep` left (`reused` is then true: skip the seeding).
+ */
+export async function withBenchDatabase(
+  run: (database: Database, ctx: { name: string; reused: boolean; admin: pg.Client }) => Promise<void>,
+): Promise<void> {
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)');
+  const argv = process.argv;
+  const reuse = argv.includes('--reuse') ? argv[argv.indexOf('--reuse') + 1] : undefined;
+  const keep = argv.includes('--keep') || reuse !== undefined;
+  const name = reuse ?? `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  if (!reuse) await admin.query(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    await run(database, { name, reused: reuse !== undefined, admin });
+  } finally {
+    await database.close();
+    if (keep) console.log(`kept database ${name} (drop it with: dropdb -h 127.0.0.1 -U postgres ${name})`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
 /** The server on `database`, seeded with the administrator, and that administrator's auth header. */
 export async function startApp(database: Database, env: Record<string, string> = {}) {
   const config = loadConfig({ CAPTCHA: 'off', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'silent', WEB_DIST: '/none', ...env });

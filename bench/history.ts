@@ -15,12 +15,10 @@
  * a year of a fleet.
  */
 import os from 'node:os';
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../apps/server/src/db/client.js';
+import type { Database } from '../apps/server/src/db/client.js';
 import { createPartition } from '../apps/server/src/ingest/ingest.repo.js';
-import { startApp } from './engines.js';
+import { startApp, withBenchDatabase } from './engines.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,10 +27,6 @@ const arg = (name: string, fallback: number) => {
 const DEVICES = arg('devices', 1);
 const DAYS = arg('days', 365);
 const SAMPLES = arg('samples', 15);
-/** `--keep`: leave the benchmark's database in place (its name is printed) for EXPLAIN ANALYZE. */
-const KEEP = process.argv.includes('--keep');
-/** `--reuse <database>`: measure a database kept by `--keep` again, without seeding (same day only). */
-const REUSE = process.argv.includes('--reuse') ? process.argv[process.argv.indexOf('--reuse') + 1] : undefined;
 const DAY = 86_400_000;
 const PER_DAY = 8640;
 
@@ -43,16 +37,7 @@ function stats(ms: number[]) {
 }
 
 async function main() {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)');
-  const name = REUSE ?? `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  if (!REUSE) await admin.query(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  try {
+  await withBenchDatabase(async (database, { reused }) => {
     const { app, auth } = await startApp(database, { TELEMETRY_RETENTION_DAYS: String(DAYS + 10), DEMO: 'off' });
     const { db } = database;
     // The hourly rollup job would race the seeding: run it by hand once the data is in.
@@ -61,17 +46,12 @@ async function main() {
 
     const end = Math.floor(Date.now() / DAY) * DAY;
     const start = end - DAYS * DAY;
-    if (!REUSE) await seedHistory(db, app, start, end);
+    if (!reused) await seedHistory(db, app, start, end);
     const ids = ((await db.execute(sql`select id from devices order by id`)) as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
     await measure(app, auth, ids[0]!, start, end);
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     await app.close();
-  } finally {
-    await database.close();
-    if (KEEP || REUSE) console.log(`kept database ${name} (drop it with: dropdb -h 127.0.0.1 -U postgres ${name})`);
-    else await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 type App = Awaited<ReturnType<typeof startApp>>['app'];

@@ -17,12 +17,10 @@
  * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
  */
 import os from 'node:os';
-import crypto from 'node:crypto';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../apps/server/src/db/client.js';
-import { startApp } from './engines.js';
+import type { Database } from '../apps/server/src/db/client.js';
+import { startApp, withBenchDatabase } from './engines.js';
 
 const argv = process.argv;
 const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -30,8 +28,6 @@ const DEVICES = Number(opt('devices') ?? 100_000);
 const LOGS = Number(opt('logs') ?? 10_000_000);
 const DURATION = Number(opt('duration') ?? 5);
 const CONNECTIONS = Number(opt('connections') ?? 50);
-const KEEP = argv.includes('--keep');
-const REUSE = opt('reuse');
 const ONLY = opt('only');
 const AGENTS = 100;
 
@@ -150,22 +146,13 @@ async function cannon(url: string, headers: Record<string, string>, connections:
 }
 
 async function main() {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)');
-  const name = REUSE ?? `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  if (!REUSE) await admin.query(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  try {
+  await withBenchDatabase(async (database, { name, reused, admin }) => {
     const { app, auth } = await startApp(database, { DEMO: 'off', API_RATE_LIMIT: '0' });
     console.log(
       `bench:lists  ${DEVICES.toLocaleString('en')} devices, ${LOGS.toLocaleString('en')} operation-log rows, ${os.cpus().length} cores, ` +
         `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     );
-    if (!REUSE) await seedFleet(database.db);
+    if (!reused) await seedFleet(database.db);
     const login = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'agent1', password: 'bench-pass' } });
     const agentAuth = { authorization: `Bearer ${login.json().data.token}` };
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -211,12 +198,7 @@ async function main() {
     console.log(missed.length ? `missed (p95 ≥ 50 ms or < 0.3× config): ${missed.join(', ')}` : 'every line met both targets');
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     await app.close();
-  } finally {
-    await database.close();
-    if (KEEP || REUSE) console.log(`kept database ${name} (drop it with: dropdb -h 127.0.0.1 -U postgres ${name})`);
-    else await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 await main();
