@@ -94,6 +94,8 @@ test('a simulated device: live values, a confirmed parameter change, a week of h
   page.on('request', (r) => {
     if (r.url().includes('/device/devicehistoricallisttoecharts')) requests.push(r.url());
   });
+  // The wheel must land on the plot: bring the whole chart into the viewport first.
+  await chart.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
   for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -300);
