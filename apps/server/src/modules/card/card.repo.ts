@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, cardApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { visibleDevices, visibleOwned } from '../../lib/visibility.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -80,7 +81,7 @@ function orderOf(f: Pick<CardFilter, 'sort' | 'order'>) {
 
 export async function listCards(db: Executor, f: CardFilter & { page: number; limit: number }) {
   const where = filterOf(f);
-  const [items, [total]] = await Promise.all([
+  const [items, total] = await Promise.all([
     db
       .select(columns(f.scopePath))
       .from(simCards)
@@ -89,9 +90,9 @@ export async function listCards(db: Executor, f: CardFilter & { page: number; li
       .orderBy(...orderOf(f))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(simCards).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(simCards).where(where)),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { ...total, items };
 }
 
 export async function exportCards(db: Executor, f: CardFilter, max: number) {

@@ -83,7 +83,7 @@ export class CardService {
 
   async list(ctx: AuthContext, q: CardListQuery): Promise<Page<CardDto>> {
     const res = await repo.listCards(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, items: res.items.map(toCardDto) };
+    return { total: res.total, exact: res.exact, items: res.items.map(toCardDto) };
   }
 
   /** Cards expiring within `days` (expired included), soonest first. */

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, like, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, like, lt, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { cardOrderItems, cardOrders, cardPaymentEvents } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
+import { cappedTotal } from '../../lib/paging.js';
 
 export type OrderFilter = EndpointParsedQuery<typeof cardOrderApi.list> & { scopePath?: string };
 
@@ -48,11 +49,11 @@ export async function listOrders(db: Executor, f: OrderFilter) {
       : undefined,
   );
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, [total]] = await Promise.all([
+  const [items, total] = await Promise.all([
     db.select(columns).from(cardOrders).where(where).orderBy(dir(cardOrders[f.sort]), dir(cardOrders.id)).limit(f.limit).offset((f.page - 1) * f.limit),
-    db.select({ n: count() }).from(cardOrders).where(where),
+    cappedTotal(db, db.select({ one: sql`1` }).from(cardOrders).where(where)),
   ]);
-  return { total: total?.n ?? 0, items };
+  return { ...total, items };
 }
 
 export async function findOrders(db: Executor, ids: number[], scopePath: string | undefined) {

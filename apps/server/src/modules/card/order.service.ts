@@ -86,7 +86,7 @@ export class OrderService {
   async list(ctx: AuthContext, q: EndpointParsedQuery<typeof cardOrderApi.list>): Promise<Page<OrderDto>> {
     await this.expireDue();
     const res = await repo.listOrders(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, items: res.items.map(toDto) };
+    return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
   }
 
   private async visible(ctx: AuthContext, ids: number[]) {
