@@ -440,6 +440,36 @@ describe('device ingestion', () => {
     expect(acks.map((l) => l.detail.id).sort()).toEqual([ok.id, refused.id].sort());
   });
 
+  // Only PostgreSQL runs two transactions at once (PGlite has a single connection): no deadlock there.
+  it.skipIf(process.env.TEST_DB !== 'postgres')(
+    'a batch PostgreSQL rolls back for a deadlock is written again: the device is answered 20000 and its value stored',
+    async () => {
+      const d = await addDevice('ING-DEADLOCK');
+      expect((await httpUplink(d.sn, d.secret, 'telemetry', { ts: Date.now() - 1000, values: { '01111001': 50 } })).json().code).toBe(20000);
+      const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+      // Another transaction (an administrator's bulk update, say) holds the device's latest-values
+      // row and then wants its devices row, which the batch locked first: a cycle PostgreSQL breaks
+      // by rolling back the batch, the one that waited first.
+      let uplink: Promise<{ json(): { code: number } }> | undefined;
+      await t.database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`select 1 from device_latest where device_id = ${d.id} for update`);
+          uplink = httpUplink(d.sn, d.secret, 'telemetry', { ts: Date.now(), values: { '01111001': 51.5 } });
+          await expect
+            .poll(async () => rowsOf<{ n: number }>(await t.database.db.execute(sql`
+              select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n)
+            .toBe(1);
+          await tx.execute(sql`update devices set name = name where id = ${d.id}`);
+        })
+        .catch(() => undefined); // if PostgreSQL picks this side instead, the batch goes through at once
+      expect((await uplink!).json().code).toBe(20000);
+      const latest = (await api('GET', `/device/latest?id=${d.id}`)).data as { semaphoreId: string; value: unknown }[];
+      expect(latest.find((v) => v.semaphoreId === '01111001')?.value).toBe(51.5);
+      const stored = await t.database.db.execute(sql`select count(*)::int as n from telemetry where device_id = ${d.id}`);
+      expect(rowsOf<{ n: number }>(stored)[0]!.n).toBe(2);
+    },
+  );
+
   it('an HTTP device gets its waiting commands in the answer to its uplink and acknowledges them', async () => {
     const d = await addDevice('ING-10');
     const cmd = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });

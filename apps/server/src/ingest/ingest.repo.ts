@@ -91,10 +91,20 @@ export interface Batch {
  * deleted since it connected are left out (its log rows keep the SN only), so one such device
  * cannot fail the whole batch of everyone else's messages on a foreign key.
  */
-export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batch) => Promise<void>): Promise<void> {
+export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<void> {
   await db.transaction(async (tx) => {
-    // The alarm engine, first in the transaction: its alarms commit with the data (ARCHITECTURE.md, "Alarms").
-    if (hook) await hook(tx, b);
+    // Lock order (ARCHITECTURE.md, "Ingestion"): the batch's device rows first, in id order, before
+    // anything else. Two batches of the same device then queue on that row instead of each holding
+    // what the other needs next (one batch's device_latest row, the other's devices row: a deadlock).
+    // FOR NO KEY UPDATE is what the updates below take anyway; it does not block the foreign-key
+    // checks (FOR KEY SHARE) of other batches' inserts.
+    const ids = deviceIdsOf(b);
+    if (ids.length > 0) {
+      await tx.execute(sql`select id from devices where id = any(${`{${ids.join(',')}}`}::int[]) order by id for no key update`);
+    }
+    // The alarm engine, next: its alarms commit with the data (ARCHITECTURE.md, "Alarms"); what it
+    // has left to do (the devices' warning levels) runs last.
+    const after = hook ? await hook(tx, b) : undefined;
     if (b.telemetry.length > 0) {
       await tx.execute(sql`
         insert into telemetry (device_id, ts, vals)
@@ -161,7 +171,21 @@ export async function writeBatch(db: Db, b: Batch, hook?: (tx: Executor, b: Batc
         )}::json) as s(device_id int, at timestamptz, online boolean, info jsonb)
         where d.id = s.device_id`);
     }
+    if (after) await after(tx);
   });
+}
+
+/** Work a batch hook does inside the batch's transaction; what it returns runs as the last statement. */
+export type BatchStep = (tx: Executor, b: Batch) => Promise<((tx: Executor) => Promise<void>) | undefined>;
+
+/** Every device a batch writes a row for, ascending (the order its row locks are taken in). */
+export function deviceIdsOf(b: Batch): number[] {
+  const ids = new Set<number>();
+  for (const r of b.telemetry) ids.add(r.deviceId);
+  for (const r of b.positions) ids.add(r.deviceId);
+  for (const r of b.seen) ids.add(r.deviceId);
+  for (const r of b.logs) if (r.deviceId !== null) ids.add(r.deviceId);
+  return [...ids].sort((x, y) => x - y);
 }
 
 /** What the device log says of a command (kind `command`): sent, queued, recorded offline, timed out. */

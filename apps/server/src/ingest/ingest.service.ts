@@ -14,6 +14,7 @@ import {
 import type { Db, Executor } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
 import { hashToken } from '../lib/tokens.js';
+import { isRetryableConflict } from '../lib/db-errors.js';
 import { fieldOf, findHostile } from '../lib/hostile.js';
 import { stripNul, stripNulDeep } from '../lib/sql.js';
 import { decodeValues, deviceTime, type ParamDef } from './decode.js';
@@ -53,10 +54,12 @@ export const DEFAULT_INGEST: IngestOptions = {
 
 /**
  * Work done with every batch (the alarm engine): `apply` runs first inside the batch's transaction,
- * then `committed` or `failed` once the transaction is over. One call per batch.
+ * then `committed` or `failed` once the transaction is over. One call per batch, or one per attempt
+ * when a batch is written again after a deadlock (`failed` comes between).
  */
 export interface BatchHook {
-  apply(tx: Executor, batch: Batch): Promise<void>;
+  /** What it returns runs as the transaction's last statement. */
+  apply(tx: Executor, batch: Batch): Promise<((tx: Executor) => Promise<void>) | undefined>;
   committed(batch: Batch): void;
   failed(batch: Batch): void;
 }
@@ -82,6 +85,8 @@ interface Presence {
 export const STATUS_INFO_KEYS = 32;
 
 const CACHE_MS = 30_000;
+/** Attempts at writing a batch that PostgreSQL rolled back for a deadlock or serialization failure. */
+const WRITE_ATTEMPTS = 3;
 
 /**
  * The ingestion path shared by MQTT and HTTP: authenticates devices, decodes and checks each
@@ -111,7 +116,7 @@ export class IngestService {
     private readonly hook?: BatchHook,
   ) {
     this.writer = new BatchWriter(
-      (batch) => repo.writeBatch(db, batch, hook && ((tx, b) => hook.apply(tx, b))),
+      (batch) => this.write(batch),
       opts.writer,
       (err, batch) => {
         hook?.failed(batch);
@@ -138,6 +143,25 @@ export class IngestService {
   }
 
   /** Called with the SNs of devices that must be disconnected (disabled, deleted, new secret). */
+  /**
+   * Writes a batch. Batches lock their devices in id order, so they cannot deadlock one another;
+   * a statement elsewhere (a bulk device update) still can, and PostgreSQL then rolls one side back.
+   * That batch is written again, up to three times in all, instead of failing its messages.
+   */
+  private async write(batch: Batch): Promise<void> {
+    const hook = this.hook;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await repo.writeBatch(this.db, batch, hook && ((tx, b) => hook.apply(tx, b)));
+        return;
+      } catch (err) {
+        if (attempt >= WRITE_ATTEMPTS || !isRetryableConflict(err)) throw err;
+        hook?.failed(batch);
+        this.log.warn({ err, attempt, rows: batch.telemetry.length }, 'ingestion batch rolled back by a deadlock; writing it again');
+      }
+    }
+  }
+
   onRevoked(listener: (sns: string[]) => void): void {
     this.revokeListeners.push(listener);
   }

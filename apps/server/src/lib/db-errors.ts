@@ -46,3 +46,12 @@ export function conflictFromDb(err: unknown): AppError | undefined {
   const known = UNIQUE_CONSTRAINTS[constraint];
   return conflict(known?.reason ?? 'duplicateValue', { field: known?.field });
 }
+
+/**
+ * A failure that says nothing about the statement itself: a deadlock (40P01) or a serialization
+ * failure (40001). PostgreSQL rolled the transaction back; running it again is the documented cure.
+ */
+export function isRetryableConflict(err: unknown): boolean {
+  const code = pgErrorOf(err)?.code;
+  return code === '40P01' || code === '40001';
+}

@@ -154,17 +154,18 @@ export class AlarmEngine {
 
   /**
    * Evaluates a batch inside its transaction and writes the alarms it starts and ends. The
-   * evaluation and the alarm statements are serialized between concurrent batches; the device
-   * warning levels are written after that (row locks on devices are taken last, in id order).
+   * evaluation and the alarm statements are serialized between concurrent batches. What it returns
+   * writes the devices' warning levels; the batch runs it as its last statement.
    */
-  async apply(tx: Executor, batch: EngineBatch): Promise<void> {
+  async apply(tx: Executor, batch: EngineBatch): Promise<((tx: Executor) => Promise<void>) | undefined> {
     const alarmLogs = batch.logs.filter((l) => l.kind === 'alarm' && l.deviceId !== null);
-    if (batch.telemetry.length === 0 && alarmLogs.length === 0) return;
+    if (batch.telemetry.length === 0 && alarmLogs.length === 0) return undefined;
     const run = this.chain.then(() => this.evaluate(tx, batch.telemetry, alarmLogs));
     this.chain = run.catch(() => undefined);
     const result = await run;
-    if (result.devices.length > 0) await repo.refreshWarningLevels(tx, result.devices);
     this.pending.set(batch, result);
+    if (result.devices.length === 0) return undefined;
+    return (last) => repo.refreshWarningLevels(last, result.devices);
   }
 
   /** The changes of a committed batch (once). */

@@ -92,7 +92,7 @@ export class AlarmService {
 
   // ---- ingestion hook (IngestService's BatchHook) -------------------------------------------------
 
-  apply(tx: Executor, batch: EngineBatch): Promise<void> {
+  apply(tx: Executor, batch: EngineBatch) {
     return this.engine.apply(tx, batch);
   }
 
