@@ -7,9 +7,12 @@ import { seed } from '../apps/server/src/db/seed/index.js';
 
 /**
  * Runs a benchmark on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL; in a database it
- * creates and drops) and then on embedded in-memory PGlite.
+ * creates and drops) and then on embedded in-memory PGlite (not with `postgresOnly`).
  */
-export async function onEachEngine(run: (label: string, database: Database) => Promise<void>): Promise<void> {
+export async function onEachEngine(
+  run: (label: string, database: Database) => Promise<void>,
+  opts: { postgresOnly?: boolean } = {},
+): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (base) {
     const name = `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
@@ -29,6 +32,7 @@ export async function onEachEngine(run: (label: string, database: Database) => P
   } else {
     console.log('postgres   skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
   }
+  if (opts.postgresOnly) return;
   const lite = await openDatabase({ dataDir: 'memory://' });
   try {
     await run('pglite', lite);

@@ -3,6 +3,8 @@
  * free-text search (`GET /device/list?q=`, name/SN/IMEI/SIM containing the text, with the total
  * count) and the typeahead (`GET /device/seachList?q=`, SN or name prefix) through the real
  * routes, with the pg_trgm indexes of migration 0005 and, for comparison, without them.
+ * Broad terms (a name fragment shared by ~1/256 of the fleet, three digits found in thousands of
+ * SNs, IMEIs and SIM numbers) measure what a user typing sees: the capped count and the order.
  * Target: any device found in milliseconds (median under 50 ms on PostgreSQL at 200,000 devices).
  *
  *   npm run bench:search     # prints one line per engine, query kind and index state
@@ -73,6 +75,12 @@ async function run(label: string, database: Database) {
       (d) => (d as { total: number }).total >= 1, 1, state);
     await time('list ?q=<IMEI tail> (+ total)', (i) => `/api/v1/device/list?q=${imeiOf(i).slice(-9)}&limit=20`,
       (d) => (d as { total: number }).total >= 1, 2, state);
+    // Broad terms, as a user types them: thousands of matches, so the count and the order over
+    // the matches (not finding them) are the cost. Each sample a different term.
+    await time('list ?q=Pack <2 hex> (~1/256 of fleet)', (i) => `/api/v1/device/list?q=${encodeURIComponent(`Pack ${(i % 256).toString(16).padStart(2, '0')}`)}&limit=20`,
+      (d) => (d as { total: number }).total >= 1, 4, state);
+    await time('list ?q=<3 digits> (thousands)', (i) => `/api/v1/device/list?q=${pad(i % 1000, 3)}&limit=20`,
+      (d) => (d as { total: number }).total >= 100, 5, state);
     await time('typeahead ?q=<SN prefix>', (i) => `/api/v1/device/seachList?q=${snOf(i)}`,
       (d) => (d as unknown[]).length >= 1, 3, state);
   };

@@ -18,7 +18,7 @@ async function main() {
     throw err;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, parallelWorkers: config.databaseParallelWorkers });
   const seeded = await seed(database.db, {
     adminUsername: config.adminUsername,
     adminPassword: config.adminPassword,

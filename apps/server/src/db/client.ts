@@ -31,9 +31,20 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir?: string;
+  /**
+   * PostgreSQL's `max_parallel_workers_per_gather` for these connections; default 0. The
+   * console's queries are many small ones (a page, a capped count); a parallel plan's worker
+   * start-up cost more than the query on the 2-core machine it was measured on (an agent's
+   * alarm count: 66–151 ms parallel, 3–14 ms not; docs/ARCHITECTURE.md "Lists at fleet scale").
+   */
+  parallelWorkers?: number;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      options: `-c max_parallel_workers_per_gather=${opts.parallelWorkers ?? 0}`,
+    });
     // An idle client error (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;

@@ -33,8 +33,9 @@ export const operationLogs = pgTable(
     index('operation_logs_path_idx').on(t.userPath.op('text_pattern_ops'), t.createdAt),
     index('operation_logs_action_idx').on(t.action, t.createdAt),
     index('operation_logs_entity_idx').on(t.entity, t.createdAt),
-    // The username filter: the whole name, any case (lower(username) = …), newest first.
-    index('operation_logs_username_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt),
+    // The username filter: the whole name, any case (lower(username) = …), newest first; `result`
+    // last so that username + result is counted from the index alone (no table reads).
+    index('operation_logs_username_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt, t.result),
   ],
 );
 
