@@ -29,11 +29,11 @@ const POSTGRES_ONLY = argv.includes('--postgres-only');
 const CONNECTIONS = 4;
 const BASELINE_S = 5;
 
-function sheet(): Buffer {
+function sheet(prefix: string): Buffer {
   const rows: unknown[][] = [DEVICE_SHEET_COLUMNS.map((c) => c.en)];
   for (let i = 0; i < ROWS; i++) {
     const row: Record<string, unknown> = {
-      name: `Pack ${i}`, sn: `BENCH-${String(i).padStart(6, '0')}`, type: 'BMU', project: 'Bench project', address: `Bay ${i % 50}`,
+      name: `Pack ${i}`, sn: `${prefix}-${String(i).padStart(6, '0')}`, type: 'BMU', project: 'Bench project', address: `Bay ${i % 50}`,
       lng: 121 + (i % 100) / 100, lat: 31 + (i % 100) / 100, alarmPhone: '+86 138 0000 0000', btCode: `BT${i}`, version4g: 'EC20',
       hardwareVersion: 'HW3', simNumber: `8986${String(i).padStart(16, '0')}`, imei: `86${String(i).padStart(13, '0')}`,
       manufacturerModel: 'LFP-48V', remarks: '', description: '',
@@ -70,32 +70,37 @@ async function load(url: string, headers: Record<string, string>, until: Promise
 const fmt = (l: Latency) =>
   `p50 ${String(l.p50).padStart(4)} ms  p99 ${String(l.p99).padStart(4)} ms  max ${String(l.max).padStart(5)} ms  (${l.requests.toLocaleString('en')} requests${l.non2xx ? `, ${l.non2xx} failed` : ''})`;
 
-async function run(label: string, database: Database, file: Buffer) {
+/** Uploads a sheet; resolves with the answer and the time it took. */
+async function upload(base: string, auth: Record<string, string>, file: Buffer) {
+  const body = multipart(file);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/device/import?mode=all`, { method: 'POST', headers: { ...auth, ...body.headers }, body: body.payload });
+  const json = (await res.json()) as { code: number; message: string; data: { imported: number; errors: unknown[] } };
+  if (json.code !== 20000) throw new Error(`import failed: ${JSON.stringify(json).slice(0, 300)}`);
+  return { data: json.data, ms: performance.now() - t0 };
+}
+
+const importLine = (label: string, what: string, r: { data: { imported: number; errors: unknown[] }; ms: number }) =>
+  console.log(
+    `${label.padEnd(10)} ${what.padEnd(14)} ${r.data.imported.toLocaleString('en')}/${ROWS.toLocaleString('en')} rows in ${(r.ms / 1000).toFixed(2)} s ` +
+      `(${Math.round(ROWS / (r.ms / 1000)).toLocaleString('en')} rows/s, ${r.data.errors.length} errors)`,
+  );
+
+async function run(label: string, database: Database, files: { alone: Buffer; loaded: Buffer }) {
   const { app, auth } = await startApp(database, { DEMO: 'off', API_RATE_LIMIT: '0' });
   await app.inject({ method: 'POST', url: '/api/v1/project/addproject', headers: auth, payload: { name: 'Bench project' } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
   const calls = { 'GET /config': `${base}/config`, 'GET /device/list': `${base}/device/list?limit=20` };
 
-  // Baseline: the same calls on the idle server, one after the other.
+  // The import alone, then the same calls on the idle server (the baseline), then a second
+  // import (other SNs) while those calls keep coming.
+  importLine(label, 'import alone', await upload(base, auth, files.alone));
   const idle: Record<string, Latency> = {};
   for (const [name, url] of Object.entries(calls)) idle[name] = await load(url, auth, BASELINE_S);
-
-  const body = multipart(file);
-  const t0 = performance.now();
-  const importing = fetch(`${base}/device/import?mode=all`, {
-    method: 'POST',
-    headers: { ...auth, ...body.headers },
-    body: body.payload,
-  }).then(async (res) => ({ json: (await res.json()) as { code: number; message: string; data: { imported: number; errors: unknown[] } }, ms: performance.now() - t0 }));
+  const importing = upload(base, auth, files.loaded);
   const during = await Promise.all(Object.values(calls).map((url) => load(url, auth, importing)));
-  const { json, ms } = await importing;
-  if (json.code !== 20000) throw new Error(`import failed: ${JSON.stringify(json).slice(0, 300)}`);
-
-  console.log(
-    `${label.padEnd(10)} import ${json.data.imported.toLocaleString('en')}/${ROWS.toLocaleString('en')} rows in ${(ms / 1000).toFixed(2)} s ` +
-      `(${Math.round(ROWS / (ms / 1000)).toLocaleString('en')} rows/s, ${json.data.errors.length} errors)`,
-  );
+  importLine(label, 'under load', await importing);
   Object.keys(calls).forEach((name, i) => {
     console.log(`  ${name.padEnd(17)} idle    ${fmt(idle[name]!)}`);
     console.log(`  ${''.padEnd(17)} import  ${fmt(during[i]!)}   p99 ${(during[i]!.p99 / Math.max(idle[name]!.p99, 1)).toFixed(1)}× idle`);
@@ -105,12 +110,12 @@ async function run(label: string, database: Database, file: Buffer) {
 
 async function main() {
   const t0 = performance.now();
-  const file = sheet();
+  const files = { alone: sheet('BENCH'), loaded: sheet('LOADED') };
   console.log(
-    `bench  built a ${ROWS.toLocaleString('en')}-row sheet (${(file.length / 1024).toFixed(0)} KiB) in ${((performance.now() - t0) / 1000).toFixed(2)} s; ` +
+    `bench  built two ${ROWS.toLocaleString('en')}-row sheets (${(files.alone.length / 1024).toFixed(0)} KiB each) in ${((performance.now() - t0) / 1000).toFixed(2)} s; ` +
       `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${CONNECTIONS} connections per concurrent call`,
   );
-  await onEachEngine((label, database) => run(label, database, file), { postgresOnly: POSTGRES_ONLY });
+  await onEachEngine((label, database) => run(label, database, files), { postgresOnly: POSTGRES_ONLY });
 }
 
 main().catch((err) => {
