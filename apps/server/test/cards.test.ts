@@ -45,6 +45,19 @@ describe('SIM cards and card orders', () => {
     expect(bad.code).toBe(40000);
     await ok('alice', 'POST', '/card/editCard', { id: a, plan: 'IoT 2GB' });
     expect(await card('alice', a)).toMatchObject({ plan: 'IoT 2GB', msisdn: '1440000000101', expiresAt: '2030-01-15' });
+    // A phone number or IMSI is one card's, whoever owns it: the carrier's calls address a card by
+    // them, so bob may not add a card that would reach alice's SIM through the shared account.
+    const imsiCard = await addCard('alice', { iccid: ICCID(4), imsi: '460040000000104' });
+    expect(await call('bob', 'POST', '/card/addCard', { iccid: ICCID(5), msisdn: '1440000000101' })).toMatchObject({
+      code: 40900, data: { reason: 'duplicateValue', field: 'msisdn' },
+    });
+    expect(await call('bob', 'POST', '/card/addCard', { iccid: ICCID(5), imsi: '460040000000104' })).toMatchObject({
+      code: 40900, data: { reason: 'duplicateValue', field: 'imsi' },
+    });
+    const bobs = await addCard('bob', { iccid: ICCID(5) });
+    expect(await call('bob', 'POST', '/card/editCard', { id: bobs, msisdn: '1440000000102' })).toMatchObject({ code: 40900, data: { field: 'msisdn' } });
+    // A card keeps its own number when edited.
+    await ok('alice', 'POST', '/card/editCard', { id: imsiCard, imsi: '460040000000104', plan: 'Kept' });
     const c = await addCard('alice', { iccid: ICCID(3) });
     expect(await ok('alice', 'DELETE', `/card/deleteCard?id=${c}`)).toEqual({ count: 1 });
     expect((await call('alice', 'GET', `/card/getSimItem?id=${c}`)).code).toBe(40400);
@@ -140,12 +153,21 @@ describe('SIM cards and card orders', () => {
       [ICCID(51), '', '', '2031/4/2', ''],
       ['123', '', '', '', ''],
       [ICCID(50), '', '', '', ''],
+      [ICCID(52), '', '', '2031-02-30', ''],
+      [ICCID(53), '', '', 1e9, ''],
+      [ICCID(54), '1440000000150', '', '', ''],
+      [ICCID(55), '1440000000101', '', '', ''],
     ]);
     const up = multipart('cards.xlsx', file);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/card/import?mode=valid', headers: { ...bearer(tokens.alice!), ...up.headers }, payload: up.payload });
     const report = res.json().data;
-    expect(report).toMatchObject({ total: 4, valid: 2, imported: 2 });
-    expect(report.errors.map((e: any) => [e.row, e.column, e.reason])).toEqual([[4, 'iccid', 'invalidValue'], [5, 'iccid', 'duplicateIccidRow']]);
+    expect(report).toMatchObject({ total: 8, valid: 2, imported: 2 });
+    // An impossible day and a number no spreadsheet date has are refused in their row, not a 500.
+    expect(report.errors.map((e: any) => [e.row, e.column, e.reason])).toEqual([
+      [4, 'iccid', 'invalidValue'], [5, 'iccid', 'duplicateIccidRow'], [6, 'expiresAt', 'dateRequired'], [7, 'expiresAt', 'dateRequired'],
+      // A number twice in the sheet, and a number another card (alice's first) already has.
+      [8, 'msisdn', 'duplicateValue'], [9, 'msisdn', 'duplicateValue'],
+    ]);
     const found = await ok('alice', 'GET', `/card/getSimList?q=${ICCID(51)}`);
     expect(found.items[0]).toMatchObject({ expiresAt: '2031-04-02', status: 'active' });
     const txt = multipart('cards.csv', Buffer.from('a,b'));
@@ -214,6 +236,50 @@ describe('SIM cards and card orders', () => {
       // The simulated provider's button pays it for real.
       expect(await ok('alice', 'POST', '/wechat/simulatePay', { id: order.id })).toEqual({ outcome: 'paid' });
       expect((await card('alice', cardA)).expiresAt).toBe('2030-05-15');
+    });
+
+    it('closes a QR code already shown before its order changes or is cancelled; a payment made before the deadline counts when its notice comes late', async () => {
+      // New terms after the QR code was shown: the old code is closed at the provider and the
+      // order gets a new number (WeChat Pay refuses new terms under an out_trade_no it has seen).
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 200, cardIds: [cardA] });
+      await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
+      await ok('alice', 'POST', '/card/editCardOrder', { id: order.id, unitPriceCents: 300 });
+      const changed = await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`);
+      expect(changed).toMatchObject({ amountCents: 300, status: 'unpaid' });
+      expect(changed.orderNo).not.toBe(order.orderNo);
+      expect(payments.payable(order.orderNo)).toBe(false);
+      expect((await notify(payments.pay(order.orderNo, 200))).statusCode).toBe(400); // the old number is no order of ours now
+      expect((await notify(payments.pay(changed.orderNo, 300))).statusCode).toBe(200);
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).status).toBe('paid');
+
+      // Cancelled after its QR code was shown: closed first, so the customer can no longer pay it.
+      const second = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 200, cardIds: [cardA] });
+      await ok('alice', 'GET', `/wechat/getPayQRCode?id=${second.id}`);
+      await ok('alice', 'POST', '/card/editCardOrder', { id: second.id, status: 'cancelled' });
+      expect(payments.payable(second.orderNo)).toBe(false);
+      expect((await call('alice', 'POST', '/wechat/simulatePay', { id: second.id })).data.reason).toBe('orderNotUnpaid');
+
+      // Paid two minutes ago, before the deadline the provider was given; the notice arrives after
+      // the order expired by our clock: the money was taken in time, so the order is paid.
+      const third = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 100, cardIds: [cardA] });
+      await t.database.db.execute(sql`update card_orders set pay_before = now() - interval '1 minute' where id = ${third.id}`);
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${third.id}`)).status).toBe('expired');
+      expect((await notify(payments.pay(third.orderNo, 100, Date.now() - 120_000))).statusCode).toBe(200);
+      const late = await ok('alice', 'GET', `/card/getCardOrderItem?id=${third.id}`);
+      expect(late.status).toBe('paid');
+      expect(late.items[0].expiresAfter > late.items[0].expiresBefore).toBe(true);
+      expect(await events(third.orderNo)).toEqual(['paid']);
+    });
+
+    it('names the field of an impossible date or an order amount past the limit, instead of failing', async () => {
+      const date = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(62), expiresAt: '2031-02-30' });
+      expect(date).toMatchObject({ code: 40000, data: { field: 'expiresAt' } });
+      // ¥10,000 a card and month, 12 months, 100 cards: ¥12,000,000, past the ¥10,000,000 an order may total.
+      const big = await call('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 12, unitPriceCents: 1_000_000, cardIds: Array.from({ length: 100 }, () => cardA) });
+      expect(big.code).toBe(20000); // the same card 100 times is one card: ¥120,000
+      const many = await Promise.all(Array.from({ length: 99 }, (_, i) => addCard('alice', { iccid: ICCID(700 + i) })));
+      const tooBig = await call('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 12, unitPriceCents: 1_000_000, cardIds: [cardA, ...many] });
+      expect(tooBig).toMatchObject({ code: 40000, data: { field: 'unitPriceCents' } });
     });
 
     it('expires unpaid orders past their deadline; cancels and deletes unpaid ones; tops up data', async () => {

@@ -40,6 +40,8 @@ export const CARD_LIMITS = {
   orderCards: 500,
   /** Price of one card for one month (or one top-up), in cents. */
   unitPriceCents: 1_000_000,
+  /** An order's whole amount, in cents (¥10,000,000). */
+  amountCents: 1_000_000_000,
   topupMb: 1_000_000,
   /** Days of the expiring list. */
   expiringDays: 366,
@@ -50,7 +52,14 @@ const text = (max: number) => z.string().trim().max(max).default('');
 const digitsOf = (max: number, min = 0) =>
   z.string().trim().min(min, 'please enter the number').max(max).regex(PATTERNS.digits, 'digits only');
 /** A calendar date, YYYY-MM-DD. */
-const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
+const dateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date YYYY-MM-DD', abort: true })
+  // A real day of the calendar: 2024-02-30 is refused here, not by the database.
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'no such date');
 const count = (max: number) => z.number().int().min(0).max(max);
 
 // ---------------------------------------------------------------- cards

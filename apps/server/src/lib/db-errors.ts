@@ -37,6 +37,9 @@ const UNIQUE_CONSTRAINTS: Record<string, { reason: RefusalReason; field?: string
   permissions_identification_unique: { reason: 'identificationTaken', field: 'identification' },
   user_emails_user_email_uq: { reason: 'emailTaken', field: 'email' },
   device_type_params_type_sem_uq: { reason: 'duplicateValue', field: 'params' },
+  sim_cards_iccid_unique: { reason: 'iccidTaken', field: 'iccid' },
+  sim_cards_msisdn_uq: { reason: 'duplicateValue', field: 'msisdn' },
+  sim_cards_imsi_uq: { reason: 'duplicateValue', field: 'imsi' },
 };
 
 /** A unique violation as the documented 40900 with its reason; undefined for other failures. */

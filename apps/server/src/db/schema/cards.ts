@@ -11,6 +11,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { CARD_CARRIERS, CARD_STATUSES, ORDER_KINDS, ORDER_STATUSES, PAYMENT_OUTCOMES } from '@iot/contract';
@@ -53,7 +54,12 @@ export const simCards = pgTable(
     index('sim_cards_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('sim_cards_project_idx').on(t.projectId),
     index('sim_cards_expires_idx').on(t.expiresAt),
+    // One card per phone number and per IMSI, platform-wide like the ICCID: the carrier calls
+    // address a card by them, so a second card with another line's number would reach that
+    // line's SIM through the shared carrier account.
     index('sim_cards_msisdn_idx').on(t.msisdn),
+    uniqueIndex('sim_cards_msisdn_uq').on(t.msisdn).where(sql`msisdn <> ''`),
+    uniqueIndex('sim_cards_imsi_uq').on(t.imsi).where(sql`imsi <> ''`),
     index('sim_cards_created_idx').on(t.createdAt),
     check('sim_cards_status_chk', inList('status', CARD_STATUSES)),
     check('sim_cards_carrier_chk', inList('carrier', CARD_CARRIERS)),

@@ -31,6 +31,9 @@ const text = (v: unknown) => (v === null || v === undefined ? '' : String(restor
 /** A date cell: YYYY-MM-DD text, or a spreadsheet serial day number. */
 function dateCell(v: unknown): string | null {
   if (typeof v === 'number' && Number.isFinite(v)) {
+    // Serial days 1 … 2,958,465 are 1900-01-01 … 9999-12-31; any other number is left as text for
+    // the row's check to refuse (a Date past year 275,760 would throw here).
+    if (v < 1 || v > 2_958_465) return String(v);
     return new Date(Math.round((v - 25569) * 86_400_000)).toISOString().slice(0, 10);
   }
   const s = text(v).replace(/\//g, '-');
@@ -89,6 +92,7 @@ export class CardSheetService {
     const errors: ImportError[] = [];
     const valid: { row: number; card: ReturnType<typeof cardFieldsSchema.parse>; ownerPath: string }[] = [];
     const seen = new Map<string, number>();
+    const numbersSeen = { msisdn: new Set<string>(), imsi: new Set<string>() };
     rows.forEach((cells, i) => {
       const row = i + 2;
       const get = (k: CardSheetKey) => {
@@ -133,14 +137,31 @@ export class CardSheetService {
         if (first) rowErrors.push(cellError(row, 'iccid', 'duplicateIccidRow', { row: first }));
         else seen.set(candidate.iccid, row);
       }
+      // Phone numbers and IMSIs are one card's each, in the sheet as in the database.
+      for (const field of ['msisdn', 'imsi'] as const) {
+        const v = candidate[field];
+        if (!v) continue;
+        if (numbersSeen[field].has(v)) rowErrors.push(cellError(row, field, 'duplicateValue'));
+        else numbersSeen[field].add(v);
+      }
       if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);
       else valid.push({ row, card: parsed.data, ownerPath: project?.ownerPath ?? actor.path });
     });
+    const usedNumbers = await repo.existingNumbers(
+      this.db,
+      valid.flatMap((v) => (v.card.msisdn ? [v.card.msisdn] : [])),
+      valid.flatMap((v) => (v.card.imsi ? [v.card.imsi] : [])),
+    );
+    const free = valid.filter((v) => {
+      const used = (['msisdn', 'imsi'] as const).filter((field) => v.card[field] && usedNumbers[field].has(v.card[field]));
+      for (const field of used) errors.push(cellError(v.row, field, 'duplicateValue'));
+      return used.length === 0;
+    });
     const { fresh, report, write } = importOutcome({
       total: rows.length,
-      valid,
+      valid: free,
       errors,
-      taken: await repo.existingIccids(this.db, valid.map((v) => v.card.iccid)),
+      taken: await repo.existingIccids(this.db, free.map((v) => v.card.iccid)),
       key: { column: 'iccid', of: (v) => v.card.iccid, reason: 'iccidTaken' },
       mode,
       dryRun,
@@ -156,7 +177,7 @@ export class CardSheetService {
         return n;
       });
     } catch (err) {
-      if (uniqueViolationOf(err) === 'sim_cards_iccid_unique') throw conflict('importRace');
+      if (uniqueViolationOf(err)?.startsWith('sim_cards_')) throw conflict('importRace'); // ICCID, number or IMSI taken meanwhile
       throw err;
     }
     return report;

@@ -120,6 +120,29 @@ export async function iccidTaken(db: Executor, iccid: string, exceptId?: number)
   return Boolean(row && row.id !== exceptId);
 }
 
+/**
+ * Which of a card's phone number and IMSI another card already has (both unique platform-wide
+ * when not empty): 'msisdn', 'imsi' or undefined.
+ */
+export async function numberTaken(db: Executor, f: { msisdn?: string; imsi?: string }, exceptId?: number) {
+  for (const field of ['msisdn', 'imsi'] as const) {
+    const v = f[field];
+    if (!v) continue;
+    const [row] = await db.select({ id: simCards.id }).from(simCards).where(eq(simCards[field], v));
+    if (row && row.id !== exceptId) return field;
+  }
+  return undefined;
+}
+
+/** Of these phone numbers and IMSIs, those some card already has. */
+export async function existingNumbers(db: Executor, msisdns: string[], imsis: string[]) {
+  const [m, i] = await Promise.all([
+    msisdns.length ? db.select({ v: simCards.msisdn }).from(simCards).where(inArray(simCards.msisdn, msisdns)) : [],
+    imsis.length ? db.select({ v: simCards.imsi }).from(simCards).where(inArray(simCards.imsi, imsis)) : [],
+  ]);
+  return { msisdn: new Set(m.map((r) => r.v)), imsi: new Set(i.map((r) => r.v)) };
+}
+
 export async function existingIccids(db: Executor, iccids: string[]): Promise<Set<string>> {
   if (iccids.length === 0) return new Set();
   const found = await db.select({ iccid: simCards.iccid }).from(simCards).where(inArray(simCards.iccid, iccids));

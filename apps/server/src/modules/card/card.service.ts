@@ -126,6 +126,12 @@ export class CardService {
     }
   }
 
+  /** A phone number or IMSI is one card's, platform-wide (the carrier addresses cards by them). */
+  private async numbersFree(f: { msisdn?: string; imsi?: string }, exceptId?: number) {
+    const field = await repo.numberTaken(this.db, f, exceptId);
+    if (field) throw conflict('duplicateValue', { field });
+  }
+
   /** A device may take the card's number unless another device already carries it. */
   private async checkFree(numbers: string[], ...mayHold: (number | null)[]) {
     const other = (await this.devices.simHolders(numbers)).find((d) => !mayHold.includes(d.id));
@@ -135,6 +141,7 @@ export class CardService {
   async create(actor: Actor, f: Fields) {
     const project = f.projectId ? await this.projectLine(actor, f.projectId) : undefined;
     if (await repo.iccidTaken(this.db, f.iccid)) throw iccidTaken(f.iccid);
+    await this.numbersFree(f);
     const device = f.deviceId ? await this.devices.linkable(actor, f.deviceId) : undefined;
     if (device) await this.checkFree([f.iccid, f.msisdn], device.id);
     const { deviceId, ...card } = f;
@@ -158,6 +165,7 @@ export class CardService {
     const { id, deviceId, ...f } = body;
     const project = f.projectId && f.projectId !== current!.projectId ? await this.projectLine(actor, f.projectId) : undefined;
     if (f.iccid !== undefined && (await repo.iccidTaken(this.db, f.iccid, id))) throw iccidTaken(f.iccid);
+    await this.numbersFree(f, id);
     const next = { iccid: f.iccid ?? current!.iccid, msisdn: f.msisdn ?? current!.msisdn };
     const linked = current!.device?.id ?? null;
     const target = deviceId === undefined ? linked : deviceId;

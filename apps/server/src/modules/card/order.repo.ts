@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, like, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, like, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { cardOrderItems, cardOrders, cardPaymentEvents } from '../../db/schema/index.js';
@@ -75,19 +75,34 @@ export async function insertOrder(
   return row!.id;
 }
 
-export async function updateOrder(db: Executor, id: number, set: Partial<typeof cardOrders.$inferInsert>) {
-  await db.update(cardOrders).set({ ...set, updatedAt: new Date() }).where(eq(cardOrders.id, id));
+/** Changes an order while it is in status `from`; false when it no longer is (paid or expired meanwhile). */
+export async function updateOrder(db: Executor, id: number, set: Partial<typeof cardOrders.$inferInsert>, from: string) {
+  const rows = await db
+    .update(cardOrders)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(cardOrders.id, id), eq(cardOrders.status, from)))
+    .returning({ id: cardOrders.id });
+  return rows.length > 0;
 }
 
 /**
  * Marks an unpaid order paid with the provider's transaction: the one guard of "exactly once"
  * (the update matches only while the order is unpaid; a replay or a concurrent one matches nothing).
  */
-export async function markPaid(db: Executor, orderNo: string, transactionId: string, paidAt: Date) {
+export async function markPaid(db: Executor, orderNo: string, transactionId: string, paidAt: Date, amountCents: number) {
   const [row] = await db
     .update(cardOrders)
     .set({ status: 'paid', transactionId, paidAt, updatedAt: new Date() })
-    .where(and(eq(cardOrders.orderNo, orderNo), eq(cardOrders.status, 'unpaid')))
+    .where(
+      and(
+        eq(cardOrders.orderNo, orderNo),
+        // The amount as it is now (an edit between the check and this update changes it).
+        eq(cardOrders.amountCents, amountCents),
+        // Unpaid; or expired by our clock although the customer paid before the deadline the
+        // provider was given (time_expire): the notification arrived late, the money is ours.
+        or(eq(cardOrders.status, 'unpaid'), and(eq(cardOrders.status, 'expired'), gte(cardOrders.payBefore, paidAt))),
+      ),
+    )
     .returning({ id: cardOrders.id, kind: cardOrders.kind, months: cardOrders.months, topupMb: cardOrders.topupMb });
   return row;
 }
@@ -114,8 +129,13 @@ export async function itemCardIds(db: Executor, orderId: number): Promise<number
   return rows.flatMap((r) => (r.id === null ? [] : [r.id]));
 }
 
+/** Deletes the orders that have no payment (not paid, not refunded); how many were deleted. */
 export async function deleteOrders(db: Executor, ids: number[]) {
-  await db.delete(cardOrders).where(inArray(cardOrders.id, ids));
+  const rows = await db
+    .delete(cardOrders)
+    .where(and(inArray(cardOrders.id, ids), notInArray(cardOrders.status, ['paid', 'refunded'])))
+    .returning({ id: cardOrders.id });
+  return rows.length;
 }
 
 /** Unpaid orders past their deadline become `expired`. */

@@ -34,9 +34,16 @@ export const orderRoutes: FastifyPluginAsync<{ orders: OrderService }> = async (
   });
   route(app, api.remove, async (req) => ok({ count: await orders.remove(actorOf(req), req.query.id) }, 'orders deleted'));
   route(app, api.payQr, async (req) => ok(await orders.payQr(authOf(req), req.query.id)));
-  route(app, api.notify, async (req, reply) => {
-    const res = await orders.notify(req.headers, req.rawBody ?? '');
-    return reply.status(res.status).send(res.body);
-  });
+  route(
+    app,
+    api.notify,
+    async (req, reply) => {
+      const res = await orders.notify(req.headers, req.rawBody ?? '');
+      return reply.status(res.status).send(res.body);
+    },
+    // Public: anyone may post here, and every post costs a signature check and a log row. The
+    // provider's notices are a couple of KB and come one per payment (retried on failure).
+    { config: { rateLimit: { max: 300, timeWindow: '1 minute' } }, bodyLimit: 64 * 1024 },
+  );
   route(app, api.simulatePay, async (req) => ok(await orders.simulatePay(actorOf(req), req.body)));
 };

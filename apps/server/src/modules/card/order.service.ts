@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  CARD_LIMITS,
   ErrorCode,
   type EndpointParsedBody,
   type EndpointParsedQuery,
@@ -48,9 +49,14 @@ function toDto(r: repo.OrderRow): OrderDto {
   };
 }
 
-/** Renewals: price × months × cards; top-ups: price × cards. */
-const amountOf = (o: { kind: OrderKind; months: number; unitPriceCents: number }, cardCount: number) =>
-  o.unitPriceCents * cardCount * (o.kind === 'renewal' ? o.months : 1);
+/** Renewals: price × months × cards; top-ups: price × cards. At most CARD_LIMITS.amountCents. */
+function amountOf(o: { kind: OrderKind; months: number; unitPriceCents: number }, cardCount: number) {
+  const amount = o.unitPriceCents * cardCount * (o.kind === 'renewal' ? o.months : 1);
+  if (amount > CARD_LIMITS.amountCents) {
+    throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'unitPriceCents', params: { max: CARD_LIMITS.amountCents } });
+  }
+  return amount;
+}
 
 /** A merchant order number: C + UTC time to the second + 8 random digits (out_trade_no, ≤ 32). */
 function newOrderNo(now = new Date()) {
@@ -133,14 +139,18 @@ export class OrderService {
     return { id, orderNo, amountCents };
   }
 
-  /** An unpaid order's terms (its amount follows, its QR code is made anew), or a status change. */
+  /**
+   * An unpaid order's terms (its amount follows; a QR code already issued is closed at the
+   * provider and the order gets a new number, so the old code can no longer be paid), or a status
+   * change: `cancelled` (unpaid; its QR code closed first) or `refunded` (paid). Each write is
+   * guarded by the status it was decided on: a payment that lands meanwhile wins.
+   */
   async edit(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.edit>) {
     await this.expireDue();
     const [order] = await this.visible(actor, [body.id]);
     const { id, status, ...terms } = body;
-    if (status === 'refunded' ? order!.status !== 'paid' : order!.status !== 'unpaid') {
-      throw conflict(status === 'refunded' ? 'orderNotPaid' : 'orderNotUnpaid');
-    }
+    const from = status === 'refunded' ? 'paid' : 'unpaid';
+    if (order!.status !== from) throw conflict(status === 'refunded' ? 'orderNotPaid' : 'orderNotUnpaid');
     const kind = order!.kind as OrderKind;
     const next = {
       months: kind === 'renewal' ? (terms.months ?? order!.months) : 0,
@@ -148,14 +158,19 @@ export class OrderService {
       unitPriceCents: terms.unitPriceCents ?? order!.unitPriceCents,
     };
     if (kind === 'renewal' && next.months < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'months' });
+    if (kind === 'topup' && next.topupMb < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'topupMb' });
+    const amountCents = status ? order!.amountCents : amountOf({ kind, ...next }, order!.cardCount);
+    if (from === 'unpaid' && order!.codeUrl) await this.closeAtProvider(order!.orderNo);
     await this.db.transaction(async (tx) => {
-      await repo.updateOrder(
+      const changed = await repo.updateOrder(
         tx,
         id,
         status
           ? { status }
-          : { ...terms, ...next, amountCents: amountOf({ kind, ...next }, order!.cardCount), codeUrl: null },
+          : { ...terms, ...next, amountCents, codeUrl: null, ...(order!.codeUrl ? { orderNo: newOrderNo() } : {}) },
+        from,
       );
+      if (!changed) throw conflict(from === 'paid' ? 'orderNotPaid' : 'orderNotUnpaid');
       await audit(tx, actor, { entityId: id, name: order!.orderNo, summary: status ? { status } : terms });
     });
   }
@@ -164,11 +179,24 @@ export class OrderService {
     await this.expireDue();
     const rows = await this.visible(actor, ids);
     if (rows.some((r) => r.status === 'paid' || r.status === 'refunded')) throw conflict('orderKeepsRecord');
+    for (const r of rows) if (r.status === 'unpaid' && r.codeUrl) await this.closeAtProvider(r.orderNo);
     await this.db.transaction(async (tx) => {
-      await repo.deleteOrders(tx, ids);
+      // Only orders still without a payment: one paid meanwhile keeps its record.
+      const n = await repo.deleteOrders(tx, ids);
+      if (n !== ids.length) throw conflict('orderKeepsRecord');
       await audit(tx, actor, { entityId: ids.join(','), name: rows.map((r) => r.orderNo).join(', ') });
     });
     return ids.length;
+  }
+
+  /** Closes an issued payment at the provider, so its QR code can no longer be paid. */
+  private async closeAtProvider(orderNo: string) {
+    try {
+      await this.payments.close(orderNo);
+    } catch (err) {
+      if (err instanceof PaymentProviderError) throw refuse(ErrorCode.CONFLICT, 'paymentProviderFailed', { params: { message: err.message } });
+      throw err;
+    }
   }
 
   /** The QR code of an unpaid order: the provider's code_url (asked once, reused while payable). */
@@ -191,7 +219,7 @@ export class OrderService {
         if (err instanceof PaymentProviderError) throw refuse(ErrorCode.CONFLICT, 'paymentProviderFailed', { params: { message: err.message } });
         throw err;
       }
-      await repo.updateOrder(this.db, id, { codeUrl });
+      if (!(await repo.updateOrder(this.db, id, { codeUrl }, 'unpaid'))) throw conflict('orderNotUnpaid');
     }
     return { orderNo: order!.orderNo, codeUrl, amountCents: order!.amountCents, payBefore: order!.payBefore.toISOString(), provider: this.payments.name };
   }
@@ -227,7 +255,7 @@ export class OrderService {
     if (!notice.success) return answer('failed', { ...e, detail: 'the trade did not succeed' });
     if (notice.amountCents !== order.amountCents) return answer('badAmount', { ...e, detail: `paid ${notice.amountCents}, order is ${order.amountCents}` });
     const paid = await this.db.transaction(async (tx) => {
-      const row = await repo.markPaid(tx, notice.orderNo, notice.transactionId, notice.paidAt);
+      const row = await repo.markPaid(tx, notice.orderNo, notice.transactionId, notice.paidAt, notice.amountCents);
       if (!row) return false;
       const ids = await repo.itemCardIds(tx, row.id);
       if (row.kind === 'renewal') await repo.setItemExpiry(tx, row.id, await cardRepo.extendExpiry(tx, ids, row.months));
@@ -246,6 +274,8 @@ export class OrderService {
   async simulatePay(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.simulatePay>) {
     if (!(this.payments instanceof SimulatedPayments)) throw conflict('simulatedPaymentOnly');
     const [order] = await this.visible(actor, [body.id]);
+    // A closed payment's QR code cannot be paid any more (the order was cancelled or changed).
+    if (!this.payments.payable(order!.orderNo)) throw conflict('orderNotUnpaid');
     const n = this.payments.pay(order!.orderNo, body.amountCents ?? order!.amountCents);
     const res = await this.notify(n.headers, n.body);
     await this.db.transaction((tx) => audit(tx, actor, { entityId: body.id, name: order!.orderNo, summary: { outcome: res.outcome } }));

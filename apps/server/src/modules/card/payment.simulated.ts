@@ -16,8 +16,20 @@ export class SimulatedPayments implements PaymentProvider {
     this.secret = secret ? Buffer.from(secret) : crypto.randomBytes(32);
   }
 
+  /** Payments closed by the console: their customer can no longer pay them. */
+  private readonly closed = new Set<string>();
+
   async createNative(order: { orderNo: string }) {
     return { codeUrl: `weixin://wxpay/bizpayurl?pr=SIM${order.orderNo}` };
+  }
+
+  async close(orderNo: string) {
+    this.closed.add(orderNo);
+  }
+
+  /** The customer may still pay this order's QR code. */
+  payable(orderNo: string): boolean {
+    return !this.closed.has(orderNo);
   }
 
   sign(timestamp: string, nonce: string, body: string): string {
@@ -63,12 +75,17 @@ export class SimulatedPayments implements PaymentProvider {
 
 /** WeChat Pay v3's transaction object (decrypted resource) as a PaymentNotice. */
 export function readTransaction(t: Record<string, unknown>): PaymentNotice {
-  const amount = (t.amount ?? {}) as { total?: unknown };
+  const amount = (t.amount ?? {}) as { total?: unknown; currency?: unknown };
+  if (amount.currency !== undefined && amount.currency !== 'CNY') {
+    throw new NotificationRefused('badSignature', `a payment in ${String(amount.currency)}, orders are in CNY`);
+  }
+  const paidAt = t.success_time ? new Date(String(t.success_time)) : new Date();
+  if (Number.isNaN(paidAt.getTime())) throw new NotificationRefused('badSignature', 'success_time is not a time');
   return {
     orderNo: String(t.out_trade_no ?? ''),
     transactionId: String(t.transaction_id ?? ''),
     amountCents: Number(amount.total ?? -1),
     success: t.trade_state === 'SUCCESS',
-    paidAt: t.success_time ? new Date(String(t.success_time)) : new Date(),
+    paidAt,
   };
 }

@@ -22,6 +22,11 @@ export interface PaymentNotice {
 export interface PaymentProvider {
   readonly name: string;
   createNative(order: { orderNo: string; amountCents: number; description: string; payBefore: Date }): Promise<{ codeUrl: string }>;
+  /**
+   * Closes an unpaid payment so its QR code can no longer be paid (before an order is cancelled,
+   * deleted or its terms change); throws PaymentProviderError when the provider does not confirm.
+   */
+  close(orderNo: string): Promise<void>;
   /** Verifies the notification's signature and reads it; throws NotificationRefused. */
   readNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): PaymentNotice;
 }

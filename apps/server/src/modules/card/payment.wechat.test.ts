@@ -31,8 +31,11 @@ const server = http.createServer((req, res) => {
         .verify(merchant.publicKey, field('signature'), 'base64');
     calls.push({ authorization: auth, body: JSON.parse(raw || '{}'), verified });
     res.setHeader('content-type', 'application/json');
-    if (req.url !== '/v3/pay/transactions/native') return res.writeHead(404).end(JSON.stringify({ code: 'NOT_FOUND', message: 'no such API' }));
+    const close = /^\/v3\/pay\/transactions\/out-trade-no\/[^/]+\/close$/.test(req.url ?? '');
+    if (req.url !== '/v3/pay/transactions/native' && !close) return res.writeHead(404).end(JSON.stringify({ code: 'NOT_FOUND', message: 'no such API' }));
     if (!verified) return res.writeHead(401).end(JSON.stringify({ code: 'SIGN_ERROR', message: '签名错误' }));
+    // Close order: 204 No Content.
+    if (close) return res.writeHead(204).end();
     res.writeHead(200).end(JSON.stringify({ code_url: `weixin://wxpay/bizpayurl?pr=${calls.length}` }));
   });
 });
@@ -54,18 +57,20 @@ const provider = (over: Partial<ConstructorParameters<typeof WechatPayments>[0]>
 /** A notification as the platform sends it; `tamper` changes the body after signing. */
 function notification(
   transaction: Record<string, unknown>,
-  opts: { key?: string; signer?: crypto.KeyObject; at?: number; tamper?: (body: string) => string } = {},
+  opts: { key?: string; signer?: crypto.KeyObject; at?: number; tamper?: (body: string) => string; rewrite?: (body: string) => string } = {},
 ) {
   const nonce = crypto.randomBytes(6).toString('hex');
   const cipher = crypto.createCipheriv('aes-256-gcm', Buffer.from(opts.key ?? API_V3_KEY), Buffer.from(nonce));
   cipher.setAAD(Buffer.from('transaction'));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(transaction)), cipher.final(), cipher.getAuthTag()]).toString('base64');
-  const body = JSON.stringify({
+  const built = JSON.stringify({
     id: crypto.randomUUID(),
     event_type: 'TRANSACTION.SUCCESS',
     resource_type: 'encrypt-resource',
     resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'transaction', original_type: 'transaction' },
   });
+  // `rewrite` changes the body before it is signed (a body the platform really signed).
+  const body = opts.rewrite ? opts.rewrite(built) : built;
   const timestamp = String(Math.floor((opts.at ?? Date.now()) / 1000));
   const headerNonce = crypto.randomBytes(8).toString('hex');
   const signature = crypto
@@ -147,5 +152,35 @@ describe('WeChat Pay v3 (Native) provider', () => {
     expect(refused(notification(paid, { key: 'another-api-v3-key-of-32-bytes-0' }))).toBe('badSignature');
     const n = notification(paid);
     expect(refused({ headers: { ...n.headers, 'wechatpay-signature': '' }, body: n.body })).toBe('badSignature');
+  });
+
+  it('refuses a signed notification that is not a payment of this merchant in CNY, or has no readable resource, without failing', () => {
+    const refused = (n: { headers: Record<string, string>; body: string }) => {
+      try {
+        provider().readNotification(n.headers, n.body);
+      } catch (err) {
+        return err instanceof NotificationRefused ? err.outcome : `other: ${(err as Error).message}`;
+      }
+      return 'accepted';
+    };
+    expect(refused(notification({ ...paid, mchid: '1900000001', appid: 'wx-app' }))).toBe('accepted');
+    expect(refused(notification({ ...paid, mchid: '1900000099' }))).toBe('badSignature');
+    expect(refused(notification({ ...paid, appid: 'wx-other' }))).toBe('badSignature');
+    expect(refused(notification({ ...paid, amount: { total: 3600, currency: 'USD' } }))).toBe('badSignature');
+    expect(refused(notification({ ...paid, success_time: 'yesterday' }))).toBe('badSignature');
+    const noResource = (b: string) => JSON.stringify({ ...JSON.parse(b), resource: { algorithm: 'AEAD_AES_256_GCM' } });
+    expect(refused(notification(paid, { rewrite: noResource }))).toBe('badSignature');
+    const short = (b: string) => JSON.stringify({ ...JSON.parse(b), resource: { ...JSON.parse(b).resource, ciphertext: 'AAAA' } });
+    expect(refused(notification(paid, { rewrite: short }))).toBe('badSignature');
+  });
+
+  it('closes a payment with a request the platform can verify (before an order is cancelled or changed)', async () => {
+    await provider().close('CO20261124000001');
+    const call = calls.at(-1)!;
+    expect(call.verified).toBe(true);
+    expect(call.body).toEqual({ mchid: '1900000001' });
+    const other = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await expect(provider({ privateKey: pem(other.privateKey, 'pkcs8') }).close('CO20261124000001')).rejects.toThrow(/SIGN_ERROR/);
+    await expect(provider({ baseUrl: 'http://127.0.0.1:9' }).close('CO20261124000001')).rejects.toThrow(PaymentProviderError);
   });
 });

@@ -78,6 +78,26 @@ export class WechatPayments implements PaymentProvider {
     return { codeUrl: answer.code_url };
   }
 
+  /** `POST /v3/pay/transactions/out-trade-no/{out_trade_no}/close`: answered 204 when closed. */
+  async close(orderNo: string) {
+    const path = `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`;
+    const body = JSON.stringify({ mchid: this.opts.mchId });
+    let res: Response;
+    try {
+      res = await fetch(`${this.opts.baseUrl.replace(/\/$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: this.authorization('POST', path, body) },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      throw new PaymentProviderError(`WeChat Pay cannot be reached: ${(err as Error).message}`);
+    }
+    if (res.status === 204 || res.ok) return;
+    const answer = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+    throw new PaymentProviderError(`${answer.code ?? res.status}: ${answer.message ?? 'the payment was not closed'}`);
+  }
+
   readNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): PaymentNotice {
     const timestamp = header(headers, 'wechatpay-timestamp');
     const nonce = header(headers, 'wechatpay-nonce');
@@ -89,18 +109,25 @@ export class WechatPayments implements PaymentProvider {
     if (Math.abs(Date.now() - Number(timestamp) * 1000) > NOTIFY_MAX_SKEW_MS) {
       throw new NotificationRefused('badSignature', 'the timestamp is too old or too new');
     }
-    const { resource } = JSON.parse(rawBody) as { resource?: { ciphertext: string; nonce: string; associated_data?: string } };
-    if (!resource) throw new NotificationRefused('badSignature', 'no resource in the notification');
+    const { resource } = JSON.parse(rawBody) as { resource?: { ciphertext?: unknown; nonce?: unknown; associated_data?: unknown } };
+    if (!resource || typeof resource.ciphertext !== 'string' || typeof resource.nonce !== 'string') {
+      throw new NotificationRefused('badSignature', 'no encrypted resource in the notification');
+    }
     const data = Buffer.from(resource.ciphertext, 'base64');
+    if (data.length <= 16) throw new NotificationRefused('badSignature', 'the resource is too short');
     const decipher = crypto.createDecipheriv('aes-256-gcm', Buffer.from(this.opts.apiV3Key), Buffer.from(resource.nonce));
     decipher.setAuthTag(data.subarray(data.length - 16));
-    decipher.setAAD(Buffer.from(resource.associated_data ?? ''));
+    decipher.setAAD(Buffer.from(typeof resource.associated_data === 'string' ? resource.associated_data : ''));
     let plain: string;
     try {
       plain = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
     } catch {
       throw new NotificationRefused('badSignature', 'the resource does not decrypt with the APIv3 key');
     }
-    return readTransaction(JSON.parse(plain) as Record<string, unknown>);
+    const t = JSON.parse(plain) as Record<string, unknown>;
+    // A transaction of another merchant or app signed by the same platform is not ours.
+    if (t.mchid !== undefined && t.mchid !== this.opts.mchId) throw new NotificationRefused('badSignature', 'another merchant');
+    if (t.appid !== undefined && t.appid !== this.opts.appId) throw new NotificationRefused('badSignature', 'another app');
+    return readTransaction(t);
   }
 }

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "sim_cards_msisdn_uq" ON "sim_cards" USING btree ("msisdn") WHERE msisdn <> '';--> statement-breakpoint
+CREATE UNIQUE INDEX "sim_cards_imsi_uq" ON "sim_cards" USING btree ("imsi") WHERE imsi <> '';
