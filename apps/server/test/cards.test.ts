@@ -76,6 +76,18 @@ describe('SIM cards and card orders', () => {
     // Device → card: another device given the card's ICCID as SIM number is refused by the card side…
     const taken = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(11), msisdn: '1440000000999', deviceId: dev.id });
     expect(taken).toMatchObject({ code: 40900, data: { reason: 'simInOtherDevice', params: { sn: 'SIM-DEV-2' } } });
+    // Bob is refused the same number too, but not told which of alice's devices carries it; nor do
+    // his card search and "linked" filter see alice's devices.
+    const bmu = (await ok('bob', 'GET', '/devicetype/typeoptionslist')).find((x: { code: string }) => x.code === 'BMU').id;
+    const bobsDevice = await ok('bob', 'POST', '/device/add', { name: 'Bob cabinet', sn: 'SIM-DEV-BOB', typeId: bmu });
+    const hidden = await call('bob', 'POST', '/card/addCard', { iccid: ICCID(12), msisdn: '1440000000999', deviceId: bobsDevice.id });
+    expect(hidden).toMatchObject({ code: 40900, data: { reason: 'simInOtherDevice', params: { sn: '—' } } });
+    expect(JSON.stringify(hidden)).not.toContain('SIM-DEV-2');
+    const bobsCard = await addCard('bob', { iccid: ICCID(13), msisdn: '1440000000888' });
+    await ok('alice', 'POST', '/device/edit', { id: other.id, simNumber: '1440000000888' });
+    expect((await ok('bob', 'GET', '/card/getSimList?q=SIM-DEV-2')).total).toBe(0);
+    expect((await ok('bob', 'GET', '/card/getSimList?linked=true')).items.map((c: any) => c.id)).not.toContain(bobsCard);
+    await ok('alice', 'POST', '/device/edit', { id: other.id, simNumber: '1440000000999' });
     // …and editing a device's SIM number moves the link.
     await ok('alice', 'POST', '/device/edit', { id: dev.id, simNumber: '' });
     await ok('alice', 'POST', '/device/edit', { id: other.id, simNumber: ICCID(10) });

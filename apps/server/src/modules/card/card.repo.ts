@@ -59,14 +59,20 @@ function filterOf(f: CardFilter) {
     f.expiringWithin === undefined
       ? undefined
       : and(isNotNull(simCards.expiresAt), lte(simCards.expiresAt, sql`current_date + ${f.expiringWithin}::int`)),
-    f.linked === undefined ? undefined : f.linked ? sql`exists (select 1 from ${devices} where ${linkOf})` : sql`not exists (select 1 from ${devices} where ${linkOf})`,
+    // Only devices the caller sees count (as in the card's own `device`), so neither filter nor
+    // search reveals anything of other lines' devices.
+    f.linked === undefined
+      ? undefined
+      : f.linked
+        ? sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath))})`
+        : sql`not exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath))})`,
     q
       ? or(
           ilike(simCards.iccid, q),
           ilike(simCards.msisdn, q),
           ilike(simCards.imsi, q),
           ilike(simCards.plan, q),
-          sql`exists (select 1 from ${devices} where ${linkOf} and (${devices.name} ilike ${q} or ${devices.sn} ilike ${q}))`,
+          sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath), or(ilike(devices.name, q), ilike(devices.sn, q)))})`,
         )
       : undefined,
   );

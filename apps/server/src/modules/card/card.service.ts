@@ -133,9 +133,13 @@ export class CardService {
   }
 
   /** A device may take the card's number unless another device already carries it. */
-  private async checkFree(numbers: string[], ...mayHold: (number | null)[]) {
+  private async checkFree(actor: AuthContext, numbers: string[], ...mayHold: (number | null)[]) {
     const other = (await this.devices.simHolders(numbers)).find((d) => !mayHold.includes(d.id));
-    if (other) throw refuse(ErrorCode.CONFLICT, 'simInOtherDevice', { params: { sn: other.sn }, field: 'deviceId' });
+    if (!other) return;
+    // The device is named only to a caller who may see it: trying numbers must not reveal the
+    // SNs of other lines' devices.
+    const seen = (await this.devices.visibleIds(actor, [other.id])).length > 0;
+    throw refuse(ErrorCode.CONFLICT, 'simInOtherDevice', { params: { sn: seen ? other.sn : '—' }, field: 'deviceId' });
   }
 
   async create(actor: Actor, f: Fields) {
@@ -143,7 +147,7 @@ export class CardService {
     if (await repo.iccidTaken(this.db, f.iccid)) throw iccidTaken(f.iccid);
     await this.numbersFree(f);
     const device = f.deviceId ? await this.devices.linkable(actor, f.deviceId) : undefined;
-    if (device) await this.checkFree([f.iccid, f.msisdn], device.id);
+    if (device) await this.checkFree(actor, [f.iccid, f.msisdn], device.id);
     const { deviceId, ...card } = f;
     return this.db
       .transaction(async (tx) => {
@@ -171,7 +175,7 @@ export class CardService {
     const target = deviceId === undefined ? linked : deviceId;
     const old = linked && linked !== target ? await this.devices.linkable(actor, linked) : undefined;
     const device = target && (target !== linked || numberOf(next) !== numberOf(current!)) ? await this.devices.linkable(actor, target) : undefined;
-    if (target) await this.checkFree([next.iccid, next.msisdn], target, linked);
+    if (target) await this.checkFree(actor, [next.iccid, next.msisdn], target, linked);
     await this.db
       .transaction(async (tx) => {
         await repo.updateCard(tx, id, { ...f, ...(project ? { ownerPath: project.ownerPath } : {}) });
