@@ -224,7 +224,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const cards = new CardService(db, devices, projects, deps.carrier ?? carrierFrom(config.carrier), {
     cacheTtlMs: config.carrierCacheTtl * 1000,
   });
-  const cardSheets = new CardSheetService(db, projects);
+  const cardSheets = new CardSheetService(db, projects, (work) => sheets.withImportSlot(work));
   const orders = new OrderService(db, cards, deps.payments ?? paymentsFrom(config.payment), app.log, {
     payTimeoutMs: config.orderPayTimeout * 1000,
   });

@@ -32,9 +32,9 @@ describe('large imports do not freeze the server', () => {
   }, 120_000);
   afterAll(() => t.close());
 
-  const upload = async (name: string, data: Buffer, query = 'dryRun=true') => {
+  const upload = async (name: string, data: Buffer, query = 'dryRun=true', what = 'device') => {
     const body = multipart(name, data);
-    const res = await fetch(`${base}/api/v1/device/import?${query}`, {
+    const res = await fetch(`${base}/api/v1/${what === 'card' ? 'card' : 'device'}/import?${query}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, ...body.headers },
       body: body.payload,
@@ -87,5 +87,13 @@ describe('large imports do not freeze the server', () => {
     const answers = await Promise.all([upload('a.xlsx', maximal), upload('b.xlsx', maximal), upload('c.xlsx', maximal)]);
     expect(answers.filter((a) => a.code === 20000)).toHaveLength(2);
     expect(answers.find((a) => a.code !== 20000)).toMatchObject({ code: ErrorCode.RATE_LIMITED, data: { reason: 'importBusy' } });
+    // SIM card imports take the same two slots: a card import sent while two maximal device
+    // imports run (each takes seconds) waits and is refused.
+    const cards = writeSheet('cards', [['ICCID'], ...Array.from({ length: 10 }, (_, i) => [`8986040000000000${1000 + i}`])]);
+    const devices = Promise.all([upload('a.xlsx', maximal), upload('b.xlsx', maximal)]);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await upload('cards.xlsx', cards, 'dryRun=true', 'card')).toMatchObject({ code: ErrorCode.RATE_LIMITED, data: { reason: 'importBusy' } });
+    expect((await devices).map((a) => a.code)).toEqual([20000, 20000]);
+    expect((await upload('cards.xlsx', cards, 'dryRun=true', 'card')).code).toBe(20000);
   }, 120_000);
 });

@@ -63,6 +63,8 @@ export class CardSheetService {
   constructor(
     private readonly db: Db,
     private readonly projects: ProjectService,
+    /** The process's import slots, shared with the device import (DeviceSheetService.withImportSlot). */
+    private readonly slot: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {}
 
   template(lang: Language): Buffer {
@@ -72,15 +74,21 @@ export class CardSheetService {
   async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
     if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
     if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
-    let sheetRows: unknown[][];
+    return this.slot(() => this.importSheet(actor, file, mode, dryRun));
+  }
+
+  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    let sheet: Awaited<ReturnType<typeof readSheetInWorker>>;
     try {
-      sheetRows = (await readSheetInWorker(file.data, { maxRows: IMPORT_MAX_ROWS + 2 })).rows;
+      sheet = await readSheetInWorker(file.data, { maxRows: IMPORT_MAX_ROWS + 2 });
     } catch (err) {
       if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
       throw invalid('file', 'notSpreadsheet');
     }
-    const [header = [], ...rows] = sheetRows;
-    if (rows.length > IMPORT_MAX_ROWS) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+    const [header = [], ...rows] = sheet.rows;
+    if (rows.length > IMPORT_MAX_ROWS || sheet.dimensionRows > IMPORT_MAX_ROWS + 1) {
+      throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+    }
     const { keys, missing } = mapHeader(header);
     if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
     if (rows.length === 0) throw invalid('file', 'importNoRows');
@@ -93,7 +101,10 @@ export class CardSheetService {
     const valid: { row: number; card: ReturnType<typeof cardFieldsSchema.parse>; ownerPath: string }[] = [];
     const seen = new Map<string, number>();
     const numbersSeen = { msisdn: new Set<string>(), imsi: new Set<string>() };
-    rows.forEach((cells, i) => {
+    for (let i = 0; i < rows.length; i++) {
+      // 20,000 rows: give the event loop back every few hundred rows, as the device import does.
+      if (i > 0 && i % 250 === 0) await new Promise((r) => setImmediate(r));
+      const cells = rows[i]!;
       const row = i + 2;
       const get = (k: CardSheetKey) => {
         const idx = keys.indexOf(k);
@@ -146,7 +157,7 @@ export class CardSheetService {
       }
       if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);
       else valid.push({ row, card: parsed.data, ownerPath: project?.ownerPath ?? actor.path });
-    });
+    }
     const usedNumbers = await repo.existingNumbers(
       this.db,
       valid.flatMap((v) => (v.card.msisdn ? [v.card.msisdn] : [])),

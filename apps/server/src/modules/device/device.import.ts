@@ -58,6 +58,14 @@ export class DeviceSheetService {
     if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
     // The real format by its first bytes: a text, an HTML table or a CSV renamed .xls is refused.
     if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
+    return this.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
+  }
+
+  /**
+   * Runs an import in one of the process's import slots (shared by every sheet import: devices and
+   * SIM cards); a caller that cannot get one within `waitMs` is answered 42900 `importBusy`.
+   */
+  async withImportSlot<T>(work: () => Promise<T>): Promise<T> {
     const release = await this.slots.acquire(this.limits.waitMs);
     if (!release) {
       throw new AppError(ErrorCode.RATE_LIMITED, refusalMessage('importBusy'), {
@@ -66,7 +74,7 @@ export class DeviceSheetService {
       });
     }
     try {
-      return await this.importSheet(actor, file, mode, dryRun);
+      return await work();
     } finally {
       release();
     }
