@@ -156,6 +156,20 @@ describe('SIM cards and card orders', () => {
     mails.length = 0;
     await jobs.checkExpiry();
     expect(mails.filter((m) => m.to.includes('bob@example.com'))).toHaveLength(0);
+
+    // A sub-user of a disabled line is disabled too (as at login): no mail for its cards.
+    const [carol] = rowsOf<{ id: number }>(await t.database.db.execute(sql`
+      insert into users (username, password_hash, role_id, type, parent_id)
+      select 'carol', password_hash, role_id, 0, ${bob!.id} from users where id = ${bob!.id} returning id`));
+    await t.database.db.execute(sql`update users set path = ${`/1/${bob!.id}/${carol!.id}/`} where id = ${carol!.id}`);
+    await t.database.db.execute(sql`insert into user_emails (user_id, email) values (${carol!.id}, 'carol@example.com')`);
+    await t.database.db.execute(sql`insert into sim_cards (iccid, expires_at, owner_path) values (${ICCID(43)}, current_date + 5, ${`/1/${bob!.id}/${carol!.id}/`})`);
+    await t.database.db.execute(sql`update users set enabled = false where id = ${bob!.id}`);
+    await jobs.checkExpiry();
+    expect(mails.filter((m) => m.to.includes('carol@example.com'))).toHaveLength(0);
+    await t.database.db.execute(sql`update users set enabled = true where id = ${bob!.id}`);
+    await jobs.checkExpiry();
+    expect(mails.filter((m) => m.to.includes('carol@example.com'))).toHaveLength(1);
   });
 
   it('imports cards from .xlsx, reporting bad rows', async () => {

@@ -27,3 +27,13 @@ export function visibleOwned(ownerPath: AnyColumn, projectId: AnyColumn, scopePa
 export function visibleDevices(scopePath: string | undefined): SQL | undefined {
   return visibleOwned(devices.ownerPath, devices.projectId, scopePath);
 }
+
+/**
+ * SQL: the user of alias `u` may act (sign in, be mailed): its own flag, and no disabled user
+ * above it (the ids of its materialised path). Disabling a user disables its subtree.
+ */
+export function userActive(alias: string): SQL {
+  const u = sql.raw(alias);
+  return sql`(${u}.enabled and not exists (select 1 from users anc
+    where anc.id = any(string_to_array(trim(both '/' from ${u}.path), '/')::int[]) and not anc.enabled))`;
+}

@@ -11,7 +11,7 @@ import {
   userEmails,
 } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { visibleDevices } from '../../lib/visibility.js';
+import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -328,7 +328,7 @@ export async function mailRecipients(db: Executor, deviceId: number) {
     join users u on u.id = p.owner_id or (u.alarm_mail and exists (
       select 1 from ${projectUsers} pu where pu.project_id = p.id and pu.user_id = u.id))
     join ${userEmails} e on e.user_id = u.id
-    where d.id = ${deviceId} and u.enabled
+    where d.id = ${deviceId} and ${userActive('u')}
     group by u.id, u.language`);
   return rows<{ id: number; language: string; emails: string[] }>(res);
 }

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull, like, lt, ne, sql } from 'drizzle-orm';
 import type { LoginResult, SessionEndReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
+import { userActive } from '../../lib/visibility.js';
 import {
   captchas,
   loginLogs,
@@ -41,9 +42,7 @@ export async function takeCaptcha(db: Executor, key: string): Promise<string | u
  */
 // Spelled out with the table name: Drizzle leaves columns unqualified in single-table selects,
 // and inside the subquery they would then name the ancestor's columns.
-const effectivelyEnabled = sql<boolean>`(users.enabled and not exists (
-  select 1 from users anc
-  where anc.id = any(string_to_array(trim(both '/' from users.path), '/')::int[]) and not anc.enabled))`;
+const effectivelyEnabled = sql<boolean>`${userActive('users')}`;
 
 export async function findUserForLogin(db: Executor, username: string) {
   const [row] = await db

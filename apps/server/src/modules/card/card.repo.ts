@@ -3,7 +3,7 @@ import type { EndpointParsedQuery, cardApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { visibleDevices, visibleOwned } from '../../lib/visibility.js';
+import { userActive, visibleDevices, visibleOwned } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -209,7 +209,7 @@ export async function expiringUnnotified(db: Executor, days: number) {
     left join ${projects} p on p.id = c.project_id
     join ${users} u on u.id = coalesce(p.owner_id, nullif(substring(c.owner_path from '/(\\d+)/$'), '')::int)
     where c.expires_at is not null and c.expires_at <= current_date + ${days}::int and c.status <> 'deactivated'
-      and (c.expiry_notified_for is distinct from c.expires_at) and u.enabled
+      and (c.expiry_notified_for is distinct from c.expires_at) and ${userActive('u')}
     order by c.expires_at, c.id
     limit 5000`);
   return rows<{ id: number; iccid: string; msisdn: string; expires_at: string; days_left: number; user_id: number; language: string; emails: string[] }>(res);
