@@ -83,6 +83,16 @@ function notification(
   };
 }
 
+/** How the provider takes a notification: accepted, refused with its outcome, or failed otherwise. */
+const refused = (n: { headers: Record<string, string>; body: string }) => {
+  try {
+    provider().readNotification(n.headers, n.body);
+  } catch (err) {
+    return err instanceof NotificationRefused ? err.outcome : `other: ${(err as Error).message}`;
+  }
+  return 'accepted';
+};
+
 const paid = { out_trade_no: 'CO20261124000001', transaction_id: '4200001234', trade_state: 'SUCCESS', success_time: '2026-11-24T14:00:00+08:00', amount: { total: 3600, payer_total: 3600, currency: 'CNY' } };
 
 beforeAll(async () => {
@@ -137,14 +147,6 @@ describe('WeChat Pay v3 (Native) provider', () => {
   });
 
   it('refuses a forged, altered, stale or undecryptable notification', () => {
-    const refused = (n: { headers: Record<string, string>; body: string }) => {
-      try {
-        provider().readNotification(n.headers, n.body);
-      } catch (err) {
-        return err instanceof NotificationRefused ? err.outcome : `other: ${(err as Error).message}`;
-      }
-      return 'accepted';
-    };
     const forger = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     expect(refused(notification(paid, { signer: forger.privateKey }))).toBe('badSignature');
     expect(refused(notification(paid, { tamper: (b) => b.replace('TRANSACTION.SUCCESS', 'TRANSACTION.SUCCESS ') }))).toBe('badSignature');
@@ -155,14 +157,6 @@ describe('WeChat Pay v3 (Native) provider', () => {
   });
 
   it('refuses a signed notification that is not a payment of this merchant in CNY, or has no readable resource, without failing', () => {
-    const refused = (n: { headers: Record<string, string>; body: string }) => {
-      try {
-        provider().readNotification(n.headers, n.body);
-      } catch (err) {
-        return err instanceof NotificationRefused ? err.outcome : `other: ${(err as Error).message}`;
-      }
-      return 'accepted';
-    };
     expect(refused(notification({ ...paid, mchid: '1900000001', appid: 'wx-app' }))).toBe('accepted');
     expect(refused(notification({ ...paid, mchid: '1900000099' }))).toBe('badSignature');
     expect(refused(notification({ ...paid, appid: 'wx-other' }))).toBe('badSignature');

@@ -51,6 +51,20 @@ export class WechatPayments implements PaymentProvider {
     );
   }
 
+  /** A signed JSON POST to the platform; an unreachable platform is a PaymentProviderError. */
+  private async post(path: string, body: string): Promise<Response> {
+    try {
+      return await fetch(`${this.opts.baseUrl.replace(/\/$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: this.authorization('POST', path, body) },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      throw new PaymentProviderError(`WeChat Pay cannot be reached: ${(err as Error).message}`);
+    }
+  }
+
   async createNative(order: { orderNo: string; amountCents: number; description: string; payBefore: Date }) {
     const path = '/v3/pay/transactions/native';
     const body = JSON.stringify({
@@ -62,17 +76,7 @@ export class WechatPayments implements PaymentProvider {
       notify_url: this.opts.notifyUrl,
       amount: { total: order.amountCents, currency: 'CNY' },
     });
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.baseUrl.replace(/\/$/, '')}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: this.authorization('POST', path, body) },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch (err) {
-      throw new PaymentProviderError(`WeChat Pay cannot be reached: ${(err as Error).message}`);
-    }
+    const res = await this.post(path, body);
     const answer = (await res.json().catch(() => ({}))) as { code_url?: string; code?: string; message?: string };
     if (!res.ok || !answer.code_url) throw new PaymentProviderError(`${answer.code ?? res.status}: ${answer.message ?? 'no code_url'}`);
     return { codeUrl: answer.code_url };
@@ -82,18 +86,8 @@ export class WechatPayments implements PaymentProvider {
   async close(orderNo: string) {
     const path = `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`;
     const body = JSON.stringify({ mchid: this.opts.mchId });
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.baseUrl.replace(/\/$/, '')}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: this.authorization('POST', path, body) },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch (err) {
-      throw new PaymentProviderError(`WeChat Pay cannot be reached: ${(err as Error).message}`);
-    }
-    if (res.status === 204 || res.ok) return;
+    const res = await this.post(path, body);
+    if (res.ok) return; // 204 No Content
     const answer = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     throw new PaymentProviderError(`${answer.code ?? res.status}: ${answer.message ?? 'the payment was not closed'}`);
   }
