@@ -60,6 +60,8 @@ import { CardSheetService } from './modules/card/card.import.js';
 import { cardRoutes } from './modules/card/card.routes.js';
 import { OrderService } from './modules/card/order.service.js';
 import { orderRoutes } from './modules/card/order.routes.js';
+import { priceRoutes } from './modules/card/price.routes.js';
+import { PriceService } from './modules/card/price.service.js';
 import { CardJobs } from './modules/card/card.jobs.js';
 import type { CarrierAdapter } from './modules/card/carrier.js';
 import type { PaymentProvider } from './modules/card/payment.js';
@@ -225,7 +227,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     cacheTtlMs: config.carrierCacheTtl * 1000,
   });
   const cardSheets = new CardSheetService(db, projects, (work) => sheets.withImportSlot(work));
-  const orders = new OrderService(db, cards, deps.payments ?? paymentsFrom(config.payment), app.log, {
+  const prices = new PriceService(db);
+  const orders = new OrderService(db, cards, prices, deps.payments ?? paymentsFrom(config.payment), app.log, {
     payTimeoutMs: config.orderPayTimeout * 1000,
   });
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
@@ -288,6 +291,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(alarmRoutes, { alarms });
       await api.register(cardRoutes, { cards, sheets: cardSheets });
       await api.register(orderRoutes, { orders });
+      await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
     },
     { prefix: API_PREFIX },

@@ -234,10 +234,23 @@ export type PaymentConfig =
       mchId: string;
       serialNo: string;
       privateKeyFile: string;
-      platformCertFile: string;
+      /** `[serial=]path` entries of WECHAT_PAY_PLATFORM_CERT_FILE. */
+      platformKeyFiles: { serial?: string; file: string }[];
       apiV3Key: string;
       notifyUrl: string;
     };
+
+/** Entries of WECHAT_PAY_PLATFORM_CERT_FILE: `path` or `serial=path`, separated by commas. */
+export function platformKeyFiles(spec: string): { serial?: string; file: string }[] {
+  return spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const eq = entry.indexOf('=');
+      return eq > 0 ? { serial: entry.slice(0, eq).trim(), file: entry.slice(eq + 1).trim() } : { file: entry };
+    });
+}
 
 export class ConfigError extends Error {}
 
@@ -313,7 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             mchId: e.WECHAT_PAY_MCH_ID!,
             serialNo: e.WECHAT_PAY_SERIAL_NO!,
             privateKeyFile: path.resolve(e.WECHAT_PAY_PRIVATE_KEY_FILE!),
-            platformCertFile: path.resolve(e.WECHAT_PAY_PLATFORM_CERT_FILE!),
+            platformKeyFiles: platformKeyFiles(e.WECHAT_PAY_PLATFORM_CERT_FILE!).map((f) => ({ ...f, file: path.resolve(f.file) })),
             apiV3Key: e.WECHAT_PAY_API_V3_KEY!,
             notifyUrl: e.WECHAT_PAY_NOTIFY_URL!,
           }

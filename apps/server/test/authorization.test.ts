@@ -116,8 +116,10 @@ describe('authorization matrix over every /api/v1 route', () => {
     const n = String(++seq).padStart(9, '0');
     return (await as(who, 'POST', '/api/v1/card/addCard', { payload: { iccid: `89860400000${n}`, msisdn: `1440${n}` } })).id!;
   };
+  /** A renewal price of the platform's price list (prices have no owner line: no foreign case). */
+  const newPrice = async () => (await as('admin', 'POST', '/api/v1/card/addPrice', { payload: { plan: `Plan ${++seq}`, unitPriceCents: 100 } })).id!;
   const newOrder = async (who = 'op') =>
-    (await as(who, 'POST', '/api/v1/card/addCardOrder', { payload: { months: 1, unitPriceCents: 100, cardIds: [await newCard(who)] } })) as unknown as {
+    (await as(who, 'POST', '/api/v1/card/addCardOrder', { payload: { months: 1, priceId: ids.price, cardIds: [await newCard(who)] } })) as unknown as {
       id: number;
       orderNo: string;
       amountCents: number;
@@ -185,6 +187,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     })) as unknown as { secret: string };
     deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
     ids.betaCard = await newCard('beta');
+    ids.price = await newPrice();
     ids.betaOrder = (await newOrder('beta')).id;
   });
   afterAll(() => t.close());
@@ -419,14 +422,19 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/card/getCardOrderItem': { perm: 'card:order', ok: async () => ({ query: { id: (await newOrder()).id } }), foreign: async () => ({ query: { id: ids.betaOrder! } }) },
     'POST /api/v1/card/addCardOrder': {
       perm: 'card:order',
-      ok: async () => ({ payload: { months: 1, unitPriceCents: 100, cardIds: [await newCard()] } }),
-      foreign: async () => ({ payload: { months: 1, unitPriceCents: 100, cardIds: [ids.betaCard!] } }),
+      ok: async () => ({ payload: { months: 1, priceId: ids.price, cardIds: [await newCard()] } }),
+      foreign: async () => ({ payload: { months: 1, priceId: ids.price, cardIds: [ids.betaCard!] } }),
     },
     'POST /api/v1/card/editCardOrder': {
       perm: 'card:order',
-      ok: async () => ({ payload: { id: (await newOrder()).id, unitPriceCents: 200 } }),
-      foreign: async () => ({ payload: { id: ids.betaOrder!, unitPriceCents: 200 } }),
+      ok: async () => ({ payload: { id: (await newOrder()).id, months: 2 } }),
+      foreign: async () => ({ payload: { id: ids.betaOrder!, months: 2 } }),
     },
+    'GET /api/v1/card/getPriceList': { perm: 'card:price', ok: async () => ({}) },
+    'GET /api/v1/card/priceOptions': { perm: 'card:order', ok: async () => ({}) },
+    'POST /api/v1/card/addPrice': { perm: 'card:price', ok: async () => ({ payload: { kind: 'topup', plan: `Pack ${++seq}`, topupMb: 100, unitPriceCents: 50 } }) },
+    'POST /api/v1/card/editPrice': { perm: 'card:price', ok: async () => ({ payload: { id: await newPrice(), unitPriceCents: 120 } }) },
+    'DELETE /api/v1/card/deletePrice': { perm: 'card:price', ok: async () => ({ query: { id: await newPrice() } }) },
     'DELETE /api/v1/card/deleteCardOrder': {
       perm: 'card:order',
       ok: async () => ({ query: { id: (await newOrder()).id } }),

@@ -31,6 +31,13 @@ describe('SIM cards and card orders', () => {
 
   const addCard = (who: string, fields: object) => ok(who, 'POST', '/card/addCard', fields).then((d) => d.id as number);
   const card = (who: string, id: number) => ok(who, 'GET', `/card/getSimItem?id=${id}`);
+  /** A price list entry (set by the super administrator, who alone holds card:price), made once. */
+  const prices = new Map<string, number>();
+  const price = async (kind: 'renewal' | 'topup', plan: string, unitPriceCents: number, topupMb = 0) => {
+    const key = `${kind}/${plan}`;
+    if (!prices.has(key)) prices.set(key, (await ok('admin', 'POST', '/card/addPrice', { kind, plan, unitPriceCents, topupMb })).id);
+    return prices.get(key)!;
+  };
 
   it('adds, lists with filters and search, edits and deletes cards; refuses a taken ICCID', async () => {
     const a = await addCard('alice', { iccid: ICCID(1), msisdn: '1440000000101', plan: 'IoT 1GB', expiresAt: '2030-01-15', status: 'active' });
@@ -210,12 +217,12 @@ describe('SIM cards and card orders', () => {
       rowsOf<{ outcome: string }>(await t.database.db.execute(sql`select outcome from card_payment_events where order_no = ${orderNo} order by id`)).map((r) => r.outcome);
 
     beforeAll(async () => {
-      cardA = await addCard('alice', { iccid: ICCID(60), msisdn: '1440000000160', expiresAt: '2030-01-15' });
+      cardA = await addCard('alice', { iccid: ICCID(60), msisdn: '1440000000160', expiresAt: '2030-01-15', plan: 'IoT 1GB' });
       cardB = await addCard('alice', { iccid: ICCID(61), expiresAt: '2020-01-01' });
     });
 
     it('creates an order with its amount and a QR code; a signed notification pays it once and extends expiry by the months bought', async () => {
-      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 3, unitPriceCents: 500, cardIds: [cardA, cardB], plan: 'IoT 1GB' });
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 5GB', 500), months: 3, cardIds: [cardA, cardB] });
       expect(order.amountCents).toBe(3000);
       const qr = await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
       expect(qr).toMatchObject({ orderNo: order.orderNo, amountCents: 3000, provider: 'simulated' });
@@ -228,6 +235,8 @@ describe('SIM cards and card orders', () => {
       const today = new Date();
       const fromToday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 3, today.getUTCDate())).toISOString().slice(0, 10);
       expect((await card('alice', cardA)).expiresAt).toBe('2030-04-15');
+      // The cards are on the plan they were renewed onto.
+      expect((await card('alice', cardA)).plan).toBe('IoT 5GB');
       // An expired card is renewed from today.
       expect((await card('alice', cardB)).expiresAt).toBe(fromToday);
       const detail = await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`);
@@ -244,7 +253,7 @@ describe('SIM cards and card orders', () => {
     });
 
     it('refuses and logs a wrong signature or a wrong amount, leaving the order unpaid', async () => {
-      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 800, cardIds: [cardA] });
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 800', 800), months: 1, cardIds: [cardA] });
       const forged = new SimulatedPayments('another-secret').pay(order.orderNo, 800);
       const r1 = await notify(forged);
       expect(r1.statusCode).toBe(400);
@@ -267,9 +276,9 @@ describe('SIM cards and card orders', () => {
     it('closes a QR code already shown before its order changes or is cancelled; a payment made before the deadline counts when its notice comes late', async () => {
       // New terms after the QR code was shown: the old code is closed at the provider and the
       // order gets a new number (WeChat Pay refuses new terms under an out_trade_no it has seen).
-      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 200, cardIds: [cardA] });
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 200', 200), months: 1, cardIds: [cardA] });
       await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
-      await ok('alice', 'POST', '/card/editCardOrder', { id: order.id, unitPriceCents: 300 });
+      await ok('alice', 'POST', '/card/editCardOrder', { id: order.id, priceId: await price('renewal', 'IoT 300', 300) });
       const changed = await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`);
       expect(changed).toMatchObject({ amountCents: 300, status: 'unpaid' });
       expect(changed.orderNo).not.toBe(order.orderNo);
@@ -279,7 +288,7 @@ describe('SIM cards and card orders', () => {
       expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).status).toBe('paid');
 
       // Cancelled after its QR code was shown: closed first, so the customer can no longer pay it.
-      const second = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 200, cardIds: [cardA] });
+      const second = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 200', 200), months: 1, cardIds: [cardA] });
       await ok('alice', 'GET', `/wechat/getPayQRCode?id=${second.id}`);
       await ok('alice', 'POST', '/card/editCardOrder', { id: second.id, status: 'cancelled' });
       expect(payments.payable(second.orderNo)).toBe(false);
@@ -287,7 +296,7 @@ describe('SIM cards and card orders', () => {
 
       // Paid two minutes ago, before the deadline the provider was given; the notice arrives after
       // the order expired by our clock: the money was taken in time, so the order is paid.
-      const third = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 100, cardIds: [cardA] });
+      const third = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 100', 100), months: 1, cardIds: [cardA] });
       await t.database.db.execute(sql`update card_orders set pay_before = now() - interval '1 minute' where id = ${third.id}`);
       expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${third.id}`)).status).toBe('expired');
       expect((await notify(payments.pay(third.orderNo, 100, Date.now() - 120_000))).statusCode).toBe(200);
@@ -301,42 +310,124 @@ describe('SIM cards and card orders', () => {
       const date = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(62), expiresAt: '2031-02-30' });
       expect(date).toMatchObject({ code: 40000, data: { field: 'expiresAt' } });
       // ¥10,000 a card and month, 12 months, 100 cards: ¥12,000,000, past the ¥10,000,000 an order may total.
-      const big = await call('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 12, unitPriceCents: 1_000_000, cardIds: Array.from({ length: 100 }, () => cardA) });
+      const big = await call('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 10000', 1_000_000), months: 12, cardIds: Array.from({ length: 100 }, () => cardA) });
       expect(big.code).toBe(20000); // the same card 100 times is one card: ¥120,000
       const many = await Promise.all(Array.from({ length: 99 }, (_, i) => addCard('alice', { iccid: ICCID(700 + i) })));
-      const tooBig = await call('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 12, unitPriceCents: 1_000_000, cardIds: [cardA, ...many] });
-      expect(tooBig).toMatchObject({ code: 40000, data: { field: 'unitPriceCents' } });
+      const tooBig = await call('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 10000', 1_000_000), months: 12, cardIds: [cardA, ...many] });
+      expect(tooBig).toMatchObject({ code: 40000, data: { field: 'cardIds' } });
     });
 
     it('expires unpaid orders past their deadline; cancels and deletes unpaid ones; tops up data', async () => {
-      const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 100, cardIds: [cardA] });
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 100', 100), months: 1, cardIds: [cardA] });
       await t.database.db.execute(sql`update card_orders set pay_before = now() - interval '1 minute' where id = ${order.id}`);
       const list = await ok('alice', 'GET', '/card/getCardOrderList?status=expired');
       expect(list.items.map((o: any) => o.id)).toContain(order.id);
       expect((await notify(payments.pay(order.orderNo, 100))).statusCode).toBe(200);
       expect(await events(order.orderNo)).toEqual(['notPayable']);
-      const other = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'topup', topupMb: 512, months: 0, unitPriceCents: 300, cardIds: [cardA] });
-      await ok('alice', 'POST', '/card/editCardOrder', { id: other.id, unitPriceCents: 400 });
+      const other = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('topup', '512 MB', 300, 512), cardIds: [cardA] });
+      // Another price of the same kind re-prices it; a renewal price is refused for a top-up.
+      expect(await call('alice', 'POST', '/card/editCardOrder', { id: other.id, priceId: await price('renewal', 'IoT 100', 100) })).toMatchObject({
+        code: 40000,
+        data: { field: 'priceId', reason: 'priceKindMismatch' },
+      });
+      await ok('alice', 'POST', '/card/editCardOrder', { id: other.id, priceId: await price('topup', '512 MB plus', 400, 512) });
       expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${other.id}`)).amountCents).toBe(400);
       const before = (await card('alice', cardA)).dataAllowanceMb;
       await ok('alice', 'POST', '/wechat/simulatePay', { id: other.id });
       expect((await card('alice', cardA)).dataAllowanceMb).toBe(before + 512);
-      const third = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 2, unitPriceCents: 100, cardIds: [cardA] });
+      const third = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 100', 100), months: 2, cardIds: [cardA] });
       await ok('alice', 'POST', '/card/editCardOrder', { id: third.id, status: 'cancelled' });
       expect(await ok('alice', 'DELETE', `/card/deleteCardOrder?id=${third.id},${order.id}`)).toEqual({ count: 2 });
       // §8: the console suppresses this message.
       expect(await call('alice', 'GET', `/card/getCardOrderItem?id=${third.id}`)).toMatchObject({ code: 40400, message: 'no card order data' });
     });
+    it('takes an order’s price from the price list, which only card:price holders set; a price change leaves orders made', async () => {
+      // ADMIN lacks card:price (a SUPERADMIN permission unless granted on): alice may order, not price.
+      expect(await call('alice', 'POST', '/card/addPrice', { kind: 'renewal', plan: 'Cheap', unitPriceCents: 1 })).toMatchObject({
+        code: 40300,
+        data: { reason: 'missingPermission' },
+      });
+      expect((await call('alice', 'GET', '/card/getPriceList')).code).toBe(40300);
+      const yearly = await price('renewal', 'IoT yearly', 1200);
+      const off = await price('renewal', 'IoT retired', 900);
+      await ok('admin', 'POST', '/card/editPrice', { id: off, enabled: false });
+      const options = await ok('alice', 'GET', '/card/priceOptions');
+      expect(options.map((p: any) => p.id)).toContain(yearly);
+      expect(options.map((p: any) => p.id)).not.toContain(off);
+
+      // A price sent by the caller is not a term of the order: the list's price is.
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: yearly, months: 2, unitPriceCents: 1, cardIds: [cardA] });
+      expect(order.amountCents).toBe(2400);
+      expect(await call('alice', 'POST', '/card/addCardOrder', { priceId: off, months: 1, cardIds: [cardA] })).toMatchObject({
+        code: 40000,
+        data: { field: 'priceId', reason: 'priceDisabled' },
+      });
+      expect(await call('alice', 'POST', '/card/addCardOrder', { priceId: 999_999, months: 1, cardIds: [cardA] })).toMatchObject({
+        code: 40000,
+        data: { field: 'priceId', reason: 'priceNotFound' },
+      });
+      expect(await call('admin', 'POST', '/card/addPrice', { kind: 'renewal', plan: 'IoT yearly', unitPriceCents: 5 })).toMatchObject({
+        code: 40900,
+        data: { field: 'plan', reason: 'priceTaken' },
+      });
+      expect(await call('admin', 'POST', '/card/addPrice', { kind: 'topup', plan: 'Nothing', unitPriceCents: 5 })).toMatchObject({
+        code: 40000,
+        data: { field: 'topupMb' },
+      });
+
+      // A new price applies to orders made from now on; the order already made keeps its amount,
+      // also when its months change; deleting the price keeps the order and its terms.
+      await ok('admin', 'POST', '/card/editPrice', { id: yearly, unitPriceCents: 1500 });
+      expect((await ok('alice', 'POST', '/card/addCardOrder', { priceId: yearly, months: 2, cardIds: [cardA] })).amountCents).toBe(3000);
+      await ok('alice', 'POST', '/card/editCardOrder', { id: order.id, months: 3 });
+      expect(await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).toMatchObject({ amountCents: 3600, unitPriceCents: 1200, priceId: yearly });
+      const list = await ok('admin', 'GET', '/card/getPriceList?kind=renewal&q=yearly');
+      expect(list).toMatchObject({ total: 1, items: [{ id: yearly, plan: 'IoT yearly', unitPriceCents: 1500, enabled: true }] });
+      expect(await ok('admin', 'DELETE', `/card/deletePrice?id=${yearly}`)).toEqual({ count: 1 });
+      prices.delete('renewal/IoT yearly');
+      expect(await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).toMatchObject({ amountCents: 3600, plan: 'IoT yearly', priceId: null });
+      const log = await ok('admin', 'GET', '/logs/list?action=cardprice.edit&limit=5');
+      expect(log.items[0]).toMatchObject({ username: 'admin', result: 'success' });
+    });
+
+    it('a refund takes back what the order gave: expiry and plan, or the data of a top-up', async () => {
+      const c = await addCard('alice', { iccid: ICCID(63), expiresAt: '2031-06-30', plan: 'Old plan', dataAllowanceMb: 100 });
+      const first = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT refund', 100), months: 2, cardIds: [c] });
+      expect(await call('alice', 'POST', '/card/editCardOrder', { id: first.id, status: 'refunded' })).toMatchObject({ data: { reason: 'orderNotPaid' } });
+      await ok('alice', 'POST', '/wechat/simulatePay', { id: first.id });
+      expect(await card('alice', c)).toMatchObject({ expiresAt: '2031-08-30', plan: 'IoT refund' });
+      await ok('alice', 'POST', '/card/editCardOrder', { id: first.id, status: 'refunded' });
+      expect(await card('alice', c)).toMatchObject({ expiresAt: '2031-06-30', plan: 'Old plan' });
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${first.id}`)).status).toBe('refunded');
+      // Refunded once: a second refund is refused and changes nothing.
+      expect(await call('alice', 'POST', '/card/editCardOrder', { id: first.id, status: 'refunded' })).toMatchObject({ data: { reason: 'orderNotPaid' } });
+      expect((await card('alice', c)).expiresAt).toBe('2031-06-30');
+
+      // Renewed twice, the first refunded: the card keeps the second's months only.
+      const a = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT refund', 100), months: 1, cardIds: [c] });
+      await ok('alice', 'POST', '/wechat/simulatePay', { id: a.id });
+      const b = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT refund', 100), months: 3, cardIds: [c] });
+      await ok('alice', 'POST', '/wechat/simulatePay', { id: b.id });
+      expect((await card('alice', c)).expiresAt).toBe('2031-10-30');
+      await ok('alice', 'POST', '/card/editCardOrder', { id: a.id, status: 'refunded' });
+      expect((await card('alice', c)).expiresAt).toBe('2031-09-30');
+
+      const topup = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('topup', '1 GB', 500, 1024), cardIds: [c] });
+      await ok('alice', 'POST', '/wechat/simulatePay', { id: topup.id });
+      expect((await card('alice', c)).dataAllowanceMb).toBe(1124);
+      await ok('alice', 'POST', '/card/editCardOrder', { id: topup.id, status: 'refunded' });
+      expect((await card('alice', c)).dataAllowanceMb).toBe(100);
+    });
   });
 
   it('refuses users outside the subtree and users without the permission', async () => {
     const id = await addCard('alice', { iccid: ICCID(70), msisdn: '1440000000170' });
-    const order = await ok('alice', 'POST', '/card/addCardOrder', { kind: 'renewal', months: 1, unitPriceCents: 100, cardIds: [id] });
+    const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 100', 100), months: 1, cardIds: [id] });
     expect((await call('bob', 'GET', `/card/getSimItem?id=${id}`)).code).toBe(40400);
     expect((await call('bob', 'POST', '/card/editCard', { id, plan: 'x' })).code).toBe(40400);
     expect((await call('bob', 'GET', `/card/sim_basic_info?id=${id}`)).code).toBe(40400);
     expect((await call('bob', 'POST', '/card/config_member_voice_whitelist', { id, operation: 'add', whiteNumber: '1' })).code).toBe(40400);
-    expect((await call('bob', 'POST', '/card/addCardOrder', { months: 1, unitPriceCents: 1, cardIds: [id] })).code).toBe(40400);
+    expect((await call('bob', 'POST', '/card/addCardOrder', { months: 1, priceId: await price('renewal', 'IoT 100', 100), cardIds: [id] })).code).toBe(40400);
     expect((await call('bob', 'GET', `/card/getCardOrderItem?id=${order.id}`)).code).toBe(40400);
     expect((await call('bob', 'POST', '/wechat/simulatePay', { id: order.id })).code).toBe(40400);
     expect((await ok('bob', 'GET', '/card/getSimList?limit=200')).items.map((c: any) => c.id)).not.toContain(id);

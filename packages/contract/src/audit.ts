@@ -53,6 +53,9 @@ export const AUDIT_ACTIONS = [
   'cardorder.edit',
   'cardorder.delete',
   'cardorder.simulatepay',
+  'cardprice.add',
+  'cardprice.edit',
+  'cardprice.delete',
   'video.open',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -237,7 +237,7 @@ export const CARD_EXPORT_COLUMNS = [
 export type CardExportKey = (typeof CARD_EXPORT_COLUMNS)[number]['key'];
 export const CARD_EXPORT_MAX = 50_000;
 
-// ---------------------------------------------------------------- orders
+// ---------------------------------------------------------------- order list
 
 export const orderListQuerySchema = pageQuerySchema.extend({
   /** Order number or a card's ICCID / MSISDN. */
@@ -249,44 +249,82 @@ export const orderListQuerySchema = pageQuerySchema.extend({
   order,
 });
 
-const orderFieldsShape = {
-  kind: z.enum(ORDER_KINDS).default('renewal'),
-  plan: text(CARD_LIMITS.plan),
-  /** Renewals: months each card's expiry moves on when paid. Top-ups: 0. */
-  months: z.number().int().min(0).max(CARD_LIMITS.months).default(1),
-  /** Top-ups: data added to each card's allowance when paid. */
-  topupMb: z.number().int().min(0).max(CARD_LIMITS.topupMb).default(0),
-  /** Price per card and month (renewal) or per card (top-up), in cents. */
-  unitPriceCents: z.number().int().min(1).max(CARD_LIMITS.unitPriceCents),
-  remarks: text(CARD_LIMITS.remarks),
-};
-const orderRules = (o: { kind?: OrderKind; months?: number; topupMb?: number }, ctx: z.RefinementCtx) => {
-  if (o.kind === 'renewal' && o.months !== undefined && o.months < 1) {
-    ctx.addIssue({ code: 'custom', path: ['months'], message: 'a renewal is at least one month' });
-  }
+// ---------------------------------------------------------------- price list
+
+/**
+ * The price list (card:price): what a renewal month of a plan, or a top-up package, costs per
+ * card. Orders take their unit price from it, never from the caller: the money goes to the
+ * platform's merchant account, so only holders of card:price (granted by SUPERADMIN) set it.
+ */
+export const priceFieldsSchema = z
+  .object({
+    kind: z.enum(ORDER_KINDS).default('renewal'),
+    /** Renewals: the plan the cards are on once paid. Top-ups: the package's name. */
+    plan: z.string().trim().min(1, 'please enter the plan').max(CARD_LIMITS.plan),
+    /** Top-ups: data the package adds to each card. Renewals: 0. */
+    topupMb: z.number().int().min(0).max(CARD_LIMITS.topupMb).default(0),
+    /** Per card and month (renewal) or per card (top-up), in cents. */
+    unitPriceCents: z.number().int().min(1).max(CARD_LIMITS.unitPriceCents),
+    /** A disabled price is kept but cannot be ordered. */
+    enabled: z.boolean().default(true),
+    remarks: text(CARD_LIMITS.remarks),
+  });
+const priceRules = (o: { kind?: OrderKind; topupMb?: number }, ctx: z.RefinementCtx) => {
   if (o.kind === 'topup' && o.topupMb !== undefined && o.topupMb < 1) {
     ctx.addIssue({ code: 'custom', path: ['topupMb'], message: 'a top-up adds at least 1 MB' });
   }
 };
-export const orderCreateSchema = z
-  .object({ ...orderFieldsShape, cardIds: z.array(idNumberSchema).min(1).max(CARD_LIMITS.orderCards) })
-  .superRefine(orderRules);
+export const priceCreateSchema = priceFieldsSchema.superRefine(priceRules);
+export type PriceCreate = z.input<typeof priceCreateSchema>;
+/** POST /card/editPrice: the kind of a price stays (orders already made keep their terms). */
+export const priceEditSchema = editOf(priceFieldsSchema).omit({ kind: true }).extend({ id: idNumberSchema });
+
+export const priceListQuerySchema = pageQuerySchema.extend({
+  /** Plan or package name. */
+  q: z.string().trim().max(64).optional(),
+  kind: z.enum(ORDER_KINDS).optional(),
+  enabled: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  sort: z.enum(['plan', 'unitPriceCents', 'updatedAt', 'id']).default('plan'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+});
+export const priceDtoSchema = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(ORDER_KINDS),
+    plan: z.string(),
+    topupMb: z.number().int(),
+    unitPriceCents: z.number().int(),
+    enabled: z.boolean(),
+    remarks: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'CardPrice' });
+export type PriceDto = z.infer<typeof priceDtoSchema>;
+
+// ---------------------------------------------------------------- orders
+
+const orderFieldsShape = {
+  /** The price list entry: its kind, plan, top-up and unit price become the order's terms. */
+  priceId: idNumberSchema,
+  /** Renewals: months each card's expiry moves on when paid. Top-ups: ignored. */
+  months: z.number().int().min(0).max(CARD_LIMITS.months).default(1),
+  remarks: text(CARD_LIMITS.remarks),
+};
+export const orderCreateSchema = z.object({ ...orderFieldsShape, cardIds: z.array(idNumberSchema).min(1).max(CARD_LIMITS.orderCards) });
 export type OrderCreate = z.input<typeof orderCreateSchema>;
 /**
- * POST /card/editCardOrder: an unpaid order's plan, months, price or remarks; or its status:
- * `cancelled` (unpaid only) or `refunded` (paid only, recorded; the money goes back through the
- * payment provider's own console).
+ * POST /card/editCardOrder: an unpaid order's price (an entry of the same kind), months or
+ * remarks; or its status: `cancelled` (unpaid only) or `refunded` (paid only: the cards' expiry,
+ * plan and data go back to what the order found, the money goes back through the payment
+ * provider's own console).
  */
-export const orderEditSchema = z
-  .object({
-    id: idNumberSchema,
-    plan: z.string().trim().max(CARD_LIMITS.plan).optional(),
-    months: z.number().int().min(0).max(CARD_LIMITS.months).optional(),
-    topupMb: z.number().int().min(0).max(CARD_LIMITS.topupMb).optional(),
-    unitPriceCents: z.number().int().min(1).max(CARD_LIMITS.unitPriceCents).optional(),
-    remarks: z.string().trim().max(CARD_LIMITS.remarks).optional(),
-    status: z.enum(['cancelled', 'refunded']).optional(),
-  });
+export const orderEditSchema = z.object({
+  id: idNumberSchema,
+  priceId: idNumberSchema.optional(),
+  months: z.number().int().min(0).max(CARD_LIMITS.months).optional(),
+  remarks: z.string().trim().max(CARD_LIMITS.remarks).optional(),
+  status: z.enum(['cancelled', 'refunded']).optional(),
+});
 
 export const orderItemSchema = z.object({
   cardId: z.number().int().nullable(),
@@ -305,6 +343,8 @@ export const orderDtoSchema = z
     months: z.number().int(),
     topupMb: z.number().int(),
     unitPriceCents: z.number().int(),
+    /** The price list entry the terms were copied from (null once that price is deleted). */
+    priceId: z.number().int().nullable(),
     amountCents: z.number().int(),
     status: z.enum(ORDER_STATUSES),
     cardCount: z.number().int(),

@@ -47,6 +47,7 @@ export const PERMISSIONS = {
   'card:list': { menu: 'card-index', name: 'List SIM cards' },
   'card:edit': { menu: 'card-index', name: 'Edit SIM cards' },
   'card:order': { menu: 'card-order', name: 'Manage card orders' },
+  'card:price': { menu: 'card-order', name: 'Set card prices' },
   'menu:list': { menu: 'sys-menu', name: 'List menus' },
   'menu:add': { menu: 'sys-menu', name: 'Add menu' },
   'menu:edit': { menu: 'sys-menu', name: 'Edit menu' },
@@ -84,8 +85,12 @@ export const USER_PICKER_PERMISSIONS: readonly PermissionCode[] = (['admin', 'us
   (screen) => (['list', 'add', 'edit'] as const).map((verb): PermissionCode => `${screen}:${verb}`),
 );
 
-/** Codes the ADMIN role does not get by default: the platform's own structure stays with SUPERADMIN. */
+/**
+ * Codes the ADMIN role does not get by default: the platform's own structure, and the prices its
+ * merchant account charges for cards, stay with SUPERADMIN (who may grant them through a role).
+ */
 export const SUPERADMIN_ONLY: readonly PermissionCode[] = [
+  'card:price',
   'menu:add',
   'menu:edit',
   'menu:delete',

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Form, Modal, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, describeError } from '../lib/http';
+import { ApiError, describeError, reportError } from '../lib/http';
 
 interface Props<T> {
   open: boolean;
@@ -46,9 +46,12 @@ export function FormModal<T extends object>({
       await onSubmit(values);
     } catch (err) {
       // Already reported; a refusal naming one of the form's fields is also shown beside it.
+      // A silent call's refusal that names none of the form's fields is shown here instead.
       const field = err instanceof ApiError ? (err.data as { field?: unknown } | null)?.field : undefined;
       if (err instanceof ApiError && typeof field === 'string' && field in (form.getFieldsValue(true) as object)) {
         form.setFields([{ name: field as never, errors: [describeError(err)] }]);
+      } else if (err instanceof ApiError && !err.reported) {
+        reportError(err);
       }
     } finally {
       setSaving(false);

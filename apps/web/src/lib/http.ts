@@ -18,6 +18,8 @@ export const ClientCode = {
 export class ApiError extends Error {
   readonly code: number;
   readonly data: unknown;
+  /** Already shown to the user (a call that was not `silent`). */
+  reported = false;
   constructor(code: number, message: string, data: unknown = null) {
     super(message);
     this.name = 'ApiError';
@@ -92,6 +94,7 @@ export function describeError(err: ApiError): string {
 
 /** §8 feedback for a failed call: logout box, delayed error message or network message. */
 export function reportError(err: ApiError): void {
+  err.reported = true;
   if (SESSION_CODES.includes(err.code)) {
     showLogoutConfirm();
     return;

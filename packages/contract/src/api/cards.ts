@@ -14,6 +14,10 @@ import {
   orderEditSchema,
   orderListQuerySchema,
   payQrSchema,
+  priceCreateSchema,
+  priceDtoSchema,
+  priceEditSchema,
+  priceListQuerySchema,
   simBasicInfoResultSchema,
   simulatePayResultSchema,
   simulatePaySchema,
@@ -242,6 +246,56 @@ export const cardOrderApi = {
     summary: 'Simulated provider only: the customer pays (a signed notification is delivered)',
     body: simulatePaySchema,
     data: simulatePayResultSchema,
+  }),
+};
+
+const priceTags = ['card prices'];
+
+/** The price list orders take their unit price from (card:price sets it, card:order picks from it). */
+export const cardPriceApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/card/getPriceList',
+    permission: 'card:price',
+    tags: priceTags,
+    query: priceListQuerySchema,
+    data: pageOf(priceDtoSchema),
+  }),
+  options: endpoint({
+    method: 'GET',
+    path: '/card/priceOptions',
+    permission: 'card:order',
+    tags: priceTags,
+    summary: 'The enabled prices an order may be made at',
+    data: z.array(priceDtoSchema),
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/card/addPrice',
+    permission: 'card:price',
+    audit: 'cardprice.add',
+    tags: priceTags,
+    body: priceCreateSchema,
+    data: z.object({ id: z.number().int() }),
+  }),
+  edit: endpoint({
+    method: 'POST',
+    path: '/card/editPrice',
+    permission: 'card:price',
+    audit: 'cardprice.edit',
+    tags: priceTags,
+    summary: 'A price’s new terms apply to orders made from now on; orders already made keep theirs',
+    body: priceEditSchema,
+    data: noDataSchema,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/card/deletePrice',
+    permission: 'card:price',
+    audit: 'cardprice.delete',
+    tags: priceTags,
+    query: idsQuerySchema,
+    data: countSchema,
   }),
 };
 

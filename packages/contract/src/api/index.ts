@@ -1,7 +1,7 @@
 import type { AnyEndpoint } from '../endpoint.js';
 import { alarmApi } from './alarms.js';
 import { auditApi } from './audit.js';
-import { cardApi, cardOrderApi, videoApi } from './cards.js';
+import { cardApi, cardOrderApi, cardPriceApi, videoApi } from './cards.js';
 import { authApi } from './auth.js';
 import { brokerApi } from './broker.js';
 import { deviceDataApi } from './devicedata.js';
@@ -54,6 +54,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   alarms: alarmApi,
   cards: cardApi,
   cardOrders: cardOrderApi,
+  cardPrices: cardPriceApi,
   video: videoApi,
 };
 

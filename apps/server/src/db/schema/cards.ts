@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -66,6 +67,30 @@ export const simCards = pgTable(
   ],
 );
 
+/**
+ * The price list orders take their unit price from: a renewal month of a plan, or a top-up
+ * package, per card. Platform-wide (one merchant account); set by holders of card:price.
+ */
+export const cardPrices = pgTable(
+  'card_prices',
+  {
+    id: serial('id').primaryKey(),
+    kind: varchar('kind', { length: 8 }).notNull(),
+    plan: varchar('plan', { length: 64 }).notNull(),
+    topupMb: integer('topup_mb').notNull().default(0),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    remarks: text('remarks').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('card_prices_kind_plan_uq').on(t.kind, t.plan),
+    check('card_prices_kind_chk', inList('kind', ORDER_KINDS)),
+    check('card_prices_price_chk', sql`unit_price_cents > 0`),
+  ],
+);
+
 /** Card orders (§2 /card/orderManagement): renewals and top-ups of one or many cards. */
 export const cardOrders = pgTable(
   'card_orders',
@@ -78,6 +103,8 @@ export const cardOrders = pgTable(
     months: smallint('months').notNull().default(0),
     topupMb: integer('topup_mb').notNull().default(0),
     unitPriceCents: integer('unit_price_cents').notNull(),
+    /** The price list entry the terms were taken from (the terms are copied: a later price change does not touch them). */
+    priceId: integer('price_id').references(() => cardPrices.id, { onDelete: 'set null' }),
     amountCents: integer('amount_cents').notNull(),
     status: varchar('status', { length: 12 }).notNull().default('unpaid'),
     ownerPath: text('owner_path').notNull(),
@@ -117,6 +144,8 @@ export const cardOrderItems = pgTable(
     msisdn: varchar('msisdn', { length: 15 }).notNull().default(''),
     expiresBefore: date('expires_before', { mode: 'string' }),
     expiresAfter: date('expires_after', { mode: 'string' }),
+    /** The card's plan when the order was paid (a renewal moves the card to the order's plan; a refund moves it back). */
+    planBefore: varchar('plan_before', { length: 64 }),
   },
   (t) => [primaryKey({ columns: [t.orderId, t.iccid] }), index('card_order_items_card_idx').on(t.cardId)],
 );

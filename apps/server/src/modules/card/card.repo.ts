@@ -175,12 +175,14 @@ export async function deleteCards(db: Executor, ids: number[]) {
 }
 
 /** Moves the expiry of cards on by whole months (from today when already expired or unset). */
-export async function extendExpiry(db: Executor, ids: number[], months: number) {
+/** A paid renewal: expiry moves on by `months` (from today for a lapsed card), the card is on `plan` (when named). */
+export async function extendExpiry(db: Executor, ids: number[], months: number, plan = '') {
   if (ids.length === 0 || months <= 0) return [];
   return db
     .update(simCards)
     .set({
       expiresAt: sql`(greatest(coalesce(${simCards.expiresAt}, current_date), current_date) + make_interval(months => ${months}::int))::date`,
+      ...(plan ? { plan } : {}),
       // A renewed card may be mailed again when its new date comes near.
       expiryNotifiedFor: null,
       updatedAt: new Date(),
@@ -189,11 +191,12 @@ export async function extendExpiry(db: Executor, ids: number[], months: number) 
     .returning({ id: simCards.id, expiresAt: simCards.expiresAt });
 }
 
+/** A paid top-up adds `mb` to the allowance; a refunded one (negative `mb`) takes it back, down to 0. */
 export async function addAllowance(db: Executor, ids: number[], mb: number) {
-  if (ids.length === 0 || mb <= 0) return;
+  if (ids.length === 0 || mb === 0) return;
   await db
     .update(simCards)
-    .set({ dataAllowanceMb: sql`least(${simCards.dataAllowanceMb} + ${mb}::int, 2000000000)`, updatedAt: new Date() })
+    .set({ dataAllowanceMb: sql`greatest(least(${simCards.dataAllowanceMb} + ${mb}::int, 2000000000), 0)`, updatedAt: new Date() })
     .where(inArray(simCards.id, ids));
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, like, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
-import { cardOrderItems, cardOrders, cardPaymentEvents } from '../../db/schema/index.js';
+import { cardOrderItems, cardOrders, cardPaymentEvents, simCards } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { cappedTotal } from '../../lib/paging.js';
 
@@ -29,6 +29,7 @@ const columns = {
   provider: cardOrders.provider,
   transactionId: cardOrders.transactionId,
   codeUrl: cardOrders.codeUrl,
+  priceId: cardOrders.priceId,
   cardCount: sql<number>`(select count(*)::int from ${cardOrderItems} i where i.order_id = ${cardOrders.id})`,
   iccids: sql<string[]>`array(select i.iccid from ${cardOrderItems} i where i.order_id = ${cardOrders.id} order by i.iccid limit 3)`,
 };
@@ -103,7 +104,7 @@ export async function markPaid(db: Executor, orderNo: string, transactionId: str
         or(eq(cardOrders.status, 'unpaid'), and(eq(cardOrders.status, 'expired'), gte(cardOrders.payBefore, paidAt))),
       ),
     )
-    .returning({ id: cardOrders.id, kind: cardOrders.kind, months: cardOrders.months, topupMb: cardOrders.topupMb });
+    .returning({ id: cardOrders.id, kind: cardOrders.kind, plan: cardOrders.plan, months: cardOrders.months, topupMb: cardOrders.topupMb });
   return row;
 }
 
@@ -122,6 +123,33 @@ export async function setItemExpiry(db: Executor, orderId: number, rows: { id: n
       .set({ expiresAfter: r.expiresAt })
       .where(and(eq(cardOrderItems.orderId, orderId), eq(cardOrderItems.cardId, r.id)));
   }
+}
+
+/** Before a paid renewal moves its cards to the order's plan: the plan each card was on. */
+export async function recordPlansBefore(db: Executor, orderId: number) {
+  await db.execute(sql`
+    update ${cardOrderItems} i set plan_before = c.plan
+    from ${simCards} c where c.id = i.card_id and i.order_id = ${orderId}`);
+}
+
+/**
+ * A refunded renewal: each card still at the expiry the order gave it goes back to the expiry it
+ * had; a card renewed again since loses the order's months; a card still on the order's plan goes
+ * back to its plan before. Answers the cards' expiry after the refund.
+ */
+export async function revertRenewal(db: Executor, orderId: number, months: number, plan: string) {
+  const res = await db.execute(sql`
+    update ${simCards} c set
+      expires_at = case
+        when c.expires_at is not distinct from i.expires_after then i.expires_before
+        else (c.expires_at - make_interval(months => ${months}::int))::date end,
+      plan = case when i.plan_before is not null and c.plan = ${plan} then i.plan_before else c.plan end,
+      expiry_notified_for = null,
+      updated_at = now()
+    from ${cardOrderItems} i
+    where i.order_id = ${orderId} and i.card_id = c.id
+    returning c.id, c.expires_at::text as expires_at`);
+  return (res as unknown as { rows: { id: number; expires_at: string | null }[] }).rows;
 }
 
 export async function itemCardIds(db: Executor, orderId: number): Promise<number[]> {

@@ -19,6 +19,7 @@ import { scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { CardService } from './card.service.js';
+import type { PriceService } from './price.service.js';
 import * as cardRepo from './card.repo.js';
 import * as repo from './order.repo.js';
 import { NotificationRefused, PaymentProviderError, type PaymentProvider } from './payment.js';
@@ -35,6 +36,7 @@ function toDto(r: repo.OrderRow): OrderDto {
     months: r.months,
     topupMb: r.topupMb,
     unitPriceCents: r.unitPriceCents,
+    priceId: r.priceId,
     amountCents: r.amountCents,
     status: r.status as OrderStatus,
     cardCount: r.cardCount,
@@ -51,12 +53,26 @@ function toDto(r: repo.OrderRow): OrderDto {
 
 /** Renewals: price × months × cards; top-ups: price × cards. At most CARD_LIMITS.amountCents. */
 function amountOf(o: { kind: OrderKind; months: number; unitPriceCents: number }, cardCount: number) {
+  if (o.kind === 'renewal' && o.months < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'months' });
   const amount = o.unitPriceCents * cardCount * (o.kind === 'renewal' ? o.months : 1);
   if (amount > CARD_LIMITS.amountCents) {
-    throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'unitPriceCents', params: { max: CARD_LIMITS.amountCents } });
+    throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'cardIds', params: { max: CARD_LIMITS.amountCents } });
   }
   return amount;
 }
+
+/** An order's terms from a price list entry: the caller chooses the price, never the amount. */
+const termsOf = (price: { id: number; kind: string; plan: string; topupMb: number; unitPriceCents: number }, months: number) => {
+  const kind = price.kind as OrderKind;
+  return {
+    priceId: price.id,
+    kind,
+    plan: price.plan,
+    months: kind === 'renewal' ? months : 0,
+    topupMb: kind === 'topup' ? price.topupMb : 0,
+    unitPriceCents: price.unitPriceCents,
+  };
+};
 
 /** A merchant order number: C + UTC time to the second + 8 random digits (out_trade_no, ≤ 32). */
 function newOrderNo(now = new Date()) {
@@ -80,6 +96,7 @@ export class OrderService {
   constructor(
     private readonly db: Db,
     private readonly cards: CardService,
+    private readonly prices: PriceService,
     readonly payments: PaymentProvider,
     private readonly log: FastifyBaseLogger,
     private readonly opts: { payTimeoutMs: number },
@@ -118,60 +135,75 @@ export class OrderService {
   async create(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.add>) {
     const ids = [...new Set(body.cardIds)];
     const rows = await this.cards.manageable(actor, ids);
-    const { cardIds: _c, ...o } = body;
-    const months = o.kind === 'renewal' ? o.months : 0;
-    const topupMb = o.kind === 'topup' ? o.topupMb : 0;
-    const amountCents = amountOf({ ...o, months }, rows.length);
+    const terms = termsOf(await this.prices.orderable(body.priceId), body.months);
+    const amountCents = amountOf(terms, rows.length);
     const orderNo = newOrderNo();
     const id = await this.db.transaction(async (tx) => {
       const orderId = await repo.insertOrder(
         tx,
         {
-          orderNo, kind: o.kind, plan: o.plan, months, topupMb, unitPriceCents: o.unitPriceCents, amountCents, remarks: o.remarks,
+          orderNo, ...terms, amountCents, remarks: body.remarks,
           ownerPath: actor.path, createdBy: actor.userId, createdByName: actor.username, provider: this.payments.name,
           payBefore: new Date(Date.now() + this.opts.payTimeoutMs),
         },
         rows.map((c) => ({ cardId: c.id, iccid: c.iccid, msisdn: c.msisdn, expiresBefore: c.expiresAt })),
       );
-      await audit(tx, actor, { entityId: orderId, name: orderNo, summary: { kind: o.kind, months, topupMb, amountCents, iccids: rows.map((c) => c.iccid) } });
+      await audit(tx, actor, { entityId: orderId, name: orderNo, summary: { ...terms, amountCents, iccids: rows.map((c) => c.iccid) } });
       return orderId;
     });
     return { id, orderNo, amountCents };
   }
 
   /**
-   * An unpaid order's terms (its amount follows; a QR code already issued is closed at the
-   * provider and the order gets a new number, so the old code can no longer be paid), or a status
-   * change: `cancelled` (unpaid; its QR code closed first) or `refunded` (paid). Each write is
-   * guarded by the status it was decided on: a payment that lands meanwhile wins.
+   * An unpaid order's terms (another price of its kind, months, remarks; its amount follows; a QR
+   * code already issued is closed at the provider and the order gets a new number, so the old code
+   * can no longer be paid), or a status change: `cancelled` (unpaid; its QR code closed first) or
+   * `refunded` (paid: the cards go back to the expiry, plan and data the order found). Each write
+   * is guarded by the status it was decided on: a payment that lands meanwhile wins.
    */
   async edit(actor: Actor, body: EndpointParsedBody<typeof cardOrderApi.edit>) {
     await this.expireDue();
     const [order] = await this.visible(actor, [body.id]);
-    const { id, status, ...terms } = body;
+    const { id, status, priceId, months, remarks } = body;
     const from = status === 'refunded' ? 'paid' : 'unpaid';
     if (order!.status !== from) throw conflict(status === 'refunded' ? 'orderNotPaid' : 'orderNotUnpaid');
+    if (status === 'refunded') return this.refund(actor, order!);
     const kind = order!.kind as OrderKind;
-    const next = {
-      months: kind === 'renewal' ? (terms.months ?? order!.months) : 0,
-      topupMb: kind === 'topup' ? (terms.topupMb ?? order!.topupMb) : 0,
-      unitPriceCents: terms.unitPriceCents ?? order!.unitPriceCents,
-    };
-    if (kind === 'renewal' && next.months < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'months' });
-    if (kind === 'topup' && next.topupMb < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'topupMb' });
-    const amountCents = status ? order!.amountCents : amountOf({ kind, ...next }, order!.cardCount);
-    if (from === 'unpaid' && order!.codeUrl) await this.closeAtProvider(order!.orderNo);
+    let terms = { priceId: order!.priceId, kind, plan: order!.plan, months: order!.months, topupMb: order!.topupMb, unitPriceCents: order!.unitPriceCents };
+    if (!status && priceId !== undefined && priceId !== order!.priceId) {
+      const price = await this.prices.orderable(priceId);
+      if (price.kind !== kind) throw refuse(ErrorCode.VALIDATION, 'priceKindMismatch', { field: 'priceId' });
+      terms = termsOf(price, order!.months);
+    }
+    if (kind === 'renewal' && months !== undefined) terms.months = months;
+    const amountCents = status ? order!.amountCents : amountOf(terms, order!.cardCount);
+    if (order!.codeUrl) await this.closeAtProvider(order!.orderNo);
     await this.db.transaction(async (tx) => {
       const changed = await repo.updateOrder(
         tx,
         id,
         status
           ? { status }
-          : { ...terms, ...next, amountCents, codeUrl: null, ...(order!.codeUrl ? { orderNo: newOrderNo() } : {}) },
+          : { ...terms, amountCents, ...(remarks !== undefined ? { remarks } : {}), codeUrl: null, ...(order!.codeUrl ? { orderNo: newOrderNo() } : {}) },
         from,
       );
-      if (!changed) throw conflict(from === 'paid' ? 'orderNotPaid' : 'orderNotUnpaid');
-      await audit(tx, actor, { entityId: id, name: order!.orderNo, summary: status ? { status } : terms });
+      if (!changed) throw conflict('orderNotUnpaid');
+      await audit(tx, actor, { entityId: id, name: order!.orderNo, summary: status ? { status } : { ...terms, amountCents } });
+    });
+  }
+
+  /** A paid order refunded: recorded, and what it gave the cards is taken back in the same transaction. */
+  private async refund(actor: Actor, order: repo.OrderRow) {
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.updateOrder(tx, order.id, { status: 'refunded' }, 'paid'))) throw conflict('orderNotPaid');
+      let reverted: { id: number; expires_at: string | null }[] = [];
+      if (order.kind === 'renewal') reverted = await repo.revertRenewal(tx, order.id, order.months, order.plan);
+      else await cardRepo.addAllowance(tx, await repo.itemCardIds(tx, order.id), -order.topupMb);
+      await audit(tx, actor, {
+        entityId: order.id,
+        name: order.orderNo,
+        summary: { status: 'refunded', ...(order.kind === 'renewal' ? { expiresAt: reverted.map((r) => r.expires_at) } : { topupMb: -order.topupMb }) },
+      });
     });
   }
 
@@ -258,7 +290,10 @@ export class OrderService {
       const row = await repo.markPaid(tx, notice.orderNo, notice.transactionId, notice.paidAt, notice.amountCents);
       if (!row) return false;
       const ids = await repo.itemCardIds(tx, row.id);
-      if (row.kind === 'renewal') await repo.setItemExpiry(tx, row.id, await cardRepo.extendExpiry(tx, ids, row.months));
+      if (row.kind === 'renewal') {
+        await repo.recordPlansBefore(tx, row.id);
+        await repo.setItemExpiry(tx, row.id, await cardRepo.extendExpiry(tx, ids, row.months, row.plan));
+      }
       else await cardRepo.addAllowance(tx, ids, row.topupMb);
       await repo.logPayment(tx, { ...e, provider, outcome: 'paid' });
       return true;

@@ -48,7 +48,7 @@ const provider = (over: Partial<ConstructorParameters<typeof WechatPayments>[0]>
     mchId: '1900000001',
     serialNo: 'SERIAL-1',
     privateKey: pem(merchant.privateKey, 'pkcs8'),
-    platformCert: pem(platform.publicKey, 'spki'),
+    platformKeys: [{ pem: pem(platform.publicKey, 'spki') }],
     apiV3Key: API_V3_KEY,
     notifyUrl: 'https://console.example/api/v1/wechat/notify',
     ...over,
@@ -57,7 +57,7 @@ const provider = (over: Partial<ConstructorParameters<typeof WechatPayments>[0]>
 /** A notification as the platform sends it; `tamper` changes the body after signing. */
 function notification(
   transaction: Record<string, unknown>,
-  opts: { key?: string; signer?: crypto.KeyObject; at?: number; tamper?: (body: string) => string; rewrite?: (body: string) => string } = {},
+  opts: { key?: string; signer?: crypto.KeyObject; serial?: string; at?: number; tamper?: (body: string) => string; rewrite?: (body: string) => string } = {},
 ) {
   const nonce = crypto.randomBytes(6).toString('hex');
   const cipher = crypto.createCipheriv('aes-256-gcm', Buffer.from(opts.key ?? API_V3_KEY), Buffer.from(nonce));
@@ -78,15 +78,15 @@ function notification(
     .update(`${timestamp}\n${headerNonce}\n${body}\n`)
     .sign(opts.signer ?? platform.privateKey, 'base64');
   return {
-    headers: { 'wechatpay-timestamp': timestamp, 'wechatpay-nonce': headerNonce, 'wechatpay-signature': signature, 'wechatpay-serial': 'PLATFORM-1' },
+    headers: { 'wechatpay-timestamp': timestamp, 'wechatpay-nonce': headerNonce, 'wechatpay-signature': signature, 'wechatpay-serial': opts.serial ?? 'PLATFORM-1' },
     body: opts.tamper ? opts.tamper(body) : body,
   };
 }
 
 /** How the provider takes a notification: accepted, refused with its outcome, or failed otherwise. */
-const refused = (n: { headers: Record<string, string>; body: string }) => {
+const refused = (n: { headers: Record<string, string>; body: string }, p = provider()) => {
   try {
-    provider().readNotification(n.headers, n.body);
+    p.readNotification(n.headers, n.body);
   } catch (err) {
     return err instanceof NotificationRefused ? err.outcome : `other: ${(err as Error).message}`;
   }
@@ -176,5 +176,22 @@ describe('WeChat Pay v3 (Native) provider', () => {
     const other = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     await expect(provider({ privateKey: pem(other.privateKey, 'pkcs8') }).close('CO20261124000001')).rejects.toThrow(/SIGN_ERROR/);
     await expect(provider({ baseUrl: 'http://127.0.0.1:9' }).close('CO20261124000001')).rejects.toThrow(PaymentProviderError);
+  });
+
+  it('verifies with the key the notification names (Wechatpay-Serial): old and new keys during a rotation, an unknown serial refused', () => {
+    const next = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rotating = provider({
+      platformKeys: [
+        { serial: 'PUB_KEY_ID_OLD', pem: pem(platform.publicKey, 'spki') },
+        { serial: 'PUB_KEY_ID_NEW', pem: pem(next.publicKey, 'spki') },
+      ],
+    });
+    expect(refused(notification(paid, { serial: 'PUB_KEY_ID_OLD' }), rotating)).toBe('accepted');
+    expect(refused(notification(paid, { serial: 'pub_key_id_new', signer: next.privateKey }), rotating)).toBe('accepted');
+    // Signed with the old key but naming the new one: the named key decides, and it does not verify.
+    expect(refused(notification(paid, { serial: 'PUB_KEY_ID_NEW' }), rotating)).toBe('badSignature');
+    // A serial we do not hold (a rotation not configured yet) is refused; the platform retries.
+    expect(refused(notification(paid, { serial: 'PUB_KEY_ID_OTHER' }), rotating)).toBe('badSignature');
+    expect(() => rotating.readNotification(notification(paid, { serial: 'PUB_KEY_ID_OTHER' }).headers, '{}')).toThrow(/unknown platform key serial PUB_KEY_ID_OTHER/);
   });
 });

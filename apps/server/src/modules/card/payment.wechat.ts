@@ -11,15 +11,42 @@ export interface WechatPayOptions {
   serialNo: string;
   /** The merchant's API private key (PEM). */
   privateKey: string;
-  /** WeChat Pay's platform certificate or public key (PEM): verifies notifications. */
-  platformCert: string;
+  /**
+   * WeChat Pay's platform certificates or public keys (PEM) that verify notifications, each with
+   * the serial the platform names in `Wechatpay-Serial`: a certificate's own serial number, or the
+   * id of a public key (PUB_KEY_ID_…). During a key rotation both the old and the new are listed.
+   * A public key given without its id verifies notifications of any serial (a single-key setup).
+   */
+  platformKeys: { serial?: string; pem: string }[];
   /** The APIv3 key: decrypts the notification's resource (AEAD_AES_256_GCM). */
   apiV3Key: string;
   notifyUrl: string;
 }
 
-export function wechatOptionsFromFiles(c: Omit<WechatPayOptions, 'privateKey' | 'platformCert'> & { privateKeyFile: string; platformCertFile: string }): WechatPayOptions {
-  return { ...c, privateKey: fs.readFileSync(c.privateKeyFile, 'utf8'), platformCert: fs.readFileSync(c.platformCertFile, 'utf8') };
+export function wechatOptionsFromFiles(
+  c: Omit<WechatPayOptions, 'privateKey' | 'platformKeys'> & { privateKeyFile: string; platformKeyFiles: { serial?: string; file: string }[] },
+): WechatPayOptions {
+  const { privateKeyFile, platformKeyFiles: files, ...rest } = c;
+  return {
+    ...rest,
+    privateKey: fs.readFileSync(privateKeyFile, 'utf8'),
+    platformKeys: files.map((f) => ({ serial: f.serial, pem: fs.readFileSync(f.file, 'utf8') })),
+  };
+}
+
+/** Any serial: a public key configured without its id. */
+const ANY_SERIAL = '*';
+
+/** Serial (upper case) → verifying key; a certificate's serial is read from it unless given. */
+function keysBySerial(entries: { serial?: string; pem: string }[]): Map<string, crypto.KeyObject> {
+  const keys = new Map<string, crypto.KeyObject>();
+  for (const e of entries) {
+    const cert = e.pem.includes('CERTIFICATE') ? new crypto.X509Certificate(e.pem) : undefined;
+    const serial = e.serial ?? cert?.serialNumber ?? ANY_SERIAL;
+    keys.set(serial.toUpperCase(), cert ? cert.publicKey : crypto.createPublicKey(e.pem));
+  }
+  if (keys.size === 0) throw new Error('WeChat Pay needs at least one platform certificate or public key');
+  return keys;
 }
 
 /**
@@ -30,12 +57,10 @@ export function wechatOptionsFromFiles(c: Omit<WechatPayOptions, 'privateKey' | 
  */
 export class WechatPayments implements PaymentProvider {
   readonly name = 'wechat';
-  private readonly platformKey: crypto.KeyObject;
+  private readonly platformKeys: Map<string, crypto.KeyObject>;
 
   constructor(private readonly opts: WechatPayOptions) {
-    this.platformKey = opts.platformCert.includes('CERTIFICATE')
-      ? new crypto.X509Certificate(opts.platformCert).publicKey
-      : crypto.createPublicKey(opts.platformCert);
+    this.platformKeys = keysBySerial(opts.platformKeys);
   }
 
   authorization(method: string, pathWithQuery: string, body: string, now = Date.now()): string {
@@ -96,9 +121,14 @@ export class WechatPayments implements PaymentProvider {
     const timestamp = header(headers, 'wechatpay-timestamp');
     const nonce = header(headers, 'wechatpay-nonce');
     const signature = header(headers, 'wechatpay-signature');
+    // The key the platform says it signed with: a serial we do not hold is a rotation we have not
+    // configured yet (or a forgery); it is refused, logged, and the platform retries later.
+    const serial = header(headers, 'wechatpay-serial').toUpperCase();
+    const key = this.platformKeys.get(serial) ?? this.platformKeys.get(ANY_SERIAL);
+    if (!key) throw new NotificationRefused('badSignature', `unknown platform key serial ${serial.slice(0, 64) || '(none)'}`);
     const valid =
       signature !== '' &&
-      crypto.createVerify('RSA-SHA256').update(`${timestamp}\n${nonce}\n${rawBody}\n`).verify(this.platformKey, signature, 'base64');
+      crypto.createVerify('RSA-SHA256').update(`${timestamp}\n${nonce}\n${rawBody}\n`).verify(key, signature, 'base64');
     if (!valid) throw new NotificationRefused('badSignature', 'the platform signature does not verify');
     if (Math.abs(Date.now() - Number(timestamp) * 1000) > NOTIFY_MAX_SKEW_MS) {
       throw new NotificationRefused('badSignature', 'the timestamp is too old or too new');

@@ -192,6 +192,7 @@ export default function CardListPage() {
       <CardImportDialog open={importing} onClose={() => setImporting(false)} />
       <OrderFormModal
         cardIds={ordering}
+        plans={list.data?.items.filter((c) => ordering?.includes(c.id)).map((c) => c.plan)}
         onClose={() => setOrdering(null)}
         onCreated={(id) => {
           setOrdering(null);

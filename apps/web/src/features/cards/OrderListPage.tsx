@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Card, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { Button, Card, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { TagsOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -10,6 +11,8 @@ import { ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { useDeleteOrders, useEditOrder, useOrder, useOrderList, yuan, type OrderListParams, type OrderSort } from './api';
 import { PayQrModal } from './PayQrModal';
+import { PriceListDrawer } from './PriceListDrawer';
+import { usePermission } from '../../lib/session';
 
 type Filters = Pick<OrderListParams, 'q' | 'status' | 'kind'>;
 
@@ -27,6 +30,9 @@ function OrderDetails({ id, onClose }: { id: number | undefined; onClose: () => 
             <Descriptions.Item label={t('cards:orders.kind')}>{t(`cards:orders.kinds.${o.kind}`)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:orders.status')}>{t(`cards:orders.statuses.${o.status}`)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:fields.plan')}>{o.plan || t('common:empty')}</Descriptions.Item>
+            <Descriptions.Item label={t('cards:prices.unit')}>
+              {o.kind === 'renewal' ? t('cards:prices.perMonth', { price: yuan(o.unitPriceCents) }) : t('cards:prices.perCard', { price: yuan(o.unitPriceCents) })}
+            </Descriptions.Item>
             <Descriptions.Item label={t('cards:orders.amount')}>{yuan(o.amountCents)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:orders.createdAt')}>{parseTime(o.createdAt)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:orders.paidAt')}>{o.paidAt ? parseTime(o.paidAt) : t('common:empty')}</Descriptions.Item>
@@ -59,6 +65,8 @@ export default function OrderListPage() {
   const edit = useEditOrder();
   const remove = useDeleteOrders();
   const [details, setDetails] = useState<number | undefined>();
+  const canPrice = usePermission('card:price');
+  const [pricing, setPricing] = useState(false);
   const payId = Number(params.get('pay')) || undefined;
   const pay = (id: number | undefined) => setParams(id ? { pay: String(id) } : {}, { replace: true });
 
@@ -100,7 +108,17 @@ export default function OrderListPage() {
   ];
 
   return (
-    <Card title={t('cards:orders.title')} data-testid="order-list-page">
+    <Card
+      title={t('cards:orders.title')}
+      data-testid="order-list-page"
+      extra={
+        canPrice && (
+          <Button icon={<TagsOutlined />} onClick={() => setPricing(true)} data-testid="btn-price-list">
+            {t('cards:prices.title')}
+          </Button>
+        )
+      }
+    >
       <FilterBar<Filters> onSearch={(f) => table.search(f)}>
         <Form.Item name="q">
           <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} aria-label={t('cards:orders.search')} style={{ width: 240 }} />
@@ -115,6 +133,7 @@ export default function OrderListPage() {
       <Table<OrderDto> data-testid="table-orders" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />
       <OrderDetails id={details} onClose={() => setDetails(undefined)} />
       <PayQrModal orderId={payId} onClose={() => pay(undefined)} />
+      {canPrice && <PriceListDrawer open={pricing} onClose={() => setPricing(false)} />}
     </Card>
   );
 }

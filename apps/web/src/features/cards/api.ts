@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import {
   cardApi,
   cardOrderApi,
+  cardPriceApi,
   type CardFields,
   type EndpointBody,
   type EndpointData,
@@ -13,9 +14,13 @@ export type CardListParams = EndpointQuery<typeof cardApi.list>;
 export type CardSort = NonNullable<CardListParams['sort']>;
 export type OrderListParams = EndpointQuery<typeof cardOrderApi.list>;
 export type OrderSort = NonNullable<OrderListParams['sort']>;
+export type PriceListParams = EndpointQuery<typeof cardPriceApi.list>;
+export type PriceSort = NonNullable<PriceListParams['sort']>;
+export type PriceBody = EndpointBody<typeof cardPriceApi.add>;
 
 const CARDS = ['cards'] as const;
 const ORDERS = ['cardOrders'] as const;
+const PRICES = ['cardPrices'] as const;
 
 export function useCardList(params: CardListParams) {
   return useQuery({
@@ -124,6 +129,40 @@ export function usePayQr(id: number | undefined) {
 export function useSimulatePay() {
   const invalidate = useInvalidateCards();
   return useMutation({ mutationFn: (id: number) => api(cardOrderApi.simulatePay, { body: { id } }), onSuccess: invalidate });
+}
+
+/** The prices an order may be made at (card:order). */
+export function usePriceOptions(enabled: boolean) {
+  return useQuery({ queryKey: [...PRICES, 'options'], queryFn: () => api(cardPriceApi.options), enabled });
+}
+
+/** The price list (card:price). */
+export function usePriceList(params: PriceListParams, enabled: boolean) {
+  return useQuery({
+    queryKey: [...PRICES, 'list', params],
+    queryFn: () => api(cardPriceApi.list, { query: params }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useSavePrice() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: number; body: Partial<PriceBody> }) =>
+      id
+        ? api(cardPriceApi.edit, { body: { ...body, kind: undefined, id } as EndpointBody<typeof cardPriceApi.edit>, silent: true })
+        : api(cardPriceApi.add, { body: body as PriceBody, silent: true }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: PRICES }),
+  });
+}
+
+export function useDeletePrices() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: number[]) => api(cardPriceApi.remove, { query: { id: ids.join(',') } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: PRICES }),
+  });
 }
 
 /** Money in cents as yuan with two decimals. */
