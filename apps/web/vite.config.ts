@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -26,8 +27,13 @@ const vendorGroups = [
   { name: (id: string) => localeChunk(id), priority: 60 },
 ];
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  // The contract's zod schemas are types only in the browser (build/zod-inert.ts): the production
+  // bundle gets an inert stand-in instead of zod. `vite dev` and the web's unit tests keep zod.
+  resolve: {
+    alias: command === 'build' ? [{ find: /^zod$/, replacement: fileURLToPath(new URL('./build/zod-inert.ts', import.meta.url)) }] : [],
+  },
   server: {
     port: 5173,
     proxy: {
@@ -44,4 +50,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -2,13 +2,14 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import AuthRedirect from './AuthRedirect';
 import { PageSpin } from '../components/PageSpin';
-import { Layout } from './layout/Layout';
 import { isKnownPage, NotAvailablePage, pageFor } from './pages';
 import RedirectBack from './RedirectBack';
 import { HOME_PATH, useRouteTable, type AppRoute } from './route-table';
 import { RouteGuard } from './RouteGuard';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+// The signed-in frame (sidebar, navbar, tags, alarm bell) is not part of the login page's download.
+const Layout = lazy(() => import('./layout/Layout').then((m) => ({ default: m.Layout })));
 
 function elementFor(route: AppRoute) {
   if (route.kind === 'redirect' && route.redirect) return <Navigate to={route.redirect} replace />;
@@ -37,8 +38,9 @@ export function AppRoutes() {
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/auth-redirect" element={<AuthRedirect />} />
+          {/* Outside the lazily loaded layout: a redirect inside it is not rendered on the first load. */}
+          <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
           <Route element={<Layout table={table} />}>
-            <Route index element={<Navigate to={HOME_PATH} replace />} />
             <Route path="/redirect/*" element={<RedirectBack />} />
             <Route path="/project/devicelist" element={<LegacyDeviceList />} />
             {table.routes.map((route) => (

@@ -1,5 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { lazy, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { feedbackMessage } from '../lib/feedback';
@@ -7,6 +6,9 @@ import { ApiError, ClientCode, describeError } from '../lib/http';
 import { loginRedirect, safeRedirect } from '../lib/redirect';
 import { PageSpin } from '../components/PageSpin';
 import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from '../lib/session';
+
+/** The "server unreachable" screen (antd's Result, with its illustrations: not on the login path). */
+const Unreachable = lazy(() => import('./Unreachable'));
 
 /** Paths a visitor without a session may open (§2). */
 const WHITELIST = ['/login', '/auth-redirect'];
@@ -46,19 +48,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
     const back = new URLSearchParams(location.search).get('redirect');
     return <Navigate to={safeRedirect(back)} replace />;
   }
-  if (status === 'unreachable') {
-    return (
-      <Result
-        status="warning"
-        title={t('errors:network')}
-        extra={
-          <Button type="primary" onClick={retrySession} data-testid="session-retry">
-            {t('common:retry')}
-          </Button>
-        }
-      />
-    );
-  }
+  if (status === 'unreachable') return <Unreachable onRetry={retrySession} />;
   if (status !== 'ready') return <PageSpin />;
   return children;
 }

@@ -1,20 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, theme, type ConfigProviderProps } from 'antd';
-import enUS from 'antd/locale/en_US';
-import esES from 'antd/locale/es_ES';
-import jaJP from 'antd/locale/ja_JP';
-import zhCN from 'antd/locale/zh_CN';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Language } from '@iot/contract';
+import { useAntdLocale } from '../lib/antd-locale';
 import { bindFeedback } from '../lib/feedback';
 import { isLanguage } from '../lib/i18n';
 import { usePrefersReducedMotion } from '../lib/reduced-motion';
 import { primaryFor, useSettings } from './settings';
-
-type Locale = NonNullable<ConfigProviderProps['locale']>;
-
-const ANTD_LOCALES: Record<Language, Locale> = { zh: zhCN, en: enUS, es: esES, ja: jaJP };
 
 /**
  * antd's default greys and status colours are below WCAG AA's 4.5:1 for small text on white
@@ -56,12 +48,13 @@ export function Providers({ children }: { children: ReactNode }) {
   const { themeColor } = useSettings();
   const reducedMotion = usePrefersReducedMotion();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  const antdLocale = useAntdLocale(lang);
   const primary = primaryFor(themeColor);
 
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
-        locale={ANTD_LOCALES[lang]}
+        locale={antdLocale}
         componentSize="middle"
         button={{ autoInsertSpace: false }}
         theme={{

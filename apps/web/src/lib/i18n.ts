@@ -1,6 +1,7 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '@iot/contract';
+import { loadAntdLocale } from './antd-locale';
 import { getLanguageCookie, setLanguageCookie } from './cookies';
 
 /**
@@ -64,11 +65,12 @@ i18n.on('languageChanged', (lng) => {
   if (typeof document !== 'undefined' && isLanguage(lng)) document.documentElement.lang = lng;
 });
 
-export const i18nReady = i18n
+const startLanguage = detectLanguage();
+const texts = i18n
   .use(bundledLocales)
   .use(initReactI18next)
   .init({
-    lng: detectLanguage(),
+    lng: startLanguage,
     fallbackLng: false,
     supportedLngs: [...LANGUAGES],
     ns: NAMESPACES,
@@ -76,17 +78,18 @@ export const i18nReady = i18n
     interpolation: { escapeValue: false },
     react: { useSuspense: false },
   });
-
+/** Resolves once the UI language's texts, the console's and antd's, are loaded: render after it. */
+export const i18nReady = Promise.all([texts, loadAntdLocale(startLanguage)]);
 
 export function currentLanguage(): Language {
   const lang = i18n.resolvedLanguage ?? i18n.language;
   return isLanguage(lang) ? lang : 'en';
 }
 
-/** Switches the UI language and remembers it in the `language` cookie. */
+/** Switches the UI language (the console's and antd's texts) and remembers it in the `language` cookie. */
 export async function setLanguage(lang: Language): Promise<void> {
   setLanguageCookie(lang);
-  await i18n.changeLanguage(lang);
+  await Promise.all([i18n.changeLanguage(lang), loadAntdLocale(lang)]);
 }
 
 /** A site-config field for a language: zh has no suffix; en, es and ja use En, Es, Ja. */
