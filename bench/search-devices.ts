@@ -15,7 +15,7 @@ import { onEachEngine, startApp } from './engines.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200_000);
 const SAMPLES = 25;
-const TRGM_INDEXES = ['devices_name_trgm_idx', 'devices_sn_trgm_idx', 'devices_search_trgm_idx'];
+const TRGM_INDEXES = ['devices_search_trgm_idx'];
 
 /** Deterministic pseudo-random device numbers to look for. */
 function picks(seed: number): number[] {

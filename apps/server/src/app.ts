@@ -38,7 +38,7 @@ import { ProjectService } from './modules/project/project.service.js';
 import { projectRoutes } from './modules/project/project.routes.js';
 import { DeviceService } from './modules/device/device.service.js';
 import { deviceRoutes } from './modules/device/device.routes.js';
-import { DeviceSheetService, type ImportLimits } from './modules/device/device.import.js';
+import { DeviceSheetService, IMPORT_LIMITS, type ImportLimits } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
 import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/ingest.service.js';
@@ -60,6 +60,7 @@ import { CardSheetService } from './modules/card/card.import.js';
 import { cardRoutes } from './modules/card/card.routes.js';
 import { OrderService } from './modules/card/order.service.js';
 import { orderRoutes } from './modules/card/order.routes.js';
+import { UPLOAD_MAX_MB } from './lib/sheet.js';
 import { priceRoutes } from './modules/card/price.routes.js';
 import { PriceService } from './modules/card/price.service.js';
 import { CardJobs } from './modules/card/card.jobs.js';
@@ -132,7 +133,7 @@ export interface AppDeps {
   liveLimits?: RealtimeOptions['limits'];
   logger?: boolean | object;
   /** Concurrent imports and their queue wait (tests shorten them). */
-  importLimits?: ImportLimits;
+  importLimits?: Partial<ImportLimits>;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -177,7 +178,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const types = new DeviceTypeService(db, bus);
   const projects = new ProjectService(db, admin);
   const devices = new DeviceService(db, projects, types, bus);
-  const sheets = new DeviceSheetService(db, types, projects, deps.importLimits);
+  const sheets = new DeviceSheetService(db, types, projects, { ...IMPORT_LIMITS, maxRows: config.importMaxRows, ...deps.importLimits });
   const commands = new CommandService(db, bus, app.log);
   const mailer = new AlarmMailer(
     {
@@ -226,7 +227,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const cards = new CardService(db, devices, projects, deps.carrier ?? carrierFrom(config.carrier), {
     cacheTtlMs: config.carrierCacheTtl * 1000,
   });
-  const cardSheets = new CardSheetService(db, projects, (work) => sheets.withImportSlot(work));
+  const cardSheets = new CardSheetService(db, projects, sheets);
   const prices = new PriceService(db);
   const orders = new OrderService(db, cards, prices, deps.payments ?? paymentsFrom(config.payment), app.log, {
     payTimeoutMs: config.orderPayTimeout * 1000,
@@ -258,7 +259,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } });
+  await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { db });
   await app.register(endpointParityPlugin, { endpoints: deps.endpoints });

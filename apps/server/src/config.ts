@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { IMPORT_MAX_ROWS, IMPORT_MAX_ROWS_EMBEDDED } from '@iot/contract';
 
 /**
  * The one place the environment is read. Every variable is validated here; a bad value stops
@@ -66,6 +67,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWith(['postgres', 'postgresql']).optional(),
+  /** Rows one spreadsheet import may take (default 100,000 on PostgreSQL, 20,000 on PGlite). */
+  IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(IMPORT_MAX_ROWS).optional(),
   DATABASE_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   MQTT_PORT: port.default(1883),
   MQTT_URL: urlWith(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
@@ -143,6 +146,7 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  importMaxRows: number;
   /** PostgreSQL's max_parallel_workers_per_gather for the console's connections (docs/ARCHITECTURE.md). */
   databaseParallelWorkers: number;
   mqttPort: number;
@@ -272,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    importMaxRows: e.IMPORT_MAX_ROWS ?? (e.DATABASE_URL ? IMPORT_MAX_ROWS : IMPORT_MAX_ROWS_EMBEDDED),
     databaseParallelWorkers: e.DATABASE_PARALLEL_WORKERS,
     mqttPort: e.MQTT_PORT,
     mqttPortSet: cleaned.MQTT_PORT !== undefined,

@@ -22,6 +22,13 @@ describe('configuration', () => {
     expect(c.dataDir).toBe(path.resolve('./data'));
   });
 
+  it('takes 100,000-row imports on PostgreSQL and 20,000 on the embedded database by default', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).importMaxRows).toBe(100_000);
+    expect(loadConfig({}).importMaxRows).toBe(20_000);
+    expect(loadConfig({ IMPORT_MAX_ROWS: '50000' }).importMaxRows).toBe(50_000);
+    expect(() => loadConfig({ IMPORT_MAX_ROWS: '200000' })).toThrow(/IMPORT_MAX_ROWS/);
+  });
+
   it('runs the demo fleet by default only with the embedded database', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe('off');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'on' }).demo).toBe('on');

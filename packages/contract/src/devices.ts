@@ -394,7 +394,13 @@ export const IMPORT_MODES = ['all', 'valid'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 /** §5: the message for a file that is not .xlsx/.xls. */
 export const IMPORT_FORMAT_MESSAGE = REFUSALS.importFormat;
-export const IMPORT_MAX_ROWS = 20_000;
+/**
+ * Rows one import may take: the ceiling (`IMPORT_MAX_ROWS` setting, default on PostgreSQL). On the
+ * embedded PGlite the default is IMPORT_MAX_ROWS_EMBEDDED: its one connection is held by the insert,
+ * and 100,000 rows hold every other request ~10 s there (bench/README.md).
+ */
+export const IMPORT_MAX_ROWS = 100_000;
+export const IMPORT_MAX_ROWS_EMBEDDED = 20_000;
 
 export const importErrorSchema = z.object({
   /** Spreadsheet row number (the header is row 1). */

@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
 
+/** The largest upload (a 100,000-row device sheet of the template's columns is about 19 MB). */
+export const UPLOAD_MAX_MB = 50;
+
 /** What an upload really is, by its first bytes; undefined for anything but a workbook. */
 export function spreadsheetKind(buf: Buffer): 'xlsx' | 'xls' | undefined {
   // .xlsx: a ZIP (local file header PK\x03\x04) holding the workbook part.

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
+import { readXlsxRows } from './xlsx-rows.mjs';
 
 /** @type {{ data: Uint8Array; maxRows: number }} */
 const { data, maxRows } = workerData;
@@ -19,7 +20,8 @@ try {
   // Not Linux, or not allowed: run at normal priority.
 }
 
-try {
+/** The first sheet by SheetJS: .xls, and the .xlsx the fast reader leaves to it. */
+function readWithSheetJs() {
   const wb = XLSX.read(data, {
     type: 'buffer',
     dense: true,
@@ -31,20 +33,37 @@ try {
     cellStyles: false,
   });
   const name = wb.SheetNames[0];
-  let dimensionRows = 0;
-  if (name) {
-    const ws = wb.Sheets[name];
-    // `!fullref` is the sheet's whole dimension when sheetRows cut it short.
-    const ref = ws['!fullref'] ?? ws['!ref'];
-    dimensionRows = ref ? XLSX.utils.decode_range(ref).e.r + 1 : 0;
-    const rows = XLSX.utils.sheet_to_json(ws, { header: 1, blankrows: false, defval: '', raw: true });
-    // In slices, each sent once the parent asks for it: the parent decodes messages on its event
-    // loop, and a queue of them would be decoded in one long go.
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const asked = new Promise((resolve) => parentPort.once('message', resolve));
-      parentPort.postMessage({ type: 'rows', rows: rows.slice(i, i + CHUNK) });
-      await asked;
+  if (!name) return { rows: [], dimensionRows: 0 };
+  const ws = wb.Sheets[name];
+  // `!fullref` is the sheet's whole dimension when sheetRows cut it short.
+  const ref = ws['!fullref'] ?? ws['!ref'];
+  return {
+    rows: XLSX.utils.sheet_to_json(ws, { header: 1, blankrows: false, defval: '', raw: true }),
+    dimensionRows: ref ? XLSX.utils.decode_range(ref).e.r + 1 : 0,
+  };
+}
+
+/** .xlsx through the fast reader (xlsx-rows.mjs); whatever it does not read, through SheetJS. */
+function read() {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (buf.length > 4 && buf.readUInt32LE(0) === 0x04034b50) {
+    try {
+      return readXlsxRows(buf, maxRows);
+    } catch {
+      // Not a shape it reads (or a broken file): SheetJS reads it, or says what is wrong.
     }
+  }
+  return readWithSheetJs();
+}
+
+try {
+  const { rows, dimensionRows } = read();
+  // In slices, each sent once the parent asks for it: the parent decodes messages on its event
+  // loop, and a queue of them would be decoded in one long go.
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const asked = new Promise((resolve) => parentPort.once('message', resolve));
+    parentPort.postMessage({ type: 'rows', rows: rows.slice(i, i + CHUNK) });
+    await asked;
   }
   parentPort.postMessage({ type: 'done', dimensionRows });
 } catch (err) {

@@ -1,3 +1,4 @@
+import { UPLOAD_MAX_MB } from '../lib/sheet.js';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import {
@@ -57,7 +58,7 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       if (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_FILES_LIMIT') {
-        return send(reply, ErrorCode.VALIDATION, 'file: one file of at most 20 MB', { field: 'file' });
+        return send(reply, ErrorCode.VALIDATION, `file: one file of at most ${UPLOAD_MAX_MB} MB`, { field: 'file' });
       }
       const message =
         err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'

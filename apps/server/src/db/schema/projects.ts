@@ -143,9 +143,9 @@ export const devices = pgTable(
     index('devices_imei_idx').on(t.imei),
     index('devices_sim_idx').on(t.simNumber),
     index('devices_name_idx').on(t.name),
-    // The typeahead (ILIKE 'q%' on SN or name) and the list's search (LIKE '%q%' on `search`); pg_trgm.
-    index('devices_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
-    index('devices_sn_trgm_idx').using('gin', t.sn.op('gin_trgm_ops')),
+    // Every text search of devices (the list's, the typeahead's SN/name prefix, the alarm list's
+    // device filter) is LIKE '%q%' on `search`, through this one pg_trgm index (migration 0023
+    // dropped the name and SN ones: an import wrote three trigram indexes per device).
     index('devices_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
     check('devices_warning_level_chk', sql`warning_level between 0 and 4`),
   ],

@@ -13,6 +13,7 @@ import {
 import { escapeLike } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
+import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -214,7 +215,8 @@ function deviceWhere(f: AlarmQuery): (SQL | undefined)[] {
     visibleDevices(f.scopePath),
     f.projectId ? eq(devices.projectId, f.projectId) : undefined,
     f.typeId ? eq(devices.typeId, f.typeId) : undefined,
-    q ? or(ilike(devices.sn, q), ilike(devices.name, q)) : undefined,
+    // The search index finds the candidates (it also holds IMEI and SIM); SN or name decides.
+    q ? and(deviceTextLike(q), or(ilike(devices.sn, q), ilike(devices.name, q))) : undefined,
   ];
 }
 

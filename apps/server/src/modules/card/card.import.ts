@@ -4,7 +4,6 @@ import {
   CARD_EXPORT_MAX,
   CARD_SHEET_COLUMNS,
   CARD_STATUSES,
-  IMPORT_MAX_ROWS,
   cardFieldsSchema,
   type CardExportKey,
   type CardSheetKey,
@@ -17,7 +16,7 @@ import type { Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
-import { readSheetInWorker, restoreCell, SheetReadError, spreadsheetKind, writeSheet } from '../../lib/sheet.js';
+import { restoreCell, spreadsheetKind, writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { ProjectService } from '../project/project.service.js';
@@ -58,13 +57,19 @@ const enumCell = <T extends string>(v: unknown, values: readonly T[], fallback: 
   return values.find((x) => x.toLowerCase() === s.toLowerCase()) ?? s;
 };
 
+/** What every sheet import of the process shares: the device import's slots and row limit (DeviceSheetService). */
+export interface SheetImports {
+  withImportSlot<T>(work: () => Promise<T>): Promise<T>;
+  readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }>;
+}
+
 /** Bulk import of SIM cards from .xlsx/.xls and export to .xlsx, as the device registry does. */
 export class CardSheetService {
   constructor(
     private readonly db: Db,
     private readonly projects: ProjectService,
-    /** The process's import slots, shared with the device import (DeviceSheetService.withImportSlot). */
-    private readonly slot: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+    /** The device import's slots and row limit, shared by every sheet import of the process. */
+    private readonly imports: SheetImports,
   ) {}
 
   template(lang: Language): Buffer {
@@ -74,21 +79,11 @@ export class CardSheetService {
   async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
     if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
     if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
-    return this.slot(() => this.importSheet(actor, file, mode, dryRun));
+    return this.imports.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
   }
 
   private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    let sheet: Awaited<ReturnType<typeof readSheetInWorker>>;
-    try {
-      sheet = await readSheetInWorker(file.data, { maxRows: IMPORT_MAX_ROWS + 2 });
-    } catch (err) {
-      if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
-      throw invalid('file', 'notSpreadsheet');
-    }
-    const [header = [], ...rows] = sheet.rows;
-    if (rows.length > IMPORT_MAX_ROWS || sheet.dimensionRows > IMPORT_MAX_ROWS + 1) {
-      throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
-    }
+    const { header, rows } = await this.imports.readImportRows(file.data);
     const { keys, missing } = mapHeader(header);
     if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
     if (rows.length === 0) throw invalid('file', 'importNoRows');

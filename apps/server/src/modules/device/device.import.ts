@@ -1,6 +1,6 @@
 import {
   ErrorCode,
-  IMPORT_MAX_ROWS,
+  IMPORT_MAX_ROWS_EMBEDDED,
   refusalMessage,
   type ImportMode,
   type ImportReport,
@@ -29,8 +29,10 @@ export interface ImportLimits {
   concurrency: number;
   /** How long a further import waits for a free slot before it answers 42900. */
   waitMs: number;
+  /** Rows one import may take (config IMPORT_MAX_ROWS: 100,000 on PostgreSQL, 20,000 on PGlite). */
+  maxRows: number;
 }
-export const IMPORT_LIMITS: ImportLimits = { concurrency: 2, waitMs: 5_000 };
+export const IMPORT_LIMITS: ImportLimits = { concurrency: 2, waitMs: 5_000, maxRows: IMPORT_MAX_ROWS_EMBEDDED };
 
 /** Bulk import from .xlsx/.xls and export to .xlsx (§5 batch upload). */
 export class DeviceSheetService {
@@ -80,19 +82,27 @@ export class DeviceSheetService {
     }
   }
 
-  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+  /**
+   * The header and data rows of an uploaded sheet (parsed in a worker, devices' and SIM cards'),
+   * or the file's refusal: not a spreadsheet, or more rows than this server takes.
+   */
+  async readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }> {
+    const max = this.limits.maxRows;
     let sheet: ParsedSheet;
     try {
       // Header + the row limit + one more row to notice a sheet that is too long.
-      sheet = await readSheetInWorker(file.data, { maxRows: IMPORT_MAX_ROWS + 2 });
+      sheet = await readSheetInWorker(data, { maxRows: max + 2 });
     } catch (err) {
-      if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
+      if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max });
       throw invalid('file', 'notSpreadsheet');
     }
     const [header = [], ...rows] = sheet.rows;
-    if (rows.length > IMPORT_MAX_ROWS || sheet.dimensionRows > IMPORT_MAX_ROWS + 1) {
-      throw invalid('file', 'importTooManyRows', { max: IMPORT_MAX_ROWS });
-    }
+    if (rows.length > max || sheet.dimensionRows > max + 1) throw invalid('file', 'importTooManyRows', { max });
+    return { header, rows };
+  }
+
+  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    const { header, rows } = await this.readImportRows(file.data);
     const { keys, missing } = mapHeader(header);
     if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
     if (rows.length === 0) throw invalid('file', 'importNoRows');

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceTypes, devices, projects } from '../../db/schema/index.js';
@@ -7,6 +7,7 @@ import { cappedTotal } from '../../lib/paging.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
 import { visibleDevices } from '../../lib/visibility.js';
+import { deviceTextLike } from '../../lib/device-search.js';
 
 const columns = {
   id: devices.id,
@@ -51,8 +52,7 @@ export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
 export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
 
 function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
-  // `search` holds name, SN, IMEI and SIM number in lower case (migration 0018).
-  const q = f.q ? `%${escapeLike(f.q.toLowerCase())}%` : undefined;
+  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
   return and(
     visibleDevices(f.scopePath),
     f.projectId ? eq(devices.projectId, f.projectId) : undefined,
@@ -62,7 +62,7 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
     f.topLevel ? isNull(devices.parentId) : undefined,
-    q ? like(devices.search, q) : undefined,
+    q ? deviceTextLike(q) : undefined,
   );
 }
 
@@ -122,7 +122,7 @@ export async function searchDevices(db: Executor, scopePath: string | undefined,
   return db
     .select({ id: devices.id, name: devices.name, sn: devices.sn })
     .from(devices)
-    .where(and(visibleDevices(scopePath), or(ilike(devices.sn, prefix), ilike(devices.name, prefix))))
+    .where(and(visibleDevices(scopePath), deviceTextLike(`%${prefix}`), or(ilike(devices.sn, prefix), ilike(devices.name, prefix))))
     .orderBy(asc(devices.sn))
     .limit(limit);
 }

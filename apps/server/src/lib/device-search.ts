@@ -1,0 +1,10 @@
+import { like } from 'drizzle-orm';
+import { devices } from '../db/schema/index.js';
+
+/**
+ * Devices whose name, SN, IMEI or SIM number contains `pattern` (a LIKE pattern, already escaped):
+ * the one trigram index on `devices.search`, which holds the four in lower case (migration 0018).
+ * Every text search of devices goes through it (the device list, the typeahead, the alarm list's
+ * device filter); a narrower condition (an SN prefix) goes beside it as a recheck.
+ */
+export const deviceTextLike = (pattern: string) => like(devices.search, pattern.toLowerCase());
