@@ -28,23 +28,24 @@ function zip(parts: Record<string, string>): Buffer {
     const raw = Buffer.from(content, 'utf8');
     const data = zlib.deflateRawSync(raw);
     const nameBuf = Buffer.from(name, 'utf8');
+    // The fields the local header and the central directory share, from the method onwards.
+    const shared = (b: Buffer, at: number) => {
+      b.writeUInt16LE(8, at);
+      b.writeUInt32LE(zlib.crc32(raw), at + 6);
+      b.writeUInt32LE(data.length, at + 10);
+      b.writeUInt32LE(raw.length, at + 14);
+      b.writeUInt16LE(nameBuf.length, at + 18);
+      return b;
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(zlib.crc32(raw), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(nameBuf.length, 26);
+    shared(local, 8);
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0);
     dir.writeUInt16LE(20, 4);
     dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(zlib.crc32(raw), 16);
-    dir.writeUInt32LE(data.length, 20);
-    dir.writeUInt32LE(raw.length, 24);
-    dir.writeUInt16LE(nameBuf.length, 28);
+    shared(dir, 10);
     dir.writeUInt32LE(offset, 42);
     locals.push(local, nameBuf, data);
     central.push(dir, nameBuf);
