@@ -129,7 +129,7 @@ export function PriceListDrawer({ open, onClose }: { open: boolean; onClose: () 
           checked={on}
           aria-label={t('cards:prices.enabledOf', { plan: p.plan })}
           data-testid={`price-enabled-${p.id}`}
-          onChange={(checked) => void save.mutateAsync({ id: p.id, body: { enabled: checked } }).catch(() => undefined)}
+          onChange={(checked) => void save.mutateAsync({ id: p.id, body: { enabled: checked }, silent: false }).catch(() => undefined)}
         />
       ),
     },

@@ -149,10 +149,11 @@ export function usePriceList(params: PriceListParams, enabled: boolean) {
 export function useSavePrice() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id?: number; body: Partial<PriceBody> }) =>
+    // `silent`: the form shows the refusal beside its field; a switch in the list reports it itself.
+    mutationFn: ({ id, body, silent = true }: { id?: number; body: Partial<PriceBody>; silent?: boolean }) =>
       id
-        ? api(cardPriceApi.edit, { body: { ...body, kind: undefined, id } as EndpointBody<typeof cardPriceApi.edit>, silent: true })
-        : api(cardPriceApi.add, { body: body as PriceBody, silent: true }),
+        ? api(cardPriceApi.edit, { body: { ...body, kind: undefined, id } as EndpointBody<typeof cardPriceApi.edit>, silent })
+        : api(cardPriceApi.add, { body: body as PriceBody, silent }),
     onSuccess: () => qc.invalidateQueries({ queryKey: PRICES }),
   });
 }
