@@ -1,8 +1,9 @@
 /**
  * The super administrator prices a plan; a fleet operator adds a SIM card on it, sees the
  * carrier's live data (the built-in simulated carrier), puts a number on its voice whitelist,
- * orders a 3-month renewal at the listed price, sees the payment QR code with its amount, pays
- * through the simulated provider, sees the card's new expiry date, and a refund takes it back.
+ * orders a 3-month renewal at the listed price, sees the payment QR code with its amount, changes
+ * it to 6 months, pays through the simulated provider, sees the card's new expiry date, and a
+ * refund takes it back.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -90,16 +91,29 @@ test('price a plan, add a card, see carrier info, whitelist a number, order and 
   await expect(pay.getByTestId('pay-countdown')).toContainText(/\d\d:\d\d/);
   await expect(pay.getByTestId('pay-code-url')).toContainText('weixin://wxpay/bizpayurl');
 
+  // Changed to 6 months before paying: ¥30.00, and a new QR code for the new amount.
+  await page.keyboard.press('Escape');
+  await expect(pay).toBeHidden();
+  await page.getByTestId(`order-edit-${orderId}`).click();
+  const edit = page.getByTestId('order-form');
+  await edit.getByTestId('order-months').locator('xpath=descendant-or-self::input').first().fill('6');
+  await expect(edit.getByTestId('order-amount')).toContainText('¥30.00');
+  await edit.getByTestId('modal-ok').click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByTestId('table-orders').locator('tr').filter({ hasText: ICCID })).toContainText('¥30.00');
+  await page.getByTestId(`order-pay-${orderId}`).click();
+  await expect(pay.getByTestId('pay-amount')).toContainText('¥30.00');
+
   // The simulated provider's customer pays: a signed notification marks the order paid.
   await pay.getByTestId('pay-simulate').click();
   await expect(pay.getByTestId('pay-success')).toBeVisible();
-  await expect(pay).toContainText('2030-01-15 → 2030-04-15');
+  await expect(pay).toContainText('2030-01-15 → 2030-07-15');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('table-orders').locator('tr').filter({ hasText: ICCID }).getByTestId('order-status')).toHaveText('Paid');
 
   // The card's new expiry.
   await page.goto('/card/index');
-  await expect(page.getByTestId('table-cards').locator('tr').filter({ hasText: ICCID }).getByTestId('card-expiry')).toHaveText('2030-04-15');
+  await expect(page.getByTestId('table-cards').locator('tr').filter({ hasText: ICCID }).getByTestId('card-expiry')).toHaveText('2030-07-15');
 
   // Refunded: the card goes back to the expiry it had.
   await page.goto('/card/orderManagement');

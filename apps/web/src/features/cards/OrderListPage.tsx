@@ -11,6 +11,7 @@ import { ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { useDeleteOrders, useEditOrder, useOrder, useOrderList, yuan, type OrderListParams, type OrderSort } from './api';
 import { PayQrModal } from './PayQrModal';
+import { OrderFormModal } from './OrderFormModal';
 import { PriceListDrawer } from './PriceListDrawer';
 import { usePermission } from '../../lib/session';
 
@@ -67,6 +68,7 @@ export default function OrderListPage() {
   const [details, setDetails] = useState<number | undefined>();
   const canPrice = usePermission('card:price');
   const [pricing, setPricing] = useState(false);
+  const [editing, setEditing] = useState<OrderDto | null>(null);
   const payId = Number(params.get('pay')) || undefined;
   const pay = (id: number | undefined) => setParams(id ? { pay: String(id) } : {}, { replace: true });
 
@@ -87,6 +89,11 @@ export default function OrderListPage() {
           {o.status === 'unpaid' && (
             <RowLink testId={`order-pay-${o.id}`} onClick={() => pay(o.id)}>
               {t('cards:pay.action')}
+            </RowLink>
+          )}
+          {o.status === 'unpaid' && (
+            <RowLink testId={`order-edit-${o.id}`} onClick={() => setEditing(o)}>
+              {t('crud:edit')}
             </RowLink>
           )}
           {o.status === 'unpaid' && (
@@ -133,6 +140,7 @@ export default function OrderListPage() {
       <Table<OrderDto> data-testid="table-orders" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />
       <OrderDetails id={details} onClose={() => setDetails(undefined)} />
       <PayQrModal orderId={payId} onClose={() => pay(undefined)} />
+      <OrderFormModal cardIds={null} order={editing} onClose={() => setEditing(null)} />
       {canPrice && <PriceListDrawer open={pricing} onClose={() => setPricing(false)} />}
     </Card>
   );
