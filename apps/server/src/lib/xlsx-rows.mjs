@@ -10,8 +10,11 @@ import zlib from 'node:zlib';
 
 export class Unsupported extends Error {}
 
-/** A part of a workbook is never bigger than this unpacked (a ZIP bomb stops here). */
-const MAX_PART_BYTES = 512 * 1024 * 1024;
+/**
+ * A part of a workbook is never bigger than this unpacked: a ZIP bomb stops here (the buffer is
+ * outside the worker's bounded heap). 100,000 template rows are a 59 MB sheet part.
+ */
+const MAX_PART_BYTES = 256 * 1024 * 1024;
 
 /** @param {Buffer} buf @returns {Map<string, {method: number, size: number, offset: number}>} */
 function zipEntries(buf) {
