@@ -277,7 +277,11 @@ describe('SIM cards and card orders', () => {
       // New terms after the QR code was shown: the old code is closed at the provider and the
       // order gets a new number (WeChat Pay refuses new terms under an out_trade_no it has seen).
       const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 200', 200), months: 1, cardIds: [cardA] });
-      await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
+      const shown = await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
+      // New remarks leave the code shown payable, under the same number.
+      await ok('alice', 'POST', '/card/editCardOrder', { id: order.id, remarks: 'for the north site' });
+      expect(await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`)).toMatchObject({ orderNo: order.orderNo, codeUrl: shown.codeUrl });
+      expect(payments.payable(order.orderNo)).toBe(true);
       await ok('alice', 'POST', '/card/editCardOrder', { id: order.id, priceId: await price('renewal', 'IoT 300', 300) });
       const changed = await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`);
       expect(changed).toMatchObject({ amountCents: 300, status: 'unpaid' });

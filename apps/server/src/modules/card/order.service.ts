@@ -177,18 +177,27 @@ export class OrderService {
     }
     if (kind === 'renewal' && months !== undefined) terms.months = months;
     const amountCents = status ? order!.amountCents : amountOf(terms, order!.cardCount);
-    if (order!.codeUrl) await this.closeAtProvider(order!.orderNo);
+    // A QR code already shown stays payable only while the terms it was issued for stand: a
+    // cancellation or new terms close it (new terms also take a new number); remarks do not.
+    const termsChanged = !status && (amountCents !== order!.amountCents || terms.priceId !== order!.priceId || terms.months !== order!.months);
+    const reissue = Boolean(order!.codeUrl) && (status !== undefined || termsChanged);
+    if (reissue) await this.closeAtProvider(order!.orderNo);
     await this.db.transaction(async (tx) => {
       const changed = await repo.updateOrder(
         tx,
         id,
         status
           ? { status }
-          : { ...terms, amountCents, ...(remarks !== undefined ? { remarks } : {}), codeUrl: null, ...(order!.codeUrl ? { orderNo: newOrderNo() } : {}) },
+          : {
+              ...terms,
+              amountCents,
+              ...(remarks !== undefined ? { remarks } : {}),
+              ...(reissue ? { codeUrl: null, orderNo: newOrderNo() } : {}),
+            },
         from,
       );
       if (!changed) throw conflict('orderNotUnpaid');
-      await audit(tx, actor, { entityId: id, name: order!.orderNo, summary: status ? { status } : { ...terms, amountCents } });
+      await audit(tx, actor, { entityId: id, name: order!.orderNo, summary: status ? { status } : { ...terms, amountCents, remarks } });
     });
   }
 
