@@ -90,7 +90,8 @@ function column(letters) {
 
 /** The target of relationship `id` in a .rels part, as a path in the ZIP. */
 function target(rels, id, base) {
-  const m = new RegExp(`<Relationship\\b[^>]*\\bId="${id}"[^>]*>`).exec(rels);
+  // The id is the workbook's text: matched literally, never as a pattern.
+  const m = new RegExp(`<Relationship\\b[^>]*\\bId="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`).exec(rels);
   const t = m && /\bTarget="([^"]+)"/.exec(m[0]);
   if (!t) throw new Unsupported('no sheet relationship');
   const path = t[1];

@@ -65,7 +65,8 @@ const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xm
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** A workbook in the shape Excel writes: shared strings, the sheet's XML as given. */
-function workbook(sheetData: string, opts: { dimension?: string; shared?: string[] } = {}) {
+function workbook(sheetData: string, opts: { dimension?: string; shared?: string[]; rid?: string } = {}) {
+  const rid = opts.rid ?? 'rId1';
   return zip({
     '[Content_Types].xml':
       '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
@@ -75,8 +76,8 @@ function workbook(sheetData: string, opts: { dimension?: string; shared?: string
       '<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
       '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
     '_rels/.rels': `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    'xl/workbook.xml': `<?xml version="1.0"?><workbook ${NS}><sheets><sheet name="Devices" sheetId="1" r:id="rId1"/><sheet name="Other" sheetId="2" r:id="rId9"/></sheets></workbook>`,
-    'xl/_rels/workbook.xml.rels': `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="${REL}/worksheet" Target="worksheets/sheet2.xml"/><Relationship Id="rId1" Type="${REL}/worksheet" Target="/xl/worksheets/sheet1.xml"/><Relationship Id="rId3" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    'xl/workbook.xml': `<?xml version="1.0"?><workbook ${NS}><sheets><sheet name="Devices" sheetId="1" r:id="${rid}"/><sheet name="Other" sheetId="2" r:id="rId9"/></sheets></workbook>`,
+    'xl/_rels/workbook.xml.rels': `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="${REL}/worksheet" Target="worksheets/sheet2.xml"/><Relationship Id="${rid}" Type="${REL}/worksheet" Target="/xl/worksheets/sheet1.xml"/><Relationship Id="rId3" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
     'xl/sharedStrings.xml': `<?xml version="1.0"?><sst ${NS}>${(opts.shared ?? []).map((s) => `<si>${s}</si>`).join('')}</sst>`,
     'xl/worksheets/sheet1.xml': `<?xml version="1.0"?><worksheet ${NS}>${opts.dimension === undefined ? '' : `<dimension ref="${opts.dimension}"/>`}<sheetData>${sheetData}</sheetData></worksheet>`,
     'xl/worksheets/sheet2.xml': `<?xml version="1.0"?><worksheet ${NS}><dimension ref="A1"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>not this one</t></is></c></row></sheetData></worksheet>`,
@@ -123,6 +124,12 @@ describe('the fast .xlsx reader reads what SheetJS reads', () => {
   it('reads character references as XML means them (where SheetJS unescapes twice)', () => {
     const buf = workbook('<row r="1"><c r="A1" t="inlineStr"><is><t>&#x4E2D;&#25991; &amp;amp; &lt;b&gt;</t></is></c></row>', { dimension: 'A1' });
     expect(fast(buf, 10).rows).toEqual([['中文 &amp; <b>']]);
+  });
+
+  it('finds the first sheet by its relationship id taken literally', () => {
+    // "rI.9" as a pattern would match rId9, the second sheet, listed first.
+    const buf = workbook('<row r="1"><c r="A1" t="inlineStr"><is><t>first sheet</t></is></c></row>', { dimension: 'A1', rid: 'rI.9' });
+    expect(fast(buf, 10).rows).toEqual([['first sheet']]);
   });
 
   it('reads the first rows only, and the dimension of the whole sheet', () => {

@@ -22,13 +22,14 @@ export async function loadAntdLocale(lang: Language): Promise<void> {
   for (const l of listeners) l();
 }
 
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
 /** antd's texts for `lang` once loaded (antd's built-in English until then). */
 export function useAntdLocale(lang: Language): Locale | undefined {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => loaded.get(lang),
-  );
+  return useSyncExternalStore(subscribe, () => loaded.get(lang));
 }

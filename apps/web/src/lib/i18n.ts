@@ -56,10 +56,6 @@ export function detectLanguage(): Language {
   return 'en';
 }
 
-/**
- * Resolves once the UI language's texts are loaded: render after it. Every language has every key
- * (`npm run i18n:check`), so no fallback language is downloaded beside it.
- */
 // <html lang> follows the UI language (screen readers, fonts, hyphenation).
 i18n.on('languageChanged', (lng) => {
   if (typeof document !== 'undefined' && isLanguage(lng)) document.documentElement.lang = lng;
@@ -78,7 +74,11 @@ const texts = i18n
     interpolation: { escapeValue: false },
     react: { useSuspense: false },
   });
-/** Resolves once the UI language's texts, the console's and antd's, are loaded: render after it. */
+
+/**
+ * Resolves once the UI language's texts, the console's and antd's, are loaded: render after it.
+ * Every language has every key (`npm run i18n:check`), so no fallback language is downloaded.
+ */
 export const i18nReady = Promise.all([texts, loadAntdLocale(startLanguage)]);
 
 export function currentLanguage(): Language {

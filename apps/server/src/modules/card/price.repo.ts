@@ -26,11 +26,6 @@ export function enabledPrices(db: Executor) {
   return db.select().from(cardPrices).where(eq(cardPrices.enabled, true)).orderBy(desc(cardPrices.kind), asc(cardPrices.plan)).limit(500);
 }
 
-export async function findPrice(db: Executor, id: number): Promise<PriceRow | undefined> {
-  const [row] = await db.select().from(cardPrices).where(eq(cardPrices.id, id));
-  return row;
-}
-
 export async function findPrices(db: Executor, ids: number[]) {
   return ids.length === 0 ? [] : db.select().from(cardPrices).where(inArray(cardPrices.id, ids));
 }

@@ -36,7 +36,7 @@ export class PriceService {
 
   /** The price an order is made at: it exists and is offered. */
   async orderable(id: number): Promise<repo.PriceRow> {
-    const price = await repo.findPrice(this.db, id);
+    const [price] = await repo.findPrices(this.db, [id]);
     if (!price) throw refuse(ErrorCode.VALIDATION, 'priceNotFound', { field: 'priceId' });
     if (!price.enabled) throw refuse(ErrorCode.VALIDATION, 'priceDisabled', { field: 'priceId' });
     return price;
@@ -53,7 +53,7 @@ export class PriceService {
 
   async edit(actor: Actor, body: EndpointParsedBody<typeof cardPriceApi.edit>) {
     const { id, ...set } = body;
-    const current = await repo.findPrice(this.db, id);
+    const [current] = await repo.findPrices(this.db, [id]);
     if (!current) throw notFound('priceNotFound');
     if (current.kind === 'renewal') delete set.topupMb;
     else if (set.topupMb !== undefined && set.topupMb < 1) throw refuse(ErrorCode.VALIDATION, 'invalidValue', { field: 'topupMb' });

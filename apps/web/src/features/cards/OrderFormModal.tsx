@@ -1,21 +1,14 @@
 import { Alert, Form, Input, InputNumber, Select, Typography } from 'antd';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { CARD_LIMITS, type OrderDto, type PriceDto } from '@iot/contract';
+import { CARD_LIMITS, type OrderDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { useCreateOrder, useEditOrder, usePriceOptions, yuan } from './api';
+import { priceLabel } from './labels';
 
 interface Values {
   priceId?: number;
   months: number;
   remarks: string;
-}
-
-/** "IoT 1GB · ¥5.00 per card and month", "1 GB add-on · 1024 MB · ¥10.00 per card". */
-export function priceLabel(t: TFunction, p: PriceDto) {
-  return p.kind === 'renewal'
-    ? `${t('cards:orders.kinds.renewal')} · ${p.plan} · ${t('cards:prices.perMonth', { price: yuan(p.unitPriceCents) })}`
-    : `${t('cards:orders.kinds.topup')} · ${p.plan} · ${p.topupMb} MB · ${t('cards:prices.perCard', { price: yuan(p.unitPriceCents) })}`;
 }
 
 /**

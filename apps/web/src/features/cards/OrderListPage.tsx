@@ -4,7 +4,7 @@ import { TagsOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ORDER_KINDS, ORDER_STATUSES, type OrderDto, type OrderStatus } from '@iot/contract';
+import { ORDER_STATUSES, type OrderDto, type OrderStatus } from '@iot/contract';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
@@ -13,6 +13,7 @@ import { useDeleteOrders, useEditOrder, useOrder, useOrderList, yuan, type Order
 import { PayQrModal } from './PayQrModal';
 import { OrderFormModal } from './OrderFormModal';
 import { PriceListDrawer } from './PriceListDrawer';
+import { orderKindOptions, unitPrice } from './labels';
 import { usePermission } from '../../lib/session';
 
 type Filters = Pick<OrderListParams, 'q' | 'status' | 'kind'>;
@@ -32,7 +33,7 @@ function OrderDetails({ id, onClose }: { id: number | undefined; onClose: () => 
             <Descriptions.Item label={t('cards:orders.status')}>{t(`cards:orders.statuses.${o.status}`)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:fields.plan')}>{o.plan || t('common:empty')}</Descriptions.Item>
             <Descriptions.Item label={t('cards:prices.unit')}>
-              {o.kind === 'renewal' ? t('cards:prices.perMonth', { price: yuan(o.unitPriceCents) }) : t('cards:prices.perCard', { price: yuan(o.unitPriceCents) })}
+              {unitPrice(t, o.kind, o.unitPriceCents)}
             </Descriptions.Item>
             <Descriptions.Item label={t('cards:orders.amount')}>{yuan(o.amountCents)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:orders.createdAt')}>{parseTime(o.createdAt)}</Descriptions.Item>
@@ -134,7 +135,7 @@ export default function OrderListPage() {
           <Select allowClear placeholder={t('cards:orders.status')} aria-label={t('cards:orders.status')} style={{ width: 130 }} options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`cards:orders.statuses.${s}`) }))} />
         </Form.Item>
         <Form.Item name="kind">
-          <Select allowClear placeholder={t('cards:orders.kind')} aria-label={t('cards:orders.kind')} style={{ width: 130 }} options={ORDER_KINDS.map((k) => ({ value: k, label: t(`cards:orders.kinds.${k}`) }))} />
+          <Select allowClear placeholder={t('cards:orders.kind')} aria-label={t('cards:orders.kind')} style={{ width: 130 }} options={orderKindOptions(t)} />
         </Form.Item>
       </FilterBar>
       <Table<OrderDto> data-testid="table-orders" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
-import { CARD_LIMITS, ORDER_KINDS, type OrderKind, type PriceDto } from '@iot/contract';
+import { CARD_LIMITS, type OrderKind, type PriceDto } from '@iot/contract';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { FormModal } from '../../components/FormModal';
-import { useDeletePrices, usePriceList, useSavePrice, yuan, type PriceListParams, type PriceSort } from './api';
+import { useDeletePrices, usePriceList, useSavePrice, type PriceListParams, type PriceSort } from './api';
+import { orderKindOptions, unitPrice } from './labels';
 
 type Filters = Pick<PriceListParams, 'q' | 'kind'>;
 
@@ -55,7 +56,7 @@ function PriceFormModal({ price, open, onClose }: { price: PriceDto | null; open
       {(form) => (
         <>
           <Form.Item name="kind" label={t('cards:orders.kind')}>
-            <Radio.Group disabled={!!price} options={ORDER_KINDS.map((k) => ({ value: k, label: t(`cards:orders.kinds.${k}`) }))} />
+            <Radio.Group disabled={!!price} options={orderKindOptions(t)} />
           </Form.Item>
           <Form.Item noStyle shouldUpdate>
             {() => {
@@ -118,7 +119,7 @@ export function PriceListDrawer({ open, onClose }: { open: boolean; onClose: () 
       title: t('cards:prices.unit'),
       dataIndex: 'unitPriceCents',
       ...table.sortable('unitPriceCents', true),
-      render: (c: number, p) => (p.kind === 'renewal' ? t('cards:prices.perMonth', { price: yuan(c) }) : t('cards:prices.perCard', { price: yuan(c) })),
+      render: (c: number, p) => unitPrice(t, p.kind, c),
     },
     {
       title: t('cards:prices.enabled'),
@@ -158,7 +159,7 @@ export function PriceListDrawer({ open, onClose }: { open: boolean; onClose: () 
           <Input allowClear maxLength={64} placeholder={t('cards:prices.search')} aria-label={t('cards:prices.search')} style={{ width: 200 }} />
         </Form.Item>
         <Form.Item name="kind">
-          <Select allowClear placeholder={t('cards:orders.kind')} aria-label={t('cards:orders.kind')} style={{ width: 130 }} options={ORDER_KINDS.map((k) => ({ value: k, label: t(`cards:orders.kinds.${k}`) }))} />
+          <Select allowClear placeholder={t('cards:orders.kind')} aria-label={t('cards:orders.kind')} style={{ width: 130 }} options={orderKindOptions(t)} />
         </Form.Item>
       </FilterBar>
       <Table<PriceDto> data-testid="table-prices" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />
