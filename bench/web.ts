@@ -44,7 +44,7 @@ async function measure(browser: Browser, url: string, token?: string): Promise<L
   // The route is drawn: the login form, or the shell with its page (no loading spinner left).
   if (token) {
     await page.getByTestId('sidebar').waitFor({ timeout: 60_000 });
-    await page.waitForFunction("!document.querySelector('.ant-layout-content .ant-spin-spinning')", undefined, { timeout: 60_000 });
+    await page.waitForFunction("!document.querySelector('.ant-layout-content .ant-spin-spinning, .page-spin')", undefined, { timeout: 60_000 });
   } else {
     await page.getByTestId('login-submit').waitFor({ timeout: 60_000 });
   }

@@ -140,7 +140,7 @@ async function visit(page: Page, url: string) {
 /** Waits for the page's data; every page has exactly one h1 (axe only flags a missing one). */
 async function settle(page: Page) {
   await expect(page.locator('main')).toBeVisible();
-  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active, .page-spin')).toHaveCount(0, { timeout: 15_000 });
   await expect(page.locator('h1'), 'one h1 per page').toHaveCount(1);
 }
 

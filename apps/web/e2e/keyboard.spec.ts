@@ -31,7 +31,7 @@ async function expectVisibleFocus(page: Page) {
   const shown = await page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return 'nothing focused';
-    const frames = [el, el.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-select, .ant-picker')];
+    const frames = [el, el.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-select, .ant-picker, .login-input')];
     const marked = frames.some((f) => {
       if (!f) return false;
       const s = getComputedStyle(f);

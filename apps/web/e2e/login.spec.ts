@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { ADMIN, API, expect, shell, test, uiLogin } from './fixtures';
 
 test.describe('login (captcha off)', () => {
@@ -24,7 +25,8 @@ test.describe('login (captcha off)', () => {
 
   test('a wrong password is refused and the user stays on the login page', async ({ page }) => {
     await uiLogin(page, 'not-the-password');
-    await expect(page.getByText('Wrong username or password')).toBeVisible();
+    // Announced to screen readers, and drawn without antd (not part of the login page).
+    await expect(page.getByRole('alert').filter({ hasText: 'Wrong username or password' })).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByTestId('login-submit')).toBeVisible();
   });
@@ -38,5 +40,79 @@ test.describe('login (captcha off)', () => {
     await expect(page.getByText(/the password can not be less than 6 digits/i)).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
     expect(loginCalls).toEqual([]);
+  });
+});
+
+test.describe('the login form without antd', () => {
+  test('downloads at most 250 KB of gzipped script and draws no antd component', async ({ page }) => {
+    const scripts = new Set<string>();
+    page.on('response', (res) => {
+      if ((res.headers()['content-type'] ?? '').includes('javascript')) scripts.add(res.url());
+    });
+    await page.goto('/login');
+    await expect(page.getByTestId('login-submit')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    let gzip = 0;
+    for (const url of scripts) gzip += zlib.gzipSync(await (await page.request.get(url)).body(), { level: 9 }).length;
+    expect(gzip / 1024, `${scripts.size} scripts`).toBeLessThanOrEqual(250);
+    await expect(page.locator('[class^="ant-"], [class*=" ant-"]')).toHaveCount(0);
+  });
+
+  test('names what is missing, focuses it, and clears each error as it is corrected', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByTestId('login-submit').click();
+    const username = page.getByTestId('login-username');
+    await expect(username).toBeFocused();
+    await expect(username).toHaveAttribute('aria-invalid', 'true');
+    await expect(username).toHaveAccessibleDescription('Please enter the correct user name');
+    await expect(page.getByTestId('login-password')).toHaveAccessibleDescription('Please enter the password');
+
+    await username.fill(ADMIN.username);
+    await expect(page.getByText('Please enter the correct user name')).toHaveCount(0);
+    await expect(username).not.toHaveAttribute('aria-invalid');
+    await expect(page.getByText('Please enter the password')).toBeVisible();
+  });
+
+  test('the password can be shown and hidden again', async ({ page }) => {
+    await page.goto('/login');
+    const password = page.getByTestId('login-password');
+    await password.fill('secret-words');
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+    await expect(password).toHaveValue('secret-words');
+  });
+
+  test('the language menu works from the keyboard', async ({ page }) => {
+    await page.goto('/login');
+    const button = page.getByTestId('lang-select');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    await expect(menu).toBeVisible();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    // Opens on the language shown, marked as the checked one.
+    await expect(page.getByRole('menuitemradio', { name: 'English' })).toBeFocused();
+    await expect(page.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute('aria-checked', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitemradio', { name: 'Español' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(menu).toHaveCount(0);
+    await expect(button).toBeFocused();
+    await expect(page.getByTestId('login-submit')).toHaveText('Iniciar sesión');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+
+    // Escape closes it and gives the focus back; a click elsewhere closes it too.
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitemradio', { name: 'Español' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
+    await expect(button).toBeFocused();
+    await button.click();
+    await expect(menu).toBeVisible();
+    await page.locator('main').click({ position: { x: 5, y: 5 } });
+    await expect(menu).toHaveCount(0);
   });
 });

@@ -1,35 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
-import { useAntdLocale } from '../lib/antd-locale';
-import { bindFeedback } from '../lib/feedback';
-import { isLanguage } from '../lib/i18n';
-import { usePrefersReducedMotion } from '../lib/reduced-motion';
-import { primaryFor, useSettings } from './settings';
+import { useFeedbackHostWanted } from '../lib/feedback';
+import { useSession } from '../lib/session';
 
-/**
- * antd's default greys and status colours are below WCAG AA's 4.5:1 for small text on white
- * (muted text 3.4:1, placeholders 1.8:1, red 3.3:1, green 2.2:1): the console's are darker.
- */
-const READABLE_TOKENS = {
-  colorTextTertiary: 'rgba(0, 0, 0, 0.56)',
-  colorTextDescription: 'rgba(0, 0, 0, 0.56)',
-  colorTextPlaceholder: 'rgba(0, 0, 0, 0.56)',
-  // Darker text, antd's own light backgrounds (derived from the darker colour they turn grey).
-  colorError: '#C43B3D',
-  colorErrorBg: '#FFF2F0',
-  colorErrorBorder: '#FFCCC7',
-  colorSuccess: '#368111',
-  colorSuccessBg: '#F6FFED',
-  colorSuccessBorder: '#B7EB8F',
-};
-
-function FeedbackBridge() {
-  const api = AntApp.useApp();
-  useEffect(() => bindFeedback(api), [api]);
-  return null;
-}
+/** antd's message and confirm host: loaded with the first session, never on the login page alone. */
+const FeedbackHost = lazy(() => import('./AntdConfig'));
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
@@ -44,29 +19,16 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  const { i18n } = useTranslation();
-  const { themeColor } = useSettings();
-  const reducedMotion = usePrefersReducedMotion();
-  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
-  const antdLocale = useAntdLocale(lang);
-  const primary = primaryFor(themeColor);
-
+  const { token } = useSession();
+  const feedbackHost = useFeedbackHostWanted(Boolean(token));
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider
-        locale={antdLocale}
-        componentSize="middle"
-        button={{ autoInsertSpace: false }}
-        theme={{
-          algorithm: theme.defaultAlgorithm,
-          token: { ...READABLE_TOKENS, colorPrimary: primary, colorInfo: primary, motion: !reducedMotion },
-        }}
-      >
-        <AntApp>
-          <FeedbackBridge />
-          {children}
-        </AntApp>
-      </ConfigProvider>
+      {children}
+      {feedbackHost && (
+        <Suspense fallback={null}>
+          <FeedbackHost />
+        </Suspense>
+      )}
     </QueryClientProvider>
   );
 }

@@ -14,12 +14,21 @@ import { Navbar } from './Navbar';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useIsMobile } from '../../lib/use-mobile';
+import { AntdConfig } from '../AntdConfig';
 
 // The settings panel (colour picker, sliders) is code the login page and most visits never need.
 const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
 
-/** The signed-in frame: sidebar (drawer on mobile), navbar, tags view and the page. */
+/** The signed-in frame: sidebar (drawer on mobile), navbar, tags view and the page, in antd's theme. */
 export function Layout({ table }: { table: RouteTable }) {
+  return (
+    <AntdConfig>
+      <Frame table={table} />
+    </AntdConfig>
+  );
+}
+
+function Frame({ table }: { table: RouteTable }) {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const location = useLocation();

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedbackMessage } from '../../lib/feedback';
+import { Spinner } from '../../components/Spinner';
 
 interface Props {
   svg: string | undefined;
@@ -32,7 +32,7 @@ export function CaptchaImage({ svg, failed, loading, onRefresh }: Props) {
   if (loading && !svg) {
     return (
       <span style={box}>
-        <Spin size="small" />
+        <Spinner size={14} />
       </span>
     );
   }

@@ -1,6 +1,10 @@
-import { useEffect, useState } from 'react';
-import { Button, Form, Input, Typography } from 'antd';
-import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
+import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN, type LoginBody } from '@iot/contract';
@@ -8,6 +12,8 @@ import { changeLanguage } from '../../lib/language';
 import { login } from '../../lib/session';
 import { LangSelect } from '../../components/LangSelect';
 import { SiteContactInfo } from '../../components/SiteContactInfo';
+import { Spinner } from '../../components/Spinner';
+import { SvgIcon } from '../../components/SvgIcon';
 import { readableOn } from '../../lib/contrast';
 import { currentLanguage } from '../../lib/i18n';
 import { safeRedirect } from '../../lib/redirect';
@@ -15,19 +21,73 @@ import { siteText, useSiteConfig } from '../../lib/site';
 import { useCaptcha } from './api';
 import { ParticleBackground } from './ParticleBackground';
 import { CaptchaImage } from './CaptchaImage';
+import './login.css';
 
 /** The login form: the body of POST /user/login but the captcha key, which the challenge gives. */
 type LoginForm = Omit<LoginBody, 'key'>;
+type Field = keyof LoginForm;
+type Errors = Partial<Record<Field, string>>;
 
 /** Colours used until /config answers (the spec's blue on a dark night sky). */
 const FALLBACK = { logo: '#FFFFFF', background: '#2D3A4B', button: '#409EFF', footer: '#C0C4CC' };
+/** Field errors: antd's light red, moved as far as the sky's colour needs for AA. */
+const ERROR_TEXT = '#FF7875';
+
+interface InputProps {
+  field: Field;
+  icon: IconDefinition;
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  inputRef: (el: HTMLInputElement | null) => void;
+  type?: string;
+  autoComplete: string;
+  maxLength?: number;
+  suffix?: ReactNode;
+  errorColor: string;
+}
+
+/** An input with its icon, an optional suffix and its error below, tied together for readers. */
+function LoginInput({ field, icon, label, value, error, onChange, inputRef, suffix, errorColor, ...rest }: InputProps) {
+  const errorId = `login-${field}-error`;
+  return (
+    <div className="login-field">
+      <div className={error ? 'login-input login-input-invalid' : 'login-input'}>
+        <SvgIcon icon={icon} style={{ color: 'rgba(0, 0, 0, 0.56)' }} />
+        <input
+          ref={inputRef}
+          name={field}
+          value={value}
+          placeholder={label}
+          aria-label={label}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          data-testid={`login-${field}`}
+          onChange={(e) => onChange(e.target.value)}
+          {...rest}
+        />
+        {suffix}
+      </div>
+      {error && (
+        <div id={errorId} className="login-error" role="alert" style={{ color: errorColor }}>
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
 
 export default function LoginPage() {
   const { t, i18n } = useTranslation();
-  const [form] = Form.useForm<LoginForm>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const [values, setValues] = useState<LoginForm>({ username: '', password: '', captcha: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
   const { data: config } = useSiteConfig();
   const captcha = useCaptcha();
   const captchaRequired = captcha.data?.required ?? true;
@@ -41,13 +101,43 @@ export default function LoginPage() {
     background,
     button: readableOn(config?.particleButton ?? FALLBACK.button, '#FFFFFF'),
     footer: readableOn(config?.particleFooter ?? FALLBACK.footer, background),
+    error: readableOn(ERROR_TEXT, background),
   };
 
   useEffect(() => {
     document.title = `${t('route:login')} - ${title}`;
   }, [t, title, i18n.language]);
 
-  const onFinish = async (values: LoginForm) => {
+  /** The form's rules: what antd's Form checked before (and the server checks again). */
+  const check = (field: Field, form: LoginForm): string | undefined => {
+    const value = form[field] ?? '';
+    if (field === 'username') return value.trim() ? undefined : t('login:usernameRequired');
+    if (field === 'password') {
+      if (!value) return t('login:passwordRequired');
+      return value.length < PASSWORD_MIN ? t('login:passwordMin') : undefined;
+    }
+    return !captchaRequired || value.trim() ? undefined : t('login:captchaRequired');
+  };
+  const fields: Field[] = captchaRequired ? ['username', 'password', 'captcha'] : ['username', 'password'];
+
+  const change = (field: Field) => (value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    // Once the form has been sent, each field is checked again as it is corrected.
+    if (submitted) setErrors((e) => ({ ...e, [field]: check(field, next) }));
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    const found: Errors = {};
+    for (const field of fields) found[field] = check(field, values);
+    setErrors(found);
+    const invalid = fields.find((f) => found[f]);
+    if (invalid) {
+      inputs.current[invalid]?.focus();
+      return;
+    }
     setSubmitting(true);
     try {
       await login({
@@ -59,12 +149,23 @@ export default function LoginPage() {
       void navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch {
       // The http client already showed why; a used captcha is spent, so fetch a new one.
-      form.setFieldValue('captcha', '');
+      setValues((v) => ({ ...v, captcha: '' }));
       void captcha.refetch();
     } finally {
       setSubmitting(false);
     }
   };
+
+  const common = (field: Field) => ({
+    field,
+    value: values[field] ?? '',
+    error: errors[field],
+    onChange: change(field),
+    inputRef: (el: HTMLInputElement | null) => {
+      inputs.current[field] = el;
+    },
+    errorColor: colours.error,
+  });
 
   return (
     // The sky's colour is also the page's (under the canvas), so contrast checks see what readers see.
@@ -73,126 +174,68 @@ export default function LoginPage() {
       <div style={{ position: 'absolute', top: 16, right: 20, zIndex: 2, color: colours.logo }}>
         <LangSelect showLabel onChange={changeLanguage} />
       </div>
-      <main
-        style={{
-          position: 'relative',
-          zIndex: 1,
-          minHeight: '100vh',
-          boxSizing: 'border-box',
-          display: 'flex',
-          flexDirection: 'column',
-          alignItems: 'center',
-          justifyContent: 'center',
-          padding: '24px 16px 96px',
-        }}
-      >
+      <main className="login-main">
         <div style={{ textAlign: 'center', marginBottom: 24, color: colours.logo }}>
-          {config?.logo && (
-            <img src={config.logo} alt="" style={{ height: 56, maxWidth: 240, marginBottom: 12 }} />
-          )}
+          {config?.logo && <img src={config.logo} alt="" style={{ height: 56, maxWidth: 240, marginBottom: 12 }} />}
           <h1 style={{ margin: 0, fontSize: 26, fontWeight: 600, color: colours.logo }}>{title}</h1>
         </div>
-        <div
-          style={{
-            width: '100%',
-            maxWidth: 380,
-            padding: '28px 28px 8px',
-            borderRadius: 8,
-            background: 'rgba(255,255,255,0.08)',
-            border: '1px solid rgba(255,255,255,0.15)',
-            backdropFilter: 'blur(2px)',
-          }}
-        >
-          <Form<LoginForm>
-            form={form}
-            size="large"
-            autoComplete="on"
-            onFinish={(v) => void onFinish(v)}
-            requiredMark={false}
-            data-testid="login-form"
-          >
-            <Form.Item
-              name="username"
-              rules={[{ required: true, whitespace: true, message: t('login:usernameRequired') }]}
-            >
-              <Input
-                prefix={<UserOutlined />}
-                placeholder={t('login:username')}
-                autoComplete="username"
-                data-testid="login-username"
-              />
-            </Form.Item>
-            <Form.Item
-              name="password"
-              rules={[
-                { required: true, message: t('login:passwordRequired') },
-                { min: PASSWORD_MIN, message: t('login:passwordMin') },
-              ]}
-            >
-              <Input.Password
-                prefix={<LockOutlined />}
-                placeholder={t('login:password')}
-                autoComplete="current-password"
-                data-testid="login-password"
-              />
-            </Form.Item>
+        <div className="login-card">
+          <form noValidate autoComplete="on" onSubmit={(e) => void onSubmit(e)} data-testid="login-form">
+            <LoginInput {...common('username')} icon={UserOutlined} label={t('login:username')} autoComplete="username" />
+            <LoginInput
+              {...common('password')}
+              icon={LockOutlined}
+              label={t('login:password')}
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              suffix={
+                <button
+                  type="button"
+                  className="login-reveal"
+                  aria-label={t(showPassword ? 'login:hidePassword' : 'login:showPassword')}
+                  title={t(showPassword ? 'login:hidePassword' : 'login:showPassword')}
+                  onClick={() => setShowPassword((s) => !s)}
+                >
+                  <SvgIcon icon={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
+                </button>
+              }
+            />
             {captchaRequired && (
-              <Form.Item
-                name="captcha"
-                rules={[{ required: true, whitespace: true, message: t('login:captchaRequired') }]}
-              >
-                <Input
-                  prefix={<SafetyOutlined />}
-                  placeholder={t('login:captcha')}
-                  autoComplete="off"
-                  maxLength={16}
-                  data-testid="login-captcha"
-                  suffix={
-                    <CaptchaImage
-                      svg={captcha.data?.image}
-                      failed={captcha.isError}
-                      loading={captcha.isFetching}
-                      onRefresh={() => void captcha.refetch()}
-                    />
-                  }
-                />
-              </Form.Item>
+              <LoginInput
+                {...common('captcha')}
+                icon={SafetyOutlined}
+                label={t('login:captcha')}
+                autoComplete="off"
+                maxLength={16}
+                suffix={
+                  <CaptchaImage
+                    svg={captcha.data?.image}
+                    failed={captcha.isError}
+                    loading={captcha.isFetching}
+                    onRefresh={() => void captcha.refetch()}
+                  />
+                }
+              />
             )}
-            <Form.Item>
-              <Button
-                type="primary"
-                htmlType="submit"
-                block
-                loading={submitting}
-                data-testid="login-submit"
-                style={{ background: colours.button, borderColor: colours.button }}
-              >
-                {t('login:submit')}
-              </Button>
-            </Form.Item>
-          </Form>
+            <button
+              type="submit"
+              className="login-submit"
+              disabled={submitting}
+              aria-busy={submitting || undefined}
+              data-testid="login-submit"
+              style={{ background: colours.button, borderColor: colours.button }}
+            >
+              {submitting && <Spinner size={16} />}
+              {t('login:submit')}
+            </button>
+          </form>
         </div>
       </main>
-      <footer
-        style={{
-          position: 'absolute',
-          bottom: 16,
-          left: 0,
-          right: 0,
-          zIndex: 1,
-          textAlign: 'center',
-          color: colours.footer,
-          fontSize: 12,
-          padding: '0 16px',
-        }}
-        data-testid="login-footer"
-      >
-        <SiteContactInfo variant="line" color={colours.footer} />
-        <Typography.Text style={{ color: colours.footer, fontSize: 12 }}>
-          {[siteText(config, 'company', lang), siteText(config, 'copyright', lang)]
-            .filter(Boolean)
-            .join(' · ')}
-        </Typography.Text>
+      <footer className="login-footer" style={{ color: colours.footer }} data-testid="login-footer">
+        <SiteContactInfo color={colours.footer} />
+        <span>
+          {[siteText(config, 'company', lang), siteText(config, 'copyright', lang)].filter(Boolean).join(' · ')}
+        </span>
       </footer>
     </div>
   );

@@ -1,7 +1,7 @@
 import { Descriptions, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@iot/contract';
-import { SiteContactInfo } from '../../components/SiteContactInfo';
+import { SiteContactList } from '../../components/SiteContactList';
 
 interface Props {
   open: boolean;
@@ -33,7 +33,7 @@ export function UserInfoModal({ open, user, onClose }: Props) {
           {user?.contactNumber || empty}
         </Descriptions.Item>
       </Descriptions>
-      <SiteContactInfo variant="list" />
+      <SiteContactList />
     </Modal>
   );
 }
