@@ -50,13 +50,15 @@ async function seedFleet(db: Database['db']) {
     from users u, generate_series(1, 10) j where u.username like 'agent%'`);
   // Devices spread over the agents and their projects; names like "Battery 12345", SN BMS-0012345.
   await step(`${DEVICES.toLocaleString('en')} devices`, sql`
-    insert into devices (sn, name, type_id, owner_path, project_id, imei, sim_number, address, online, warning_level, created_at, last_seen_at)
+    insert into devices (sn, name, type_id, owner_path, project_id, imei, sim_number, address, online, warning_level, created_at)
     select 'BMS-' || lpad(i::text, 7, '0'), 'Battery ' || i, t.id, p.owner_path, p.id,
       '86' || lpad((i::bigint * 7919)::text, 13, '0'), '8986' || lpad((i::bigint * 104729)::text, 16, '0'),
-      'Bay ' || (i % 500), i % 3 = 0, (i % 5), now() - (i || ' seconds')::interval, now() - ((i % 7200) || ' seconds')::interval
+      'Bay ' || (i % 500), i % 3 = 0, (i % 5), now() - (i || ' seconds')::interval
     from generate_series(1, ${DEVICES}) i
     join (select row_number() over (order by id) - 1 as k, id, owner_path from projects) p on p.k = i % ${AGENTS * 10}
     cross join (select id from device_types where code = 'BMU') t`);
+  // Heard from within the last two hours (device_presence has a row per device, from the trigger).
+  await db.execute(sql`update device_presence set last_seen_at = now() - ((device_id % 7200) || ' seconds')::interval`);
   // Sub-devices: every 100th device gets the next one as a child.
   await db.execute(sql`update devices c set parent_id = c.id - 1 where c.id % 100 = 1 and c.id > 1`);
   const actions = ['device.add', 'device.edit', 'device.delete', 'user.add', 'user.edit', 'role.edit', 'project.add', 'device.import', 'alarm.process', 'device.setparam'];

@@ -80,6 +80,23 @@ describe('device ingestion', () => {
     expect((await logs(d.sn)).map((l) => l.kind)).toEqual(expect.arrayContaining(['connected', 'online']));
   });
 
+  it('the device list sorts by last seen: newest first and never-heard-from last, or the stalest first', async () => {
+    const [a, b, never] = [await addDevice('ING-LS-A'), await addDevice('ING-LS-B'), await addDevice('ING-LS-C')];
+    const ca = await connect(a.sn, a.secret);
+    await publish(ca, `dev/${a.sn}/telemetry`, { ts: Date.now(), values: { '01111001': 50 } });
+    await new Promise((r) => setTimeout(r, 30));
+    const cb = await connect(b.sn, b.secret);
+    await publish(cb, `dev/${b.sn}/telemetry`, { ts: Date.now(), values: { '01111001': 51 } });
+    const list = async (order: 'asc' | 'desc') =>
+      (await api('GET', `/device/list?q=ING-LS-&sort=lastSeenAt&order=${order}`)).data.items as { sn: string; lastSeenAt: string | null }[];
+    await expect.poll(async () => (await list('desc')).map((d) => d.sn)).toEqual([b.sn, a.sn, never.sn]);
+    const items = await list('desc');
+    expect(Date.parse(items[0]!.lastSeenAt!)).toBeGreaterThan(Date.parse(items[1]!.lastSeenAt!));
+    expect(items[2]!.lastSeenAt).toBeNull();
+    expect((await list('asc')).map((d) => d.sn)).toEqual([never.sn, a.sn, b.sn]);
+    expect((await device(b.id)).lastSeenAt).toBe(items[0]!.lastSeenAt);
+  });
+
   it('refuses a wrong secret and an unknown device, and logs both', async () => {
     const d = await addDevice('ING-2');
     await expect(connect(d.sn, 'not-the-secret')).rejects.toThrow(/Bad username or password/i);

@@ -163,13 +163,27 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
         )}::json) as x(device_id int, sn text, kind text, reason text, detail jsonb, owner_path text)`);
     }
     if (b.seen.length > 0) {
+      const seen = JSON.stringify(
+        b.seen.map((r) => ({ device_id: r.deviceId, at: r.at, online: r.online ?? null, info: r.info ?? null })),
+      );
+      // The devices row only when its state changes (connect, disconnect, new info): the minute's
+      // "still here" goes to device_presence alone.
       await tx.execute(sql`
-        update devices d set last_seen_at = greatest(d.last_seen_at, s.at), online = coalesce(s.online, d.online),
-          reported_info = coalesce(s.info, d.reported_info)
-        from json_to_recordset(${JSON.stringify(
-          b.seen.map((r) => ({ device_id: r.deviceId, at: r.at, online: r.online ?? null, info: r.info ?? null })),
-        )}::json) as s(device_id int, at timestamptz, online boolean, info jsonb)
-        where d.id = s.device_id`);
+        update devices d set online = coalesce(s.online, d.online), reported_info = coalesce(s.info, d.reported_info)
+        from json_to_recordset(${seen}::json) as s(device_id int, at timestamptz, online boolean, info jsonb)
+        where d.id = s.device_id
+          and (s.online is distinct from d.online and s.online is not null
+            or s.info is distinct from d.reported_info and s.info is not null)`);
+      // One row per device (the newest time), in id order like the locks above; a device deleted
+      // since it connected is left out.
+      await tx.execute(sql`
+        insert into device_presence (device_id, last_seen_at)
+        select s.device_id, max(s.at)
+        from json_to_recordset(${seen}::json) as s(device_id int, at timestamptz)
+        where exists (select 1 from devices d where d.id = s.device_id)
+        group by s.device_id
+        order by s.device_id
+        on conflict (device_id) do update set last_seen_at = greatest(device_presence.last_seen_at, excluded.last_seen_at)`);
     }
     if (after) await after(tx);
   });

@@ -104,9 +104,8 @@ export const devices = pgTable(
     description: text('description').notNull().default(''),
     /** A disabled device is refused at login (MQTT CONNECT, HTTP uplink) and disconnected. */
     enabled: boolean('enabled').notNull().default(true),
-    /** Written by ingestion. */
+    /** Written by ingestion. When the device was last heard from is in `device_presence`. */
     online: boolean('online').notNull().default(false),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     /**
      * What the device reports about itself in its status message's `info` (firmware versions,
      * signal…), as reported last; null until it reports any. Written by ingestion when it changes.
@@ -149,4 +148,25 @@ export const devices = pgTable(
     index('devices_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
     check('devices_warning_level_chk', sql`warning_level between 0 and 4`),
   ],
+);
+
+/**
+ * When each device was last heard from (written by ingestion at most once a minute per device;
+ * null until it first connects). A table of its own, one row per device from the moment the
+ * device is created (trigger `devices_presence_add`, migration 0024): the device list sorts by it
+ * through its own index, while the devices row keeps its heap-only updates (an index on
+ * `devices.last_seen_at` would turn every minute's write into new entries in all of the devices'
+ * indexes, the trigram one included).
+ */
+export const devicePresence = pgTable(
+  'device_presence',
+  {
+    deviceId: integer('device_id')
+      .primaryKey()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+  },
+  // Newest first with never-seen devices last; read backwards it is oldest first, never-seen first
+  // (the stalest devices): both orders of the list's "last seen" column from one index.
+  (t) => [index('device_presence_seen_idx').on(t.lastSeenAt.desc().nullsLast(), t.deviceId.desc())],
 );

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
-import { deviceTypes, devices, projects } from '../../db/schema/index.js';
+import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { cappedTotal } from '../../lib/paging.js';
 
@@ -39,7 +39,7 @@ const columns = {
   description: devices.description,
   enabled: devices.enabled,
   online: devices.online,
-  lastSeenAt: devices.lastSeenAt,
+  lastSeenAt: devicePresence.lastSeenAt,
   camera: devices.camera,
   reportedInfo: devices.reportedInfo,
   createdAt: devices.createdAt,
@@ -67,6 +67,20 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
 }
 
 /**
+ * The list's order: the sort column, then the id. "Last seen" is `device_presence`'s, in the order
+ * of its index: newest first with never-seen devices last, or the reverse (the stalest first).
+ */
+function orderOf(f: Pick<DeviceFilter, 'sort' | 'order'>) {
+  if (f.sort === 'lastSeenAt') {
+    return f.order === 'asc'
+      ? [sql`${devicePresence.lastSeenAt} asc nulls first`, asc(devicePresence.deviceId)]
+      : [sql`${devicePresence.lastSeenAt} desc nulls last`, desc(devicePresence.deviceId)];
+  }
+  const dir = f.order === 'asc' ? asc : desc;
+  return [dir(devices[f.sort]), dir(devices.id)];
+}
+
+/**
  * One page of devices. The page's ids are chosen first (an index scan in the sort's order that
  * skips `offset` entries without reading their rows), then only those rows are joined to their
  * type and project and given their child count: the old single query computed every skipped
@@ -74,11 +88,17 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
-  const dir = f.order === 'asc' ? asc : desc;
-  const order = [dir(devices[f.sort]), dir(devices.id)];
-  const pageIds = db
-    .select({ id: devices.id })
-    .from(devices)
+  const order = orderOf(f);
+  // Sorted by last seen, the page is read along device_presence's index, each row checked
+  // against the filters through the devices' primary key.
+  const pageIds = (
+    f.sort === 'lastSeenAt'
+      ? db
+          .select({ id: devicePresence.deviceId })
+          .from(devicePresence)
+          .innerJoin(devices, eq(devices.id, devicePresence.deviceId))
+      : db.select({ id: devices.id }).from(devices)
+  )
     .where(where)
     .orderBy(...order)
     .limit(f.limit)
@@ -89,6 +109,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .from(devices)
       .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
       .leftJoin(projects, eq(projects.id, devices.projectId))
+      .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
       .where(inArray(devices.id, pageIds))
       .orderBy(...order),
     cappedTotal(db, db.select({ one: sql`1` }).from(devices).where(where)),
@@ -113,6 +134,7 @@ export async function findDevices(db: Executor, ids: number[], scopePath: string
     .from(devices)
     .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
     .leftJoin(projects, eq(projects.id, devices.projectId))
+    .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
     .where(and(inArray(devices.id, ids), visibleDevices(scopePath)));
 }
 
@@ -216,7 +238,6 @@ export async function bulkInsertDevices(db: Executor, rows: BulkDevice[]) {
 
 /** Devices for export with the list's filters, up to `max` rows. */
 export async function exportDevices(db: Executor, f: Omit<DeviceFilter, 'page' | 'limit'>, max: number) {
-  const dir = f.order === 'asc' ? asc : desc;
   return db
     .select({
       name: devices.name, sn: devices.sn, typeCode: deviceTypes.code, projectName: projects.name, address: devices.address,
@@ -228,7 +249,8 @@ export async function exportDevices(db: Executor, f: Omit<DeviceFilter, 'page' |
     .from(devices)
     .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
     .leftJoin(projects, eq(projects.id, devices.projectId))
+    .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
     .where(filterOf(f))
-    .orderBy(dir(devices[f.sort]), dir(devices.id))
+    .orderBy(...orderOf(f))
     .limit(max);
 }
