@@ -13,11 +13,7 @@ export function SvgIcon({ icon, style }: { icon: IconDefinition; style?: CSSProp
   const root = typeof icon.icon === 'function' ? icon.icon('currentColor', 'currentColor') : icon.icon;
   return (
     <span aria-hidden="true" className="console-icon" style={style}>
-      {createElement(
-        root.tag,
-        { ...root.attrs, width: '1em', height: '1em', fill: 'currentColor' },
-        root.children?.map((child, i) => draw(child, i)),
-      )}
+      {draw({ ...root, attrs: { ...root.attrs, width: '1em', height: '1em', fill: 'currentColor' } })}
     </span>
   );
 }

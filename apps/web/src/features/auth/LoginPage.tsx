@@ -225,7 +225,7 @@ export default function LoginPage() {
               data-testid="login-submit"
               style={{ background: colours.button, borderColor: colours.button }}
             >
-              {submitting && <Spinner size={16} />}
+              {submitting && <Spinner size={16} decorative />}
               {t('login:submit')}
             </button>
           </form>
