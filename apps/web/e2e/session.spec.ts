@@ -97,6 +97,10 @@ test.describe('session ended elsewhere (§8 Confirm logout)', () => {
     await page.goto('/sys/role');
     await expect(shell(page).tag('Roles')).toBeVisible();
     await expect.poll(() => live.loggedIn).toBe(true);
+    // The page's own data has arrived: a request of it still in flight when the session ends would
+    // answer 50012 after Cancel and rightly raise the box again (CI, stop 21).
+    await expect(page.getByText('SUPERADMIN', { exact: true })).toBeVisible();
+    await page.waitForLoadState('networkidle');
 
     await callApi(request, 'POST', '/user/logout', { token: session.token });
 
