@@ -9,7 +9,7 @@ import { apiAs, buildTestApp, type TestApp } from './helpers.js';
  */
 let t: TestApp;
 const tokens: Record<string, string> = {};
-const { ok } = apiAs(() => t, tokens);
+const { call, ok } = apiAs(() => t, tokens);
 let agentId: number;
 
 beforeAll(async () => {
@@ -97,5 +97,133 @@ describe('lists at scale', () => {
     const res = await ok('agent', 'GET', '/device/list?q=ag-');
     expect(res.items.map((d: { id: number }) => d.id).sort()).toEqual([own.id, shared.id].sort());
     expect(res).toMatchObject({ total: 2, exact: true });
+  });
+
+  it('a remembered total is counted again after any change to what it matches, whoever makes it', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    const rowsOf = async <R>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+    const [{ path: agentPath }] = (await rowsOf<{ path: string }>(sql`select path from users where id = ${agentId}`)) as [{ path: string }];
+    const total = async (who: string, query = '') => (await ok(who, 'GET', `/device/list?q=vt-${query}`)).total as number;
+    const version = async () =>
+      Number((await rowsOf<{ version: string }>(sql`select version from list_versions where name = 'devices'`))[0]!.version);
+
+    await ok('agent', 'POST', '/device/add', { typeId, name: 'Versioned 1', sn: 'VT-1' });
+    expect(await total('agent')).toBe(1);
+    expect(await total('agent')).toBe(1);
+    // The total is remembered, not counted per request: a row slipped in with the triggers off
+    // (what no statement of ours can do) goes unseen…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`insert into devices (sn, name, type_id, owner_path) values ('VT-GHOST', 'Ghost', ${typeId}, ${agentPath})`);
+    });
+    expect(await total('agent')).toBe(1);
+    // …while any statement that can change the matches, from any process or script, moves the
+    // devices' counter in its own transaction and the next request counts again.
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path) values ('VT-2', 'Versioned 2', ${typeId}, ${agentPath})`);
+    expect(await total('agent')).toBe(3);
+    await db.execute(sql`delete from devices where sn = 'VT-GHOST'`);
+    expect(await total('agent')).toBe(2);
+    await db.execute(sql`update devices set sn = 'RENAMED-2' where sn = 'VT-2'`);
+    expect(await total('agent')).toBe(1);
+
+    // The caller's scope: a project shared with the agent, then taken back; a project handed over.
+    const project = await ok('admin', 'POST', '/project/addproject', { name: 'Versioned site' });
+    await ok('admin', 'POST', '/device/add', { typeId, name: 'In versioned site', sn: 'VT-SITE', projectId: project.id });
+    expect(await total('admin')).toBe(2);
+    expect(await total('agent')).toBe(1);
+    await db.execute(sql`insert into project_users (project_id, user_id) values (${project.id}, ${agentId})`);
+    expect(await total('agent')).toBe(2);
+    await db.execute(sql`delete from project_users where project_id = ${project.id}`);
+    expect(await total('agent')).toBe(1);
+    await db.execute(sql`update projects set owner_path = ${agentPath} where id = ${project.id}`);
+    expect(await total('agent')).toBe(2);
+    await db.execute(sql`update devices set enabled = false where sn = 'VT-SITE'`);
+    expect(await total('agent', '&enabled=false')).toBe(1);
+
+    // What devices write (online, position, warning level) does not move the counter, so
+    // ingestion does not make every list count again; totals filtered on those are always counted.
+    const before = await version();
+    expect(await total('agent', '&online=true')).toBe(0);
+    await db.execute(sql`update devices set online = true, lng = 1, lat = 2, warning_level = 2 where sn = 'VT-1'`);
+    expect(await version()).toBe(before);
+    expect(await total('agent', '&online=true')).toBe(1);
+    expect(await total('agent', '&warningLevel=2')).toBe(1);
+  });
+
+  it('walks a list to its end by `after` / `next`: the rows of every page, once each, in order', async () => {
+    const db = t.database.db;
+    // 130 log rows in one millisecond, a microsecond apart, and 20 sharing one instant: a cursor
+    // rounded to the millisecond would skip or repeat them.
+    await db.execute(sql`
+      insert into operation_logs (username, user_path, role, action, entity, result, created_at)
+      select 'walker', '/1/', 'SUPERADMIN', 'device.edit', 'device', 'success',
+        timestamptz '2026-11-20 10:00:00.123' + (least(i, 110) || ' microseconds')::interval
+      from generate_series(1, 130) i`);
+    await db.execute(sql`
+      insert into login_logs (username, result, created_at)
+      select 'walker', 'success', timestamptz '2026-11-20 10:00:00.5' + ((i / 3) || ' microseconds')::interval
+      from generate_series(1, 75) i`);
+    const walk = async (who: string, path: string, limit: number) => {
+      const ids: number[] = [];
+      let next: string | undefined;
+      let pages = 0;
+      do {
+        const res = await ok(who, 'GET', `${path}&limit=${limit}${next ? `&after=${encodeURIComponent(next)}` : ''}`);
+        ids.push(...res.items.map((r: { id: number }) => r.id));
+        next = res.next;
+        pages++;
+      } while (next && pages < 100);
+      return ids;
+    };
+    const byOffset = async (who: string, path: string) => (await ok(who, 'GET', `${path}&limit=200`)).items.map((r: { id: number }) => r.id);
+
+    for (const order of ['desc', 'asc']) {
+      const ops = `/logs/list?username=walker&order=${order}`;
+      const walked = await walk('admin', ops, 40);
+      expect(walked).toHaveLength(130);
+      expect(walked).toEqual(await byOffset('admin', ops));
+      const logins = `/logs/loginlist?username=walker&order=${order}`;
+      expect(await walk('admin', logins, 20)).toEqual(await byOffset('admin', logins));
+    }
+    // The last page has no `next`; a page that ends exactly at the end has none either.
+    const exact = await ok('admin', 'GET', '/logs/list?username=walker&limit=130');
+    expect(exact.items).toHaveLength(130);
+    expect(exact.next).toBeUndefined();
+
+    // Devices, by every sort of the list, both ways; last seen with devices never seen (null).
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path, warning_level, created_at)
+      select 'WALK-' || lpad(i::text, 3, '0'), 'Walk ' || (i % 7), ${typeId}, '/1/', i % 3,
+        timestamptz '2026-11-20 10:00:00' + ((i / 4) || ' microseconds')::interval
+      from generate_series(1, 61) i`);
+    await db.execute(sql`
+      update device_presence p set last_seen_at = timestamptz '2026-11-21 08:00:00' + ((d.id % 5) || ' seconds')::interval
+      from devices d where d.id = p.device_id and d.sn like 'WALK-%' and d.id % 3 <> 0`);
+    for (const sort of ['createdAt', 'updatedAt', 'name', 'sn', 'warningLevel', 'id', 'lastSeenAt']) {
+      for (const order of ['desc', 'asc']) {
+        const path = `/device/list?q=walk-&sort=${sort}&order=${order}`;
+        const walked = await walk('admin', path, 7);
+        expect(walked, `${sort} ${order}`).toHaveLength(61);
+        expect(walked, `${sort} ${order}`).toEqual(await byOffset('admin', path));
+      }
+    }
+    // The cursor keeps the caller's scope: the agent walks only what it sees.
+    expect(await walk('agent', '/device/list?q=walk-', 5)).toEqual([]);
+
+    // A cursor that is not one, or that was made for another sort, is refused by name.
+    const first = await ok('admin', 'GET', '/device/list?q=walk-&sort=name&limit=5');
+    const refused = async (path: string) => {
+      const res = await call('admin', 'GET', path);
+      expect(res.code, path).toBe(40000);
+      expect((res.data as { field?: string } | null)?.field, path).toBe('after');
+    };
+    await refused(`/device/list?q=walk-&sort=sn&after=${encodeURIComponent(first.next)}`);
+    await refused(`/device/list?q=walk-&sort=name&order=asc&after=${encodeURIComponent(first.next)}`);
+    await refused('/device/list?after=not%20a%20cursor');
+    await refused(`/logs/list?after=${Buffer.from('["createdAt","desc","2026-02-30T10:00:00.000000Z",1]').toString('base64url')}`);
+    await refused(`/logs/list?after=${Buffer.from('["createdAt","desc",null,1]').toString('base64url')}`);
+    await refused(`/device/list?sort=id&after=${Buffer.from('["id","desc","1; drop table devices",1]').toString('base64url')}`);
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
 import { editOf } from './edit.js';
-import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
+import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
 import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
 
 /**
@@ -274,6 +274,7 @@ export const operationLogQuerySchema = pageQuerySchema.extend({
   from: dateTime.optional(),
   to: dateTime.optional(),
   order,
+  after: afterQuerySchema,
 });
 export const operationLogDtoSchema = z.object({
   id: z.number().int(),
@@ -304,6 +305,7 @@ export const loginLogQuerySchema = pageQuerySchema.extend({
   from: dateTime.optional(),
   to: dateTime.optional(),
   order,
+  after: afterQuerySchema,
 });
 export const loginLogDtoSchema = z.object({
   id: z.number().int(),

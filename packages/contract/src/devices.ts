@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { editOf } from './edit.js';
-import { idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema, INT4_MAX } from './envelope.js';
+import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema, INT4_MAX } from './envelope.js';
 import { ALARM_COMPARISONS, PARAM_DATA_TYPES, paramProblems } from './devicetype-rules.js';
 import { ALARM_LIMITS, DEVICE_LIMITS, DEVICE_TYPE_LIMITS, PARAM_LIMITS, PATTERNS, PROJECT_LIMITS } from './limits.js';
 import { REFUSAL_REASONS, REFUSALS, refusalMessage } from './refusals.js';
@@ -251,6 +251,7 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
   topLevel: boolQuery.optional(),
   sort: z.enum(['createdAt', 'updatedAt', 'name', 'sn', 'lastSeenAt', 'warningLevel', 'id']).default('createdAt'),
   order,
+  after: afterQuerySchema,
 });
 export type DeviceListQuery = z.input<typeof deviceListQuerySchema>;
 
@@ -432,5 +433,5 @@ export const importQuerySchema = z.object({
 });
 /** GET /device/export: the list filters (no paging) and the language of the headers. */
 export const exportQuerySchema = deviceListQuerySchema
-  .omit({ page: true, limit: true })
+  .omit({ page: true, limit: true, after: true })
   .extend({ lang: templateQuerySchema.shape.lang });

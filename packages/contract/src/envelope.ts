@@ -105,15 +105,96 @@ export const pageQuerySchema = z.object({
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 /**
+ * Keyset paging, for API clients that read a long list to its end (the console's pager uses
+ * `page`): a page of a list that offers it answers `next` while more rows follow, and the same
+ * query with `after=<next>` answers the rows after that page — as fast at the millionth row as at
+ * the first, where `page` skips every row before it. With `after`, `page` is not used. A cursor
+ * is opaque to clients; it holds the sort it was made for, and another sort or order refuses it.
+ */
+export interface ListCursor {
+  sort: string;
+  order: 'asc' | 'desc';
+  /** The last row's sort value as text (null for a row without one). */
+  value: string | null;
+  id: number;
+}
+
+/** Globals of Node (18 and later) and browsers alike; the contract compiles without DOM or Node types. */
+const web = globalThis as unknown as {
+  btoa(data: string): string;
+  atob(data: string): string;
+  TextEncoder: new () => { encode(input: string): Uint8Array };
+  TextDecoder: new (label: string, options: { fatal: boolean }) => { decode(input: Uint8Array): string };
+};
+
+function toBase64Url(text: string): string {
+  let bin = '';
+  for (const b of new web.TextEncoder().encode(text)) bin += String.fromCharCode(b);
+  return web.btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const bin = web.atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    return new web.TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c: string) => c.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+
+export function encodeListCursor(c: ListCursor): string {
+  return toBase64Url(JSON.stringify([c.sort, c.order, c.value, c.id]));
+}
+
+export function decodeListCursor(text: string): ListCursor | null {
+  const json = fromBase64Url(text);
+  if (json === null) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(v) || v.length !== 4) return null;
+  const [sort, order, value, id] = v as unknown[];
+  if (typeof sort !== 'string' || (order !== 'asc' && order !== 'desc')) return null;
+  if (value !== null && (typeof value !== 'string' || value.length > 256)) return null;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > INT4_MAX) return null;
+  return { sort, order, value, id };
+}
+
+/** `after`: the `next` of the previous page, decoded (a malformed one is refused by name). */
+export const afterQuerySchema = z
+  .string()
+  .max(512)
+  .transform((text, ctx) => {
+    const cursor = decodeListCursor(text);
+    if (!cursor) {
+      ctx.addIssue({ code: 'custom', message: 'not a cursor: pass the `next` of a page of this list' });
+      return z.NEVER;
+    }
+    return cursor;
+  })
+  .optional();
+
+/**
  * A page of a list. Lists that can grow without bound (devices, logs, alarms, users, projects)
  * count their matches up to a cap: past it `total` is the cap and `exact` is false, shown as
- * "10,000+". Absent `exact` means the total is exact.
+ * "10,000+". Absent `exact` means the total is exact. `next`: see `ListCursor` (lists that take
+ * `after` only).
  */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ total: z.number().int(), exact: z.boolean().optional(), items: z.array(item) });
+  return z.object({
+    total: z.number().int(),
+    exact: z.boolean().optional(),
+    next: z.string().optional(),
+    items: z.array(item),
+  });
 }
 export interface Page<T> {
   total: number;
   exact?: boolean;
+  next?: string;
   items: T[];
 }

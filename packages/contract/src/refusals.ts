@@ -12,6 +12,7 @@ export const REFUSALS = {
   samePassword: 'The new password must differ from the old one',
 
   duplicateValue: 'This value is already used',
+  cursorOtherSort: 'This cursor was made for another sort or order of the list: start again without it',
 
   // Not found (foreign objects answer the same way, so ids cannot be probed)
   userNotFound: 'The user does not exist',

@@ -63,5 +63,68 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper): Promise<{ 
     if (capped.size > MEMO_SIZE) capped.delete([...capped.keys()][1]!);
     capped.set(key, now + CAPPED_MEMO_MS);
   }
+  return totalOf(n);
+}
+
+/** The families of lists with a counter in `list_versions` (migration 0025). */
+export type ListFamily = 'devices';
+
+interface VersionedCount {
+  version: number;
+  n: number;
+}
+/** Per database: totals (by their SQL and parameters) with the family's counter they were counted at. */
+const versionedByDb = new WeakMap<object, Map<string, VersionedCount>>();
+
+function totalOf(n: number): { total: number; exact: boolean } {
   return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP };
+}
+
+/**
+ * `cappedTotal` for a list whose matches change only with its family's counter (`list_versions`,
+ * raised by triggers in the same transaction as every such change, whichever process or script
+ * makes it). The total is counted in one statement with the counter, so the pair is one snapshot;
+ * asked again, the list reads the counter alone and, while it has not moved, answers the
+ * remembered total — exact totals too, which stay exact: any change that could alter them moves
+ * the counter. A user paging through an agent's 9,000 devices, or fifty users on one view, count
+ * once instead of per request.
+ *
+ * The caller decides that its filter depends only on what the counter covers (for devices: not
+ * online or warning level, which devices change all the time; those go to `cappedTotal`).
+ */
+export async function versionedTotal(
+  db: Executor,
+  family: ListFamily,
+  matches: SQLWrapper,
+): Promise<{ total: number; exact: boolean }> {
+  const count = sql`select count(*)::int from (${matches} limit ${COUNT_CAP + 1}) c`;
+  const q = dialect.sqlToQuery(count);
+  const key = `${q.sql}\u0000${JSON.stringify(q.params)}`;
+  let memo = versionedByDb.get(db);
+  if (!memo) {
+    memo = new Map();
+    versionedByDb.set(db, memo);
+  }
+  const known = memo.get(key);
+  if (known) {
+    const res = await db.execute(sql`select version::float8 as v from list_versions where name = ${family}`);
+    const v = Number((res as unknown as { rows: { v: number }[] }).rows[0]?.v);
+    if (v === known.version) {
+      // Most recently used last: the oldest entry is the first to go.
+      memo.delete(key);
+      memo.set(key, known);
+      return totalOf(known.n);
+    }
+  }
+  const res = await db.execute(
+    sql`select (select version::float8 from list_versions where name = ${family}) as v, (${count}) as n`,
+  );
+  const row = (res as unknown as { rows: { v: number | null; n: number }[] }).rows[0];
+  const n = Number(row?.n ?? 0);
+  if (row?.v !== null && row?.v !== undefined) {
+    memo.delete(key);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(key, { version: Number(row.v), n });
+  }
+  return totalOf(n);
 }

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
 import { cappedTotal } from '../../lib/paging.js';
+import { keysetAfter, keysetPage, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 
@@ -44,19 +45,22 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   ];
   const where = and(...conds);
   const dir = f.order === 'asc' ? asc : desc;
+  const keyset: Keyset = { sort: 'createdAt', order: f.order, column: operationLogs.createdAt, id: operationLogs.id, kind: 'timestamp' };
+  const after = keysetAfter(keyset, f.after);
   const [rows, total] = await Promise.all([
     db
-      .select({ log: operationLogs, roleName: roles.name })
+      .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
       .from(operationLogs)
       // The acting role's current name; rows of a deleted role keep only its identification.
       .leftJoin(roles, eq(roles.identification, operationLogs.role))
-      .where(where)
+      .where(and(where, after))
       .orderBy(dir(operationLogs.createdAt), dir(operationLogs.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
+      .limit(f.limit + 1)
+      .offset(after ? 0 : (f.page - 1) * f.limit),
     cappedTotal(db, db.select({ one: sql`1` }).from(operationLogs).where(where)),
   ]);
-  return { ...total, items: rows.map((r) => ({ ...r.log, roleName: r.roleName ?? '' })) };
+  const page = keysetPage(keyset, rows.map((r) => ({ ...r, id: r.log.id })), f.limit);
+  return { ...total, next: page.next, items: page.rows.map((r) => ({ ...r.log, roleName: r.roleName ?? '' })) };
 }
 
 /** Login logs; scoped callers see the logs of users in their subtree only. */
@@ -70,10 +74,12 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
   ];
   const where = and(...conds);
   const dir = f.order === 'asc' ? asc : desc;
+  const keyset: Keyset = { sort: 'createdAt', order: f.order, column: loginLogs.createdAt, id: loginLogs.id, kind: 'timestamp' };
+  const after = keysetAfter(keyset, f.after);
   const base = () =>
     f.scopePath
-      ? db.select().from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
-      : db.select().from(loginLogs).leftJoin(users, eq(users.id, loginLogs.userId));
+      ? db.select({ log: loginLogs, keyset: keysetValue(keyset) }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
+      : db.select({ log: loginLogs, keyset: keysetValue(keyset) }).from(loginLogs);
   // Only a scoped caller needs the user (its path); the administrator's count reads the logs alone.
   const countBase = () =>
     f.scopePath
@@ -81,11 +87,12 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
       : db.select({ one: sql`1` }).from(loginLogs);
   const [rows, total] = await Promise.all([
     base()
-      .where(where)
+      .where(and(where, after))
       .orderBy(dir(loginLogs.createdAt), dir(loginLogs.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
+      .limit(f.limit + 1)
+      .offset(after ? 0 : (f.page - 1) * f.limit),
     cappedTotal(db, countBase().where(where)),
   ]);
-  return { ...total, items: rows.map((r) => r.login_logs) };
+  const page = keysetPage(keyset, rows.map((r) => ({ ...r, id: r.log.id })), f.limit);
+  return { ...total, next: page.next, items: page.rows.map((r) => r.log) };
 }

@@ -93,6 +93,7 @@ export class AuditService {
     return {
       total: res.total,
       exact: res.exact,
+      next: res.next,
       items: res.items.map(({ userPath: _p, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     };
   }
@@ -102,6 +103,7 @@ export class AuditService {
     return {
       total: res.total,
       exact: res.exact,
+      next: res.next,
       items: res.items.map((r) => ({
         id: r.id,
         username: r.username,

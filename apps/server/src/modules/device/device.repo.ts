@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { cappedTotal } from '../../lib/paging.js';
+import { cappedTotal, versionedTotal } from '../../lib/paging.js';
+import { keysetAfter, keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
 import { visibleDevices } from '../../lib/visibility.js';
@@ -80,41 +81,82 @@ function orderOf(f: Pick<DeviceFilter, 'sort' | 'order'>) {
   return [dir(devices[f.sort]), dir(devices.id)];
 }
 
+/** The list's order as a keyset (`after` / `next`). */
+function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
+  const base = { sort: f.sort, order: f.order };
+  switch (f.sort) {
+    case 'lastSeenAt':
+      return { ...base, column: devicePresence.lastSeenAt, id: devicePresence.deviceId, kind: 'timestamp', nullable: true };
+    case 'createdAt':
+    case 'updatedAt':
+      return { ...base, column: devices[f.sort], id: devices.id, kind: 'timestamp' };
+    case 'name':
+    case 'sn':
+      return { ...base, column: devices[f.sort], id: devices.id, kind: 'text' };
+    case 'warningLevel':
+    case 'id':
+      return { ...base, column: devices[f.sort], id: devices.id, kind: 'integer' };
+  }
+}
+
 /**
  * One page of devices. The page's ids are chosen first (an index scan in the sort's order that
- * skips `offset` entries without reading their rows), then only those rows are joined to their
- * type and project and given their child count: the old single query computed every skipped
- * row's joins and sub-device count, so page 4,000 cost 400 ms. The total is counted up to the cap.
+ * skips `offset` entries without reading their rows, or starts at `after`'s row), then only those
+ * rows are joined to their type and project and given their child count: the old single query
+ * computed every skipped row's joins and sub-device count, so page 4,000 cost 400 ms. The total
+ * is counted up to the cap.
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
   const order = orderOf(f);
+  const keyset = keysetOf(f);
+  // The rows after the cursor, run by run (keysetRuns: last seen is null for never-seen devices);
+  // a cursor of another sort is refused here, before any query starts.
+  const runs = f.after ? (keyset.nullable ? keysetRuns(keyset, f.after) : [keysetAfter(keyset, f.after)]) : [];
   // Sorted by last seen, the page is read along device_presence's index, each row checked
   // against the filters through the devices' primary key.
-  const pageIds = (
-    f.sort === 'lastSeenAt'
+  const pageIds = (run: SQL | undefined, limit: number) =>
+    (f.sort === 'lastSeenAt'
       ? db
-          .select({ id: devicePresence.deviceId })
+          .select({ id: devices.id })
           .from(devicePresence)
           .innerJoin(devices, eq(devices.id, devicePresence.deviceId))
       : db.select({ id: devices.id }).from(devices)
-  )
-    .where(where)
-    .orderBy(...order)
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit);
-  const [items, total] = await Promise.all([
+    )
+      .where(and(where, run))
+      .orderBy(...order)
+      .limit(limit)
+      .offset(f.after ? 0 : (f.page - 1) * f.limit);
+  // Online and warning level change with what devices send; every other filter only with the
+  // console's changes, which move the devices' list counter.
+  const total =
+    f.online === undefined && f.warningLevel === undefined
+      ? versionedTotal(db, 'devices', db.select({ one: sql`1` }).from(devices).where(where))
+      : cappedTotal(db, db.select({ one: sql`1` }).from(devices).where(where));
+  // One row more than the page: it only tells whether more follow (`next`).
+  const rowsOf = (ids: SQL | number[]) =>
     db
-      .select(columns)
+      .select({ ...columns, keyset: keysetValue(keyset) })
       .from(devices)
       .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
       .leftJoin(projects, eq(projects.id, devices.projectId))
       .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
-      .where(inArray(devices.id, pageIds))
-      .orderBy(...order),
-    cappedTotal(db, db.select({ one: sql`1` }).from(devices).where(where)),
-  ]);
-  return { ...total, items };
+      .where(inArray(devices.id, ids))
+      .orderBy(...order);
+
+  let rows: Awaited<ReturnType<typeof rowsOf>>;
+  if (!f.after) {
+    rows = await rowsOf(sql`(select p.id from (${pageIds(undefined, f.limit + 1)}) p)`);
+  } else {
+    const ids: number[] = [];
+    for (const run of runs) {
+      ids.push(...(await pageIds(run, f.limit + 1 - ids.length)).map((r) => r.id));
+      if (ids.length > f.limit) break;
+    }
+    rows = await rowsOf(ids);
+  }
+  const page = keysetPage(keyset, rows, f.limit);
+  return { ...(await total), next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */

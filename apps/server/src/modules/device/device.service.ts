@@ -37,7 +37,7 @@ export class DeviceService {
 
   async list(ctx: AuthContext, q: ListQuery) {
     const res = await repo.listDevices(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
+    return { total: res.total, exact: res.exact, next: res.next, items: res.items.map(toDto) };
   }
 
   search(ctx: AuthContext, q: string, limit: number) {

@@ -1,0 +1,105 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
+import { refuse } from './errors.js';
+
+/**
+ * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
+ * then its id answers the rows after the previous page's last one with a row comparison that its
+ * index answers directly — `(created_at, id) < (…, …)` starts the index scan at the cursor, where
+ * an offset of 100,000 reads and drops 100,000 index entries first.
+ *
+ * The sort value travels as text exactly as PostgreSQL holds it (timestamps to the microsecond:
+ * a JavaScript Date would round them to the millisecond and skip or repeat rows that share one).
+ */
+export interface Keyset {
+  /** The list's sort name and order, written into the cursor and checked when it comes back. */
+  sort: string;
+  order: 'asc' | 'desc';
+  column: AnyColumn;
+  /** The tie-breaker of the order: the row's id (unique, not null). */
+  id: AnyColumn;
+  kind: 'timestamp' | 'text' | 'integer';
+  /**
+   * The column may be null: nulls come last in descending order and first in ascending order
+   * (an index `(column desc nulls last, id desc)` read either way). Such a list is read in up to
+   * two runs (`keysetRuns`), each a range of the index.
+   */
+  nullable?: boolean;
+}
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** The select expression giving the sort value of a row as the cursor's text. */
+export function keysetValue(k: Keyset): SQL<string | null> {
+  if (k.kind === 'timestamp') {
+    return sql<string | null>`to_char(${k.column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  }
+  return sql<string | null>`${k.column}::text`;
+}
+
+function refuseCursor(): never {
+  throw refuse(ErrorCode.VALIDATION, 'cursorOtherSort', { field: 'after' });
+}
+
+/** The cursor's value as SQL of the column's type; null for a row without one. */
+function typedValue(k: Keyset, cursor: ListCursor): SQL | null {
+  const { value } = cursor;
+  if (cursor.sort !== k.sort || cursor.order !== k.order) refuseCursor();
+  if (value === null) {
+    if (!k.nullable) refuseCursor();
+    return null;
+  }
+  let typed: SQL;
+  if (k.kind === 'timestamp') {
+    // The shape keysetValue writes, and a real instant (not 2026-02-30): PostgreSQL must not be
+    // the one to refuse it.
+    if (!TIMESTAMP.test(value) || new Date(value).toISOString().slice(0, 23) !== value.slice(0, 23)) refuseCursor();
+    typed = sql`${value}::timestamptz`;
+  } else if (k.kind === 'integer') {
+    if (!/^-?\d{1,10}$/.test(value)) refuseCursor();
+    typed = sql`${Number(value)}::int`;
+  } else {
+    typed = sql`${value}::text`;
+  }
+  return typed;
+}
+
+function rowsAfter(k: Keyset, typed: SQL, id: number): SQL {
+  return k.order === 'desc' ? sql`(${k.column}, ${k.id}) < (${typed}, ${id})` : sql`(${k.column}, ${k.id}) > (${typed}, ${id})`;
+}
+
+/** The condition selecting the rows after the cursor; undefined without one. Not for `nullable`. */
+export function keysetAfter(k: Keyset, cursor: ListCursor | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  return rowsAfter(k, typedValue(k, cursor)!, cursor.id);
+}
+
+/**
+ * The rows after the cursor of a `nullable` keyset, as consecutive runs of the list's order, each
+ * a range of its index: read them in turn until the page is full. Descending, the rows with a
+ * value come first, then those without; ascending, the other way round.
+ */
+export function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
+  const typed = typedValue(k, cursor);
+  const isNull = sql`${k.column} is null`;
+  const notNull = sql`${k.column} is not null`;
+  if (k.order === 'desc') {
+    return typed ? [rowsAfter(k, typed, cursor.id), isNull] : [sql`${isNull} and ${k.id} < ${cursor.id}`];
+  }
+  return typed ? [rowsAfter(k, typed, cursor.id)] : [sql`${isNull} and ${k.id} > ${cursor.id}`, notNull];
+}
+
+/**
+ * The page and its `next`: the query asked for `limit + 1` rows, each with its cursor value as
+ * `keyset` and its `id`; the extra row only says that more follow.
+ */
+export function keysetPage<R extends { keyset: string | null; id: number }>(
+  k: Keyset,
+  rows: R[],
+  limit: number,
+): { rows: R[]; next?: string } {
+  if (rows.length <= limit) return { rows };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1]!;
+  return { rows: page, next: encodeListCursor({ sort: k.sort, order: k.order, value: last.keyset, id: last.id }) };
+}
