@@ -96,6 +96,8 @@ interface Line {
   path: string;
   /** As an agent (its subtree) instead of the administrator. */
   agent?: boolean;
+  /** Keyset page: `path` with `after` set to the `next` of this (deep, offset) page. */
+  afterOf?: string;
 }
 
 const LINES: Line[] = [
@@ -110,6 +112,8 @@ const LINES: Line[] = [
   { label: 'devices q=345 (3 digits)', path: '/device/list?topLevel=true&q=345' },
   { label: 'devices q=no-such-device', path: '/device/list?topLevel=true&q=no-such-device' },
   { label: 'devices page 4000', path: '/device/list?topLevel=true&page=4000' },
+  { label: 'devices after row 80,000', path: '/device/list?topLevel=true', afterOf: '/device/list?topLevel=true&page=4000' },
+  { label: 'devices lastSeenAt after 80,000', path: '/device/list?topLevel=true&sort=lastSeenAt', afterOf: '/device/list?topLevel=true&sort=lastSeenAt&page=4000' },
   { label: 'devices agent page 1', path: '/device/list?topLevel=true', agent: true },
   { label: 'devices agent q=Battery 12', path: `/device/list?topLevel=true&q=${encodeURIComponent('Battery 12')}`, agent: true },
   { label: 'projects page 1', path: '/project/list' },
@@ -122,6 +126,7 @@ const LINES: Line[] = [
   { label: 'op logs username=nobody', path: '/logs/list?username=nobody' },
   { label: 'op logs last 24 h', path: `/logs/list?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}` },
   { label: 'op logs page 5000', path: '/logs/list?page=5000' },
+  { label: 'op logs after row 100,000', path: '/logs/list', afterOf: '/logs/list?page=5000' },
   { label: 'op logs agent page 1', path: '/logs/list', agent: true },
   { label: 'login logs page 1', path: '/logs/loginlist' },
   { label: 'login logs username', path: '/logs/loginlist?username=agent3' },
@@ -181,12 +186,18 @@ async function main() {
     for (const line of LINES) {
       if (ONLY && !line.label.includes(ONLY)) continue;
       const headers = line.agent ? agentAuth : auth;
-      const check = await app.inject({ method: 'GET', url: `/api/v1${line.path}`, headers });
+      let path = line.path;
+      if (line.afterOf) {
+        const deep = (await app.inject({ method: 'GET', url: `/api/v1${line.afterOf}`, headers })).json();
+        if (!deep.data?.next) throw new Error(`${line.afterOf}: no next`);
+        path += `${path.includes('?') ? '&' : '?'}after=${encodeURIComponent(deep.data.next)}`;
+      }
+      const check = await app.inject({ method: 'GET', url: `/api/v1${path}`, headers });
       const body = check.json();
-      if (body.code !== 20000) throw new Error(`${line.path}: ${check.body.slice(0, 300)}`);
+      if (body.code !== 20000) throw new Error(`${path}: ${check.body.slice(0, 300)}`);
       const total = `${body.data.total.toLocaleString('en')}${body.data.exact === false ? '+' : ''}`;
-      const single = await cannon(`${address}/api/v1${line.path}`, headers, 1);
-      const many = await cannon(`${address}/api/v1${line.path}`, headers, CONNECTIONS);
+      const single = await cannon(`${address}/api/v1${path}`, headers, 1);
+      const many = await cannon(`${address}/api/v1${path}`, headers, CONNECTIONS);
       await drain();
       const ratio = many.rps / config.many.rps;
       const ok = single.p95 < 50 && ratio >= 0.3 && single.non2xx + many.non2xx === 0;

@@ -212,6 +212,32 @@ describe('lists at scale', () => {
     // The cursor keeps the caller's scope: the agent walks only what it sees.
     expect(await walk('agent', '/device/list?q=walk-', 5)).toEqual([]);
 
+    // Alarms by every sort both ways (ended and processed are null for some: nulls last), and the
+    // device log (newest first).
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, ended_at, processed_at, state)
+      select d.id, 'walk', 'rule', '01010001', 1 + d.id % 4,
+        timestamptz '2026-11-20 11:00:00' + ((g.i / 2) || ' microseconds')::interval,
+        case when g.i % 3 = 0 then null else timestamptz '2026-11-20 12:00:00' + ((g.i % 4) || ' seconds')::interval end,
+        case when g.i % 2 = 0 then null else timestamptz '2026-11-20 13:00:00' end,
+        case when g.i % 2 = 0 then 'untreated' else 'processed' end
+      from devices d, generate_series(1, 2) g(i) where d.sn like 'WALK-%'`);
+    for (const sort of ['startedAt', 'level', 'endedAt', 'processedAt', 'device']) {
+      for (const order of ['desc', 'asc']) {
+        const path = `/device/alarmlist?device=walk-&sort=${sort}&order=${order}`;
+        const walked = await walk('admin', path, 9);
+        expect(walked, `alarms ${sort} ${order}`).toHaveLength(122);
+        expect(walked, `alarms ${sort} ${order}`).toEqual(await byOffset('admin', path));
+      }
+    }
+    await db.execute(sql`
+      insert into device_logs (sn, kind, owner_path, created_at)
+      select 'WALK-LOG', 'rejected', '/1/', timestamptz '2026-11-20 10:00:00' + ((i / 5) || ' microseconds')::interval
+      from generate_series(1, 47) i`);
+    const deviceLogs = '/logs/devicelogs?sn=WALK-LOG';
+    expect(await walk('admin', deviceLogs, 10)).toHaveLength(47);
+    expect(await walk('admin', deviceLogs, 10)).toEqual(await byOffset('admin', deviceLogs));
+
     // A cursor that is not one, or that was made for another sort, is refused by name.
     const first = await ok('admin', 'GET', '/device/list?q=walk-&sort=name&limit=5');
     const refused = async (path: string) => {

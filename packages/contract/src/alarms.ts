@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
+import { afterQuerySchema, idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
 
 /**
  * Alarms (§3 Alarm, §4 alarm levels and states): one record per alarm, from a device type's rule
@@ -45,6 +45,7 @@ export const ALARM_SORTS = ['startedAt', 'level', 'endedAt', 'processedAt', 'dev
 export const alarmListQuerySchema = pageQuerySchema.merge(alarmFilterSchema).extend({
   sort: z.enum(ALARM_SORTS).default('startedAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
+  after: afterQuerySchema,
 });
 export type AlarmListQuery = z.input<typeof alarmListQuerySchema>;
 

@@ -160,7 +160,7 @@ export function decodeListCursor(text: string): ListCursor | null {
   const [sort, order, value, id] = v as unknown[];
   if (typeof sort !== 'string' || (order !== 'asc' && order !== 'desc')) return null;
   if (value !== null && (typeof value !== 'string' || value.length > 256)) return null;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > INT4_MAX) return null;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return null;
   return { sort, order, value, id };
 }
 

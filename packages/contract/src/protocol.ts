@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, pageQuerySchema } from './envelope.js';
+import { afterQuerySchema, idSchema, pageQuerySchema } from './envelope.js';
 import { PROTOCOL_LIMITS } from './limits.js';
 
 /**
@@ -165,6 +165,7 @@ export const deviceLogQuerySchema = pageQuerySchema.extend({
   kind: z.enum(DEVICE_LOG_KINDS).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  after: afterQuerySchema,
 });
 export type DeviceLogQuery = z.infer<typeof deviceLogQuerySchema>;
 

@@ -20,11 +20,11 @@ export interface Keyset {
   id: AnyColumn;
   kind: 'timestamp' | 'text' | 'integer';
   /**
-   * The column may be null: nulls come last in descending order and first in ascending order
-   * (an index `(column desc nulls last, id desc)` read either way). Such a list is read in up to
-   * two runs (`keysetRuns`), each a range of the index.
+   * The column may be null, and where the nulls come: `last` in both orders, or `lastWhenDesc`
+   * (last descending, first ascending: one index `(column desc nulls last, id desc)` read either
+   * way). Such a list is read in up to two runs (`keysetRuns`), each a range of the index.
    */
-  nullable?: boolean;
+  nulls?: 'last' | 'lastWhenDesc';
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -46,7 +46,7 @@ function typedValue(k: Keyset, cursor: ListCursor): SQL | null {
   const { value } = cursor;
   if (cursor.sort !== k.sort || cursor.order !== k.order) refuseCursor();
   if (value === null) {
-    if (!k.nullable) refuseCursor();
+    if (!k.nulls) refuseCursor();
     return null;
   }
   let typed: SQL;
@@ -68,25 +68,27 @@ function rowsAfter(k: Keyset, typed: SQL, id: number): SQL {
   return k.order === 'desc' ? sql`(${k.column}, ${k.id}) < (${typed}, ${id})` : sql`(${k.column}, ${k.id}) > (${typed}, ${id})`;
 }
 
-/** The condition selecting the rows after the cursor; undefined without one. Not for `nullable`. */
+/** The condition selecting the rows after the cursor; undefined without one. Not for `nulls`. */
 export function keysetAfter(k: Keyset, cursor: ListCursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
   return rowsAfter(k, typedValue(k, cursor)!, cursor.id);
 }
 
 /**
- * The rows after the cursor of a `nullable` keyset, as consecutive runs of the list's order, each
- * a range of its index: read them in turn until the page is full. Descending, the rows with a
- * value come first, then those without; ascending, the other way round.
+ * The rows after the cursor, as consecutive runs of the list's order, each a range of its index:
+ * read them in turn until the page is full. One run for a column without nulls; with nulls, the
+ * rows with a value and those without are two runs, in the order of `nulls`.
  */
 export function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
   const typed = typedValue(k, cursor);
+  if (!k.nulls) return [rowsAfter(k, typed!, cursor.id)];
   const isNull = sql`${k.column} is null`;
   const notNull = sql`${k.column} is not null`;
-  if (k.order === 'desc') {
-    return typed ? [rowsAfter(k, typed, cursor.id), isNull] : [sql`${isNull} and ${k.id} < ${cursor.id}`];
+  const nullsAfter = sql`${isNull} and ${k.id} ${k.order === 'desc' ? sql`<` : sql`>`} ${cursor.id}`;
+  if (k.nulls === 'last' || k.order === 'desc') {
+    return typed ? [rowsAfter(k, typed, cursor.id), isNull] : [nullsAfter];
   }
-  return typed ? [rowsAfter(k, typed, cursor.id)] : [sql`${isNull} and ${k.id} > ${cursor.id}`, notNull];
+  return typed ? [rowsAfter(k, typed, cursor.id)] : [nullsAfter, notNull];
 }
 
 /**

@@ -59,7 +59,7 @@ export const alarmApi = {
     tags,
     kind: 'file',
     summary: 'The filtered alarms as an .xlsx file',
-    query: alarmListQuerySchema.omit({ page: true, limit: true }).extend({ lang: z.enum(LANGUAGES).default('en') }),
+    query: alarmListQuerySchema.omit({ page: true, limit: true, after: true }).extend({ lang: z.enum(LANGUAGES).default('en') }),
     data: z.null(),
   }),
 };

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { AlarmState, EndpointParsedQuery, alarmApi } from '@iot/contract';
+import type { AlarmState, EndpointParsedQuery, ListCursor, alarmApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import {
   alarms,
@@ -13,6 +13,7 @@ import {
 import { escapeLike } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
+import { keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -190,7 +191,7 @@ const columns = {
   processedBy: alarms.processedByName,
   note: alarms.note,
 };
-export type AlarmRow = Awaited<ReturnType<typeof alarmsByIds>>[number];
+export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'keyset'>;
 
 /** The filters of the alarm endpoints' parsed query, plus the caller's scope. */
 export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
@@ -239,9 +240,10 @@ function alarmTotal(db: Executor, f: AlarmQuery) {
   );
 }
 
-const base = (db: Executor, select = columns) =>
+/** The alarm rows with their device, project and parameter; `keyset`: the list's cursor value. */
+const base = (db: Executor, keyset: SQL<string | null> = sql<string | null>`null`) =>
   db
-    .select(select)
+    .select({ ...columns, keyset })
     .from(alarms)
     .innerJoin(devices, eq(devices.id, alarms.deviceId))
     .leftJoin(projects, eq(projects.id, devices.projectId))
@@ -259,23 +261,51 @@ const SORTS = {
 };
 const NULLABLE_SORTS = new Set<keyof typeof SORTS>(['endedAt', 'processedAt']);
 
+/** The list's order as a keyset (`after` / `next`); ended and processed are null until they happen. */
+function alarmKeyset(f: { sort: keyof typeof SORTS; order: 'asc' | 'desc' }): Keyset {
+  const base = { sort: f.sort, order: f.order, id: alarms.id };
+  switch (f.sort) {
+    case 'startedAt':
+      return { ...base, column: alarms.startedAt, kind: 'timestamp' };
+    case 'endedAt':
+    case 'processedAt':
+      return { ...base, column: alarms[f.sort], kind: 'timestamp', nulls: 'last' };
+    case 'level':
+      return { ...base, column: alarms.level, kind: 'integer' };
+    case 'device':
+      return { ...base, column: devices.sn, kind: 'text' };
+  }
+}
+
 export async function listAlarms(
   db: Executor,
-  f: AlarmQuery & { sort: keyof typeof SORTS; order: 'asc' | 'desc'; page: number; limit: number },
+  f: AlarmQuery & { sort: keyof typeof SORTS; order: 'asc' | 'desc'; page: number; limit: number; after?: ListCursor },
 ) {
   const where = whereOf(f);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, total] = await Promise.all([
-    base(db)
-      .where(where)
-      // `nulls last` only where the column can be null: on started_at / level / SN it would stop
-      // PostgreSQL from reading the order off the index (a sort of every alarm instead).
-      .orderBy(NULLABLE_SORTS.has(f.sort) ? sql`${dir(SORTS[f.sort])} nulls last` : dir(SORTS[f.sort]), dir(alarms.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
-    alarmTotal(db, f),
-  ]);
-  return { ...total, items };
+  const keyset = alarmKeyset(f);
+  // After a cursor: the rows that follow it, run by run (keysetRuns); else the page by offset.
+  const runs = f.after ? keysetRuns(keyset, f.after) : [undefined];
+  const readRows = async () => {
+    const rows: (AlarmRow & { keyset: string | null })[] = [];
+    for (const run of runs) {
+      rows.push(
+        ...(await base(db, keysetValue(keyset))
+          .where(and(where, run))
+          // `nulls last` only where the column can be null: on started_at / level / SN it would
+          // stop PostgreSQL from reading the order off the index (a sort of every alarm instead).
+          .orderBy(NULLABLE_SORTS.has(f.sort) ? sql`${dir(SORTS[f.sort])} nulls last` : dir(SORTS[f.sort]), dir(alarms.id))
+          // One row more than the page: it only tells whether more follow (`next`).
+          .limit(f.limit + 1 - rows.length)
+          .offset(f.after ? 0 : (f.page - 1) * f.limit)),
+      );
+      if (rows.length > f.limit) break;
+    }
+    return rows;
+  };
+  const [rows, total] = await Promise.all([readRows(), alarmTotal(db, f)]);
+  const page = keysetPage(keyset, rows, f.limit);
+  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }
 
 export async function alarmGroups(db: Executor, f: AlarmQuery) {

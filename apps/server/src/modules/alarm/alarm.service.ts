@@ -126,7 +126,7 @@ export class AlarmService {
 
   async list(ctx: AuthContext, q: AlarmListQuery): Promise<Page<AlarmDto>> {
     const res = await repo.listAlarms(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
+    return { total: res.total, exact: res.exact, next: res.next, items: res.items.map(toDto) };
   }
 
   async groups(ctx: AuthContext, f: EndpointParsedQuery<typeof alarmApi.groups>): Promise<AlarmGroup> {

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { cappedTotal, versionedTotal } from '../../lib/paging.js';
-import { keysetAfter, keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
 import { visibleDevices } from '../../lib/visibility.js';
@@ -86,7 +86,7 @@ function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
   const base = { sort: f.sort, order: f.order };
   switch (f.sort) {
     case 'lastSeenAt':
-      return { ...base, column: devicePresence.lastSeenAt, id: devicePresence.deviceId, kind: 'timestamp', nullable: true };
+      return { ...base, column: devicePresence.lastSeenAt, id: devicePresence.deviceId, kind: 'timestamp', nulls: 'lastWhenDesc' };
     case 'createdAt':
     case 'updatedAt':
       return { ...base, column: devices[f.sort], id: devices.id, kind: 'timestamp' };
@@ -112,7 +112,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const keyset = keysetOf(f);
   // The rows after the cursor, run by run (keysetRuns: last seen is null for never-seen devices);
   // a cursor of another sort is refused here, before any query starts.
-  const runs = f.after ? (keyset.nullable ? keysetRuns(keyset, f.after) : [keysetAfter(keyset, f.after)]) : [];
+  const runs = f.after ? keysetRuns(keyset, f.after) : [];
   // Sorted by last seen, the page is read along device_presence's index, each row checked
   // against the filters through the devices' primary key.
   const pageIds = (run: SQL | undefined, limit: number) =>
@@ -129,7 +129,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .offset(f.after ? 0 : (f.page - 1) * f.limit);
   // Online and warning level change with what devices send; every other filter only with the
   // console's changes, which move the devices' list counter.
-  const total =
+  const totalOf = () =>
     f.online === undefined && f.warningLevel === undefined
       ? versionedTotal(db, 'devices', db.select({ one: sql`1` }).from(devices).where(where))
       : cappedTotal(db, db.select({ one: sql`1` }).from(devices).where(where));
@@ -143,20 +143,18 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
       .where(inArray(devices.id, ids))
       .orderBy(...order);
-
-  let rows: Awaited<ReturnType<typeof rowsOf>>;
-  if (!f.after) {
-    rows = await rowsOf(sql`(select p.id from (${pageIds(undefined, f.limit + 1)}) p)`);
-  } else {
+  const readRows = async () => {
+    if (!f.after) return rowsOf(sql`(select p.id from (${pageIds(undefined, f.limit + 1)}) p)`);
     const ids: number[] = [];
     for (const run of runs) {
       ids.push(...(await pageIds(run, f.limit + 1 - ids.length)).map((r) => r.id));
       if (ids.length > f.limit) break;
     }
-    rows = await rowsOf(ids);
-  }
+    return rowsOf(ids);
+  };
+  const [rows, total] = await Promise.all([readRows(), totalOf()]);
   const page = keysetPage(keyset, rows, f.limit);
-  return { ...(await total), next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
+  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */

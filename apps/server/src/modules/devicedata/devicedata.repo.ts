@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
-import type { DeviceLogKind } from '@iot/contract';
+import type { DeviceLogKind, ListCursor } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
 import { cappedTotal } from '../../lib/paging.js';
+import { keysetAfter, keysetPage, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 // Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
 
@@ -24,6 +25,7 @@ export interface DeviceLogFilter {
   to?: Date;
   page: number;
   limit: number;
+  after?: ListCursor;
 }
 
 export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
@@ -36,9 +38,12 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
   if (f.from) conds.push(gte(deviceLogs.createdAt, f.from));
   if (f.to) conds.push(lt(deviceLogs.createdAt, f.to));
   const where = conds.length > 0 ? and(...conds) : undefined;
-  const [items, total] = await Promise.all([
+  const keyset: Keyset = { sort: 'createdAt', order: 'desc', column: deviceLogs.createdAt, id: deviceLogs.id, kind: 'timestamp' };
+  const after = keysetAfter(keyset, f.after);
+  const [rows, total] = await Promise.all([
     db
       .select({
+        keyset: keysetValue(keyset),
         id: deviceLogs.id,
         deviceId: deviceLogs.deviceId,
         sn: deviceLogs.sn,
@@ -50,11 +55,13 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
       })
       .from(deviceLogs)
       .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
-      .where(where)
+      .where(and(where, after))
       .orderBy(desc(deviceLogs.createdAt), desc(deviceLogs.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
+      // One row more than the page: it only tells whether more follow (`next`).
+      .limit(f.limit + 1)
+      .offset(after ? 0 : (f.page - 1) * f.limit),
     cappedTotal(db, db.select({ one: sql`1` }).from(deviceLogs).where(where)),
   ]);
-  return { ...total, items };
+  const page = keysetPage(keyset, rows, f.limit);
+  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }

@@ -54,6 +54,7 @@ export class DeviceDataService {
     return {
       total: res.total,
       exact: res.exact,
+      next: res.next,
       items: res.items.map((r) => ({
         ...r,
         kind: r.kind as DeviceLogDto['kind'],
