@@ -1,4 +1,4 @@
-import { sql, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
 
@@ -80,51 +80,71 @@ function totalOf(n: number): { total: number; exact: boolean } {
   return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP };
 }
 
+/** The family's counter as a scalar subquery: put it in a list's select to read it with the page. */
+export function listVersion(family: ListFamily): SQL<number> {
+  return sql<number>`(select version::float8 from list_versions where name = ${family})`;
+}
+
 /**
  * `cappedTotal` for a list whose matches change only with its family's counter (`list_versions`,
  * raised by triggers in the same transaction as every such change, whichever process or script
  * makes it). The total is counted in one statement with the counter, so the pair is one snapshot;
- * asked again, the list reads the counter alone and, while it has not moved, answers the
- * remembered total — exact totals too, which stay exact: any change that could alter them moves
- * the counter. A user paging through an agent's 9,000 devices, or fifty users on one view, count
- * once instead of per request.
+ * asked again while the counter has not moved, the list answers the remembered total — exact
+ * totals too, which stay exact: any change that could alter them moves the counter. A user paging
+ * through an agent's 9,000 devices, or fifty users on one view, count once instead of per request.
  *
  * The caller decides that its filter depends only on what the counter covers (for devices: not
  * online or warning level, which devices change all the time; those go to `cappedTotal`).
+ *
+ * `filterKey` must name every value the list's `where` depends on (the caller's scope included):
+ * two lists with one key share their total.
+ *
+ * `known`: a total is remembered for this list (the caller may then read the page first, with
+ * `listVersion` in its select, and ask `at(version)`, saving a round trip); `at`: the remembered
+ * total if it was counted at that version; `total()`: reads the counter (one index lookup) and
+ * answers the remembered total while it has not moved, else counts.
  */
-export async function versionedTotal(
-  db: Executor,
-  family: ListFamily,
-  matches: SQLWrapper,
-): Promise<{ total: number; exact: boolean }> {
-  const count = sql`select count(*)::int from (${matches} limit ${COUNT_CAP + 1}) c`;
-  const q = dialect.sqlToQuery(count);
-  const key = `${q.sql}\u0000${JSON.stringify(q.params)}`;
+export function versionedTotal(db: Executor, family: ListFamily, filterKey: string, matches: () => SQLWrapper) {
+  // Keyed by the caller's description of its filter (every value its where depends on), so a
+  // remembered total is found without building the count's SQL at all.
+  const key = `${family}\u0000${filterKey}`;
   let memo = versionedByDb.get(db);
   if (!memo) {
     memo = new Map();
     versionedByDb.set(db, memo);
   }
-  const known = memo.get(key);
-  if (known) {
-    const res = await db.execute(sql`select version::float8 as v from list_versions where name = ${family}`);
-    const v = Number((res as unknown as { rows: { v: number }[] }).rows[0]?.v);
-    if (v === known.version) {
-      // Most recently used last: the oldest entry is the first to go.
-      memo.delete(key);
-      memo.set(key, known);
-      return totalOf(known.n);
+  const remembered = memo;
+  const at = (version: number | undefined) => {
+    const known = remembered.get(key);
+    if (!known || version === undefined || Number(version) !== known.version) return undefined;
+    // Most recently used last: the oldest entry is the first to go.
+    remembered.delete(key);
+    remembered.set(key, known);
+    return totalOf(known.n);
+  };
+  const counted = async () => {
+    const count = sql`select count(*)::int from (${matches()} limit ${COUNT_CAP + 1}) c`;
+    const res = await db.execute(sql`select ${listVersion(family)} as v, (${count}) as n`);
+    const row = (res as unknown as { rows: { v: number | null; n: number }[] }).rows[0];
+    const n = Number(row?.n ?? 0);
+    if (row?.v !== null && row?.v !== undefined) {
+      remembered.delete(key);
+      if (remembered.size >= MEMO_SIZE) remembered.delete(remembered.keys().next().value!);
+      remembered.set(key, { version: Number(row.v), n });
     }
-  }
-  const res = await db.execute(
-    sql`select (select version::float8 from list_versions where name = ${family}) as v, (${count}) as n`,
-  );
-  const row = (res as unknown as { rows: { v: number | null; n: number }[] }).rows[0];
-  const n = Number(row?.n ?? 0);
-  if (row?.v !== null && row?.v !== undefined) {
-    memo.delete(key);
-    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-    memo.set(key, { version: Number(row.v), n });
-  }
-  return totalOf(n);
+    return totalOf(n);
+  };
+  return {
+    known: remembered.has(key),
+    at,
+    counted,
+    async total(): Promise<{ total: number; exact: boolean }> {
+      if (remembered.has(key)) {
+        const res = await db.execute(sql`select ${listVersion(family)} as v`);
+        const hit = at((res as unknown as { rows: { v: number }[] }).rows[0]?.v);
+        if (hit) return hit;
+      }
+      return counted();
+    },
+  };
 }

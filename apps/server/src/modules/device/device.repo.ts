@@ -3,7 +3,7 @@ import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { cappedTotal, versionedTotal } from '../../lib/paging.js';
+import { cappedTotal, listVersion, versionedTotal } from '../../lib/paging.js';
 import { keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
@@ -65,6 +65,11 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.topLevel ? isNull(devices.parentId) : undefined,
     q ? deviceTextLike(q) : undefined,
   );
+}
+
+/** Every value `filterOf` depends on, as a key of the list's remembered total (lib/paging.ts). */
+function filterKey(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>): string {
+  return JSON.stringify([f.scopePath, f.projectId, f.typeId, f.online, f.enabled, f.warningLevel, f.parentId, f.topLevel, f.q]);
 }
 
 /**
@@ -129,14 +134,16 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .offset(f.after ? 0 : (f.page - 1) * f.limit);
   // Online and warning level change with what devices send; every other filter only with the
   // console's changes, which move the devices' list counter.
-  const totalOf = () =>
+  const matches = () => db.select({ one: sql`1` }).from(devices).where(where);
+  const versioned =
     f.online === undefined && f.warningLevel === undefined
-      ? versionedTotal(db, 'devices', db.select({ one: sql`1` }).from(devices).where(where))
-      : cappedTotal(db, db.select({ one: sql`1` }).from(devices).where(where));
-  // One row more than the page: it only tells whether more follow (`next`).
+      ? versionedTotal(db, 'devices', filterKey(f), matches)
+      : undefined;
+  // One row more than the page: it only tells whether more follow (`next`). The devices' list
+  // counter comes with the rows: a remembered total still true needs no other query.
   const rowsOf = (ids: SQL | number[]) =>
     db
-      .select({ ...columns, keyset: keysetValue(keyset) })
+      .select({ ...columns, keyset: keysetValue(keyset), listVersion: listVersion('devices') })
       .from(devices)
       .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
       .leftJoin(projects, eq(projects.id, devices.projectId))
@@ -152,9 +159,16 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
     }
     return rowsOf(ids);
   };
-  const [rows, total] = await Promise.all([readRows(), totalOf()]);
+  let rows: Awaited<ReturnType<typeof rowsOf>>;
+  let total: { total: number; exact: boolean };
+  if (versioned?.known) {
+    rows = await readRows();
+    total = versioned.at(rows[0]?.listVersion) ?? (await versioned.total());
+  } else {
+    [rows, total] = await Promise.all([readRows(), versioned ? versioned.counted() : cappedTotal(db, matches())]);
+  }
   const page = keysetPage(keyset, rows, f.limit);
-  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
+  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */

@@ -3,6 +3,9 @@ import type { Db } from '../../db/client.js';
 import { SITE_DEFAULTS } from '../../db/seed/site.js';
 import { readSiteConfig } from './site.repo.js';
 
+/** The stored configuration as read back: any field may be missing (built once, not per request). */
+const storedConfigSchema = siteConfigSchema.partial();
+
 /** The site configuration the console shows before and after login (§1). */
 export class SiteService {
   /** `map` comes from the server configuration (MAP_TILE_URL, MAP_TILE_ATTRIBUTION). */
@@ -13,7 +16,7 @@ export class SiteService {
 
   /** Stored values win; defaults fill fields added after the row was written. */
   async config(): Promise<PublicConfig> {
-    const stored = siteConfigSchema.partial().safeParse(await readSiteConfig(this.db));
+    const stored = storedConfigSchema.safeParse(await readSiteConfig(this.db));
     return { ...SITE_DEFAULTS, ...(stored.success ? stored.data : {}), map: this.map };
   }
 }
