@@ -238,6 +238,13 @@ describe('lists at scale', () => {
     expect(await walk('admin', deviceLogs, 10)).toHaveLength(47);
     expect(await walk('admin', deviceLogs, 10)).toEqual(await byOffset('admin', deviceLogs));
 
+    // A cursor whose following rows are gone answers an empty page without `next`.
+    const allButOne = await ok('admin', 'GET', '/device/list?q=walk-&sort=sn&order=asc&limit=60');
+    await db.execute(sql`delete from devices where sn = 'WALK-061'`);
+    const beyond = await ok('admin', 'GET', `/device/list?q=walk-&sort=sn&order=asc&after=${encodeURIComponent(allButOne.next)}`);
+    expect(beyond).toMatchObject({ total: 60, items: [] });
+    expect(beyond.next).toBeUndefined();
+
     // A cursor that is not one, or that was made for another sort, is refused by name.
     const first = await ok('admin', 'GET', '/device/list?q=walk-&sort=name&limit=5');
     const refused = async (path: string) => {

@@ -157,7 +157,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       ids.push(...(await pageIds(run, f.limit + 1 - ids.length)).map((r) => r.id));
       if (ids.length > f.limit) break;
     }
-    return rowsOf(ids);
+    return ids.length > 0 ? rowsOf(ids) : [];
   };
   let rows: Awaited<ReturnType<typeof rowsOf>>;
   let total: { total: number; exact: boolean };
