@@ -73,7 +73,7 @@ interface VersionedCount {
   version: number;
   n: number;
 }
-/** Per database: totals (by their SQL and parameters) with the family's counter they were counted at. */
+/** Per database: totals (by family and filter key) with the family's counter they were counted at. */
 const versionedByDb = new WeakMap<object, Map<string, VersionedCount>>();
 
 function totalOf(n: number): { total: number; exact: boolean } {
