@@ -5,7 +5,8 @@
  * list with typical filters, broad text matches, digit substrings and deep pages, through the
  * real server over HTTP with autocannon: one connection (a single user: p50 / p95) and
  * `--connections` (default 50: the request rate), each next to `GET /config` measured the same
- * way in the same run, with the ratio printed.
+ * way in the same run, with the ratio printed; and beside `GET /user/info` at 50 connections,
+ * the cheapest signed-in call (what every list pays for its session before its own work).
  *
  *   npm run bench:lists                               # 100,000 devices, 10 M log rows
  *   npm run bench:lists -- --devices 1000000
@@ -182,6 +183,10 @@ async function main() {
       `${'GET /config (baseline)'.padEnd(34)} 1 user p50 ${config.single.p50} ms p95 ${config.single.p95} ms   ` +
         `${CONNECTIONS} users ${config.many.rps.toFixed(0)} req/s`,
     );
+    // A second baseline: the cheapest signed-in call (the session lookup every list also makes,
+    // and one row by primary key), to tell what a list costs beyond being signed in.
+    const info = { many: await cannon(`${address}/api/v1/user/info`, auth, CONNECTIONS) };
+    console.log(`${'GET /user/info (signed in)'.padEnd(34)} ${CONNECTIONS} users ${info.many.rps.toFixed(0)} req/s = ${(info.many.rps / config.many.rps).toFixed(2)}× config`);
     const missed: string[] = [];
     for (const line of LINES) {
       if (ONLY && !line.label.includes(ONLY)) continue;
@@ -204,7 +209,7 @@ async function main() {
       if (!ok) missed.push(line.label);
       console.log(
         `${line.label.padEnd(34)} 1 user p50 ${String(single.p50).padStart(3)} ms p95 ${String(single.p95).padStart(4)} ms   ` +
-          `${CONNECTIONS} users ${many.rps.toFixed(0).padStart(5)} req/s = ${ratio.toFixed(2)}× config   total ${total.padStart(9)}` +
+          `${CONNECTIONS} users ${many.rps.toFixed(0).padStart(5)} req/s = ${ratio.toFixed(2)}× config ${(many.rps / info.many.rps).toFixed(2)}× info   total ${total.padStart(9)}` +
           `${single.non2xx + many.non2xx ? `   ${single.non2xx + many.non2xx} errors` : ''}${ok ? '' : '   MISSED'}`,
       );
     }
