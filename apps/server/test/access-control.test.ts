@@ -192,7 +192,10 @@ describe('access control', () => {
       };
       const roleListId = findCode(view.tree, 'role:list')!;
       expect(findCode(view.tree, 'menu:add')).toBeUndefined(); // alpha cannot grant what it lacks
+      // The route guard reads the role's codes with the session: refused before, allowed right after.
+      expect((await call('narrow', 'GET', '/role/getlist')).code).toBe(40300);
       await ok('alpha', 'POST', '/role/setpermission', { id: role, permissionIds: [roleListId] });
+      expect((await call('narrow', 'GET', '/role/getlist')).code).toBe(20000);
       expect(flatten(await ok('narrow', 'GET', '/user/menutestlist'))).toEqual(['sys', 'sys-role']);
       expect((await ok('narrow', 'GET', '/user/info')).permissions).toEqual(['role:list']);
       void id;

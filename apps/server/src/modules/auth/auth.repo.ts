@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, like, lt, ne, sql } from 'drizzle-orm';
-import type { LoginResult, SessionEndReason } from '@iot/contract';
+import { SUPERADMIN, type LoginResult, type SessionEndReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
 import { userActive } from '../../lib/visibility.js';
@@ -147,6 +147,11 @@ export async function findSession(db: Executor, tokenHash: string) {
       language: users.language,
       roleId: roles.id,
       roleIdentification: roles.identification,
+      // The role's codes in the same round trip (the route's permission check needs them); none
+      // for the super administrator, who holds every code.
+      codes: sql<string[] | null>`case when ${roles.identification} = ${SUPERADMIN} then null
+        else coalesce((select array_agg(p.identification) from role_permissions rp
+          join permissions p on p.id = rp.permission_id where rp.role_id = ${roles.id}), '{}') end`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -27,6 +27,12 @@ export interface AuthContext {
   roleId: number;
   role: string;
   language: string;
+  /**
+   * The role's permission codes, read with the session in the same query (a sub-user's request
+   * then checks its route's code without a second query). Absent where a context is built
+   * otherwise: the permission check reads them itself.
+   */
+  codes?: readonly string[];
 }
 
 export class AuthService {
@@ -172,6 +178,7 @@ export class AuthService {
       roleId: s.roleId,
       role: s.roleIdentification,
       language: s.language,
+      codes: s.codes ?? undefined,
     };
   }
 

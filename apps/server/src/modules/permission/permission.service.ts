@@ -18,7 +18,7 @@ const isBuiltin = (code: string) => Object.hasOwn(PERMISSIONS, code);
 
 const toDto = (r: Row): PermissionDto => ({ ...r, createdAt: r.createdAt.toISOString() });
 
-type Caller = Pick<AuthContext, 'role' | 'roleId'>;
+type Caller = Pick<AuthContext, 'role' | 'roleId' | 'codes'>;
 
 /**
  * Permission definitions (the codes routes declare), each owned by a menu, and the one place that
@@ -44,7 +44,7 @@ export class PermissionService {
   /** Whether the caller holds at least one of the codes. */
   async hasAny(auth: Caller, codes: readonly string[]): Promise<boolean> {
     if (isSuper(auth)) return true;
-    const held = await repo.roleCodes(this.db, auth.roleId);
+    const held = auth.codes ?? (await repo.roleCodes(this.db, auth.roleId));
     return codes.some((c) => held.includes(c));
   }
 
