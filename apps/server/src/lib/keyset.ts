@@ -1,4 +1,4 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { asc, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
 
@@ -68,10 +68,16 @@ function rowsAfter(k: Keyset, typed: SQL, id: number): SQL {
   return k.order === 'desc' ? sql`(${k.column}, ${k.id}) < (${typed}, ${id})` : sql`(${k.column}, ${k.id}) > (${typed}, ${id})`;
 }
 
-/** The condition selecting the rows after the cursor; undefined without one. Not for `nulls`. */
-export function keysetAfter(k: Keyset, cursor: ListCursor | undefined): SQL | undefined {
-  if (!cursor) return undefined;
-  return rowsAfter(k, typedValue(k, cursor)!, cursor.id);
+/**
+ * The list's ORDER BY: the column, then the id, both in the keyset's order; the nulls where
+ * `nulls` puts them (and no nulls clause on a column without nulls: on a descending index it
+ * would keep PostgreSQL from reading the order off the index).
+ */
+export function keysetOrder(k: Keyset): SQL[] {
+  const dir = k.order === 'asc' ? asc : desc;
+  if (!k.nulls) return [dir(k.column), dir(k.id)];
+  const nullsFirst = k.nulls === 'lastWhenDesc' && k.order === 'asc';
+  return [sql`${dir(k.column)} ${nullsFirst ? sql`nulls first` : sql`nulls last`}`, dir(k.id)];
 }
 
 /**
@@ -79,7 +85,7 @@ export function keysetAfter(k: Keyset, cursor: ListCursor | undefined): SQL | un
  * read them in turn until the page is full. One run for a column without nulls; with nulls, the
  * rows with a value and those without are two runs, in the order of `nulls`.
  */
-export function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
+function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
   const typed = typedValue(k, cursor);
   if (!k.nulls) return [rowsAfter(k, typed!, cursor.id)];
   const isNull = sql`${k.column} is null`;
@@ -89,6 +95,25 @@ export function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
     return typed ? [rowsAfter(k, typed, cursor.id), isNull] : [nullsAfter];
   }
   return typed ? [rowsAfter(k, typed, cursor.id)] : [nullsAfter, notNull];
+}
+
+/**
+ * The rows of a page and one more (`keysetPage` tells from it whether `next` is due): without a
+ * cursor by offset, after it run by run (`keysetRuns`). `read` runs the list's query with the
+ * extra condition (undefined: none), in `keysetOrder`, with that limit and offset.
+ */
+export async function keysetRows<R>(
+  k: Keyset,
+  f: { after?: ListCursor; page: number; limit: number },
+  read: (run: SQL | undefined, limit: number, offset: number) => Promise<R[]>,
+): Promise<R[]> {
+  if (!f.after) return read(undefined, f.limit + 1, (f.page - 1) * f.limit);
+  const rows: R[] = [];
+  for (const run of keysetRuns(k, f.after)) {
+    rows.push(...(await read(run, f.limit + 1 - rows.length, 0)));
+    if (rows.length > f.limit) break;
+  }
+  return rows;
 }
 
 /**

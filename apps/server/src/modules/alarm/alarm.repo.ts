@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { AlarmState, EndpointParsedQuery, ListCursor, alarmApi } from '@iot/contract';
+import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { ALARM_SORTS, AlarmState, EndpointParsedQuery, ListCursor, alarmApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import {
   alarms,
@@ -13,7 +13,7 @@ import {
 import { escapeLike } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -252,17 +252,13 @@ const base = (db: Executor, keyset: SQL<string | null> = sql<string | null>`null
       and(eq(deviceTypeParams.typeId, devices.typeId), eq(deviceTypeParams.semaphoreId, alarms.semaphoreId)),
     );
 
-const SORTS = {
-  startedAt: alarms.startedAt,
-  level: alarms.level,
-  endedAt: alarms.endedAt,
-  processedAt: alarms.processedAt,
-  device: devices.sn,
-};
-const NULLABLE_SORTS = new Set<keyof typeof SORTS>(['endedAt', 'processedAt']);
+type AlarmSort = (typeof ALARM_SORTS)[number];
 
-/** The list's order as a keyset (`after` / `next`); ended and processed are null until they happen. */
-function alarmKeyset(f: { sort: keyof typeof SORTS; order: 'asc' | 'desc' }): Keyset {
+/**
+ * The list's order as a keyset (its ORDER BY and `after` / `next`); ended and processed are null
+ * until they happen and come last either way.
+ */
+function alarmKeyset(f: { sort: AlarmSort; order: 'asc' | 'desc' }): Keyset {
   const base = { sort: f.sort, order: f.order, id: alarms.id };
   switch (f.sort) {
     case 'startedAt':
@@ -279,31 +275,16 @@ function alarmKeyset(f: { sort: keyof typeof SORTS; order: 'asc' | 'desc' }): Ke
 
 export async function listAlarms(
   db: Executor,
-  f: AlarmQuery & { sort: keyof typeof SORTS; order: 'asc' | 'desc'; page: number; limit: number; after?: ListCursor },
+  f: AlarmQuery & { sort: AlarmSort; order: 'asc' | 'desc'; page: number; limit: number; after?: ListCursor },
 ) {
   const where = whereOf(f);
-  const dir = f.order === 'asc' ? asc : desc;
   const keyset = alarmKeyset(f);
-  // After a cursor: the rows that follow it, run by run (keysetRuns); else the page by offset.
-  const runs = f.after ? keysetRuns(keyset, f.after) : [undefined];
-  const readRows = async () => {
-    const rows: (AlarmRow & { keyset: string | null })[] = [];
-    for (const run of runs) {
-      rows.push(
-        ...(await base(db, keysetValue(keyset))
-          .where(and(where, run))
-          // `nulls last` only where the column can be null: on started_at / level / SN it would
-          // stop PostgreSQL from reading the order off the index (a sort of every alarm instead).
-          .orderBy(NULLABLE_SORTS.has(f.sort) ? sql`${dir(SORTS[f.sort])} nulls last` : dir(SORTS[f.sort]), dir(alarms.id))
-          // One row more than the page: it only tells whether more follow (`next`).
-          .limit(f.limit + 1 - rows.length)
-          .offset(f.after ? 0 : (f.page - 1) * f.limit)),
-      );
-      if (rows.length > f.limit) break;
-    }
-    return rows;
-  };
-  const [rows, total] = await Promise.all([readRows(), alarmTotal(db, f)]);
+  const [rows, total] = await Promise.all([
+    keysetRows(keyset, f, (run, limit, offset) =>
+      base(db, keysetValue(keyset)).where(and(where, run)).orderBy(...keysetOrder(keyset)).limit(limit).offset(offset),
+    ),
+    alarmTotal(db, f),
+  ]);
   const page = keysetPage(keyset, rows, f.limit);
   return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }

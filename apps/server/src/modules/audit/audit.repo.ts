@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, gte, like, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, like, lte, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_ACTIONS, type EndpointParsedQuery, type auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetAfter, keysetPage, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 
@@ -44,19 +44,19 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
     f.to ? lte(operationLogs.createdAt, new Date(f.to)) : undefined,
   ];
   const where = and(...conds);
-  const dir = f.order === 'asc' ? asc : desc;
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: operationLogs.createdAt, id: operationLogs.id, kind: 'timestamp' };
-  const after = keysetAfter(keyset, f.after);
   const [rows, total] = await Promise.all([
-    db
-      .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
-      .from(operationLogs)
-      // The acting role's current name; rows of a deleted role keep only its identification.
-      .leftJoin(roles, eq(roles.identification, operationLogs.role))
-      .where(and(where, after))
-      .orderBy(dir(operationLogs.createdAt), dir(operationLogs.id))
-      .limit(f.limit + 1)
-      .offset(after ? 0 : (f.page - 1) * f.limit),
+    keysetRows(keyset, f, (run, limit, offset) =>
+      db
+        .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
+        .from(operationLogs)
+        // The acting role's current name; rows of a deleted role keep only its identification.
+        .leftJoin(roles, eq(roles.identification, operationLogs.role))
+        .where(and(where, run))
+        .orderBy(...keysetOrder(keyset))
+        .limit(limit)
+        .offset(offset),
+    ),
     cappedTotal(db, db.select({ one: sql`1` }).from(operationLogs).where(where)),
   ]);
   const page = keysetPage(keyset, rows.map((r) => ({ ...r, id: r.log.id })), f.limit);
@@ -73,9 +73,7 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
     f.to ? lte(loginLogs.createdAt, new Date(f.to)) : undefined,
   ];
   const where = and(...conds);
-  const dir = f.order === 'asc' ? asc : desc;
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: loginLogs.createdAt, id: loginLogs.id, kind: 'timestamp' };
-  const after = keysetAfter(keyset, f.after);
   const base = () =>
     f.scopePath
       ? db.select({ log: loginLogs, keyset: keysetValue(keyset) }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
@@ -86,11 +84,9 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
       ? db.select({ one: sql`1` }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
       : db.select({ one: sql`1` }).from(loginLogs);
   const [rows, total] = await Promise.all([
-    base()
-      .where(and(where, after))
-      .orderBy(dir(loginLogs.createdAt), dir(loginLogs.id))
-      .limit(f.limit + 1)
-      .offset(after ? 0 : (f.page - 1) * f.limit),
+    keysetRows(keyset, f, (run, limit, offset) =>
+      base().where(and(where, run)).orderBy(...keysetOrder(keyset)).limit(limit).offset(offset),
+    ),
     cappedTotal(db, countBase().where(where)),
   ]);
   const page = keysetPage(keyset, rows.map((r) => ({ ...r, id: r.log.id })), f.limit);

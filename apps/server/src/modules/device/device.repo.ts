@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { cappedTotal, listVersion, versionedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRuns, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
 import { visibleDevices } from '../../lib/visibility.js';
@@ -73,20 +73,10 @@ function filterKey(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>): 
 }
 
 /**
- * The list's order: the sort column, then the id. "Last seen" is `device_presence`'s, in the order
- * of its index: newest first with never-seen devices last, or the reverse (the stalest first).
+ * The list's order as a keyset (its ORDER BY and `after` / `next`): the sort column, then the id.
+ * "Last seen" is `device_presence`'s, in the order of its index: newest first with never-seen
+ * devices last, or the reverse (the stalest first).
  */
-function orderOf(f: Pick<DeviceFilter, 'sort' | 'order'>) {
-  if (f.sort === 'lastSeenAt') {
-    return f.order === 'asc'
-      ? [sql`${devicePresence.lastSeenAt} asc nulls first`, asc(devicePresence.deviceId)]
-      : [sql`${devicePresence.lastSeenAt} desc nulls last`, desc(devicePresence.deviceId)];
-  }
-  const dir = f.order === 'asc' ? asc : desc;
-  return [dir(devices[f.sort]), dir(devices.id)];
-}
-
-/** The list's order as a keyset (`after` / `next`). */
 function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
   const base = { sort: f.sort, order: f.order };
   switch (f.sort) {
@@ -113,14 +103,11 @@ function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
-  const order = orderOf(f);
   const keyset = keysetOf(f);
-  // The rows after the cursor, run by run (keysetRuns: last seen is null for never-seen devices);
-  // a cursor of another sort is refused here, before any query starts.
-  const runs = f.after ? keysetRuns(keyset, f.after) : [];
+  const order = keysetOrder(keyset);
   // Sorted by last seen, the page is read along device_presence's index, each row checked
   // against the filters through the devices' primary key.
-  const pageIds = (run: SQL | undefined, limit: number) =>
+  const pageIds = (run: SQL | undefined, limit: number, offset: number) =>
     (f.sort === 'lastSeenAt'
       ? db
           .select({ id: devices.id })
@@ -131,7 +118,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .where(and(where, run))
       .orderBy(...order)
       .limit(limit)
-      .offset(f.after ? 0 : (f.page - 1) * f.limit);
+      .offset(offset);
   // Online and warning level change with what devices send; every other filter only with the
   // console's changes, which move the devices' list counter.
   const matches = () => db.select({ one: sql`1` }).from(devices).where(where);
@@ -150,13 +137,11 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
       .where(inArray(devices.id, ids))
       .orderBy(...order);
+  // By offset the page's ids are a subquery of the one statement; after a cursor they are read
+  // first, run by run (keysetRows: last seen is null for never-seen devices).
   const readRows = async () => {
-    if (!f.after) return rowsOf(sql`(select p.id from (${pageIds(undefined, f.limit + 1)}) p)`);
-    const ids: number[] = [];
-    for (const run of runs) {
-      ids.push(...(await pageIds(run, f.limit + 1 - ids.length)).map((r) => r.id));
-      if (ids.length > f.limit) break;
-    }
+    if (!f.after) return rowsOf(sql`(select p.id from (${pageIds(undefined, f.limit + 1, (f.page - 1) * f.limit)}) p)`);
+    const ids = (await keysetRows(keyset, f, pageIds)).map((r) => r.id);
     return ids.length > 0 ? rowsOf(ids) : [];
   };
   let rows: Awaited<ReturnType<typeof rowsOf>>;
@@ -305,6 +290,6 @@ export async function exportDevices(db: Executor, f: Omit<DeviceFilter, 'page' |
     .leftJoin(projects, eq(projects.id, devices.projectId))
     .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
     .where(filterOf(f))
-    .orderBy(...orderOf(f))
+    .orderBy(...keysetOrder(keysetOf(f)))
     .limit(max);
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { DeviceLogKind, ListCursor } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetAfter, keysetPage, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 // Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
 
@@ -39,27 +39,27 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
   if (f.to) conds.push(lt(deviceLogs.createdAt, f.to));
   const where = conds.length > 0 ? and(...conds) : undefined;
   const keyset: Keyset = { sort: 'createdAt', order: 'desc', column: deviceLogs.createdAt, id: deviceLogs.id, kind: 'timestamp' };
-  const after = keysetAfter(keyset, f.after);
   const [rows, total] = await Promise.all([
-    db
-      .select({
-        keyset: keysetValue(keyset),
-        id: deviceLogs.id,
-        deviceId: deviceLogs.deviceId,
-        sn: deviceLogs.sn,
-        deviceName: devices.name,
-        kind: deviceLogs.kind,
-        reason: deviceLogs.reason,
-        detail: deviceLogs.detail,
-        createdAt: deviceLogs.createdAt,
-      })
-      .from(deviceLogs)
-      .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
-      .where(and(where, after))
-      .orderBy(desc(deviceLogs.createdAt), desc(deviceLogs.id))
-      // One row more than the page: it only tells whether more follow (`next`).
-      .limit(f.limit + 1)
-      .offset(after ? 0 : (f.page - 1) * f.limit),
+    keysetRows(keyset, f, (run, limit, offset) =>
+      db
+        .select({
+          keyset: keysetValue(keyset),
+          id: deviceLogs.id,
+          deviceId: deviceLogs.deviceId,
+          sn: deviceLogs.sn,
+          deviceName: devices.name,
+          kind: deviceLogs.kind,
+          reason: deviceLogs.reason,
+          detail: deviceLogs.detail,
+          createdAt: deviceLogs.createdAt,
+        })
+        .from(deviceLogs)
+        .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
+        .where(and(where, run))
+        .orderBy(...keysetOrder(keyset))
+        .limit(limit)
+        .offset(offset),
+    ),
     cappedTotal(db, db.select({ one: sql`1` }).from(deviceLogs).where(where)),
   ]);
   const page = keysetPage(keyset, rows, f.limit);
