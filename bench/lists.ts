@@ -13,6 +13,7 @@
  *   npm run bench:lists -- --logs 1000000 --duration 3  # a quicker look
  *   npm run bench:lists -- --keep / --reuse iot_bench_…  # keep the seeded database / measure it again
  *   npm run bench:lists -- --only device                # only the lines whose label contains the text
+ *   npm run bench:lists -- --session-cache-ttl 0        # sessions read on every request (the cache off)
  *
  * Targets: every line p95 < 50 ms for one user; at 50 connections ≥ 0.3× the rate of GET /config.
  * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
@@ -155,7 +156,11 @@ async function cannon(url: string, headers: Record<string, string>, connections:
 
 async function main() {
   await withBenchDatabase(async (database, { name, reused, admin }) => {
-    const { app, auth } = await startApp(database, { DEMO: 'off', API_RATE_LIMIT: '0' });
+    const { app, auth } = await startApp(database, {
+      DEMO: 'off',
+      API_RATE_LIMIT: '0',
+      ...(opt('session-cache-ttl') ? { SESSION_CACHE_TTL: opt('session-cache-ttl')! } : {}),
+    });
     console.log(
       `bench:lists  ${DEVICES.toLocaleString('en')} devices, ${LOGS.toLocaleString('en')} operation-log rows, ${os.cpus().length} cores, ` +
         `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
@@ -186,7 +191,10 @@ async function main() {
     // A second baseline: the cheapest signed-in call (the session lookup every list also makes,
     // and one row by primary key), to tell what a list costs beyond being signed in.
     const info = { many: await cannon(`${address}/api/v1/user/info`, auth, CONNECTIONS) };
-    console.log(`${'GET /user/info (signed in)'.padEnd(34)} ${CONNECTIONS} users ${info.many.rps.toFixed(0)} req/s = ${(info.many.rps / config.many.rps).toFixed(2)}× config`);
+    console.log(
+      `${'GET /user/info (signed in)'.padEnd(34)} ${CONNECTIONS} users ${info.many.rps.toFixed(0)} req/s = ` +
+        `${(info.many.rps / config.many.rps).toFixed(2)}× config   (session cache ${opt('session-cache-ttl') ?? 'default 5'} s)`,
+    );
     const missed: string[] = [];
     for (const line of LINES) {
       if (ONLY && !line.label.includes(ONLY)) continue;

@@ -166,6 +166,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     captcha: config.captcha,
     sessionTtl: config.sessionTtl,
     lockout: config.loginLockout,
+    sessionCacheTtl: config.sessionCacheTtl,
+  });
+  // The session cache serves only while this process hears every change to sessions, users and
+  // roles (migration 0026); its listener reconnects by itself.
+  const authChanges =
+    config.sessionCacheTtl > 0
+      ? await deps.database.listen('auth_changed', {
+          notify: (payload) => auth.sessions.heard(payload),
+          up: () => auth.sessions.setLive(true),
+          down: () => auth.sessions.setLive(false),
+        })
+      : undefined;
+  app.decorate('authSync', async () => {
+    await authChanges?.sync();
   });
   const site = new SiteService(db, { tileUrl: config.mapTileUrl ?? null, tileAttribution: config.mapTileAttribution });
   const logs = new AuditService(db);
@@ -308,6 +322,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await ingest.stop();
     mailer.close();
     await bus.close();
+    await authChanges?.stop();
   });
   return app;
 }

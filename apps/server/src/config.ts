@@ -93,6 +93,7 @@ const envSchema = z.object({
   DEMO: onOff.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL: durationSeconds.default(12 * 3600),
+  SESSION_CACHE_TTL: anyDuration.refine((s) => s <= 60, 'at most 60 seconds').default(5),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   DEVICE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
@@ -178,6 +179,12 @@ export interface Config {
   logLevel: string;
   /** Idle lifetime of a session in seconds; every use slides it forward. */
   sessionTtl: number;
+  /**
+   * Seconds a signed-in request's session, user and role codes are reused from memory
+   * (SESSION_CACHE_TTL; 0 = read on every request). Any change to them reaches the cache at
+   * once (auth_changed notifications); this is the limit if the listener misses one.
+   */
+  sessionCacheTtl: number;
   /** Lock an account for 15 minutes after 5 failed logins from one address. */
   loginLockout: boolean;
   /** Whole days of telemetry kept; older days are dropped as partitions. */
@@ -294,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.DEMO ?? (e.DATABASE_URL ? 'off' : 'auto'),
     logLevel: e.LOG_LEVEL,
     sessionTtl: e.SESSION_TTL,
+    sessionCacheTtl: e.SESSION_CACHE_TTL,
     loginLockout: e.LOGIN_LOCKOUT === 'on',
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,

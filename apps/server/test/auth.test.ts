@@ -127,6 +127,7 @@ describe('sessions', () => {
     await t.database.db.execute(
       sql`update sessions set last_used_at = now() - interval '2 minutes', expires_at = now() + interval '1 minute' where revoked_at is null`,
     );
+    await t.app.authSync();
     expect((await info(token)).json().code).toBe(20000);
     const [s] = await t.database.db
       .select({ expiresAt: sessions.expiresAt })
@@ -136,6 +137,7 @@ describe('sessions', () => {
       .limit(1);
     expect(s!.expiresAt.getTime() - Date.now()).toBeGreaterThan(11 * 3600 * 1000);
     await t.database.db.execute(sql`update sessions set expires_at = now() - interval '1 second'`);
+    await t.app.authSync();
     expect((await info(token)).json().code).toBe(ErrorCode.TOKEN_EXPIRED);
   });
 

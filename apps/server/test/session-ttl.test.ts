@@ -15,11 +15,13 @@ describe('sliding session expiry with a short TTL', () => {
   });
   afterAll(() => t.close());
 
-  const age = (seconds: number) =>
-    t.database.db.execute(
+  const age = async (seconds: number) => {
+    await t.database.db.execute(
       sql`update sessions set last_used_at = last_used_at - make_interval(secs => ${seconds}),
           expires_at = expires_at - make_interval(secs => ${seconds})`,
     );
+    await t.app.authSync();
+  };
   const info = async (token: string) => (await t.app.inject({ method: 'GET', url: '/api/v1/user/info', headers: bearer(token) })).json().code;
 
   it('writes the expiry at most every min(60 s, TTL / 4)', () => {

@@ -20,6 +20,83 @@ export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * Hears NOTIFY on a channel: on PostgreSQL over a connection of its own, reconnected after a
+   * second when it drops (`down`, then `up` again once it listens); PGlite delivers in process.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
+}
+
+export interface ListenHandlers {
+  notify(payload: string): void;
+  /** Listening: every notification committed from now on arrives. */
+  up(): void;
+  /** Not listening: notifications may be missed until the next `up`. */
+  down(): void;
+}
+
+export interface Listener {
+  /** Resolves once every notification committed before the call has been delivered. */
+  sync(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]*$/;
+
+/** LISTEN on a dedicated PostgreSQL connection, reconnecting while not stopped. */
+function listenPostgres(url: string, channel: string, h: ListenHandlers): Promise<Listener> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let syncs = 0;
+  const waiting = new Map<string, () => void>();
+  const connect = async () => {
+    // Named for pg_stat_activity: an operator (or a test) can tell it from the pool.
+    const c = new pg.Client({ connectionString: url, application_name: `listen ${channel}` });
+    c.on('error', () => {});
+    c.on('notification', (n) => {
+      if (n.channel !== channel) return;
+      const payload = n.payload ?? '';
+      const done = waiting.get(payload);
+      if (done) {
+        waiting.delete(payload);
+        done();
+      } else h.notify(payload);
+    });
+    c.on('end', () => {
+      if (client !== c) return;
+      client = undefined;
+      h.down();
+      if (!stopped) retry = setTimeout(() => void connect(), 1000);
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+      if (stopped) return void (await c.end().catch(() => {}));
+      client = c;
+      h.up();
+    } catch {
+      await c.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect(), 1000);
+    }
+  };
+  return connect().then(() => ({
+    async sync() {
+      if (!client) return;
+      // A notification of our own, sent after the call: PostgreSQL delivers in commit order.
+      const token = `sync:${process.pid}:${++syncs}`;
+      const heard = new Promise<void>((resolve) => waiting.set(token, resolve));
+      await client.query('select pg_notify($1, $2)', [channel, token]);
+      await heard;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  }));
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
@@ -49,7 +126,16 @@ export async function openDatabase(opts: {
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
-    return { db, engine: 'postgres', close: () => pool.end() };
+    const url = opts.databaseUrl;
+    return {
+      db,
+      engine: 'postgres',
+      close: () => pool.end(),
+      listen: (channel, h) => {
+        if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
+        return listenPostgres(url, channel, h);
+      },
+    };
   }
   const dir = opts.dataDir ?? 'memory://';
   let client: PGlite;
@@ -65,5 +151,22 @@ export async function openDatabase(opts: {
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
-  return { db, engine: 'pglite', close: () => client.close() };
+  return {
+    db,
+    engine: 'pglite',
+    close: () => client.close(),
+    async listen(channel, h) {
+      // PGlite hands a notification over (in a microtask) while reading the result of the
+      // statement that committed it: it is heard before that statement's caller goes on.
+      const unlisten = await client.listen(channel, (payload) => h.notify(payload));
+      h.up();
+      return {
+        sync: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        async stop() {
+          if (!client.closed) await unlisten();
+          h.down();
+        },
+      };
+    },
+  };
 }

@@ -28,6 +28,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api/v1 route with its declared permission (for the authorization matrix test). */
     apiRoutes: { method: string; url: string; permission: RoutePermission | readonly PermissionCode[] }[];
+    /**
+     * Resolves once this process has heard every change to sessions, users and roles committed
+     * before the call (tests that change them behind the API's back wait for it).
+     */
+    authSync(): Promise<void>;
   }
 }
 
@@ -82,6 +87,13 @@ export const authPlugin = fp(
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, permission });
       }
+    });
+
+    // A console write may have changed a session, a user or a role: this process reads every
+    // session again from its next request, before the write's answer leaves (other processes
+    // hear the database's notification).
+    app.addHook('onSend', async (req) => {
+      if (req.auth && req.method !== 'GET' && req.method !== 'HEAD') opts.auth.sessions.clear();
     });
 
     app.addHook('onRequest', async (req) => {

@@ -7,6 +7,7 @@ import type { EventBus } from '../../lib/events.js';
 import { dummyHash, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import * as repo from './auth.repo.js';
+import { SessionCache } from './session-cache.js';
 
 export const CAPTCHA_TTL_SECONDS = 120;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,11 +37,18 @@ export interface AuthContext {
 }
 
 export class AuthService {
+  /** Sessions read by recent requests (app.ts feeds it the database's `auth_changed`). */
+  readonly sessions: SessionCache;
+
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
-    private readonly opts: { captcha: boolean; sessionTtl: number; lockout: boolean },
-  ) {}
+    private readonly opts: { captcha: boolean; sessionTtl: number; lockout: boolean; sessionCacheTtl?: number },
+  ) {
+    this.sessions = new SessionCache((opts.sessionCacheTtl ?? 0) * 1000);
+    // Ended here or (with a shared bus) by another instance: gone before its notification.
+    bus.on('session.ended', ({ sessionIds }) => this.sessions.forget(sessionIds));
+  }
 
   get captchaRequired() {
     return this.opts.captcha;
@@ -151,7 +159,17 @@ export class AuthService {
     if (!token || token.length > 128) {
       throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
     }
-    const s = await repo.findSession(this.db, hashToken(token));
+    const tokenHash = hashToken(token);
+    const now = Date.now();
+    const cached = this.sessions.get(tokenHash, now);
+    if (cached) {
+      if (now - cached.lastUsedAt > touchIntervalMs(this.opts.sessionTtl)) {
+        await this.touch(cached.auth.sessionId, cached);
+      }
+      return cached.auth;
+    }
+    const epoch = this.sessions.epoch();
+    const s = await repo.findSession(this.db, tokenHash);
     if (!s) throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
     if (s.revokedAt || !s.enabled) {
       throw new AppError(
@@ -164,12 +182,7 @@ export class AuthService {
     if (s.expiresAt.getTime() <= Date.now()) {
       throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Your session has expired, please log in again');
     }
-    // Slide the expiry, but not with a write on every request: at most once a minute, and at
-    // least four times per lifetime so a short SESSION_TTL still slides with regular use.
-    if (Date.now() - s.lastUsedAt.getTime() > touchIntervalMs(this.opts.sessionTtl)) {
-      await repo.touchSession(this.db, s.sessionId, this.opts.sessionTtl);
-    }
-    return {
+    const auth: AuthContext = {
       sessionId: s.sessionId,
       userId: s.userId,
       username: s.username,
@@ -180,6 +193,19 @@ export class AuthService {
       language: s.language,
       codes: s.codes ?? undefined,
     };
+    const read = { auth, expiresAt: s.expiresAt.getTime(), lastUsedAt: s.lastUsedAt.getTime() };
+    // Slide the expiry, but not with a write on every request: at most once a minute, and at
+    // least four times per lifetime so a short SESSION_TTL still slides with regular use.
+    if (Date.now() - read.lastUsedAt > touchIntervalMs(this.opts.sessionTtl)) await this.touch(s.sessionId, read);
+    this.sessions.put(tokenHash, read, epoch);
+    return auth;
+  }
+
+  /** Writes a session's use (its expiry slides); the read in hand follows. */
+  private async touch(sessionId: number, read: { expiresAt: number; lastUsedAt: number }) {
+    await repo.touchSession(this.db, sessionId, this.opts.sessionTtl);
+    read.lastUsedAt = Date.now();
+    read.expiresAt = read.lastUsedAt + this.opts.sessionTtl * 1000;
   }
 
   async logout(auth: AuthContext, client: ClientInfo) {
