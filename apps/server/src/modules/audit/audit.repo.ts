@@ -1,10 +1,11 @@
 import { and, eq, gte, like, lte, sql, type SQL } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { AUDIT_ACTIONS, type EndpointParsedQuery, type auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetPage, keysetRead, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 
@@ -46,16 +47,21 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   const where = and(...conds);
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: operationLogs.createdAt, id: operationLogs.id, kind: 'timestamp' };
   const [rows, total] = await Promise.all([
-    keysetRows(keyset, f, (run, limit, offset) =>
-      db
-        .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
-        .from(operationLogs)
-        // The acting role's current name; rows of a deleted role keep only its identification.
-        .leftJoin(roles, eq(roles.identification, operationLogs.role))
-        .where(and(where, run))
-        .orderBy(...keysetOrder(keyset))
-        .limit(limit)
-        .offset(offset),
+    keysetRows(
+      keyset,
+      f,
+      keysetRead(
+        keyset,
+        where,
+        (cond) =>
+          db
+            .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
+            .from(operationLogs)
+            // The acting role's current name; rows of a deleted role keep only its identification.
+            .leftJoin(roles, eq(roles.identification, operationLogs.role))
+            .where(cond),
+        (cond) => db.select({ id: operationLogs.id }).from(operationLogs).where(cond),
+      ),
     ),
     cappedTotal(db, db.select({ one: sql`1` }).from(operationLogs).where(where)),
   ]);
@@ -74,20 +80,21 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
   ];
   const where = and(...conds);
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: loginLogs.createdAt, id: loginLogs.id, kind: 'timestamp' };
-  const base = () =>
-    f.scopePath
-      ? db.select({ log: loginLogs, keyset: keysetValue(keyset) }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
-      : db.select({ log: loginLogs, keyset: keysetValue(keyset) }).from(loginLogs);
   // Only a scoped caller needs the user (its path); the administrator's count reads the logs alone.
-  const countBase = () =>
-    f.scopePath
-      ? db.select({ one: sql`1` }).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId))
-      : db.select({ one: sql`1` }).from(loginLogs);
+  const from = <S extends SelectedFields>(fields: S) =>
+    f.scopePath ? db.select(fields).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId)) : db.select(fields).from(loginLogs);
   const [rows, total] = await Promise.all([
-    keysetRows(keyset, f, (run, limit, offset) =>
-      base().where(and(where, run)).orderBy(...keysetOrder(keyset)).limit(limit).offset(offset),
+    keysetRows(
+      keyset,
+      f,
+      keysetRead(
+        keyset,
+        where,
+        (cond) => from({ log: loginLogs, keyset: keysetValue(keyset) }).where(cond),
+        (cond) => from({ id: loginLogs.id }).where(cond),
+      ),
     ),
-    cappedTotal(db, countBase().where(where)),
+    cappedTotal(db, from({ one: sql`1` }).where(where)),
   ]);
   const page = keysetPage(keyset, rows.map((r) => ({ ...r, id: r.log.id })), f.limit);
   return { ...total, next: page.next, items: page.rows.map((r) => r.log) };
