@@ -34,8 +34,10 @@ export const operationLogs = pgTable(
     index('operation_logs_action_idx').on(t.action, t.createdAt),
     index('operation_logs_entity_idx').on(t.entity, t.createdAt),
     // The username filter: the whole name, any case (lower(username) = …), newest first; `result`
-    // last so that username + result is counted from the index alone (no table reads).
-    index('operation_logs_username_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt, t.result),
+    // and the username itself last so that a username (+ result) is counted from the index alone:
+    // PostgreSQL reads an expression index only (no table rows) when it also holds the column the
+    // expression is of (bench/README.md: 10,000 logins counted in 147 → 4 ms).
+    index('operation_logs_username_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt, t.result, t.username),
   ],
 );
 

@@ -62,9 +62,9 @@ export const loginLogs = pgTable(
     index('login_logs_username_ip_idx').on(t.username, t.ip, t.createdAt),
     index('login_logs_user_idx').on(t.userId, t.createdAt),
     index('login_logs_created_idx').on(t.createdAt, t.id),
-    // The login log's username filter: the whole name, any case; `result` last for username +
-    // result counted from the index alone.
-    index('login_logs_username_lower_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt, t.result),
+    // The login log's username filter: the whole name, any case; `result` and the username last
+    // for a username (+ result) counted from the index alone (see operation_logs_username_idx).
+    index('login_logs_username_lower_idx').on(sql`lower(${t.username}) text_pattern_ops`, t.createdAt, t.result, t.username),
   ],
 );
 
