@@ -151,6 +151,31 @@ describe('lists at scale', () => {
     expect(await total('agent', '&warningLevel=2')).toBe(1);
   });
 
+  it('a device page built once per filter shape answers each request with its own values', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path, warning_level)
+      select 'SHAPE-' || i, 'Shape ' || i, ${typeId}, case when i <= 3 then ${`/1/${agentId}/`} else '/1/' end, i % 2
+      from generate_series(1, 6) i`);
+    await db.execute(sql`update devices set parent_id = (select id from devices where sn = 'SHAPE-1') where sn in ('SHAPE-2', 'SHAPE-5')`);
+    const sns = async (who: string, query: string) =>
+      ((await ok(who, 'GET', `/device/list?sort=sn&order=asc&${query}`)).items as { sn: string }[]).map((d) => d.sn);
+    // One shape, other values; then the same filters with a condition that has no value (topLevel).
+    expect(await sns('admin', 'q=shape-&warningLevel=1')).toEqual(['SHAPE-1', 'SHAPE-3', 'SHAPE-5']);
+    expect(await sns('admin', 'q=shape-&warningLevel=0')).toEqual(['SHAPE-2', 'SHAPE-4', 'SHAPE-6']);
+    expect(await sns('admin', 'q=shape-5&warningLevel=1')).toEqual(['SHAPE-5']);
+    expect(await sns('admin', 'q=shape-&warningLevel=1&topLevel=true')).toEqual(['SHAPE-1', 'SHAPE-3']);
+    expect(await sns('admin', 'q=shape-&warningLevel=1')).toEqual(['SHAPE-1', 'SHAPE-3', 'SHAPE-5']);
+    // The caller's scope is a value too: the agent's page has the agent's devices only.
+    expect(await sns('agent', 'q=shape-')).toEqual(['SHAPE-1', 'SHAPE-2', 'SHAPE-3']);
+    expect(await sns('admin', 'q=shape-')).toHaveLength(6);
+    // Pages of one shape: the limit and offset are values as well.
+    expect(await sns('admin', 'q=shape-&limit=4&page=2')).toEqual(['SHAPE-5', 'SHAPE-6']);
+    expect(await sns('admin', 'q=shape-&limit=2&page=2')).toEqual(['SHAPE-3', 'SHAPE-4']);
+    await db.execute(sql`delete from devices where sn like 'SHAPE-%'`);
+  });
+
   it('walks a list to its end by `after` / `next`: the rows of every page, once each, in order', async () => {
     const db = t.database.db;
     // 130 log rows in one millisecond, a microsecond apart, and 20 sharing one instant: a cursor

@@ -1,4 +1,4 @@
-import { like } from 'drizzle-orm';
+import { like, type SQLWrapper } from 'drizzle-orm';
 import { devices } from '../db/schema/index.js';
 
 /**
@@ -7,4 +7,5 @@ import { devices } from '../db/schema/index.js';
  * Every text search of devices goes through it (the device list, the typeahead, the alarm list's
  * device filter); a narrower condition (an SN prefix) goes beside it as a recheck.
  */
-export const deviceTextLike = (pattern: string) => like(devices.search, pattern.toLowerCase());
+export const deviceTextLike = (pattern: string | SQLWrapper) =>
+  like(devices.search, typeof pattern === 'string' ? pattern.toLowerCase() : pattern);

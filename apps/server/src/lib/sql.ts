@@ -1,3 +1,5 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
+
 /** Escapes LIKE wildcards so user input matches literally. */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -25,4 +27,24 @@ export function stripNulDeep<T>(value: T): T {
 export function sentValues<T extends object>(set: T): Partial<T> | undefined {
   const entries = Object.entries(set).filter(([, v]) => v !== undefined);
   return entries.length > 0 ? (Object.fromEntries(entries) as Partial<T>) : undefined;
+}
+
+/**
+ * How a condition takes a value: as it is (`asValue`), or as a named placeholder whose value is
+ * recorded (`placeholders()`), so that a query built once per shape is run with new values.
+ */
+export type Bind = <T>(name: string, value: T) => T | SQLWrapper;
+
+export const asValue: Bind = (_name, value) => value;
+
+/** A `Bind` that puts placeholders in the query and keeps their values for `execute`. */
+export function placeholders(): { bind: Bind; values: Record<string, unknown> } {
+  const values: Record<string, unknown> = {};
+  return {
+    values,
+    bind: (name, value) => {
+      values[name] = value;
+      return sql.placeholder(name);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { like, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { devices } from '../db/schema/index.js';
-import { escapeLike } from './sql.js';
+import { asValue, escapeLike, type Bind } from './sql.js';
 
 /**
  * Rows owned by a line (`owner_path`) and optionally put in a project that a caller sees: owned
@@ -12,9 +12,14 @@ import { escapeLike } from './sql.js';
  * earlier correlated `exists` per row made every scoped list a full scan (235 ms at 100,000
  * devices).
  */
-export function visibleOwned(ownerPath: AnyColumn, projectId: AnyColumn, scopePath: string | undefined): SQL | undefined {
+export function visibleOwned(
+  ownerPath: AnyColumn,
+  projectId: AnyColumn,
+  scopePath: string | undefined,
+  bind: Bind = asValue,
+): SQL | undefined {
   if (!scopePath) return undefined;
-  const prefix = `${escapeLike(scopePath)}%`;
+  const prefix = bind('scope', `${escapeLike(scopePath)}%`);
   return or(
     like(ownerPath, prefix),
     sql`${projectId} = any(array(select p.id from projects p where p.owner_path like ${prefix}
@@ -24,8 +29,8 @@ export function visibleOwned(ownerPath: AnyColumn, projectId: AnyColumn, scopePa
 }
 
 /** Devices a caller sees (shared by the device, alarm and SIM card repositories). */
-export function visibleDevices(scopePath: string | undefined): SQL | undefined {
-  return visibleOwned(devices.ownerPath, devices.projectId, scopePath);
+export function visibleDevices(scopePath: string | undefined, bind: Bind = asValue): SQL | undefined {
+  return visibleOwned(devices.ownerPath, devices.projectId, scopePath, bind);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { asValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
 import { cappedTotal, listVersion, versionedTotal } from '../../lib/paging.js';
 import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
@@ -49,21 +49,28 @@ const columns = {
 };
 export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
 
+/** Per database: the device list's offset pages, prepared once per filter shape and sort. */
+const preparedPages = new WeakMap<object, Map<string, unknown>>();
+
 /** GET /device/list's validated query, scoped to the caller's subtree. */
 export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
 
-function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
-  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
+/**
+ * The list's conditions; with `placeholders()`'s bind, every value is a placeholder and the
+ * conditions present (the bind's names and `topLevel`) are the query's shape.
+ */
+function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>, bind: Bind = asValue) {
+  const q = f.q ? `%${escapeLike(f.q)}%`.toLowerCase() : undefined;
   return and(
-    visibleDevices(f.scopePath),
-    f.projectId ? eq(devices.projectId, f.projectId) : undefined,
-    f.typeId ? eq(devices.typeId, f.typeId) : undefined,
-    f.online === undefined ? undefined : eq(devices.online, f.online),
-    f.enabled === undefined ? undefined : eq(devices.enabled, f.enabled),
-    f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
-    f.parentId ? eq(devices.parentId, f.parentId) : undefined,
+    visibleDevices(f.scopePath, bind),
+    f.projectId ? eq(devices.projectId, bind('projectId', f.projectId)) : undefined,
+    f.typeId ? eq(devices.typeId, bind('typeId', f.typeId)) : undefined,
+    f.online === undefined ? undefined : eq(devices.online, bind('online', f.online)),
+    f.enabled === undefined ? undefined : eq(devices.enabled, bind('enabled', f.enabled)),
+    f.warningLevel === undefined ? undefined : eq(devices.warningLevel, bind('warningLevel', f.warningLevel)),
+    f.parentId ? eq(devices.parentId, bind('parentId', f.parentId)) : undefined,
     f.topLevel ? isNull(devices.parentId) : undefined,
-    q ? deviceTextLike(q) : undefined,
+    q ? deviceTextLike(bind('q', q)) : undefined,
   );
 }
 
@@ -107,7 +114,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const order = keysetOrder(keyset);
   // Sorted by last seen, the page is read along device_presence's index, each row checked
   // against the filters through the devices' primary key.
-  const pageIds = (run: SQL | undefined, limit: number, offset: number) =>
+  const pageIdsWhere = (cond: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder) =>
     (f.sort === 'lastSeenAt'
       ? db
           .select({ id: devices.id })
@@ -115,10 +122,11 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
           .innerJoin(devices, eq(devices.id, devicePresence.deviceId))
       : db.select({ id: devices.id }).from(devices)
     )
-      .where(and(where, run))
+      .where(cond)
       .orderBy(...order)
       .limit(limit)
       .offset(offset);
+  const pageIds = (run: SQL | undefined, limit: number, offset: number) => pageIdsWhere(and(where, run), limit, offset);
   // Online and warning level change with what devices send; every other filter only with the
   // console's changes, which move the devices' list counter.
   const matches = () => db.select({ one: sql`1` }).from(devices).where(where);
@@ -139,8 +147,27 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .orderBy(...order);
   // By offset the page's ids are a subquery of the one statement; after a cursor they are read
   // first, run by run (keysetRows: last seen is null for never-seen devices).
+  // A page by offset (the console's pager) runs a query built once per filter shape and sort,
+  // its values placeholders: building the page's SQL was a fifth of the list's CPU.
+  const byOffset = () => {
+    const { bind, values } = placeholders();
+    const cond = filterOf(f, bind);
+    const shape = JSON.stringify([Object.keys(values), f.topLevel === true, f.sort, f.order]);
+    let prepared = preparedPages.get(db);
+    if (!prepared || prepared.size >= 500) {
+      prepared = new Map();
+      preparedPages.set(db, prepared);
+    }
+    const prepare = () => rowsOf(sql`(select p.id from (${pageIdsWhere(cond, sql.placeholder('limit'), sql.placeholder('offset'))}) p)`).prepare('');
+    let page = prepared.get(shape) as ReturnType<typeof prepare> | undefined;
+    if (!page) {
+      page = prepare();
+      prepared.set(shape, page);
+    }
+    return page.execute({ ...values, limit: f.limit + 1, offset: (f.page - 1) * f.limit });
+  };
   const readRows = async () => {
-    if (!f.after) return rowsOf(sql`(select p.id from (${pageIds(undefined, f.limit + 1, (f.page - 1) * f.limit)}) p)`);
+    if (!f.after) return byOffset();
     const ids = (await keysetRows(keyset, f, pageIds)).map((r) => r.id);
     return ids.length > 0 ? rowsOf(ids) : [];
   };
