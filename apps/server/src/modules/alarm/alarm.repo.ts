@@ -13,7 +13,7 @@ import {
 import { escapeLike } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRead, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -280,16 +280,13 @@ export async function listAlarms(
   const where = whereOf(f);
   const keyset = alarmKeyset(f);
   const [rows, total] = await Promise.all([
-    keysetRows(
+    keysetListRows(
       keyset,
       f,
-      keysetRead(
-        keyset,
-        where,
-        (cond) => base(db, keysetValue(keyset)).where(cond),
-        // The filters and the device sort need the device only.
-        (cond) => db.select({ id: alarms.id }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(cond),
-      ),
+      where,
+      (cond) => base(db, keysetValue(keyset)).where(cond),
+      // The filters and the device sort need the device only.
+      (cond) => db.select({ id: alarms.id }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(cond),
     ),
     alarmTotal(db, f),
   ]);

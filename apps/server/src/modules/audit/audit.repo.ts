@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRead, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 
@@ -47,21 +47,18 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   const where = and(...conds);
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: operationLogs.createdAt, id: operationLogs.id, kind: 'timestamp' };
   const [rows, total] = await Promise.all([
-    keysetRows(
+    keysetListRows(
       keyset,
       f,
-      keysetRead(
-        keyset,
-        where,
-        (cond) =>
-          db
-            .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
-            .from(operationLogs)
-            // The acting role's current name; rows of a deleted role keep only its identification.
-            .leftJoin(roles, eq(roles.identification, operationLogs.role))
-            .where(cond),
-        (cond) => db.select({ id: operationLogs.id }).from(operationLogs).where(cond),
-      ),
+      where,
+      (cond) =>
+        db
+          .select({ log: operationLogs, roleName: roles.name, keyset: keysetValue(keyset) })
+          .from(operationLogs)
+          // The acting role's current name; rows of a deleted role keep only its identification.
+          .leftJoin(roles, eq(roles.identification, operationLogs.role))
+          .where(cond),
+      (cond) => db.select({ id: operationLogs.id }).from(operationLogs).where(cond),
     ),
     cappedTotal(db, db.select({ one: sql`1` }).from(operationLogs).where(where)),
   ]);
@@ -84,15 +81,12 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
   const from = <S extends SelectedFields>(fields: S) =>
     f.scopePath ? db.select(fields).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId)) : db.select(fields).from(loginLogs);
   const [rows, total] = await Promise.all([
-    keysetRows(
+    keysetListRows(
       keyset,
       f,
-      keysetRead(
-        keyset,
-        where,
-        (cond) => from({ log: loginLogs, keyset: keysetValue(keyset) }).where(cond),
-        (cond) => from({ id: loginLogs.id }).where(cond),
-      ),
+      where,
+      (cond) => from({ log: loginLogs, keyset: keysetValue(keyset) }).where(cond),
+      (cond) => from({ id: loginLogs.id }).where(cond),
     ),
     cappedTotal(db, from({ one: sql`1` }).where(where)),
   ]);

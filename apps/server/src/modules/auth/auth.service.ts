@@ -7,7 +7,7 @@ import type { EventBus } from '../../lib/events.js';
 import { dummyHash, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import * as repo from './auth.repo.js';
-import { SessionCache } from './session-cache.js';
+import { SessionCache, type CachedSession } from './session-cache.js';
 
 export const CAPTCHA_TTL_SECONDS = 120;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -160,15 +160,19 @@ export class AuthService {
       throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
     }
     const tokenHash = hashToken(token);
-    const now = Date.now();
-    const cached = this.sessions.get(tokenHash, now);
-    if (cached) {
-      if (now - cached.lastUsedAt > touchIntervalMs(this.opts.sessionTtl)) {
-        await this.touch(cached.auth.sessionId, cached);
-      }
-      return cached.auth;
-    }
+    // Taken before the read: a change heard while reading keeps the read out of the cache.
     const epoch = this.sessions.epoch();
+    const cached = this.sessions.get(tokenHash);
+    const read = cached ?? (await this.readSession(tokenHash));
+    // Slide the expiry, but not with a write on every request: at most once a minute, and at
+    // least four times per lifetime so a short SESSION_TTL still slides with regular use.
+    if (Date.now() - read.lastUsedAt > touchIntervalMs(this.opts.sessionTtl)) await this.touch(read);
+    if (!cached) this.sessions.put(tokenHash, read, epoch);
+    return read.auth;
+  }
+
+  /** The session behind a token hash from the database, or the §8 code that refuses it. */
+  private async readSession(tokenHash: string): Promise<CachedSession> {
     const s = await repo.findSession(this.db, tokenHash);
     if (!s) throw new AppError(ErrorCode.TOKEN_ILLEGAL, 'Illegal token, please log in');
     if (s.revokedAt || !s.enabled) {
@@ -193,17 +197,12 @@ export class AuthService {
       language: s.language,
       codes: s.codes ?? undefined,
     };
-    const read = { auth, expiresAt: s.expiresAt.getTime(), lastUsedAt: s.lastUsedAt.getTime() };
-    // Slide the expiry, but not with a write on every request: at most once a minute, and at
-    // least four times per lifetime so a short SESSION_TTL still slides with regular use.
-    if (Date.now() - read.lastUsedAt > touchIntervalMs(this.opts.sessionTtl)) await this.touch(s.sessionId, read);
-    this.sessions.put(tokenHash, read, epoch);
-    return auth;
+    return { auth, expiresAt: s.expiresAt.getTime(), lastUsedAt: s.lastUsedAt.getTime() };
   }
 
   /** Writes a session's use (its expiry slides); the read in hand follows. */
-  private async touch(sessionId: number, read: { expiresAt: number; lastUsedAt: number }) {
-    await repo.touchSession(this.db, sessionId, this.opts.sessionTtl);
+  private async touch(read: CachedSession) {
+    await repo.touchSession(this.db, read.auth.sessionId, this.opts.sessionTtl);
     read.lastUsedAt = Date.now();
     read.expiresAt = read.lastUsedAt + this.opts.sessionTtl * 1000;
   }

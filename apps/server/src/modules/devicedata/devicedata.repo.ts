@@ -3,7 +3,7 @@ import type { DeviceLogKind, ListCursor } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRead, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 // Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
 
@@ -40,30 +40,27 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
   const where = conds.length > 0 ? and(...conds) : undefined;
   const keyset: Keyset = { sort: 'createdAt', order: 'desc', column: deviceLogs.createdAt, id: deviceLogs.id, kind: 'timestamp' };
   const [rows, total] = await Promise.all([
-    keysetRows(
+    keysetListRows(
       keyset,
       f,
-      keysetRead(
-        keyset,
-        where,
-        (cond) =>
-          db
-            .select({
-              keyset: keysetValue(keyset),
-              id: deviceLogs.id,
-              deviceId: deviceLogs.deviceId,
-              sn: deviceLogs.sn,
-              deviceName: devices.name,
-              kind: deviceLogs.kind,
-              reason: deviceLogs.reason,
-              detail: deviceLogs.detail,
-              createdAt: deviceLogs.createdAt,
-            })
-            .from(deviceLogs)
-            .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
-            .where(cond),
-        (cond) => db.select({ id: deviceLogs.id }).from(deviceLogs).where(cond),
-      ),
+      where,
+      (cond) =>
+        db
+          .select({
+            keyset: keysetValue(keyset),
+            id: deviceLogs.id,
+            deviceId: deviceLogs.deviceId,
+            sn: deviceLogs.sn,
+            deviceName: devices.name,
+            kind: deviceLogs.kind,
+            reason: deviceLogs.reason,
+            detail: deviceLogs.detail,
+            createdAt: deviceLogs.createdAt,
+          })
+          .from(deviceLogs)
+          .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
+          .where(cond),
+      (cond) => db.select({ id: deviceLogs.id }).from(deviceLogs).where(cond),
     ),
     cappedTotal(db, db.select({ one: sql`1` }).from(deviceLogs).where(where)),
   ]);
