@@ -23,6 +23,23 @@ test.describe('login (captcha off)', () => {
     await expect(dashboardTab.getByLabel('Close')).toHaveCount(0);
   });
 
+  test('the button waits until the server has said whether it asks for a code', async ({ page }) => {
+    // Until then the form cannot know its fields: a click would be refused as "code required".
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/login/captchaInfo', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.getByTestId('login-username').fill(ADMIN.username);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await expect(page.getByTestId('login-submit')).toBeDisabled();
+    release();
+    await page.getByTestId('login-submit').click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
   test('a wrong password is refused and the user stays on the login page', async ({ page }) => {
     await uiLogin(page, 'not-the-password');
     // Announced to screen readers, and drawn without antd (not part of the login page).

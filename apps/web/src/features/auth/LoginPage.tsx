@@ -217,15 +217,17 @@ export default function LoginPage() {
                 }
               />
             )}
+            {/* Not before the server said whether it asks for a code: a click then would be
+                refused as "code required" by a form that has no code field a moment later. */}
             <button
               type="submit"
               className="login-submit"
-              disabled={submitting}
-              aria-busy={submitting || undefined}
+              disabled={submitting || captcha.isPending}
+              aria-busy={submitting || captcha.isPending || undefined}
               data-testid="login-submit"
               style={{ background: colours.button, borderColor: colours.button }}
             >
-              {submitting && <Spinner size={16} decorative />}
+              {(submitting || captcha.isPending) && <Spinner size={16} decorative />}
               {t('login:submit')}
             </button>
           </form>
