@@ -176,6 +176,75 @@ describe('lists at scale', () => {
     await db.execute(sql`delete from devices where sn like 'SHAPE-%'`);
   });
 
+  it('every list built once per shape answers each request with its own values', async () => {
+    const db = t.database.db;
+    // Operation and login logs of two users, a day apart; device logs of two SNs.
+    await db.execute(sql`
+      insert into operation_logs (username, user_path, role, action, entity, result, created_at)
+      select case when i % 2 = 0 then 'shape-a' else 'shape-b' end, '/1/', 'SUPERADMIN',
+        case when i % 3 = 0 then 'user.add' else 'device.edit' end, 'device', 'success',
+        timestamptz '2026-10-01 00:00:00' + (i || ' hours')::interval
+      from generate_series(1, 48) i`);
+    await db.execute(sql`
+      insert into login_logs (username, result, created_at)
+      select case when i <= 5 then 'shape-a' else 'shape-b' end, 'success', timestamptz '2026-10-01 00:00:00' + (i || ' days')::interval
+      from generate_series(1, 12) i`);
+    await db.execute(sql`
+      insert into device_logs (sn, kind, owner_path, created_at)
+      select case when i <= 7 then 'SHAPE-LOG-A' else 'SHAPE-LOG-B' end, 'rejected', '/1/', timestamptz '2026-10-01 00:00:00' + (i || ' days')::interval
+      from generate_series(1, 10) i`);
+    const total = async (path: string) => (await ok('admin', 'GET', path)).total as number;
+    const ops = '/logs/list?username=';
+    expect([await total(`${ops}shape-a`), await total(`${ops}shape-b`), await total(`${ops}nobody`)]).toEqual([24, 24, 0]);
+    // A whole action code, then a prefix (another shape), then another code.
+    expect(await total(`${ops}shape-a&action=user.add`)).toBe(8);
+    expect(await total(`${ops}shape-a&action=device.`)).toBe(16);
+    expect(await total(`${ops}shape-b&action=user.add`)).toBe(8);
+    const window = (from: string, to: string) => `&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+    expect(await total(`${ops}shape-a${window('2026-10-01T00:00:00Z', '2026-10-01T12:00:00Z')}`)).toBe(6);
+    expect(await total(`${ops}shape-a${window('2026-10-02T00:00:00Z', '2026-10-03T00:00:00Z')}`)).toBe(13);
+    const items = (await ok('admin', 'GET', `${ops}shape-b&limit=3&page=2`)).items as { username: string }[];
+    expect(items.map((r) => r.username)).toEqual(['shape-b', 'shape-b', 'shape-b']);
+    expect([await total('/logs/loginlist?username=shape-a'), await total('/logs/loginlist?username=shape-b')]).toEqual([5, 7]);
+    expect(await total(`/logs/loginlist?username=shape-b&from=${encodeURIComponent('2026-10-10T00:00:00Z')}`)).toBe(4);
+    expect([await total('/logs/devicelogs?sn=SHAPE-LOG-A'), await total('/logs/devicelogs?sn=SHAPE-LOG-B')]).toEqual([7, 3]);
+    expect(await total(`/logs/devicelogs?sn=SHAPE-LOG-A${window('2026-10-03T00:00:00Z', '2026-10-05T00:00:00Z')}`)).toBe(2);
+
+    // Projects and users: a name filter with two values, a page of each size.
+    await ok('admin', 'POST', '/project/addproject', { name: 'Shape North 1' });
+    await ok('admin', 'POST', '/project/addproject', { name: 'Shape North 2' });
+    await ok('admin', 'POST', '/project/addproject', { name: 'Shape South' });
+    const names = async (path: string) => ((await ok('admin', 'GET', path)).items as { name: string }[]).map((p) => p.name);
+    expect(await names('/project/list?name=shape north&sort=name&order=asc')).toEqual(['Shape North 1', 'Shape North 2']);
+    expect(await names('/project/list?name=shape south&sort=name&order=asc')).toEqual(['Shape South']);
+    expect(await names('/project/list?name=shape&sort=name&order=asc&limit=2&page=2')).toEqual(['Shape South']);
+    expect(await names('/project/list?name=shape&sort=name&order=desc&limit=2&page=1')).toEqual(['Shape South', 'Shape North 2']);
+    const usernames = async (who: string, path: string) =>
+      ((await ok(who, 'GET', path)).items as { username: string }[]).map((u) => u.username);
+    expect(await usernames('admin', '/user/list?username=agen')).toEqual(['agent']);
+    expect(await usernames('admin', '/user/list?username=nobody')).toEqual([]);
+    // The caller is a value of the query as well: nobody lists itself.
+    expect(await usernames('agent', '/user/list')).not.toContain('agent');
+    expect(await usernames('admin', '/user/list')).not.toContain('admin');
+
+    // Alarms: two levels, a device search, and the activity filter (a condition without a value).
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path) values ('SHAPE-AL-1', 'Shape alarm 1', ${typeId}, '/1/'), ('SHAPE-AL-2', 'Shape alarm 2', ${typeId}, '/1/')`);
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, ended_at, state)
+      select d.id, 'shape' || g.i, 'rule', '01010001', 1 + g.i % 2, timestamptz '2026-10-01 00:00:00' + (g.i || ' hours')::interval,
+        case when g.i <= 2 then null else timestamptz '2026-10-02 00:00:00' end, 'untreated'
+      from devices d, generate_series(1, 4) g(i) where d.sn like 'SHAPE-AL-%'`);
+    const alarms = '/device/alarmlist?device=shape-al-';
+    expect([await total(`${alarms}&level=1`), await total(`${alarms}&level=2`)]).toEqual([4, 4]);
+    expect([await total(`${alarms}1`), await total(`${alarms}2&level=2`)]).toEqual([4, 2]);
+    expect([await total(`${alarms}&activity=active`), await total(`${alarms}&activity=ended`), await total(alarms)]).toEqual([4, 4, 8]);
+    expect(await total(`${alarms}&activity=active&level=2`)).toBe(2);
+    expect(await total(`${alarms}${window('2026-10-01T02:00:00Z', '2026-10-01T04:00:00Z')}`)).toBe(4);
+    expect(await total('/device/alarmlist?device=shape-al-&level=1&activity=ended')).toBe(2);
+    await db.execute(sql`delete from devices where sn like 'SHAPE-AL-%'`);
+  });
+
   it('walks a list to its end by `after` / `next`: the rows of every page, once each, in order', async () => {
     const db = t.database.db;
     // 130 log rows in one millisecond, a microsecond apart, and 20 sharing one instant: a cursor

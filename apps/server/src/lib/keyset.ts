@@ -1,6 +1,7 @@
-import { and, asc, desc, inArray, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, inArray, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
+import { asValue, placeholders, runPrepared, type Bind, type Prepared } from './sql.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -41,8 +42,11 @@ function refuseCursor(): never {
   throw refuse(ErrorCode.VALIDATION, 'cursorOtherSort', { field: 'after' });
 }
 
-/** The cursor's value as SQL of the column's type; null for a row without one. */
-function typedValue(k: Keyset, cursor: ListCursor): SQL | null {
+/**
+ * The cursor's value as SQL of the column's type; null for a row without one. With
+ * `placeholders()`'s bind the value is the placeholder `k_value`.
+ */
+function typedValue(k: Keyset, cursor: ListCursor, bind: Bind): SQL | null {
   const { value } = cursor;
   if (cursor.sort !== k.sort || cursor.order !== k.order) refuseCursor();
   if (value === null) {
@@ -54,17 +58,17 @@ function typedValue(k: Keyset, cursor: ListCursor): SQL | null {
     // The shape keysetValue writes, and a real instant (not 2026-02-30): PostgreSQL must not be
     // the one to refuse it.
     if (!TIMESTAMP.test(value) || new Date(value).toISOString().slice(0, 23) !== value.slice(0, 23)) refuseCursor();
-    typed = sql`${value}::timestamptz`;
+    typed = sql`${bind('k_value', value)}::timestamptz`;
   } else if (k.kind === 'integer') {
     if (!/^-?\d{1,10}$/.test(value)) refuseCursor();
-    typed = sql`${Number(value)}::int`;
+    typed = sql`${bind('k_value', Number(value))}::int`;
   } else {
-    typed = sql`${value}::text`;
+    typed = sql`${bind('k_value', value)}::text`;
   }
   return typed;
 }
 
-function rowsAfter(k: Keyset, typed: SQL, id: number): SQL {
+function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
   return k.order === 'desc' ? sql`(${k.column}, ${k.id}) < (${typed}, ${id})` : sql`(${k.column}, ${k.id}) > (${typed}, ${id})`;
 }
 
@@ -85,16 +89,17 @@ export function keysetOrder(k: Keyset): SQL[] {
  * read them in turn until the page is full. One run for a column without nulls; with nulls, the
  * rows with a value and those without are two runs, in the order of `nulls`.
  */
-function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
-  const typed = typedValue(k, cursor);
-  if (!k.nulls) return [rowsAfter(k, typed!, cursor.id)];
+function keysetRuns(k: Keyset, cursor: ListCursor, bind: Bind = asValue): SQL[] {
+  const typed = typedValue(k, cursor, bind);
+  const id = bind('k_id', cursor.id);
+  if (!k.nulls) return [rowsAfter(k, typed!, id)];
   const isNull = sql`${k.column} is null`;
   const notNull = sql`${k.column} is not null`;
-  const nullsAfter = sql`${isNull} and ${k.id} ${k.order === 'desc' ? sql`<` : sql`>`} ${cursor.id}`;
+  const nullsAfter = sql`${isNull} and ${k.id} ${k.order === 'desc' ? sql`<` : sql`>`} ${id}`;
   if (k.nulls === 'last' || k.order === 'desc') {
-    return typed ? [rowsAfter(k, typed, cursor.id), isNull] : [nullsAfter];
+    return typed ? [rowsAfter(k, typed, id), isNull] : [nullsAfter];
   }
-  return typed ? [rowsAfter(k, typed, cursor.id)] : [nullsAfter, notNull];
+  return typed ? [rowsAfter(k, typed, id)] : [nullsAfter, notNull];
 }
 
 /**
@@ -106,52 +111,97 @@ export async function keysetRows<R>(
   k: Keyset,
   f: { after?: ListCursor; page: number; limit: number },
   read: (run: SQL | undefined, limit: number, offset: number) => PromiseLike<R[]>,
+  runs?: (SQL | undefined)[],
 ): Promise<R[]> {
   if (!f.after) return read(undefined, f.limit + 1, (f.page - 1) * f.limit);
   const rows: R[] = [];
-  for (const run of keysetRuns(k, f.after)) {
+  for (const run of runs ?? keysetRuns(k, f.after)) {
     rows.push(...(await read(run, f.limit + 1 - rows.length, 0)));
     if (rows.length > f.limit) break;
   }
   return rows;
 }
 
-/** A list query as `keysetRead` needs it: ordered, then limited (and offset), it gives rows. */
+/** A list query limited (and offset): it gives rows, is SQL (a subquery) and can be prepared. */
+interface Limited<R> extends PromiseLike<R[]>, SQLWrapper {
+  prepare(name: string): Prepared<R[]>;
+}
+
+/** A list query as `keysetListRows` needs it: ordered, then limited (and offset), it gives rows. */
 interface Orderable<R> {
-  orderBy(...order: SQL[]): PromiseLike<R[]> & {
-    limit(n: number): PromiseLike<R[]> & { offset(n: number): PromiseLike<R[]> & SQLWrapper };
+  orderBy(...order: SQL[]): Limited<R> & {
+    limit(n: number | Placeholder): Limited<R> & { offset(n: number | Placeholder): Limited<R> };
   };
 }
 
 /**
- * `keysetRows`' read for a list whose rows are read from `rows(condition)` (its tables and joins,
+ * A list whose query is prepared once per shape (`runPrepared`): `where` was built with
+ * `placeholders()`, whose `values` and `shape` (with the list's name) are these.
+ */
+export interface ShapedList {
+  db: object;
+  shape: string;
+  values: Record<string, unknown>;
+}
+
+/**
+ * `keysetRows` for a list whose rows are read from `rows(condition)` (its tables and joins,
  * filtered by the condition) under `where`. Past the first rows, by offset, the page's ids are
  * chosen first by `ids(condition)` (only the tables the filters need, selecting the id): the
  * offset then walks the sort's index without reading or joining the rows it skips, and only the
  * page's rows are read. Operation-log page 5,000 of 10 million rows: 139 → 25 ms.
+ *
+ * With `shaped`, each of these queries is built once per list shape, sort, run and kind (first
+ * rows or offset) and then only run with new values: the cursor's value and id, the limit and the
+ * offset are placeholders too (`k_…`).
  */
-function keysetRead<R>(
-  k: Keyset,
-  where: SQL | undefined,
-  rows: (cond: SQL | undefined) => Orderable<R>,
-  ids: (cond: SQL | undefined) => Orderable<{ id: number }>,
-) {
-  const order = keysetOrder(k);
-  return (run: SQL | undefined, limit: number, offset: number): PromiseLike<R[]> =>
-    offset === 0
-      ? rows(and(where, run)).orderBy(...order).limit(limit)
-      : rows(inArray(k.id, ids(and(where, run)).orderBy(...order).limit(limit).offset(offset))).orderBy(...order);
-}
-
-/** `keysetRows` for a list read as `keysetRead` describes (its rows and its ids under `where`). */
 export function keysetListRows<R>(
   k: Keyset,
   f: { after?: ListCursor; page: number; limit: number },
   where: SQL | undefined,
   rows: (cond: SQL | undefined) => Orderable<R>,
   ids: (cond: SQL | undefined) => Orderable<{ id: number }>,
+  shaped?: ShapedList,
 ): Promise<R[]> {
-  return keysetRows(k, f, keysetRead(k, where, rows, ids));
+  const order = keysetOrder(k);
+  const query = (cond: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder, byOffset: boolean) =>
+    byOffset
+      ? rows(inArray(k.id, ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset))).orderBy(...order)
+      : rows(and(where, cond)).orderBy(...order).limit(limit);
+  if (!shaped) return keysetRows(k, f, (run, limit, offset) => query(run, limit, offset, offset > 0));
+  return keysetShapedRows(k, f, shaped, query);
+}
+
+/**
+ * `keysetRows` with each query prepared once (`runPrepared`) per list shape, sort, run and kind
+ * (`byOffset`: past the first rows by offset; else the first rows or a run after the cursor).
+ * `query` builds it under the list's `where` (built with `shaped`'s placeholders) with the run's
+ * condition, whose cursor value and id are placeholders too (`k_value`, `k_id`), as are the limit
+ * and offset it is given (`k_limit`, `k_offset`).
+ */
+export function keysetShapedRows<R>(
+  k: Keyset,
+  f: { after?: ListCursor; page: number; limit: number },
+  shaped: ShapedList,
+  query: (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) => Limited<R>,
+): Promise<R[]> {
+  const cursor = placeholders();
+  const runs: (SQL | undefined)[] = f.after ? keysetRuns(k, f.after, cursor.bind) : [undefined];
+  const key = `${shaped.shape}\u0000${cursor.shape(k.sort, k.order)}`;
+  return keysetRows(
+    k,
+    f,
+    (run, limit, offset) => {
+      const byOffset = offset > 0;
+      return runPrepared(
+        shaped.db,
+        `${key}\u0000${runs.indexOf(run)}\u0000${byOffset}`,
+        { ...shaped.values, ...cursor.values, k_limit: limit, k_offset: offset },
+        () => query(run, sql.placeholder('k_limit'), sql.placeholder('k_offset'), byOffset).prepare(''),
+      );
+    },
+    runs,
+  );
 }
 
 /**

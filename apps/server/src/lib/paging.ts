@@ -1,6 +1,7 @@
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
+import { runPrepared, type Prepared } from './sql.js';
 
 /**
  * Lists count their matches up to this many; past it a list answers `total: COUNT_CAP,
@@ -28,6 +29,17 @@ export function forgetCappedTotals(): void {
 let generation = 0;
 
 /**
+ * A list's matches built with placeholders (`placeholders()`): `shape` names the list and every
+ * thing that changes its SQL, `values` the placeholders' values, `matches` builds the select
+ * (called only when its count is first prepared).
+ */
+export interface ShapedMatches {
+  shape: string;
+  values: Record<string, unknown>;
+  matches: () => SQLWrapper;
+}
+
+/**
  * The total of a list, counted up to the cap only: `select count(*) from (… limit cap + 1)`
  * stops scanning at the cap, so an unfiltered list of 10 million log rows, or a text search that
  * matches half the fleet, costs 10,001 index entries instead of millions. `matches` is the
@@ -40,10 +52,30 @@ let generation = 0;
  * takes away thousands of matches, and every change made through the API forgets them all;
  * an exact count, which a single new device changes, is always counted.
  */
-export async function cappedTotal(db: Executor, matches: SQLWrapper): Promise<{ total: number; exact: boolean }> {
-  const query = sql`select count(*)::int as n from (${matches} limit ${COUNT_CAP + 1}) c`;
-  const q = dialect.sqlToQuery(query);
-  const key = `${q.sql}\u0000${JSON.stringify(q.params)}`;
+export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatches): Promise<{ total: number; exact: boolean }> {
+  let key: string;
+  let count: () => Promise<number>;
+  if ('shape' in matches) {
+    // Keyed by the list's shape and values: a remembered count needs no SQL built at all.
+    key = `${matches.shape}\u0000${JSON.stringify(matches.values)}`;
+    count = async () => {
+      const [row] = await runPrepared(db, `count\u0000${matches.shape}`, matches.values, () =>
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(sql`(${matches.matches()} limit ${sql.raw(String(COUNT_CAP + 1))}) c`)
+          .prepare(''),
+      );
+      return row?.n ?? 0;
+    };
+  } else {
+    const query = sql`select count(*)::int as n from (${matches} limit ${COUNT_CAP + 1}) c`;
+    const q = dialect.sqlToQuery(query);
+    key = `${q.sql}\u0000${JSON.stringify(q.params)}`;
+    count = async () => {
+      const res = await db.execute(query);
+      return Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    };
+  }
   const gen = generation;
   let capped = cappedByDb.get(db);
   if (!capped || capped.get(GENERATION) !== gen) {
@@ -56,8 +88,7 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper): Promise<{ 
     if (until > now) return { total: COUNT_CAP, exact: false };
     capped.delete(key);
   }
-  const res = await db.execute(query);
-  const n = Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+  const n = await count();
   // Not remembered if a change was made while counting: the count may predate it.
   if (n > COUNT_CAP && generation === gen) {
     if (capped.size > MEMO_SIZE) capped.delete([...capped.keys()][1]!);
@@ -147,4 +178,27 @@ export function versionedTotal(db: Executor, family: ListFamily, filterKey: stri
       return counted();
     },
   };
+}
+
+/**
+ * A page by offset and its capped total, both prepared once per shape (`runPrepared`): `shaped`
+ * is the list's shape and placeholder values, `page` builds its ordered query with the limit
+ * and offset given (placeholders), `matches` its count's select.
+ */
+export function shapedPage<R>(
+  db: Executor,
+  f: { sort: string; order: string; page: number; limit: number },
+  shaped: { shape: string; values: Record<string, unknown> },
+  page: (limit: Placeholder, offset: Placeholder) => { prepare(name: string): Prepared<R[]> },
+  matches: () => SQLWrapper,
+): Promise<[R[], { total: number; exact: boolean }]> {
+  return Promise.all([
+    runPrepared(
+      db,
+      `${shaped.shape}\u0000${f.sort}\u0000${f.order}`,
+      { ...shaped.values, limit: f.limit, offset: (f.page - 1) * f.limit },
+      () => page(sql.placeholder('limit'), sql.placeholder('offset')).prepare(''),
+    ),
+    cappedTotal(db, { ...shaped, matches }),
+  ]);
 }

@@ -10,10 +10,10 @@ import {
   projectUsers,
   userEmails,
 } from '../../db/schema/index.js';
-import { escapeLike } from '../../lib/sql.js';
+import { asValue, boundTime, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { cappedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetPage, keysetListRows, keysetValue, type Keyset, type ShapedList } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -197,32 +197,44 @@ export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'ke
 export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
 
 /** Conditions on the alarm row alone. */
-function alarmWhere(f: AlarmQuery): (SQL | undefined)[] {
+function alarmWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
   return [
-    f.alarmId ? eq(alarms.id, f.alarmId) : undefined,
-    f.deviceId ? eq(alarms.deviceId, f.deviceId) : undefined,
-    f.level ? eq(alarms.level, f.level) : undefined,
-    f.state ? eq(alarms.state, f.state) : undefined,
+    f.alarmId ? eq(alarms.id, bind('alarmId', f.alarmId)) : undefined,
+    f.deviceId ? eq(alarms.deviceId, bind('deviceId', f.deviceId)) : undefined,
+    f.level ? eq(alarms.level, bind('level', f.level)) : undefined,
+    f.state ? eq(alarms.state, bind('state', f.state)) : undefined,
     f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
-    f.from ? gte(alarms.startedAt, new Date(f.from)) : undefined,
-    f.to ? lt(alarms.startedAt, new Date(f.to)) : undefined,
+    f.from ? gte(alarms.startedAt, boundTime(bind, 'from', f.from)) : undefined,
+    f.to ? lt(alarms.startedAt, boundTime(bind, 'to', f.to)) : undefined,
   ];
 }
 
 /** Conditions that need the alarm's device (scope, project, type, SN or name). */
-function deviceWhere(f: AlarmQuery): (SQL | undefined)[] {
-  const q = f.device ? `%${escapeLike(f.device)}%` : undefined;
+function deviceWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
+  const pattern = f.device ? `%${escapeLike(f.device)}%` : undefined;
+  const q = pattern ? bind('device', pattern) : undefined;
   return [
-    visibleDevices(f.scopePath),
-    f.projectId ? eq(devices.projectId, f.projectId) : undefined,
-    f.typeId ? eq(devices.typeId, f.typeId) : undefined,
+    visibleDevices(f.scopePath, bind),
+    f.projectId ? eq(devices.projectId, bind('projectId', f.projectId)) : undefined,
+    f.typeId ? eq(devices.typeId, bind('typeId', f.typeId)) : undefined,
     // The search index finds the candidates (it also holds IMEI and SIM); SN or name decides.
-    q ? and(deviceTextLike(q), or(ilike(devices.sn, q), ilike(devices.name, q))) : undefined,
+    q ? and(deviceTextLike(bind('deviceLower', pattern!.toLowerCase())), or(ilike(devices.sn, q), ilike(devices.name, q))) : undefined,
   ];
 }
 
+/**
+ * The list's conditions: all of them (`where`), those on the alarm alone (`alarmOnly`), and
+ * whether any needs the device. With `placeholders()`'s bind every value is a placeholder; the
+ * activity filter is the one condition without a value.
+ */
+function filterOf(f: AlarmQuery, bind: Bind = asValue) {
+  const onDevice = deviceWhere(f, bind);
+  const onAlarm = alarmWhere(f, bind);
+  return { where: and(...onDevice, ...onAlarm), alarmOnly: and(...onAlarm), needsDevice: onDevice.some(Boolean) };
+}
+
 function whereOf(f: AlarmQuery): SQL | undefined {
-  return and(...deviceWhere(f), ...alarmWhere(f));
+  return filterOf(f).where;
 }
 
 /**
@@ -230,14 +242,14 @@ function whereOf(f: AlarmQuery): SQL | undefined {
  * alarm-only filters) it counts the alarms alone, skipping a join per counted row (every alarm
  * has its device: the foreign key cascades).
  */
-function alarmTotal(db: Executor, f: AlarmQuery) {
-  const needsDevice = deviceWhere(f).some(Boolean);
-  return cappedTotal(
-    db,
-    needsDevice
-      ? db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(whereOf(f))
-      : db.select({ one: sql`1` }).from(alarms).where(and(...alarmWhere(f))),
-  );
+function alarmTotal(db: Executor, filter: ReturnType<typeof filterOf>, shaped: ShapedList) {
+  return cappedTotal(db, {
+    ...shaped,
+    matches: () =>
+      filter.needsDevice
+        ? db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(filter.where)
+        : db.select({ one: sql`1` }).from(alarms).where(filter.alarmOnly),
+  });
 }
 
 /** The alarm rows with their device, project and parameter; `keyset`: the list's cursor value. */
@@ -277,18 +289,22 @@ export async function listAlarms(
   db: Executor,
   f: AlarmQuery & { sort: AlarmSort; order: 'asc' | 'desc'; page: number; limit: number; after?: ListCursor },
 ) {
-  const where = whereOf(f);
+  // Built with placeholders: the page and its count are prepared once per shape (runPrepared).
+  const { bind, values, shape } = placeholders();
+  const filter = filterOf(f, bind);
+  const shaped = { db, shape: shape('alarms', f.activity ?? ''), values };
   const keyset = alarmKeyset(f);
   const [rows, total] = await Promise.all([
     keysetListRows(
       keyset,
       f,
-      where,
+      filter.where,
       (cond) => base(db, keysetValue(keyset)).where(cond),
       // The filters and the device sort need the device only.
       (cond) => db.select({ id: alarms.id }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(cond),
+      shaped,
     ),
-    alarmTotal(db, f),
+    alarmTotal(db, filter, shaped),
   ]);
   const page = keysetPage(keyset, rows, f.limit);
   return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { asValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
 import { cappedTotal, listVersion, versionedTotal } from '../../lib/paging.js';
-import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { keysetOrder, keysetPage, keysetShapedRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
 import { visibleDevices } from '../../lib/visibility.js';
@@ -48,9 +48,6 @@ const columns = {
   subCount: sql<number>`(select count(*)::int from devices s where s.parent_id = devices.id)`,
 };
 export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
-
-/** Per database: the device list's offset pages, prepared once per filter shape and sort. */
-const preparedPages = new WeakMap<object, Map<string, unknown>>();
 
 /** GET /device/list's validated query, scoped to the caller's subtree. */
 export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
@@ -107,80 +104,61 @@ function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
  * rows are joined to their type and project and given their child count: the old single query
  * computed every skipped row's joins and sub-device count, so page 4,000 cost 400 ms. The total
  * is counted up to the cap.
+ *
+ * The page and the count are built once per filter shape and sort, their values placeholders
+ * (`runPrepared`): building their SQL was a fifth of the list's CPU.
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
-  const where = filterOf(f);
+  const { bind, values, shape } = placeholders();
+  const where = filterOf(f, bind);
+  const shaped = { db, shape: shape('devices', f.topLevel === true), values };
   const keyset = keysetOf(f);
   const order = keysetOrder(keyset);
-  // Sorted by last seen, the page is read along device_presence's index, each row checked
-  // against the filters through the devices' primary key.
-  const pageIdsWhere = (cond: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder) =>
-    (f.sort === 'lastSeenAt'
-      ? db
-          .select({ id: devices.id })
-          .from(devicePresence)
-          .innerJoin(devices, eq(devices.id, devicePresence.deviceId))
-      : db.select({ id: devices.id }).from(devices)
+  // Online and warning level change with what devices send; every other filter only with the
+  // console's changes, which move the devices' list counter. (Its count is run as SQL text, so
+  // its filter holds the values themselves.)
+  const versioned =
+    f.online === undefined && f.warningLevel === undefined
+      ? versionedTotal(db, 'devices', filterKey(f), () => db.select({ one: sql`1` }).from(devices).where(filterOf(f)))
+      : undefined;
+  // The page's ids as a subquery: in the sort's order, skipping `offset` or after the cursor's
+  // run. Sorted by last seen, they are read along device_presence's index, each row checked
+  // against the filters through the devices' primary key. One row more than the page: it only
+  // tells whether more follow (`next`). The devices' list counter comes with the rows: a
+  // remembered total still true needs no other query.
+  const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder) => {
+    const ids = (
+      f.sort === 'lastSeenAt'
+        ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId))
+        : db.select({ id: devices.id }).from(devices)
     )
-      .where(cond)
+      .where(and(where, run))
       .orderBy(...order)
       .limit(limit)
       .offset(offset);
-  const pageIds = (run: SQL | undefined, limit: number, offset: number) => pageIdsWhere(and(where, run), limit, offset);
-  // Online and warning level change with what devices send; every other filter only with the
-  // console's changes, which move the devices' list counter.
-  const matches = () => db.select({ one: sql`1` }).from(devices).where(where);
-  const versioned =
-    f.online === undefined && f.warningLevel === undefined
-      ? versionedTotal(db, 'devices', filterKey(f), matches)
-      : undefined;
-  // One row more than the page: it only tells whether more follow (`next`). The devices' list
-  // counter comes with the rows: a remembered total still true needs no other query.
-  const rowsOf = (ids: SQL | number[]) =>
-    db
+    return db
       .select({ ...columns, keyset: keysetValue(keyset), listVersion: listVersion('devices') })
       .from(devices)
       .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
       .leftJoin(projects, eq(projects.id, devices.projectId))
       .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
-      .where(inArray(devices.id, ids))
+      .where(inArray(devices.id, sql`(select p.id from (${ids}) p)`))
       .orderBy(...order);
-  // By offset the page's ids are a subquery of the one statement; after a cursor they are read
-  // first, run by run (keysetRows: last seen is null for never-seen devices).
-  // A page by offset (the console's pager) runs a query built once per filter shape and sort,
-  // its values placeholders: building the page's SQL was a fifth of the list's CPU.
-  const byOffset = () => {
-    const { bind, values } = placeholders();
-    const cond = filterOf(f, bind);
-    const shape = JSON.stringify([Object.keys(values), f.topLevel === true, f.sort, f.order]);
-    let prepared = preparedPages.get(db);
-    if (!prepared || prepared.size >= 500) {
-      prepared = new Map();
-      preparedPages.set(db, prepared);
-    }
-    const prepare = () => rowsOf(sql`(select p.id from (${pageIdsWhere(cond, sql.placeholder('limit'), sql.placeholder('offset'))}) p)`).prepare('');
-    let page = prepared.get(shape) as ReturnType<typeof prepare> | undefined;
-    if (!page) {
-      page = prepare();
-      prepared.set(shape, page);
-    }
-    return page.execute({ ...values, limit: f.limit + 1, offset: (f.page - 1) * f.limit });
   };
-  const readRows = async () => {
-    if (!f.after) return byOffset();
-    const ids = (await keysetRows(keyset, f, pageIds)).map((r) => r.id);
-    return ids.length > 0 ? rowsOf(ids) : [];
-  };
-  let rows: Awaited<ReturnType<typeof rowsOf>>;
+  const readRows = () => keysetShapedRows(keyset, f, shaped, page);
+  let rows: Awaited<ReturnType<typeof readRows>>;
   let total: { total: number; exact: boolean };
   if (versioned?.known) {
     rows = await readRows();
     total = versioned.at(rows[0]?.listVersion) ?? (await versioned.total());
   } else {
-    [rows, total] = await Promise.all([readRows(), versioned ? versioned.counted() : cappedTotal(db, matches())]);
+    [rows, total] = await Promise.all([
+      readRows(),
+      versioned ? versioned.counted() : cappedTotal(db, { ...shaped, matches: () => db.select({ one: sql`1` }).from(devices).where(where) }),
+    ]);
   }
-  const page = keysetPage(keyset, rows, f.limit);
-  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
+  const result = keysetPage(keyset, rows, f.limit);
+  return { ...total, next: result.next, items: result.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */

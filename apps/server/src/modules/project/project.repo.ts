@@ -1,16 +1,16 @@
 import { and, asc, count, desc, eq, ilike, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
-import { escapeLike, sentValues } from '../../lib/sql.js';
-import { cappedTotal } from '../../lib/paging.js';
+import { asValue, escapeLike, placeholders, sentValues, type Bind } from '../../lib/sql.js';
+import { shapedPage } from '../../lib/paging.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
  * Undefined scope (super administrator): all.
  */
-export function visibleProjects(scopePath: string | undefined): SQL | undefined {
+export function visibleProjects(scopePath: string | undefined, bind: Bind = asValue): SQL | undefined {
   if (!scopePath) return undefined;
-  const prefix = `${escapeLike(scopePath)}%`;
+  const prefix = bind('scope', `${escapeLike(scopePath)}%`);
   return or(
     like(projects.ownerPath, prefix),
     sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
@@ -38,23 +38,29 @@ export async function listProjects(
   db: Executor,
   f: { scopePath?: string; name?: string; ownerId?: number; sort: 'createdAt' | 'name' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
 ) {
+  // Built with placeholders: the page and its count are prepared once per shape (runPrepared).
+  const { bind, values, shape } = placeholders();
   const where = and(
-    visibleProjects(f.scopePath),
-    f.name ? ilike(projects.name, `%${escapeLike(f.name)}%`) : undefined,
-    f.ownerId ? eq(projects.ownerId, f.ownerId) : undefined,
+    visibleProjects(f.scopePath, bind),
+    f.name ? ilike(projects.name, bind('name', `%${escapeLike(f.name)}%`)) : undefined,
+    f.ownerId ? eq(projects.ownerId, bind('ownerId', f.ownerId)) : undefined,
   );
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, total] = await Promise.all([
-    db
-      .select(columns)
-      .from(projects)
-      .innerJoin(users, eq(users.id, projects.ownerId))
-      .where(where)
-      .orderBy(dir(projects[f.sort]), dir(projects.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
-    cappedTotal(db, db.select({ one: sql`1` }).from(projects).where(where)),
-  ]);
+  const [items, total] = await shapedPage(
+    db,
+    f,
+    { shape: shape('projects'), values },
+    (limit, offset) =>
+      db
+        .select(columns)
+        .from(projects)
+        .innerJoin(users, eq(users.id, projects.ownerId))
+        .where(where)
+        .orderBy(dir(projects[f.sort]), dir(projects.id))
+        .limit(limit)
+        .offset(offset),
+    () => db.select({ one: sql`1` }).from(projects).where(where),
+  );
   return { ...total, items };
 }
 
