@@ -22,8 +22,8 @@ export interface Keyset {
   kind: 'timestamp' | 'text' | 'integer';
   /**
    * The column may be null, and where the nulls come: `last` in both orders, or `lastWhenDesc`
-   * (last descending, first ascending: one index `(column desc nulls last, id desc)` read either
-   * way). Such a list is read in up to two runs (`keysetRuns`), each a range of the index.
+   * (last descending, first ascending: one index `(column desc nulls last, id desc nulls last)`
+   * read either way). Such a list is read in up to two runs (`keysetRuns`), each a range of the index.
    */
   nulls?: 'last' | 'lastWhenDesc';
 }
@@ -76,12 +76,18 @@ function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
  * The list's ORDER BY: the column, then the id, both in the keyset's order; the nulls where
  * `nulls` puts them (and no nulls clause on a column without nulls: on a descending index it
  * would keep PostgreSQL from reading the order off the index).
+ *
+ * `lastWhenDesc` is read off one index `(column desc nulls last, id desc nulls last)`, forwards
+ * or backwards, so the id takes the column's nulls clause too: the id is never null, but
+ * PostgreSQL only reads an order off an index whose nulls clauses match it. With a bare
+ * `id desc` (nulls first) it read the index for the column alone and sorted each run of equal
+ * values by id — 33,000 devices marked offline by one sweep share one "last seen": 96 ms.
  */
 export function keysetOrder(k: Keyset): SQL[] {
   const dir = k.order === 'asc' ? asc : desc;
   if (!k.nulls) return [dir(k.column), dir(k.id)];
-  const nullsFirst = k.nulls === 'lastWhenDesc' && k.order === 'asc';
-  return [sql`${dir(k.column)} ${nullsFirst ? sql`nulls first` : sql`nulls last`}`, dir(k.id)];
+  const nulls = k.nulls === 'lastWhenDesc' && k.order === 'asc' ? sql`nulls first` : sql`nulls last`;
+  return [sql`${dir(k.column)} ${nulls}`, k.nulls === 'lastWhenDesc' ? sql`${dir(k.id)} ${nulls}` : dir(k.id)];
 }
 
 /**
