@@ -151,6 +151,64 @@ describe('lists at scale', () => {
     expect(await total('agent', '&warningLevel=2')).toBe(1);
   });
 
+  it('an alarm total is remembered until an alarm or a device changes, and moves once per transaction', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    const rowsOf = async <R>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+    const [{ path: agentPath }] = (await rowsOf<{ path: string }>(sql`select path from users where id = ${agentId}`)) as [{ path: string }];
+    const version = async () =>
+      Number((await rowsOf<{ version: string }>(sql`select version from list_versions where name = 'alarms'`))[0]!.version);
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path) values ('RT-1', 'Remembered 1', ${typeId}, ${agentPath}), ('RT-2', 'Remembered 2', ${typeId}, '/1/')`);
+    const alarm = (sn: string, key: string) => sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, state)
+      select id, ${key}, 'rule', '01010001', 2, now(), 'untreated' from devices where sn = ${sn}`;
+    await db.execute(alarm('RT-1', 'a'));
+    await db.execute(alarm('RT-2', 'a'));
+    const total = async (who: string, query = '') => (await ok(who, 'GET', `/device/alarmlist?device=rt-${query}`)).total as number;
+    expect([await total('agent'), await total('admin')]).toEqual([1, 2]);
+    expect(await total('agent')).toBe(1);
+    // Remembered, not counted per request: an alarm slipped in with the triggers off goes unseen…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(alarm('RT-1', 'ghost'));
+    });
+    expect(await total('agent')).toBe(1);
+    // …and any change to alarms, by any statement, is counted at the next request: a new alarm,
+    // one that ends (the active filter), one processed (the state filter), a deleted one.
+    await db.execute(alarm('RT-1', 'b'));
+    expect(await total('agent')).toBe(3);
+    expect(await total('agent', '&activity=active')).toBe(3);
+    await db.execute(sql`update alarms set ended_at = now() where rule_key = 'b'`);
+    expect(await total('agent', '&activity=active')).toBe(2);
+    expect(await total('agent', '&state=untreated')).toBe(3);
+    await db.execute(sql`update alarms set state = 'processed' where rule_key = 'ghost'`);
+    expect(await total('agent', '&state=untreated')).toBe(2);
+    await db.execute(sql`delete from alarms where rule_key = 'ghost'`);
+    expect(await total('agent')).toBe(2);
+    // A change to the devices (the agent's device handed to the administrator) counts again too.
+    await db.execute(sql`update devices set owner_path = '/1/' where sn = 'RT-1'`);
+    expect([await total('agent'), await total('admin')]).toEqual([0, 3]);
+    // The counter moves once per transaction, however many alarms it writes, and at its commit:
+    // a transaction rolled back leaves it where it was.
+    const before = await version();
+    await db.transaction(async (tx) => {
+      await tx.execute(alarm('RT-2', 'c'));
+      await tx.execute(alarm('RT-2', 'd'));
+      await tx.execute(sql`update alarms set level = 3 where rule_key in ('c', 'd')`);
+    });
+    expect(await version()).toBe(before + 1);
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(alarm('RT-2', 'e'));
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(await version()).toBe(before + 1);
+    expect(await total('admin')).toBe(5);
+    await db.execute(sql`delete from devices where sn like 'RT-%'`);
+    expect(await total('admin')).toBe(0);
+  });
+
   it('a device page built once per filter shape answers each request with its own values', async () => {
     const db = t.database.db;
     const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;

@@ -97,8 +97,11 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatc
   return totalOf(n);
 }
 
-/** The families of lists with a counter in `list_versions` (migration 0025). */
-export type ListFamily = 'devices';
+/**
+ * The families of lists with a counter in `list_versions`: the devices (migration 0025) and the
+ * alarms (0028), whose lists also depend on their devices (scope, project, type, SN, name).
+ */
+export type ListFamily = 'devices' | 'alarms';
 
 interface VersionedCount {
   version: number;
@@ -111,9 +114,15 @@ function totalOf(n: number): { total: number; exact: boolean } {
   return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP };
 }
 
-/** The family's counter as a scalar subquery: put it in a list's select to read it with the page. */
+/**
+ * The family's counter as a scalar subquery: put it in a list's select to read it with the page.
+ * The alarms' is the sum of the alarms' and the devices' counters: both only ever rise, so the sum
+ * moves whenever either does.
+ */
 export function listVersion(family: ListFamily): SQL<number> {
-  return sql<number>`(select version::float8 from list_versions where name = ${family})`;
+  return family === 'alarms'
+    ? sql<number>`(select sum(version)::float8 from list_versions where name in ('alarms', 'devices'))`
+    : sql<number>`(select version::float8 from list_versions where name = ${family})`;
 }
 
 /**

@@ -12,8 +12,8 @@ import {
 } from '../../db/schema/index.js';
 import { asValue, boundTime, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
-import { cappedTotal } from '../../lib/paging.js';
-import { keysetPage, keysetListRows, keysetValue, type Keyset, type ShapedList } from '../../lib/keyset.js';
+import { listVersion, versionedTotal } from '../../lib/paging.js';
+import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -191,7 +191,7 @@ const columns = {
   processedBy: alarms.processedByName,
   note: alarms.note,
 };
-export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'keyset'>;
+export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'keyset' | 'listVersion'>;
 
 /** The filters of the alarm endpoints' parsed query, plus the caller's scope. */
 export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
@@ -238,24 +238,32 @@ function whereOf(f: AlarmQuery): SQL | undefined {
 }
 
 /**
- * The capped total; without a condition on the device (the administrator's unfiltered or
- * alarm-only filters) it counts the alarms alone, skipping a join per counted row (every alarm
- * has its device: the foreign key cascades).
+ * The list's matches, for its capped count; without a condition on the device (the
+ * administrator's unfiltered or alarm-only filters) the alarms alone, skipping a join per counted
+ * row (every alarm has its device: the foreign key cascades).
  */
-function alarmTotal(db: Executor, filter: ReturnType<typeof filterOf>, shaped: ShapedList) {
-  return cappedTotal(db, {
-    ...shaped,
-    matches: () =>
-      filter.needsDevice
-        ? db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(filter.where)
-        : db.select({ one: sql`1` }).from(alarms).where(filter.alarmOnly),
-  });
+function alarmMatches(db: Executor, filter: ReturnType<typeof filterOf>) {
+  return filter.needsDevice
+    ? db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(filter.where)
+    : db.select({ one: sql`1` }).from(alarms).where(filter.alarmOnly);
 }
 
-/** The alarm rows with their device, project and parameter; `keyset`: the list's cursor value. */
-const base = (db: Executor, keyset: SQL<string | null> = sql<string | null>`null`) =>
+/** Every value the list's conditions depend on (the caller's scope too): its remembered total's key. */
+function filterKey(f: AlarmQuery): string {
+  return JSON.stringify([f.scopePath, f.alarmId, f.deviceId, f.level, f.state, f.activity, f.from, f.to, f.projectId, f.typeId, f.device]);
+}
+
+/**
+ * The alarm rows with their device, project and parameter; `keyset`: the list's cursor value,
+ * `listVersion`: the alarm lists' counter (`versionedTotal`).
+ */
+const base = (
+  db: Executor,
+  keyset: SQL<string | null> = sql<string | null>`null`,
+  version: SQL<number | null> = sql<number | null>`null`,
+) =>
   db
-    .select({ ...columns, keyset })
+    .select({ ...columns, keyset, listVersion: version })
     .from(alarms)
     .innerJoin(devices, eq(devices.id, alarms.deviceId))
     .leftJoin(projects, eq(projects.id, devices.projectId))
@@ -294,20 +302,29 @@ export async function listAlarms(
   const filter = filterOf(f, bind);
   const shaped = { db, shape: shape('alarms', f.activity ?? ''), values };
   const keyset = alarmKeyset(f);
-  const [rows, total] = await Promise.all([
+  // The total is remembered while no alarm and no device changed (the alarms' list counter,
+  // which the page reads with its rows); its count is run as SQL text, with the values in it.
+  const versioned = versionedTotal(db, 'alarms', filterKey(f), () => alarmMatches(db, filterOf(f)));
+  const readRows = () =>
     keysetListRows(
       keyset,
       f,
       filter.where,
-      (cond) => base(db, keysetValue(keyset)).where(cond),
+      (cond) => base(db, keysetValue(keyset), listVersion('alarms')).where(cond),
       // The filters and the device sort need the device only.
       (cond) => db.select({ id: alarms.id }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(cond),
       shaped,
-    ),
-    alarmTotal(db, filter, shaped),
-  ]);
+    );
+  let rows: Awaited<ReturnType<typeof readRows>>;
+  let total: { total: number; exact: boolean };
+  if (versioned.known) {
+    rows = await readRows();
+    total = versioned.at(rows[0]?.listVersion ?? undefined) ?? (await versioned.total());
+  } else {
+    [rows, total] = await Promise.all([readRows(), versioned.counted()]);
+  }
   const page = keysetPage(keyset, rows, f.limit);
-  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
+  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }
 
 export async function alarmGroups(db: Executor, f: AlarmQuery) {
