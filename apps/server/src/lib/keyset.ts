@@ -1,7 +1,7 @@
 import { and, asc, desc, inArray, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
-import { asValue, placeholders, runPrepared, type Bind, type Prepared } from './sql.js';
+import { placeholders, runPrepared, type Bind, type Prepared } from './sql.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -95,7 +95,7 @@ export function keysetOrder(k: Keyset): SQL[] {
  * read them in turn until the page is full. One run for a column without nulls; with nulls, the
  * rows with a value and those without are two runs, in the order of `nulls`.
  */
-function keysetRuns(k: Keyset, cursor: ListCursor, bind: Bind = asValue): SQL[] {
+function keysetRuns(k: Keyset, cursor: ListCursor, bind: Bind): SQL[] {
   const typed = typedValue(k, cursor, bind);
   const id = bind('k_id', cursor.id);
   if (!k.nulls) return [rowsAfter(k, typed!, id)];
@@ -106,26 +106,6 @@ function keysetRuns(k: Keyset, cursor: ListCursor, bind: Bind = asValue): SQL[] 
     return typed ? [rowsAfter(k, typed, id), isNull] : [nullsAfter];
   }
   return typed ? [rowsAfter(k, typed, id)] : [nullsAfter, notNull];
-}
-
-/**
- * The rows of a page and one more (`keysetPage` tells from it whether `next` is due): without a
- * cursor by offset, after it run by run (`keysetRuns`). `read` runs the list's query with the
- * extra condition (undefined: none), in `keysetOrder`, with that limit and offset.
- */
-export async function keysetRows<R>(
-  k: Keyset,
-  f: { after?: ListCursor; page: number; limit: number },
-  read: (run: SQL | undefined, limit: number, offset: number) => PromiseLike<R[]>,
-  runs?: (SQL | undefined)[],
-): Promise<R[]> {
-  if (!f.after) return read(undefined, f.limit + 1, (f.page - 1) * f.limit);
-  const rows: R[] = [];
-  for (const run of runs ?? keysetRuns(k, f.after)) {
-    rows.push(...(await read(run, f.limit + 1 - rows.length, 0)));
-    if (rows.length > f.limit) break;
-  }
-  return rows;
 }
 
 /** A list query limited (and offset): it gives rows, is SQL (a subquery) and can be prepared. */
@@ -151,15 +131,12 @@ export interface ShapedList {
 }
 
 /**
- * `keysetRows` for a list whose rows are read from `rows(condition)` (its tables and joins,
- * filtered by the condition) under `where`. Past the first rows, by offset, the page's ids are
- * chosen first by `ids(condition)` (only the tables the filters need, selecting the id): the
- * offset then walks the sort's index without reading or joining the rows it skips, and only the
- * page's rows are read. Operation-log page 5,000 of 10 million rows: 139 → 25 ms.
- *
- * With `shaped`, each of these queries is built once per list shape, sort, run and kind (first
- * rows or offset) and then only run with new values: the cursor's value and id, the limit and the
- * offset are placeholders too (`k_…`).
+ * The rows of a page and one more (`keysetPage` tells from it whether `next` is due) of a list
+ * whose rows are read from `rows(condition)` (its tables and joins, filtered by the condition)
+ * under `where`. Past the first rows, by offset, the page's ids are chosen first by
+ * `ids(condition)` (only the tables the filters need, selecting the id): the offset then walks
+ * the sort's index without reading or joining the rows it skips, and only the page's rows are
+ * read. Operation-log page 5,000 of 10 million rows: 139 → 25 ms.
  */
 export function keysetListRows<R>(
   k: Keyset,
@@ -167,25 +144,25 @@ export function keysetListRows<R>(
   where: SQL | undefined,
   rows: (cond: SQL | undefined) => Orderable<R>,
   ids: (cond: SQL | undefined) => Orderable<{ id: number }>,
-  shaped?: ShapedList,
+  shaped: ShapedList,
 ): Promise<R[]> {
   const order = keysetOrder(k);
-  const query = (cond: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder, byOffset: boolean) =>
+  return keysetShapedRows(k, f, shaped, (cond, limit, offset, byOffset) =>
     byOffset
       ? rows(inArray(k.id, ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset))).orderBy(...order)
-      : rows(and(where, cond)).orderBy(...order).limit(limit);
-  if (!shaped) return keysetRows(k, f, (run, limit, offset) => query(run, limit, offset, offset > 0));
-  return keysetShapedRows(k, f, shaped, query);
+      : rows(and(where, cond)).orderBy(...order).limit(limit),
+  );
 }
 
 /**
- * `keysetRows` with each query prepared once (`runPrepared`) per list shape, sort, run and kind
+ * The rows of a page and one more: without a cursor by offset, after it run by run
+ * (`keysetRuns`), each query prepared once (`runPrepared`) per list shape, sort, run and kind
  * (`byOffset`: past the first rows by offset; else the first rows or a run after the cursor).
- * `query` builds it under the list's `where` (built with `shaped`'s placeholders) with the run's
- * condition, whose cursor value and id are placeholders too (`k_value`, `k_id`), as are the limit
- * and offset it is given (`k_limit`, `k_offset`).
+ * `query` builds it, in `keysetOrder`, under the list's `where` (built with `shaped`'s
+ * placeholders) with the run's condition, whose cursor value and id are placeholders too
+ * (`k_value`, `k_id`), as are the limit and offset it is given (`k_limit`, `k_offset`).
  */
-export function keysetShapedRows<R>(
+export async function keysetShapedRows<R>(
   k: Keyset,
   f: { after?: ListCursor; page: number; limit: number },
   shaped: ShapedList,
@@ -194,20 +171,20 @@ export function keysetShapedRows<R>(
   const cursor = placeholders();
   const runs: (SQL | undefined)[] = f.after ? keysetRuns(k, f.after, cursor.bind) : [undefined];
   const key = `${shaped.shape}\u0000${cursor.shape(k.sort, k.order)}`;
-  return keysetRows(
-    k,
-    f,
-    (run, limit, offset) => {
-      const byOffset = offset > 0;
-      return runPrepared(
-        shaped.db,
-        `${key}\u0000${runs.indexOf(run)}\u0000${byOffset}`,
-        { ...shaped.values, ...cursor.values, k_limit: limit, k_offset: offset },
-        () => query(run, sql.placeholder('k_limit'), sql.placeholder('k_offset'), byOffset).prepare(''),
-      );
-    },
-    runs,
-  );
+  const read = (run: SQL | undefined, limit: number, offset: number) =>
+    runPrepared(
+      shaped.db,
+      `${key}\u0000${runs.indexOf(run)}\u0000${offset > 0}`,
+      { ...shaped.values, ...cursor.values, k_limit: limit, k_offset: offset },
+      () => query(run, sql.placeholder('k_limit'), sql.placeholder('k_offset'), offset > 0).prepare(''),
+    );
+  if (!f.after) return read(undefined, f.limit + 1, (f.page - 1) * f.limit);
+  const rows: R[] = [];
+  for (const run of runs) {
+    rows.push(...(await read(run, f.limit + 1 - rows.length, 0)));
+    if (rows.length > f.limit) break;
+  }
+  return rows;
 }
 
 /**

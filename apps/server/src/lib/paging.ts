@@ -52,12 +52,17 @@ export interface ShapedMatches {
  * takes away thousands of matches, and every change made through the API forgets them all;
  * an exact count, which a single new device changes, is always counted.
  */
+/** A list's filter as a key: its shape and its values (the caller's scope among them). */
+function shapedKey(shaped: { shape: string; values: Record<string, unknown> }): string {
+  return `${shaped.shape}\u0000${JSON.stringify(shaped.values)}`;
+}
+
 export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatches): Promise<{ total: number; exact: boolean }> {
   let key: string;
   let count: () => Promise<number>;
   if ('shape' in matches) {
     // Keyed by the list's shape and values: a remembered count needs no SQL built at all.
-    key = `${matches.shape}\u0000${JSON.stringify(matches.values)}`;
+    key = shapedKey(matches);
     count = async () => {
       const [row] = await runPrepared(db, `count\u0000${matches.shape}`, matches.values, () =>
         db
@@ -126,37 +131,41 @@ export function listVersion(family: ListFamily): SQL<number> {
 }
 
 /**
- * `cappedTotal` for a list whose matches change only with its family's counter (`list_versions`,
- * raised by triggers in the same transaction as every such change, whichever process or script
- * makes it). The total is counted in one statement with the counter, so the pair is one snapshot;
- * asked again while the counter has not moved, the list answers the remembered total — exact
- * totals too, which stay exact: any change that could alter them moves the counter. A user paging
- * through an agent's 9,000 devices, or fifty users on one view, count once instead of per request.
+ * A page and its total, for a list whose matches change only with its family's counter
+ * (`list_versions`, raised by triggers in the same transaction as every such change, whichever
+ * process or script makes it). The total is counted in one statement with the counter, so the
+ * pair is one snapshot; asked again while the counter has not moved, the list answers the
+ * remembered total — exact totals too, which stay exact: any change that could alter them moves
+ * the counter. A user paging through an agent's 9,000 devices, or fifty users on one view, count
+ * once instead of per request.
  *
  * The caller decides that its filter depends only on what the counter covers (for devices: not
  * online or warning level, which devices change all the time; those go to `cappedTotal`).
+ * Remembered totals are keyed by the list's shape and placeholder values, as `cappedTotal`'s, so
+ * a hit builds no count SQL; `matches` (its values in the SQL: the count is run as text) is built
+ * only to count.
  *
- * `filterKey` must name every value the list's `where` depends on (the caller's scope included):
- * two lists with one key share their total.
- *
- * `known`: a total is remembered for this list (the caller may then read the page first, with
- * `listVersion` in its select, and ask `at(version)`, saving a round trip); `at`: the remembered
- * total if it was counted at that version; `total()`: reads the counter (one index lookup) and
- * answers the remembered total while it has not moved, else counts.
+ * `read` gives the page's rows with `listVersion(family)` in their select: with a total
+ * remembered, the page is read first and its counter compared (no other query while it has not
+ * moved); else the page and the count run side by side.
  */
-export function versionedTotal(db: Executor, family: ListFamily, filterKey: string, matches: () => SQLWrapper) {
-  // Keyed by the caller's description of its filter (every value its where depends on), so a
-  // remembered total is found without building the count's SQL at all.
-  const key = `${family}\u0000${filterKey}`;
+export async function versionedPage<R extends { listVersion: number | null }>(
+  db: Executor,
+  family: ListFamily,
+  shaped: { shape: string; values: Record<string, unknown> },
+  matches: () => SQLWrapper,
+  read: () => Promise<R[]>,
+): Promise<[R[], { total: number; exact: boolean }]> {
+  const key = `${family}\u0000${shapedKey(shaped)}`;
   let memo = versionedByDb.get(db);
   if (!memo) {
     memo = new Map();
     versionedByDb.set(db, memo);
   }
   const remembered = memo;
-  const at = (version: number | undefined) => {
+  const at = (version: number | null | undefined) => {
     const known = remembered.get(key);
-    if (!known || version === undefined || Number(version) !== known.version) return undefined;
+    if (!known || version === undefined || version === null || Number(version) !== known.version) return undefined;
     // Most recently used last: the oldest entry is the first to go.
     remembered.delete(key);
     remembered.set(key, known);
@@ -174,19 +183,11 @@ export function versionedTotal(db: Executor, family: ListFamily, filterKey: stri
     }
     return totalOf(n);
   };
-  return {
-    known: remembered.has(key),
-    at,
-    counted,
-    async total(): Promise<{ total: number; exact: boolean }> {
-      if (remembered.has(key)) {
-        const res = await db.execute(sql`select ${listVersion(family)} as v`);
-        const hit = at((res as unknown as { rows: { v: number }[] }).rows[0]?.v);
-        if (hit) return hit;
-      }
-      return counted();
-    },
-  };
+  if (!remembered.has(key)) return Promise.all([read(), counted()]);
+  const rows = await read();
+  // No row to carry the counter (an empty page): read it alone.
+  const version = rows.length > 0 ? rows[0]!.listVersion : ((await db.execute(sql`select ${listVersion(family)} as v`)) as unknown as { rows: { v: number }[] }).rows[0]?.v;
+  return [rows, at(version) ?? (await counted())];
 }
 
 /**

@@ -1,4 +1,4 @@
--- The alarm lists' counter (lib/paging.ts `versionedTotal`, family 'alarms'): raised once by every
+-- The alarm lists' counter (lib/paging.ts `versionedPage`, family 'alarms'): raised once by every
 -- transaction that inserts, changes or deletes alarms — the alarm engine's starts and ends, the
 -- console's processing, a device's deletion cascading to its alarms, a script. An alarm list's
 -- remembered total is true while this counter and the devices' one (scope, project, type, SN and

@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import { asValue, boundTime, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
-import { listVersion, versionedTotal } from '../../lib/paging.js';
+import { listVersion, versionedPage } from '../../lib/paging.js';
 import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
@@ -248,14 +248,9 @@ function alarmMatches(db: Executor, filter: ReturnType<typeof filterOf>) {
     : db.select({ one: sql`1` }).from(alarms).where(filter.alarmOnly);
 }
 
-/** Every value the list's conditions depend on (the caller's scope too): its remembered total's key. */
-function filterKey(f: AlarmQuery): string {
-  return JSON.stringify([f.scopePath, f.alarmId, f.deviceId, f.level, f.state, f.activity, f.from, f.to, f.projectId, f.typeId, f.device]);
-}
-
 /**
  * The alarm rows with their device, project and parameter; `keyset`: the list's cursor value,
- * `listVersion`: the alarm lists' counter (`versionedTotal`).
+ * `listVersion`: the alarm lists' counter (`versionedPage`).
  */
 const base = (
   db: Executor,
@@ -304,8 +299,7 @@ export async function listAlarms(
   const keyset = alarmKeyset(f);
   // The total is remembered while no alarm and no device changed (the alarms' list counter,
   // which the page reads with its rows); its count is run as SQL text, with the values in it.
-  const versioned = versionedTotal(db, 'alarms', filterKey(f), () => alarmMatches(db, filterOf(f)));
-  const readRows = () =>
+  const [rows, total] = await versionedPage(db, 'alarms', shaped, () => alarmMatches(db, filterOf(f)), () =>
     keysetListRows(
       keyset,
       f,
@@ -314,15 +308,8 @@ export async function listAlarms(
       // The filters and the device sort need the device only.
       (cond) => db.select({ id: alarms.id }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(cond),
       shaped,
-    );
-  let rows: Awaited<ReturnType<typeof readRows>>;
-  let total: { total: number; exact: boolean };
-  if (versioned.known) {
-    rows = await readRows();
-    total = versioned.at(rows[0]?.listVersion ?? undefined) ?? (await versioned.total());
-  } else {
-    [rows, total] = await Promise.all([readRows(), versioned.counted()]);
-  }
+    ),
+  );
   const page = keysetPage(keyset, rows, f.limit);
   return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }

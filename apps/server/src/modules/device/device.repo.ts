@@ -3,7 +3,7 @@ import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { asValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
-import { cappedTotal, listVersion, versionedTotal } from '../../lib/paging.js';
+import { cappedTotal, listVersion, versionedPage } from '../../lib/paging.js';
 import { keysetOrder, keysetPage, keysetShapedRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
@@ -71,11 +71,6 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>, bi
   );
 }
 
-/** Every value `filterOf` depends on, as a key of the list's remembered total (lib/paging.ts). */
-function filterKey(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>): string {
-  return JSON.stringify([f.scopePath, f.projectId, f.typeId, f.online, f.enabled, f.warningLevel, f.parentId, f.topLevel, f.q]);
-}
-
 /**
  * The list's order as a keyset (its ORDER BY and `after` / `next`): the sort column, then the id.
  * "Last seen" is `device_presence`'s, in the order of its index: newest first with never-seen
@@ -114,13 +109,6 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const shaped = { db, shape: shape('devices', f.topLevel === true), values };
   const keyset = keysetOf(f);
   const order = keysetOrder(keyset);
-  // Online and warning level change with what devices send; every other filter only with the
-  // console's changes, which move the devices' list counter. (Its count is run as SQL text, so
-  // its filter holds the values themselves.)
-  const versioned =
-    f.online === undefined && f.warningLevel === undefined
-      ? versionedTotal(db, 'devices', filterKey(f), () => db.select({ one: sql`1` }).from(devices).where(filterOf(f)))
-      : undefined;
   // The page's ids as a subquery: in the sort's order, skipping `offset` or after the cursor's
   // run. Sorted by last seen, they are read along device_presence's index, each row checked
   // against the filters through the devices' primary key. One row more than the page: it only
@@ -146,17 +134,14 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .orderBy(...order);
   };
   const readRows = () => keysetShapedRows(keyset, f, shaped, page);
-  let rows: Awaited<ReturnType<typeof readRows>>;
-  let total: { total: number; exact: boolean };
-  if (versioned?.known) {
-    rows = await readRows();
-    total = versioned.at(rows[0]?.listVersion) ?? (await versioned.total());
-  } else {
-    [rows, total] = await Promise.all([
-      readRows(),
-      versioned ? versioned.counted() : cappedTotal(db, { ...shaped, matches: () => db.select({ one: sql`1` }).from(devices).where(where) }),
-    ]);
-  }
+  const matches = (cond: SQL | undefined) => () => db.select({ one: sql`1` }).from(devices).where(cond);
+  // Online and warning level change with what devices send; every other filter only with the
+  // console's changes, which move the devices' list counter. (The remembered total's count is
+  // run as SQL text, so its filter holds the values themselves.)
+  const [rows, total] =
+    f.online === undefined && f.warningLevel === undefined
+      ? await versionedPage(db, 'devices', shaped, matches(filterOf(f)), readRows)
+      : await Promise.all([readRows(), cappedTotal(db, { ...shaped, matches: matches(where) })]);
   const result = keysetPage(keyset, rows, f.limit);
   return { ...total, next: result.next, items: result.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }
