@@ -19,6 +19,7 @@
  * Targets: every line p95 < 50 ms for one user; at 50 connections ≥ 0.3× the rate of GET /config.
  * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -145,16 +146,52 @@ const LINES: Line[] = [
 
 interface Run {
   rps: number;
+  /** This process's CPU (server and autocannon, user + system) per request, in µs: steadier than req/s on a shared host. */
+  cpu: number;
+  /** PostgreSQL's CPU (every postgres process of this machine) per request, in µs. */
+  pg: number;
   p50: number;
   p95: number;
   non2xx: number;
 }
 
+/** CPU clock ticks per second of /proc/<pid>/stat (Linux's USER_HZ). */
+const CLOCK_TICKS = 100;
+/**
+ * CPU time (user + system, in clock ticks) of this machine's PostgreSQL processes so far, read
+ * from /proc: 0 where there is none (PostgreSQL elsewhere, not Linux).
+ */
+function postgresTicks(): number {
+  let ticks = 0;
+  let pids: string[] = [];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks;
+}
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function cannon(url: string, headers: Record<string, string>, connections: number, duration = DURATION): Promise<Run> {
+  const ticks = postgresTicks();
+  const before = process.cpuUsage();
   const r = await autocannon({ url, connections, duration, headers });
-  return { rps: r.requests.average, p50: r.latency.p50, p95: r.latency.p97_5 ?? r.latency.p99, non2xx: r.non2xx + r.errors };
+  const used = process.cpuUsage(before);
+  const requests = Math.max(1, r.requests.total);
+  return { cpu: (used.user + used.system) / requests, pg: ((postgresTicks() - ticks) * 1e6) / CLOCK_TICKS / requests, rps: r.requests.average, p50: r.latency.p50, p95: r.latency.p97_5 ?? r.latency.p99, non2xx: r.non2xx + r.errors };
 }
 
 async function main() {
@@ -226,14 +263,15 @@ async function main() {
         slices.many.push(await cannon(`${address}/api/v1${path}`, headers, CONNECTIONS, 1));
         await drain();
       }
-      const near = { rps: mean(slices.near.map((r) => r.rps)) };
-      const many = { rps: mean(slices.many.map((r) => r.rps)), non2xx: slices.many.reduce((n, r) => n + r.non2xx, 0) };
+      const near = { rps: mean(slices.near.map((r) => r.rps)), cpu: mean(slices.near.map((r) => r.cpu)), pg: mean(slices.near.map((r) => r.pg)) };
+      const many = { rps: mean(slices.many.map((r) => r.rps)), cpu: mean(slices.many.map((r) => r.cpu)), pg: mean(slices.many.map((r) => r.pg)), non2xx: slices.many.reduce((n, r) => n + r.non2xx, 0) };
       const ratio = many.rps / near.rps;
       const ok = single.p95 < 50 && ratio >= 0.3 && single.non2xx + many.non2xx === 0;
       if (!ok) missed.push(line.label);
       console.log(
         `${line.label.padEnd(34)} 1 user p50 ${String(single.p50).padStart(3)} ms p95 ${String(single.p95).padStart(4)} ms   ` +
           `${CONNECTIONS} users ${many.rps.toFixed(0).padStart(5)} req/s = ${ratio.toFixed(2)}× config (${near.rps.toFixed(0)}) ${(many.rps / info.many.rps).toFixed(2)}× info   total ${total.padStart(9)}` +
+          `   cpu µs/req node ${many.cpu.toFixed(0)} pg ${many.pg.toFixed(0)} (config ${near.cpu.toFixed(0)} + ${near.pg.toFixed(0)})` +
           `${single.non2xx + many.non2xx ? `   ${single.non2xx + many.non2xx} errors` : ''}${ok ? '' : '   MISSED'}`,
       );
     }

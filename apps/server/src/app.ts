@@ -4,16 +4,12 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
 import { openapiTransformObject } from './lib/openapi.js';
+import { responseSerializerCompiler } from './lib/serializer.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { MenuService } from './modules/menu/menu.service.js';
@@ -158,7 +154,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ check: config.responseCheck }));
 
   const db = deps.database.db;
   const bus = deps.bus ?? createLocalBus();

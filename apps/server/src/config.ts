@@ -98,6 +98,7 @@ const envSchema = z.object({
   DEVICE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
   LOGIN_LOCKOUT: onOff.default('on'),
+  RESPONSE_CHECK: onOff.default('off'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
   API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
@@ -187,6 +188,11 @@ export interface Config {
   sessionCacheTtl: number;
   /** Lock an account for 15 minutes after 5 failed logins from one address. */
   loginLockout: boolean;
+  /**
+   * Every answer also checked against its contract schema by zod (RESPONSE_CHECK; tests and the
+   * E2E server turn it on): see lib/serializer.ts.
+   */
+  responseCheck: boolean;
   /** Whole days of telemetry kept; older days are dropped as partitions. */
   telemetryRetentionDays: number;
   /** Seconds of silence after which a device is marked offline. */
@@ -303,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtl: e.SESSION_TTL,
     sessionCacheTtl: e.SESSION_CACHE_TTL,
     loginLockout: e.LOGIN_LOCKOUT === 'on',
+    responseCheck: e.RESPONSE_CHECK === 'on',
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
     deviceRateLimit: e.DEVICE_RATE_LIMIT,

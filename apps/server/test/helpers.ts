@@ -62,6 +62,8 @@ export async function buildTestApp(
     WEB_DIST: '/nonexistent-web-dist',
     // No demo fleet: tests see only the devices they create (a test may set DEMO itself).
     DEMO: 'off',
+    // Every answer checked by zod beside the compiled serializer (lib/serializer.ts).
+    RESPONSE_CHECK: 'on',
     ...env,
   });
   const database = await openTestDatabase();

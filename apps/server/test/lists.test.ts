@@ -277,10 +277,15 @@ describe('lists at scale', () => {
     expect(await names('/project/list?name=shape south&sort=name&order=asc')).toEqual(['Shape South']);
     expect(await names('/project/list?name=shape&sort=name&order=asc&limit=2&page=2')).toEqual(['Shape South']);
     expect(await names('/project/list?name=shape&sort=name&order=desc&limit=2&page=1')).toEqual(['Shape South', 'Shape North 2']);
+    // The total is counted inside the page's statement; a page past the end counts alone.
+    expect([await total('/project/list?name=shape north'), await total('/project/list?name=shape south')]).toEqual([2, 1]);
+    expect(await total('/project/list?name=shape&limit=2&page=5')).toBe(3);
+    expect(await names('/project/list?name=shape&limit=2&page=5')).toEqual([]);
     const usernames = async (who: string, path: string) =>
       ((await ok(who, 'GET', path)).items as { username: string }[]).map((u) => u.username);
     expect(await usernames('admin', '/user/list?username=agen')).toEqual(['agent']);
     expect(await usernames('admin', '/user/list?username=nobody')).toEqual([]);
+    expect([await total('/user/list?username=agen'), await total('/user/list?username=nobody')]).toEqual([1, 0]);
     // The caller is a value of the query as well: nobody lists itself.
     expect(await usernames('agent', '/user/list')).not.toContain('agent');
     const adminSees = await usernames('admin', '/user/list');

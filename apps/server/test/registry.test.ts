@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { ErrorCode } from '@iot/contract';
-import { devices } from '../src/db/schema/index.js';
+import { devicePresence, devices } from '../src/db/schema/index.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { apiAs, buildTestApp, type TestApp } from './helpers.js';
 
@@ -112,6 +112,31 @@ describe('device registry', () => {
     expect((await ok(alpha, 'GET', `/device/subdevicelist?id=${parent}`)).items.map((d: { sn: string }) => d.sn)).toEqual(['SD-0001-C1']);
     expect((await call(alpha, 'POST', '/device/add', { name: 'x', sn: 'SD-0001-C1-X', typeId: bmu, parentId: child })).data.field).toBe('parentId');
     expect((await call(alpha, 'POST', '/device/edit', { id: parent, name: 'BMU S', sn: 'SD-0001', typeId: bmu, parentId: parent })).data.field).toBe('parentId');
+  });
+
+  it('a device in the list is what its detail says: type names, project, last seen, sub-devices, every field', async () => {
+    const { alpha } = await owners('rowsame');
+    const pa = await addProject(alpha, { name: 'Quay' });
+    const parent = await addDevice(alpha, { name: 'BMU Q', sn: 'RS-0001', projectId: pa, imei: '861234567890777', address: 'Bay 7' });
+    await addDevice(alpha, { name: 'Cell Q', sn: 'RS-0001-C1', parentId: parent });
+    const lone = await addDevice(alpha, { name: 'BMU R', sn: 'RS-0002' });
+    await t.database.db
+      .insert(devicePresence)
+      .values({ deviceId: parent, lastSeenAt: new Date('2026-11-20T08:00:00.123Z') })
+      .onConflictDoUpdate({ target: devicePresence.deviceId, set: { lastSeenAt: new Date('2026-11-20T08:00:00.123Z') } });
+    // The first page and a page after a cursor are read by lookups; a page by offset and the
+    // last-seen order by joins, as the detail is: all of them give the detail's fields.
+    const first = await ok(alpha, 'GET', '/device/list?q=rs-000&topLevel=true&sort=sn&order=asc&limit=1');
+    const after = await ok(alpha, 'GET', `/device/list?q=rs-000&topLevel=true&sort=sn&order=asc&limit=1&after=${encodeURIComponent(first.next)}`);
+    const byOffset = await ok(alpha, 'GET', '/device/list?q=rs-000&topLevel=true&sort=sn&order=asc&limit=1&page=2');
+    const bySeen = await ok(alpha, 'GET', '/device/list?q=rs-000&topLevel=true&sort=lastSeenAt');
+    const detail = async (id: number) => ok(alpha, 'GET', `/device/basic?id=${id}`);
+    expect(first.items).toEqual([await detail(parent)]);
+    expect(first.items[0]).toMatchObject({ projectName: 'Quay', typeName: expect.any(String), subCount: 1, lastSeenAt: '2026-11-20T08:00:00.123Z' });
+    expect(after.items).toEqual([await detail(lone)]);
+    expect(after.items[0]).toMatchObject({ projectId: null, projectName: null, subCount: 0 });
+    expect(byOffset.items).toEqual(after.items);
+    expect(bySeen.items).toEqual([...first.items, ...after.items]);
   });
 
   it('lists filter by project, type, online, level and free text; sort and page on the server', async () => {

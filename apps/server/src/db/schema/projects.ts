@@ -40,7 +40,8 @@ export const projects = pgTable(
   (t) => [
     index('projects_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('projects_owner_idx').on(t.ownerId),
-    index('projects_created_idx').on(t.createdAt),
+    // The list's default order (created_at desc, id desc) read off the index: no sort of every project.
+    index('projects_created_idx').on(t.createdAt, t.id),
   ],
 );
 

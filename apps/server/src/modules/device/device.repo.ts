@@ -1,4 +1,5 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
@@ -48,6 +49,28 @@ const columns = {
   subCount: sql<number>`(select count(*)::int from devices s where s.parent_id = devices.id)`,
 };
 export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
+
+/**
+ * `columns` for a page read from a subquery of devices' own columns named "devices": what other
+ * tables give is looked up by key (a scalar subquery each) instead of joined.
+ */
+const byKey = <T>(column: AnyPgColumn, table: PgTable, key: AnyPgColumn, ref: AnyPgColumn) =>
+  sql<T>`(select ${sql.identifier(column.name)} from ${table} where ${sql.identifier(key.name)} = ${ref})`.mapWith(column);
+const deviceKeyOf = new Map(Object.entries(getTableColumns(devices)).map(([k, c]) => [c as unknown, k as keyof typeof devices.$inferSelect]));
+/** `columns` read from `page`, a subquery of devices named "devices", other tables' by key. */
+function lookedUp(page: Record<keyof typeof devices.$inferSelect, unknown>) {
+  const own = Object.fromEntries(Object.entries(columns).map(([k, c]) => [k, deviceKeyOf.has(c) ? page[deviceKeyOf.get(c)!] : c])) as typeof columns;
+  return {
+    ...own,
+    typeName: byKey<string>(deviceTypes.name, deviceTypes, deviceTypes.id, devices.typeId),
+    typeNameEn: byKey<string>(deviceTypes.nameEn, deviceTypes, deviceTypes.id, devices.typeId),
+    typeNameEs: byKey<string>(deviceTypes.nameEs, deviceTypes, deviceTypes.id, devices.typeId),
+    typeNameJa: byKey<string>(deviceTypes.nameJa, deviceTypes, deviceTypes.id, devices.typeId),
+    projectName: byKey<string | null>(projects.name, projects, projects.id, devices.projectId),
+    projectOwnerPath: byKey<string | null>(projects.ownerPath, projects, projects.id, devices.projectId),
+    lastSeenAt: byKey<Date | null>(devicePresence.lastSeenAt, devicePresence, devicePresence.deviceId, devices.id),
+  };
+}
 
 /** GET /device/list's validated query, scoped to the caller's subtree. */
 export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopePath?: string };
@@ -114,7 +137,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   // against the filters through the devices' primary key. One row more than the page: it only
   // tells whether more follow (`next`). The devices' list counter comes with the rows: a
   // remembered total still true needs no other query.
-  const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder) => {
+  const joined = (run: SQL | undefined, limit: Placeholder, offset: Placeholder) => {
     const ids = (
       f.sort === 'lastSeenAt'
         ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId))
@@ -133,6 +156,20 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .where(inArray(devices.id, sql`(select p.id from (${ids}) p)`))
       .orderBy(...order);
   };
+  // The first rows, or those after a cursor (not by last seen, which is device_presence's): the
+  // filtered, ordered, limited rows of devices alone, then each row's type, project, last seen
+  // and child count looked up by key. Joined, PostgreSQL spent more planning the query (1.2 ms:
+  // join orders over tables with many indexes) than running it; as lookups 0.26 ms to plan and
+  // 0.5 ms to run instead of 0.7. The subquery is named "devices": every column reads its rows.
+  const lookups = (run: SQL | undefined, limit: Placeholder) => {
+    const rows = db.select(getTableColumns(devices)).from(devices).where(and(where, run)).orderBy(...order).limit(limit).as('devices');
+    return db
+      .select({ ...lookedUp(rows), keyset: keysetValue(keyset), listVersion: listVersion('devices') })
+      .from(rows)
+      .orderBy(...order) as unknown as ReturnType<typeof joined>;
+  };
+  const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) =>
+    byOffset || f.sort === 'lastSeenAt' ? joined(run, limit, offset) : lookups(run, limit);
   const readRows = () => keysetShapedRows(keyset, f, shaped, page);
   const matches = (cond: SQL | undefined) => () => db.select({ one: sql`1` }).from(devices).where(cond);
   // Online and warning level change with what devices send; every other filter only with the
@@ -143,7 +180,8 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       ? await versionedPage(db, 'devices', shaped, matches(filterOf(f)), readRows)
       : await Promise.all([readRows(), cappedTotal(db, { ...shaped, matches: matches(where) })]);
   const result = keysetPage(keyset, rows, f.limit);
-  return { ...total, next: result.next, items: result.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
+  // The rows keep their keyset and counter: the answer is written from the DTO's fields only.
+  return { ...total, next: result.next, items: result.rows as DeviceRow[] };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */

@@ -50,9 +50,9 @@ export async function listProjects(
     db,
     f,
     { shape: shape('projects'), values },
-    (limit, offset) =>
+    (limit, offset, total) =>
       db
-        .select(columns)
+        .select({ ...columns, total })
         .from(projects)
         .innerJoin(users, eq(users.id, projects.ownerId))
         .where(where)

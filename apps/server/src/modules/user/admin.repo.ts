@@ -53,9 +53,9 @@ export async function listUsers(db: Executor, f: UserFilter) {
     db,
     f,
     { shape: shape('users'), values },
-    (limit, offset) =>
+    (limit, offset, total) =>
       db
-        .select(userColumns)
+        .select({ ...userColumns, total })
         .from(users)
         .innerJoin(roles, eq(roles.id, users.roleId))
         .leftJoin(parent, eq(parent.id, users.parentId))
