@@ -39,19 +39,11 @@ export interface ShapedMatches {
   matches: () => SQLWrapper;
 }
 
-/**
- * The total of a list, counted up to the cap only: `select count(*) from (… limit cap + 1)`
- * stops scanning at the cap, so an unfiltered list of 10 million log rows, or a text search that
- * matches half the fleet, costs 10,001 index entries instead of millions. `matches` is the
- * list's select (any single column, with its joins and where; no order, limit or offset).
- *
- * A count that reached the cap is remembered for `CAPPED_MEMO_MS`: the same list (same filters,
- * same caller's scope) asked again meanwhile answers "10,000+" without counting. Fifty users
- * paging the fleet's default view then cost one count every 5 s instead of one per request.
- * Only capped counts are remembered: "10,000+" stays true through anything but a change that
- * takes away thousands of matches, and every change made through the API forgets them all;
- * an exact count, which a single new device changes, is always counted.
- */
+/** A list's matches as a subquery `c` that stops at one past the cap: what every total counts. */
+function upToCap(matches: SQLWrapper): SQL {
+  return sql`(${matches} limit ${sql.raw(String(COUNT_CAP + 1))}) c`;
+}
+
 /** Per database: the memo of capped counts, emptied when a change through the API was made. */
 function cappedMemo(db: object): Map<string, number> {
   let capped = cappedByDb.get(db);
@@ -86,6 +78,19 @@ function shapedKey(shaped: { shape: string; values: Record<string, unknown> }): 
   return `${shaped.shape}\u0000${JSON.stringify(shaped.values)}`;
 }
 
+/**
+ * The total of a list, counted up to the cap only: `select count(*) from (… limit cap + 1)`
+ * stops scanning at the cap, so an unfiltered list of 10 million log rows, or a text search that
+ * matches half the fleet, costs 10,001 index entries instead of millions. `matches` is the
+ * list's select (any single column, with its joins and where; no order, limit or offset).
+ *
+ * A count that reached the cap is remembered for `CAPPED_MEMO_MS`: the same list (same filters,
+ * same caller's scope) asked again meanwhile answers "10,000+" without counting. Fifty users
+ * paging the fleet's default view then cost one count every 5 s instead of one per request.
+ * Only capped counts are remembered: "10,000+" stays true through anything but a change that
+ * takes away thousands of matches, and every change made through the API forgets them all;
+ * an exact count, which a single new device changes, is always counted.
+ */
 export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatches): Promise<{ total: number; exact: boolean }> {
   let key: string;
   let count: () => Promise<number>;
@@ -96,13 +101,13 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatc
       const [row] = await runPrepared(db, `count\u0000${matches.shape}`, matches.values, () =>
         db
           .select({ n: sql<number>`count(*)::int` })
-          .from(sql`(${matches.matches()} limit ${sql.raw(String(COUNT_CAP + 1))}) c`)
+          .from(upToCap(matches.matches()))
           .prepare(''),
       );
       return row?.n ?? 0;
     };
   } else {
-    const query = sql`select count(*)::int as n from (${matches} limit ${COUNT_CAP + 1}) c`;
+    const query = sql`select count(*)::int as n from ${upToCap(matches)}`;
     const q = dialect.sqlToQuery(query);
     key = `${q.sql}\u0000${JSON.stringify(q.params)}`;
     count = async () => {
@@ -187,7 +192,7 @@ export async function versionedPage<R extends { listVersion: number | null }>(
     return totalOf(known.n);
   };
   const counted = async () => {
-    const count = sql`select count(*)::int from (${matches()} limit ${COUNT_CAP + 1}) c`;
+    const count = sql`select count(*)::int from ${upToCap(matches())}`;
     const res = await db.execute(sql`select ${listVersion(family)} as v, (${count}) as n`);
     const row = (res as unknown as { rows: { v: number | null; n: number }[] }).rows[0];
     const n = Number(row?.n ?? 0);
@@ -233,7 +238,7 @@ export async function shapedPage<R>(
       page(
         sql.placeholder('limit'),
         sql.placeholder('offset'),
-        capped ? sql<null>`null::int` : sql<number>`(select count(*)::int from (${matches()} limit ${sql.raw(String(COUNT_CAP + 1))}) c)`,
+        capped ? sql<null>`null::int` : sql<number>`(select count(*)::int from ${upToCap(matches())})`,
       ).prepare(''),
   );
   if (capped) return [rows, { total: COUNT_CAP, exact: false }];

@@ -50,14 +50,14 @@ const columns = {
 };
 export type DeviceRow = Awaited<ReturnType<typeof findDevices>>[number];
 
-/**
- * `columns` for a page read from a subquery of devices' own columns named "devices": what other
- * tables give is looked up by key (a scalar subquery each) instead of joined.
- */
+/** `column` of `table`'s row whose `key` is `ref`, as a scalar subquery decoded as the column. */
 const byKey = <T>(column: AnyPgColumn, table: PgTable, key: AnyPgColumn, ref: AnyPgColumn) =>
   sql<T>`(select ${sql.identifier(column.name)} from ${table} where ${sql.identifier(key.name)} = ${ref})`.mapWith(column);
 const deviceKeyOf = new Map(Object.entries(getTableColumns(devices)).map(([k, c]) => [c as unknown, k as keyof typeof devices.$inferSelect]));
-/** `columns` read from `page`, a subquery of devices named "devices", other tables' by key. */
+/**
+ * `columns` for a page read from `page`, a subquery of devices' own columns named "devices": what
+ * other tables give is looked up by key (a scalar subquery each) instead of joined.
+ */
 function lookedUp(page: Record<keyof typeof devices.$inferSelect, unknown>) {
   const own = Object.fromEntries(Object.entries(columns).map(([k, c]) => [k, deviceKeyOf.has(c) ? page[deviceKeyOf.get(c)!] : c])) as typeof columns;
   return {
