@@ -1,7 +1,7 @@
 import { sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
-import { runPrepared, type Prepared } from './sql.js';
+import { genericPageSize, literal, runPrepared, type Prepared } from './sql.js';
 
 /**
  * Lists count their matches up to this many; past it a list answers `total: COUNT_CAP,
@@ -98,11 +98,11 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatc
     // Keyed by the list's shape and values: a remembered count needs no SQL built at all.
     key = shapedKey(matches);
     count = async () => {
-      const [row] = await runPrepared(db, `count\u0000${matches.shape}`, matches.values, () =>
+      const [row] = await runPrepared(db, `count\u0000${matches.shape}`, matches.values, (name) =>
         db
           .select({ n: sql<number>`count(*)::int` })
           .from(upToCap(matches.matches()))
-          .prepare(''),
+          .prepare(name),
       );
       return row?.n ?? 0;
     };
@@ -230,17 +230,17 @@ export async function shapedPage<R>(
   const key = shapedKey(shaped);
   const capped = cappedRemembered(db, key);
   const gen = generation;
-  const rows = await runPrepared(
-    db,
-    `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${capped}`,
-    { ...shaped.values, limit: f.limit, offset: (f.page - 1) * f.limit },
-    () =>
-      page(
-        sql.placeholder('limit'),
-        sql.placeholder('offset'),
-        capped ? sql<null>`null::int` : sql<number>`(select count(*)::int from ${upToCap(matches())})`,
-      ).prepare(''),
-  );
+  const total = () => (capped ? sql<null>`null::int` : sql<number>`(select count(*)::int from ${upToCap(matches())})`);
+  const statement = `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${capped}`;
+  // The first page of a list without a filter value: a named statement with its limit written in
+  // (`genericPageSize`), which PostgreSQL may keep a generic plan for.
+  const fixed = f.page === 1 && Object.keys(shaped.values).length === 0 && genericPageSize(f.limit) ? f.limit : undefined;
+  const rows =
+    fixed === undefined
+      ? await runPrepared(db, statement, { ...shaped.values, limit: f.limit, offset: (f.page - 1) * f.limit }, (name) =>
+          page(sql.placeholder('limit'), sql.placeholder('offset'), total()).prepare(name),
+        )
+      : await runPrepared(db, `${statement}\u0000limit ${fixed}`, {}, (name) => page(literal(fixed), literal(0), total()).prepare(name), true);
   if (capped) return [rows, { total: COUNT_CAP, exact: false }];
   if (rows.length === 0) return [rows, await cappedTotal(db, { ...shaped, matches })];
   const n = Number(rows[0]!.total);
