@@ -36,8 +36,15 @@ describe('change password is locked like login', () => {
     const admin = await t.login();
     const list = (await t.app.inject({ method: 'GET', url: '/api/v1/user/list?kind=admin&username=guessed', headers: bearer(admin) })).json();
     expect(list.data.items[0].locked).toBe(true);
-    await t.app.inject({ method: 'POST', url: '/api/v1/user/unlock', headers: bearer(admin), payload: { id: list.data.items[0].id } });
+    const id = list.data.items[0].id;
+    const item = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/user/item?id=${id}`, headers: bearer(admin) })).json().data;
+    expect(await item()).toMatchObject({ username: 'guessed', locked: true });
+    await t.app.inject({ method: 'POST', url: '/api/v1/user/unlock', headers: bearer(admin), payload: { id } });
     expect((await change(t, token, 'right-pass-1')).code).toBe(20000);
+    // The list and the user's page say so.
+    const after = (await t.app.inject({ method: 'GET', url: '/api/v1/user/list?kind=admin&username=guessed', headers: bearer(admin) })).json();
+    expect(after.data.items[0]).toMatchObject({ username: 'guessed', locked: false });
+    expect(await item()).toMatchObject({ username: 'guessed', locked: false });
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, like, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, like, ne, sql, type SQL } from 'drizzle-orm';
 import { SUPERADMIN, type EndpointParsedQuery, type userAdminApi } from '@iot/contract';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
@@ -24,6 +24,8 @@ const userColumns = {
   dashboardStyle: users.dashboardStyle,
   language: users.language,
   enabled: users.enabled,
+  /** Locked out by failed logins from some address (read with the user: no second query per page). */
+  locked: sql<boolean>`exists (select 1 from login_throttle t where t.username = ${users.username} and t.locked_until > now())`,
   createdAt: users.createdAt,
 };
 
@@ -126,15 +128,6 @@ export async function countActiveSuperadmins(db: Executor) {
     .innerJoin(roles, eq(roles.id, users.roleId))
     .where(and(eq(roles.identification, SUPERADMIN), eq(users.enabled, true)));
   return row?.n ?? 0;
-}
-
-export async function lockedUsernames(db: Executor, usernames: string[]): Promise<Set<string>> {
-  if (usernames.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ username: loginThrottle.username })
-    .from(loginThrottle)
-    .where(and(inArray(loginThrottle.username, usernames), gt(loginThrottle.lockedUntil, sql`now()`)));
-  return new Set(rows.map((r) => r.username));
 }
 
 export async function clearThrottle(db: Executor, username: string) {

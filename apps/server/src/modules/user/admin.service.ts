@@ -46,8 +46,7 @@ export class UserAdminService {
       throw forbidden('missingPermission', { codes: LIST_CODE[q.kind] });
     }
     const res = await repo.listUsers(this.db, { ...q, scopePath: scopeOf(ctx), callerId: ctx.userId });
-    const locked = await repo.lockedUsernames(this.db, res.items.map((u) => u.username));
-    return { total: res.total, exact: res.exact, items: res.items.map((u) => toDto(u, locked.has(u.username))) };
+    return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
   }
 
   /** The user if it lies in the caller's subtree, else "not found". */
@@ -83,8 +82,7 @@ export class UserAdminService {
 
   async item(ctx: AuthContext, id: number): Promise<UserDto> {
     const u = await this.visible(ctx, id);
-    const locked = await repo.lockedUsernames(this.db, [u.username]);
-    return toDto(u, locked.has(u.username));
+    return toDto(u);
   }
 
   options(ctx: AuthContext, q: string, limit: number) {
@@ -245,7 +243,7 @@ export class UserAdminService {
   }
 }
 
-function toDto(u: repo.UserRow, locked: boolean): UserDto {
+function toDto(u: repo.UserRow): UserDto {
   return {
     id: u.id,
     username: u.username,
@@ -261,7 +259,7 @@ function toDto(u: repo.UserRow, locked: boolean): UserDto {
     dashboardStyle: u.dashboardStyle as DashboardStyle,
     language: u.language as Language,
     enabled: u.enabled,
-    locked,
+    locked: u.locked,
     createdAt: u.createdAt.toISOString(),
   };
 }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
+import { devices, projects } from '../src/db/schema/index.js';
+import { flatRows } from '../src/lib/sql.js';
 import { apiAs, buildTestApp, type TestApp } from './helpers.js';
 
 /**
- * Unfiltered list pages are named statements that PostgreSQL may keep a generic plan for
+ * List queries as lib/sql.ts runs them (issue #14). Unfiltered list pages are named statements that PostgreSQL may keep a generic plan for
  * (lib/sql.ts runPrepared, issue #14); a page with a filter value stays unnamed, planned for its
  * values. On PGlite the same requests must answer the same pages.
  */
@@ -73,5 +75,38 @@ describe('list pages and generic plans', () => {
     expect(res.items).toHaveLength(7);
     if (t.database.engine !== 'postgres') return;
     expect((await namedStatements()).filter((s) => s.statement.includes(' limit 8'))).toEqual([]);
+  });
+});
+
+describe('rows of a prepared list query', () => {
+  it('maps them as drizzle does: columns decoded by their type, SQL by its decoder, nulls kept', async () => {
+    const db = t.database.db;
+    await db.update(devices).set({ reportedInfo: { soc: 81, mode: 'eco' }, lng: 113.25 }).where(eq(devices.sn, 'GP-005'));
+    const query = db
+      .select({
+        id: devices.id,
+        sn: devices.sn,
+        createdAt: devices.createdAt,
+        reportedInfo: devices.reportedInfo,
+        lng: devices.lng,
+        projectName: projects.name,
+        twice: sql<number>`${devices.id} * 2`.mapWith(Number),
+        text: sql<string>`'x' || ${devices.sn}`,
+      })
+      .from(devices)
+      .leftJoin(projects, eq(projects.id, devices.projectId))
+      .where(sql`${devices.sn} like ${sql.placeholder('like')}`)
+      .orderBy(asc(devices.sn));
+    const prepared = query.prepare('');
+    const fast = flatRows(prepared);
+    // On node-postgres it runs its own mapper; on PGlite drizzle's.
+    expect(fast !== prepared).toBe(t.database.engine === 'postgres');
+    const rows = await fast.execute({ like: 'GP-00%' });
+    expect(rows).toEqual(await prepared.execute({ like: 'GP-00%' }));
+    expect(rows).toHaveLength(9);
+    const five = rows.find((r) => r.sn === 'GP-005')!;
+    expect(five.createdAt).toBeInstanceOf(Date);
+    expect(five).toMatchObject({ reportedInfo: { soc: 81, mode: 'eco' }, lng: 113.25, projectName: 'Plans', twice: five.id * 2, text: 'xGP-005' });
+    expect(rows.find((r) => r.sn === 'GP-001')).toMatchObject({ projectName: null, lng: null, reportedInfo: null });
   });
 });
