@@ -151,6 +151,38 @@ describe('lists at scale', () => {
     expect(await total('agent', '&warningLevel=2')).toBe(1);
   });
 
+  it('a list filtered on what devices report counts inside its page: every read path, a page past the end, past the cap', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path, online, warning_level)
+      select 'LIVE-' || lpad(i::text, 2, '0'), 'Live ' || i, ${typeId}, '/1/', i % 3 = 0, case when i % 3 = 0 then 3 else 0 end
+      from generate_series(1, 36) i`);
+    const live = (q: string) => ok('admin', 'GET', `/device/list?q=live-&online=true&${q}`);
+    const first = await live('limit=5');
+    expect(first).toMatchObject({ total: 12, exact: true });
+    expect(first.items.map((d: { sn: string }) => d.sn)).toEqual(['LIVE-36', 'LIVE-33', 'LIVE-30', 'LIVE-27', 'LIVE-24']);
+    // By offset, after a cursor, sorted by last seen (the joined read): the same total.
+    expect(await live('limit=5&page=2')).toMatchObject({ total: 12, exact: true, items: [{ sn: 'LIVE-21' }, {}, {}, {}, {}] });
+    expect(await live(`limit=5&after=${encodeURIComponent(first.next)}`)).toMatchObject({ total: 12, items: [{ sn: 'LIVE-21' }, {}, {}, {}, {}] });
+    expect(await live('limit=5&sort=lastSeenAt')).toMatchObject({ total: 12, exact: true });
+    expect(await ok('admin', 'GET', '/device/list?q=live-&warningLevel=3&limit=5')).toMatchObject({ total: 12, exact: true });
+    // A page past the end has no row to carry the total: it is counted alone.
+    expect(await live('limit=5&page=4')).toMatchObject({ total: 12, exact: true, items: [] });
+    // What devices report changes the total at once (no counter moves for it).
+    await db.execute(sql`update devices set online = false where sn = 'LIVE-36'`);
+    expect(await live('limit=5')).toMatchObject({ total: 11, items: [{ sn: 'LIVE-33' }, {}, {}, {}, {}] });
+    // Past the cap: "10,000+", then remembered as such for a few seconds.
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path, online)
+      select 'MANY-' || lpad(i::text, 5, '0'), 'Many ' || i, ${typeId}, '/1/', true from generate_series(1, 10050) i`);
+    const many = (q = '') => ok('admin', 'GET', `/device/list?q=many-&online=true&limit=10${q}`);
+    expect(await many()).toMatchObject({ total: 10_000, exact: false, items: [{ sn: 'MANY-10050' }, {}, {}, {}, {}, {}, {}, {}, {}, {}] });
+    await db.execute(sql`delete from devices where sn like 'MANY-%' and sn > 'MANY-00100'`);
+    expect(await many()).toMatchObject({ total: 10_000, exact: false, items: [{ sn: 'MANY-00100' }, {}, {}, {}, {}, {}, {}, {}, {}, {}] });
+    await db.execute(sql`delete from devices where sn like 'MANY-%' or sn like 'LIVE-%'`);
+  });
+
   it('an alarm total is remembered until an alarm or a device changes, and moves once per transaction', async () => {
     const db = t.database.db;
     const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;

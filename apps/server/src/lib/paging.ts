@@ -211,14 +211,42 @@ export async function versionedPage<R extends { listVersion: number | null }>(
 }
 
 /**
+ * A total counted inside a page's statement: `column()` is the select's `total` (a scalar
+ * subquery PostgreSQL runs once; null when the list is remembered as capped, `capped`, which the
+ * statement's key must name), `of(rows)` the total from the rows read. One round trip and one
+ * plan per request instead of two. A page past the end, which has no row to carry it, counts alone.
+ */
+export function countedInPage(
+  db: Executor,
+  shaped: { shape: string; values: Record<string, unknown> },
+  matches: () => SQLWrapper,
+): {
+  capped: boolean;
+  column: () => SQL<number | null>;
+  of: (rows: readonly { total: number | null }[]) => Promise<{ total: number; exact: boolean }>;
+} {
+  const key = shapedKey(shaped);
+  const capped = cappedRemembered(db, key);
+  const gen = generation;
+  return {
+    capped,
+    column: () => (capped ? sql<null>`null::int` : sql<number>`(select count(*)::int from ${upToCap(matches())})`),
+    async of(rows) {
+      if (capped) return { total: COUNT_CAP, exact: false };
+      if (rows.length === 0) return cappedTotal(db, { ...shaped, matches });
+      const n = Number(rows[0]!.total);
+      rememberCapped(db, key, n, gen);
+      return totalOf(n);
+    },
+  };
+}
+
+/**
  * A page by offset and its capped total, prepared once per shape (`runPrepared`): `shaped` is
  * the list's shape and placeholder values, `page` builds its ordered query with the limit and
- * offset given (placeholders) and `total` in its select, `matches` its count's select.
- *
- * The total is counted inside the page's statement (`total`, a scalar subquery PostgreSQL runs
- * once): one round trip and one plan per request instead of two, a third of what the project
- * and user lists cost PostgreSQL. A total remembered as capped (`cappedTotal`) is not counted
- * (`total` is null), and a page past the end, which has no row to carry it, counts alone.
+ * offset given (placeholders) and `total` in its select, `matches` its count's select. The total
+ * is counted inside the page's statement (`countedInPage`): a third of what the project and user
+ * lists cost PostgreSQL.
  */
 export async function shapedPage<R>(
   db: Executor,
@@ -227,23 +255,19 @@ export async function shapedPage<R>(
   page: (limit: Placeholder, offset: Placeholder, total: SQL<number | null>) => { prepare(name: string): Prepared<(R & { total: number | null })[]> },
   matches: () => SQLWrapper,
 ): Promise<[R[], { total: number; exact: boolean }]> {
-  const key = shapedKey(shaped);
-  const capped = cappedRemembered(db, key);
-  const gen = generation;
-  const total = () => (capped ? sql<null>`null::int` : sql<number>`(select count(*)::int from ${upToCap(matches())})`);
-  const statement = `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${capped}`;
+  const counted = countedInPage(db, shaped, matches);
+  const statement = `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${counted.capped}`;
   // The first page of a list without a filter value: a named statement with its limit written in
   // (`genericPageSize`), which PostgreSQL may keep a generic plan for.
   const fixed = f.page === 1 && Object.keys(shaped.values).length === 0 && genericPageSize(f.limit) ? f.limit : undefined;
   const rows =
     fixed === undefined
       ? await runPrepared(db, statement, { ...shaped.values, limit: f.limit, offset: (f.page - 1) * f.limit }, (name) =>
-          page(sql.placeholder('limit'), sql.placeholder('offset'), total()).prepare(name),
+          page(sql.placeholder('limit'), sql.placeholder('offset'), counted.column()).prepare(name),
         )
-      : await runPrepared(db, `${statement}\u0000limit ${fixed}`, {}, (name) => page(literal(fixed), literal(0), total()).prepare(name), true);
-  if (capped) return [rows, { total: COUNT_CAP, exact: false }];
-  if (rows.length === 0) return [rows, await cappedTotal(db, { ...shaped, matches })];
-  const n = Number(rows[0]!.total);
-  rememberCapped(db, key, n, gen);
-  return [rows, totalOf(n)];
+      : await runPrepared(db, `${statement}\u0000limit ${fixed}`, {}, (name) =>
+          page(literal(fixed), literal(0), counted.column()).prepare(name),
+          true,
+        );
+  return [rows, await counted.of(rows)];
 }

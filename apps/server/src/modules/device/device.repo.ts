@@ -4,7 +4,7 @@ import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { asValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
-import { cappedTotal, listVersion, versionedPage } from '../../lib/paging.js';
+import { countedInPage, listVersion, versionedPage } from '../../lib/paging.js';
 import { keysetOrder, keysetPage, keysetShapedRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
@@ -130,6 +130,12 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const { bind, values, shape } = placeholders();
   const where = filterOf(f, bind);
   const shaped = { db, shape: shape('devices', f.topLevel === true), values };
+  const matches = (cond: SQL | undefined) => () => db.select({ one: sql`1` }).from(devices).where(cond);
+  // Online and warning level change with what devices send; every other filter only with the
+  // console's changes, which move the devices' list counter (`versionedPage`). A list filtered
+  // by either counts its total inside the page's statement, as its column `total` (else null).
+  const counted = f.online === undefined && f.warningLevel === undefined ? undefined : countedInPage(db, shaped, matches(where));
+  const totalColumn = () => (counted ? counted.column() : sql<null>`null::int`);
   const keyset = keysetOf(f);
   const order = keysetOrder(keyset);
   // The page's ids as a subquery: in the sort's order, skipping `offset` or after the cursor's
@@ -148,7 +154,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .limit(limit)
       .offset(offset);
     return db
-      .select({ ...columns, keyset: keysetValue(keyset), listVersion: listVersion('devices') })
+      .select({ ...columns, keyset: keysetValue(keyset), listVersion: listVersion('devices'), total: totalColumn() })
       .from(devices)
       .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
       .leftJoin(projects, eq(projects.id, devices.projectId))
@@ -164,21 +170,22 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const lookups = (run: SQL | undefined, limit: Placeholder) => {
     const rows = db.select(getTableColumns(devices)).from(devices).where(and(where, run)).orderBy(...order).limit(limit).as('devices');
     return db
-      .select({ ...lookedUp(rows), keyset: keysetValue(keyset), listVersion: listVersion('devices') })
+      .select({ ...lookedUp(rows), keyset: keysetValue(keyset), listVersion: listVersion('devices'), total: totalColumn() })
       .from(rows)
       .orderBy(...order) as unknown as ReturnType<typeof joined>;
   };
   const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) =>
     byOffset || f.sort === 'lastSeenAt' ? joined(run, limit, offset) : lookups(run, limit);
-  const readRows = () => keysetShapedRows(keyset, f, shaped, page);
-  const matches = (cond: SQL | undefined) => () => db.select({ one: sql`1` }).from(devices).where(cond);
-  // Online and warning level change with what devices send; every other filter only with the
-  // console's changes, which move the devices' list counter. (The remembered total's count is
-  // run as SQL text, so its filter holds the values themselves.)
-  const [rows, total] =
-    f.online === undefined && f.warningLevel === undefined
-      ? await versionedPage(db, 'devices', shaped, matches(filterOf(f)), readRows)
-      : await Promise.all([readRows(), cappedTotal(db, { ...shaped, matches: matches(where) })]);
+  // The statement's key names whether it counts (a total remembered as capped is not counted).
+  const readRows = () => keysetShapedRows(keyset, f, counted ? { ...shaped, shape: `${shaped.shape}\u0000${counted.capped}` } : shaped, page);
+  let rows: Awaited<ReturnType<typeof readRows>>;
+  let total: { total: number; exact: boolean };
+  if (counted) {
+    rows = await readRows();
+    total = await counted.of(rows);
+  } else {
+    [rows, total] = await versionedPage(db, 'devices', shaped, matches(filterOf(f)), readRows);
+  }
   const result = keysetPage(keyset, rows, f.limit);
   // The rows keep their keyset and counter: the answer is written from the DTO's fields only.
   return { ...total, next: result.next, items: result.rows as DeviceRow[] };
