@@ -393,6 +393,29 @@ describe('device ingestion', () => {
     sub.ws.close();
   });
 
+  it('a command waiting for its device reaches it once, however many deliveries run at once', async () => {
+    const d = await addDevice('ING-ONCE');
+    const queued = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    expect(queued.status).toBe('pending');
+    const c = await connect(d.sn, d.secret);
+    const got: string[] = [];
+    c.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).id));
+    await c.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    // The connection's own delivery, three more beside it, and a send at the same moment.
+    const [sent] = await Promise.all([
+      t.app.commands.send(d, 'setParams', { '10000031': false }, { ttlMs: 60_000 }),
+      t.app.commands.deliverPending(d),
+      t.app.commands.deliverPending(d),
+      t.app.commands.deliverPending(d),
+    ]);
+    await expect.poll(() => [...got].sort()).toEqual([queued.id, sent.id].sort());
+    await new Promise((r) => setTimeout(r, 200));
+    expect([...got].sort()).toEqual([queued.id, sent.id].sort());
+    const logged = (await api('GET', `/logs/devicelogs?sn=${d.sn}&kind=command&limit=50`)).data.items as { detail: { id: string; event: string } }[];
+    expect(logged.filter((l) => l.detail.event === 'sent').map((l) => l.detail.id).sort()).toEqual([queued.id, sent.id].sort());
+    c.end(true);
+  });
+
   it('commands reach a connected device, wait for an offline one, and end by its answer or expiry', async () => {
     const d = await addDevice('ING-9');
     const c = await connect(d.sn, d.secret);

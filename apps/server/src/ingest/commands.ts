@@ -31,6 +31,8 @@ export const toEnvelope = (row: CommandRow): Command => ({
 export class CommandService {
   private downlink: Downlink = async () => false;
   private timer: NodeJS.Timeout | undefined;
+  /** Per device (SN): the deliveries of this process, one after the other (`serial`). */
+  private readonly delivering = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -72,7 +74,7 @@ export class CommandService {
       createdBy: opts.userId ?? null,
       expiresAt: new Date(Date.now() + opts.ttlMs),
     });
-    const sent = await this.deliver(device.sn, [row]);
+    const sent = await this.serial(device.sn, () => this.deliver(device.sn, [row]));
     // Not connected now: it waits for the device's next connection or HTTP uplink.
     if (sent.length === 0) await this.logCommands([row], 'queued');
     return (await repo.commandById(this.db, row.id))!;
@@ -101,13 +103,29 @@ export class CommandService {
 
   /** A device (re)connected over MQTT: what waits for it is published now. */
   async deliverPending(device: { id: number; sn: string }): Promise<void> {
-    await this.deliver(device.sn, await repo.pendingCommands(this.db, device.id, new Date()));
+    await this.serial(device.sn, async () => this.deliver(device.sn, await repo.pendingCommands(this.db, device.id, new Date())));
+  }
+
+  /**
+   * Runs one device's deliveries in this process one after the other: a command being sent while
+   * its device reconnects is either taken by the send, or given back before the reconnection's
+   * delivery reads what is pending (never skipped by both, never published by both).
+   */
+  private serial<T>(sn: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.delivering.get(sn) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => undefined);
+    this.delivering.set(sn, tail);
+    void tail.then(() => {
+      if (this.delivering.get(sn) === tail) this.delivering.delete(sn);
+    });
+    return run;
   }
 
   /** An HTTP device's uplink: the commands waiting for it, marked sent (they travel in the answer). */
   async takePending(deviceId: number): Promise<Command[]> {
-    const rows = await repo.pendingCommands(this.db, deviceId, new Date());
-    await repo.markCommandsSent(this.db, rows.map((r) => r.id));
+    const pending = await repo.pendingCommands(this.db, deviceId, new Date());
+    const taken = await repo.claimCommands(this.db, pending.map((r) => r.id));
+    const rows = pending.filter((r) => taken.has(r.id));
     this.emit(rows.map((r) => ({ ...r, status: 'sent' })));
     await this.logCommands(rows, 'sent', 'http');
     return rows.map(toEnvelope);
@@ -131,17 +149,26 @@ export class CommandService {
     return rows;
   }
 
-  /** Publishes what it can; returns the commands sent. */
+  /**
+   * Publishes what it can; returns the commands sent. Each command is taken first (marked sent
+   * if still pending), so a delivery running beside this one (the device reconnecting as the
+   * operator sends) cannot publish it a second time; what could not be published is given back.
+   */
   private async deliver(sn: string, rows: CommandRow[]): Promise<CommandRow[]> {
+    const taken = await repo.claimCommands(this.db, rows.map((r) => r.id));
     const sent: CommandRow[] = [];
+    const unsent: string[] = [];
     for (const row of rows) {
+      if (!taken.has(row.id)) continue;
       try {
         if (await this.downlink(sn, toEnvelope(row))) sent.push(row);
+        else unsent.push(row.id);
       } catch (err) {
+        unsent.push(row.id);
         this.log.warn({ err, command: row.id }, 'command not delivered; it stays pending');
       }
     }
-    await repo.markCommandsSent(this.db, sent.map((r) => r.id));
+    await repo.releaseCommands(this.db, unsent);
     this.emit(sent.map((r) => ({ ...r, status: 'sent' })));
     await this.logCommands(sent, 'sent');
     return sent;

@@ -324,12 +324,28 @@ export async function insertCommand(db: Executor, row: typeof deviceCommands.$in
   return created!;
 }
 
-export async function markCommandsSent(db: Executor, ids: string[]) {
+/**
+ * Takes pending commands for delivery: marks them sent and returns the ids this call took. A
+ * command two deliveries read at once (a device reconnecting while its operator sends) is taken
+ * by one of them only, so it reaches the device once.
+ */
+export async function claimCommands(db: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .update(deviceCommands)
+    .set({ status: 'sent', sentAt: new Date() })
+    .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'pending')))
+    .returning({ id: deviceCommands.id });
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Gives back taken commands that could not be published: pending again, unless answered meanwhile. */
+export async function releaseCommands(db: Executor, ids: string[]) {
   if (ids.length === 0) return;
   await db
     .update(deviceCommands)
-    .set({ status: 'sent', sentAt: new Date() })
-    .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'pending')));
+    .set({ status: 'pending', sentAt: null })
+    .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'sent')));
 }
 
 /** Commands not delivered yet and still valid, oldest first. */

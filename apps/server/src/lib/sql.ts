@@ -67,7 +67,8 @@ const PREPARED_MAX = 1_000;
 
 /**
  * Page sizes whose first page or run (`limit` = size + 1) may be a named statement
- * (`genericLimit`): the console's pager offers these; another size is prepared unnamed.
+ * (`genericPageSize`): those the console's pager offers (web `use-server-table.ts PAGE_SIZES`);
+ * another size is prepared unnamed.
  */
 const GENERIC_PAGE_SIZES = new Set([10, 20, 50, 100]);
 /**
@@ -129,7 +130,7 @@ function statementName(key: string, generic: boolean): string {
  * is a placeholder (the unfiltered lists, a cursor's position): a generic plan knows no value, and
  * for a skewed filter (a project of 50,000 devices beside one of 3) the plan made for the average
  * one would be slow for the others. Named statements need a direct connection or PgBouncer 1.21+
- * with `max_prepared_statements` (docs/operations.md).
+ * with `max_prepared_statements` (docs/OPERATIONS.md).
  */
 export function runPrepared<R>(
   db: object,
