@@ -70,6 +70,18 @@ describe('list pages and generic plans', () => {
     expect(named.filter((s) => s.statement.includes('"project_id" = $'))).toEqual([]);
   });
 
+  it('writes a state and a level into the alarm page, which keeps it named; a device filter is bound', async () => {
+    for (const q of ['state=untreated&level=2', 'state=processed&level=2']) {
+      expect(await ok('admin', 'GET', `/device/alarmlist?limit=20&${q}`)).toMatchObject({ total: 0, exact: true, items: [] });
+    }
+    expect(await ok('admin', 'GET', '/device/alarmlist?limit=20&state=untreated&device=GP-00')).toMatchObject({ total: 0, items: [] });
+    if (t.database.engine !== 'postgres') return;
+    const named = (await namedStatements()).map((s) => s.statement).filter((s) => s.includes('from "alarms"'));
+    expect(named.filter((s) => s.includes(`"alarms"."state" = 'untreated'`) && s.includes('"alarms"."level" = 2'))).not.toEqual([]);
+    expect(named.filter((s) => s.includes(`"alarms"."state" = 'processed'`))).not.toEqual([]);
+    expect(named.filter((s) => s.includes('ilike'))).toEqual([]);
+  });
+
   it('keeps a page size the pager does not offer unnamed', async () => {
     const res = await ok('admin', 'GET', '/device/list?limit=7');
     expect(res.items).toHaveLength(7);

@@ -206,6 +206,19 @@ export function flatRows<R>(prepared: Prepared<R>): Prepared<R> {
   };
 }
 
+/**
+ * A value of a small closed set (a state, a level) written into the SQL instead of bound. The
+ * list names it in its shape (`placeholders().shape(…, value)`), so each value has a statement of
+ * its own, planned for that value, and a list with no other filter value stays eligible for a
+ * generic plan (`runPrepared`). Only lowercase words and integers: anything else throws.
+ */
+export function closedValue(value: string | number): SQL {
+  if (typeof value === 'number' ? !Number.isSafeInteger(value) : !/^[a-z_]{1,32}$/.test(value)) {
+    throw new Error(`not a closed-set value: ${String(value)}`);
+  }
+  return sql.raw(typeof value === 'number' ? String(value) : `'${value}'`);
+}
+
 /** An instant as a bound value: its ISO text cast to timestamptz (the same on PostgreSQL and PGlite). */
 export function boundTime(bind: Bind, name: string, at: Date | string): SQL {
   return sql`${bind(name, new Date(at).toISOString())}::timestamptz`;

@@ -10,7 +10,7 @@ import {
   projectUsers,
   userEmails,
 } from '../../db/schema/index.js';
-import { asValue, boundTime, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
+import { asValue, boundTime, closedValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
 import { userActive, visibleDevices } from '../../lib/visibility.js';
 import { listVersion, versionedPage } from '../../lib/paging.js';
 import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
@@ -201,8 +201,9 @@ function alarmWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
   return [
     f.alarmId ? eq(alarms.id, bind('alarmId', f.alarmId)) : undefined,
     f.deviceId ? eq(alarms.deviceId, bind('deviceId', f.deviceId)) : undefined,
-    f.level ? eq(alarms.level, bind('level', f.level)) : undefined,
-    f.state ? eq(alarms.state, bind('state', f.state)) : undefined,
+    // Four levels and three states: written in and named in the list's shape (`closedValue`).
+    f.level ? eq(alarms.level, closedValue(f.level)) : undefined,
+    f.state ? eq(alarms.state, closedValue(f.state)) : undefined,
     f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
     f.from ? gte(alarms.startedAt, boundTime(bind, 'from', f.from)) : undefined,
     f.to ? lt(alarms.startedAt, boundTime(bind, 'to', f.to)) : undefined,
@@ -295,7 +296,7 @@ export async function listAlarms(
   // Built with placeholders: the page and its count are prepared once per shape (runPrepared).
   const { bind, values, shape } = placeholders();
   const filter = filterOf(f, bind);
-  const shaped = { db, shape: shape('alarms', f.activity ?? ''), values };
+  const shaped = { db, shape: shape('alarms', f.activity ?? '', f.level ?? '', f.state ?? ''), values };
   const keyset = alarmKeyset(f);
   // The total is remembered while no alarm and no device changed (the alarms' list counter,
   // which the page reads with its rows); its count is run as SQL text, with the values in it.
