@@ -1,7 +1,7 @@
 import { and, asc, desc, inArray, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
-import { genericPageSize, literal, placeholders, runPrepared, type Bind, type Prepared } from './sql.js';
+import { placeholders, runPage, type Bind, type Prepared } from './sql.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -163,7 +163,7 @@ export function keysetListRows<R>(
  * (`k_value`, `k_id`), as are the limit and offset it is given (`k_limit`, `k_offset`).
  *
  * A list without a filter value (no placeholder in `shaped`) reads its first rows, or its first
- * run after a cursor, with a named statement whose limit is written in (`genericPageSize`): PostgreSQL
+ * run after a cursor, with a named statement whose limit is written in (`runPage`): PostgreSQL
  * may keep a generic plan for it instead of planning it per request (`runPrepared`).
  */
 export async function keysetShapedRows<R>(
@@ -176,23 +176,14 @@ export async function keysetShapedRows<R>(
   const runs: (SQL | undefined)[] = f.after ? keysetRuns(k, f.after, cursor.bind) : [undefined];
   const key = `${shaped.shape}\u0000${cursor.shape(k.sort, k.order)}`;
   const unfiltered = Object.keys(shaped.values).length === 0;
-  const read = (run: SQL | undefined, limit: number, offset: number) => {
-    const fixed = unfiltered && offset === 0 && limit === f.limit + 1 && genericPageSize(f.limit) ? limit : undefined;
-    return fixed === undefined
-      ? runPrepared(
-          shaped.db,
-          `${key}\u0000${runs.indexOf(run)}\u0000${offset > 0}`,
-          { ...shaped.values, ...cursor.values, k_limit: limit, k_offset: offset },
-          (name) => query(run, sql.placeholder('k_limit'), sql.placeholder('k_offset'), offset > 0).prepare(name),
-        )
-      : runPrepared(
-          shaped.db,
-          `${key}\u0000${runs.indexOf(run)}\u0000limit ${fixed}`,
-          cursor.values,
-          (name) => query(run, literal(fixed), literal(0), false).prepare(name),
-          true,
-        );
-  };
+  const read = (run: SQL | undefined, limit: number, offset: number) =>
+    runPage(
+      shaped.db,
+      `${key}\u0000${runs.indexOf(run)}\u0000${offset > 0}`,
+      { ...shaped.values, ...cursor.values },
+      { limit, offset, pageSize: f.limit, extra: 1, unfiltered, bound: ['k_limit', 'k_offset'] },
+      (l, o) => query(run, l, o, offset > 0),
+    );
   if (!f.after) return read(undefined, f.limit + 1, (f.page - 1) * f.limit);
   const rows: R[] = [];
   for (const run of runs) {

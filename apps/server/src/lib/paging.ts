@@ -1,7 +1,7 @@
 import { sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.js';
-import { genericPageSize, literal, runPrepared, type Prepared } from './sql.js';
+import { runPage, runPrepared, type Prepared } from './sql.js';
 
 /**
  * Lists count their matches up to this many; past it a list answers `total: COUNT_CAP,
@@ -256,18 +256,12 @@ export async function shapedPage<R>(
   matches: () => SQLWrapper,
 ): Promise<[R[], { total: number; exact: boolean }]> {
   const counted = countedInPage(db, shaped, matches);
-  const statement = `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${counted.capped}`;
-  // The first page of a list without a filter value: a named statement with its limit written in
-  // (`genericPageSize`), which PostgreSQL may keep a generic plan for.
-  const fixed = f.page === 1 && Object.keys(shaped.values).length === 0 && genericPageSize(f.limit) ? f.limit : undefined;
-  const rows =
-    fixed === undefined
-      ? await runPrepared(db, statement, { ...shaped.values, limit: f.limit, offset: (f.page - 1) * f.limit }, (name) =>
-          page(sql.placeholder('limit'), sql.placeholder('offset'), counted.column()).prepare(name),
-        )
-      : await runPrepared(db, `${statement}\u0000limit ${fixed}`, {}, (name) =>
-          page(literal(fixed), literal(0), counted.column()).prepare(name),
-          true,
-        );
+  const rows = await runPage(
+    db,
+    `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${counted.capped}`,
+    shaped.values,
+    { limit: f.limit, offset: (f.page - 1) * f.limit, pageSize: f.limit, extra: 0, unfiltered: Object.keys(shaped.values).length === 0, bound: ['limit', 'offset'] },
+    (limit, offset) => page(limit, offset, counted.column()),
+  );
   return [rows, await counted.of(rows)];
 }

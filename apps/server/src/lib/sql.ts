@@ -92,7 +92,7 @@ export function limitNamedStatements(n: number): void {
  * it does (the device page: 0.36 ms of PostgreSQL CPU per execution instead of 0.70). Other page
  * sizes stay unnamed, so their number bounds the named statements.
  */
-export function genericPageSize(pageSize: number): boolean {
+function genericPageSize(pageSize: number): boolean {
   return GENERIC_PAGE_SIZES.has(pageSize);
 }
 
@@ -100,7 +100,7 @@ export function genericPageSize(pageSize: number): boolean {
  * A number written into the SQL where drizzle takes a placeholder (`limit`, `offset`): drizzle
  * writes an SQL object as it is, a number as a bound value.
  */
-export function literal(n: number): Placeholder {
+function literal(n: number): Placeholder {
   return sql.raw(String(Math.trunc(n))) as unknown as Placeholder;
 }
 
@@ -150,6 +150,29 @@ export function runPrepared<R>(
     cache.set(key, statement as Prepared<unknown>);
   }
   return statement.execute(values);
+}
+
+/**
+ * Runs a list page prepared for `key` with `values`: its limit and offset bound as the
+ * placeholders named in `bound`; or, for a first page (`offset` 0, `limit` = `pageSize` + `extra`,
+ * the one more row a keyset page reads) of a list with no filter value (`unfiltered`; a cursor's
+ * position may be among `values`) at a size the pager offers, as a named statement with both
+ * written in (`generic`). `build` gets the limit and the offset to use.
+ */
+export function runPage<R>(
+  db: object,
+  key: string,
+  values: Record<string, unknown>,
+  page: { limit: number; offset: number; pageSize: number; extra: number; unfiltered: boolean; bound: [limit: string, offset: string] },
+  build: (limit: Placeholder, offset: Placeholder) => { prepare(name: string): Prepared<R> },
+): Promise<R> {
+  if (page.unfiltered && page.offset === 0 && page.limit === page.pageSize + page.extra && genericPageSize(page.pageSize)) {
+    return runPrepared(db, `${key}\u0000limit ${page.limit}`, values, (name) => build(literal(page.limit), literal(0)).prepare(name), true);
+  }
+  const [limitName, offsetName] = page.bound;
+  return runPrepared(db, key, { ...values, [limitName]: page.limit, [offsetName]: page.offset }, (name) =>
+    build(sql.placeholder(limitName), sql.placeholder(offsetName)).prepare(name),
+  );
 }
 
 /** What `flatRows` reads of drizzle's node-postgres prepared query (drizzle-orm 0.45). */
