@@ -35,9 +35,9 @@ describe('alarms', () => {
   const base = Date.now() - 3_600_000;
   const at = (s: number) => base + s * 1000;
 
-  const api = async (method: 'GET' | 'POST', url: string, payload?: object, tok = token) =>
+  const api = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, tok = token) =>
     (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(tok), payload })).json();
-  const ok = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => {
     const r = await api(method, url, payload);
     expect(r.code, JSON.stringify(r)).toBe(20000);
     return r.data;
@@ -308,6 +308,55 @@ describe('alarms', () => {
     const file = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?deviceId=${d.id}&lang=es`, headers: bearer(token) });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('spreadsheetml');
+  });
+
+  it('an alarm is seen by whoever sees its device: moving the device moves its alarms, old and new', async () => {
+    const agentId = await t.createUser({ username: 'alm-scope', password: 'scope-pass-1', role: 'ADMIN' });
+    const agent = await t.login('alm-scope', 'scope-pass-1');
+    const own = (await ok('POST', '/project/addproject', { name: 'Scope agent', ownerId: agentId })).id as number;
+    const admins = (await ok('POST', '/project/addproject', { name: 'Scope admin', ownerId: 1 })).id as number;
+    const d = await addDevice('ALM-SCOPE');
+    await value(d, 0, { V: 4 }); // levels 2 and 4
+    // What the agent sees: the device in its device list, and that device's alarms in the alarm
+    // list (one page and its total, one device's filter, untreated only) and the bell.
+    const seen = async () => {
+      const as = async (url: string) => {
+        const r = await api('GET', url, undefined, agent);
+        expect(r.code, JSON.stringify(r)).toBe(20000);
+        return r.data;
+      };
+      const devices = await as('/device/list?q=ALM-SCOPE');
+      const list = await as('/device/alarmlist?limit=20');
+      const byDevice = await as('/device/alarmlist?device=alm-scope&state=untreated&limit=20');
+      const bell = await as('/device/alarmbell');
+      const sns = list.items.map((a: { sn: string }) => a.sn);
+      expect(byDevice.total).toBe(list.total);
+      expect(bell.untreated).toBe(list.total);
+      return { device: devices.total as number, alarms: list.total as number, sns: [...new Set(sns)] };
+    };
+    expect(await seen()).toEqual({ device: 0, alarms: 0, sns: [] });
+    // Into the agent's project: its alarms come with it (the device keeps its owner).
+    await ok('POST', '/device/editdevicelistproject', { ids: [d.id], projectId: own });
+    expect(await seen()).toEqual({ device: 1, alarms: 2, sns: ['ALM-SCOPE'] });
+    // Into the administrator's: gone from the agent's lists, and it may not process them.
+    await ok('POST', '/device/editdevicelistproject', { ids: [d.id], projectId: admins });
+    expect(await seen()).toEqual({ device: 0, alarms: 0, sns: [] });
+    const ids = (await alarmsOf(d.id)).map((a) => a.id);
+    const refused = await api('POST', '/device/processalarm', { ids, state: 'processed', note: 'not mine' }, agent);
+    expect(refused).toMatchObject({ code: ErrorCode.NOT_FOUND, data: { reason: 'alarmsNotFound' } });
+    // Edited into the agent's project, the device takes the agent as owner: seen through the
+    // owner as well, so still seen once moved back to the administrator's project.
+    await ok('POST', '/device/edit', { id: d.id, projectId: own });
+    expect(await seen()).toEqual({ device: 1, alarms: 2, sns: ['ALM-SCOPE'] });
+    await ok('POST', '/device/editdevicelistproject', { ids: [d.id], projectId: admins });
+    expect(await seen()).toEqual({ device: 1, alarms: 2, sns: ['ALM-SCOPE'] });
+    // A new alarm raised after the moves is in the same scope, and the agent may process it.
+    await value(d, 20, { T: 60 });
+    await value(d, 31, { T: 61 });
+    expect(await seen()).toEqual({ device: 1, alarms: 3, sns: ['ALM-SCOPE'] });
+    const processed = await api('POST', '/device/processalarm', { ids, state: 'processed', note: 'mine now' }, agent);
+    expect(processed).toMatchObject({ code: 20000, data: { processed: 2 } });
+    await ok('DELETE', `/device/delete?id=${d.id}`);
   });
 
   it('filters one alarm (alarmId) and by device type; the export holds exactly the filtered rows', async () => {

@@ -99,7 +99,7 @@ function listenPostgres(url: string, channel: string, h: ListenHandlers): Promis
   }));
 }
 
-const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+const committedMigrations = path.join(import.meta.dirname, 'migrations');
 
 /**
  * Opens PostgreSQL at `databaseUrl`, or embedded PGlite in `dataDir` (`memory://` for tests),
@@ -115,7 +115,10 @@ export async function openDatabase(opts: {
    * alarm count: 66–151 ms parallel, 3–14 ms not; docs/ARCHITECTURE.md "Lists at fleet scale").
    */
   parallelWorkers?: number;
+  /** The migrations to apply (default: the committed ones; an upgrade test applies fewer first). */
+  migrationsFolder?: string;
 }): Promise<Database> {
+  const migrationsFolder = opts.migrationsFolder ?? committedMigrations;
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,

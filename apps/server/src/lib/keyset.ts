@@ -136,7 +136,8 @@ export interface ShapedList {
  * under `where`. Past the first rows, by offset, the page's ids are chosen first by
  * `ids(condition)` (only the tables the filters need, selecting the id): the offset then walks
  * the sort's index without reading or joining the rows it skips, and only the page's rows are
- * read. Operation-log page 5,000 of 10 million rows: 139 → 25 ms.
+ * read. Operation-log page 5,000 of 10 million rows: 139 → 25 ms. `idsFirst`: every page so, for
+ * a list whose filter its ids' index answers alone (a scoped alarm list).
  */
 export function keysetListRows<R>(
   k: Keyset,
@@ -145,10 +146,11 @@ export function keysetListRows<R>(
   rows: (cond: SQL | undefined) => Orderable<R>,
   ids: (cond: SQL | undefined) => Orderable<{ id: number }>,
   shaped: ShapedList,
+  idsFirst = false,
 ): Promise<R[]> {
   const order = keysetOrder(k);
   return keysetShapedRows(k, f, shaped, (cond, limit, offset, byOffset) =>
-    byOffset
+    byOffset || idsFirst
       ? rows(inArray(k.id, ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset))).orderBy(...order)
       : rows(and(where, cond)).orderBy(...order).limit(limit),
   );

@@ -6,6 +6,7 @@ import {
   integer,
   pgTable,
   smallint,
+  text,
   timestamp,
   uniqueIndex,
   varchar,
@@ -52,11 +53,23 @@ export const alarms = pgTable(
     processedBy: integer('processed_by').references(() => users.id, { onDelete: 'set null' }),
     processedByName: varchar('processed_by_name', { length: 64 }),
     note: varchar('note', { length: 256 }).notNull().default(''),
+    /**
+     * The device's owner path and project, copied by PostgreSQL (migration 0030: on insert, and
+     * when a device's owner or project changes) so that a scoped alarm list is answered from the
+     * alarm rows and their index, without looking up the device of every alarm it walks.
+     */
+    ownerPath: text('owner_path').notNull().default(''),
+    projectId: integer('project_id'),
   },
   (t) => [
     uniqueIndex('alarms_one_active_idx').on(t.deviceId, t.ruleKey).where(sql`ended_at is null`),
     index('alarms_device_started_idx').on(t.deviceId, t.startedAt),
-    index('alarms_started_idx').on(t.startedAt, t.id),
+    // The scope's columns last (after the unique id, so the order is unchanged): a scoped list's
+    // ids are found by walking this index alone, checking each entry's scope (an index-only scan).
+    index('alarms_started_idx').on(t.startedAt, t.id, t.ownerPath, t.projectId),
+    // A scope's count: owned in the subtree, or in a project it sees.
+    index('alarms_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
+    index('alarms_project_idx').on(t.projectId, t.startedAt),
     index('alarms_untreated_idx').on(t.startedAt).where(sql`state = 'untreated'`),
     index('alarms_level_idx').on(t.level, t.startedAt),
     check('alarms_level_chk', sql`level between 1 and 4`),

@@ -11,7 +11,7 @@ import {
   userEmails,
 } from '../../db/schema/index.js';
 import { asValue, boundTime, closedValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
-import { userActive, visibleDevices } from '../../lib/visibility.js';
+import { userActive, visibleOwned } from '../../lib/visibility.js';
 import { listVersion, versionedPage } from '../../lib/paging.js';
 import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
@@ -207,16 +207,17 @@ function alarmWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
     f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
     f.from ? gte(alarms.startedAt, boundTime(bind, 'from', f.from)) : undefined,
     f.to ? lt(alarms.startedAt, boundTime(bind, 'to', f.to)) : undefined,
+    // The scope and the project are the device's, copied onto the alarm (migration 0030).
+    visibleOwned(alarms.ownerPath, alarms.projectId, f.scopePath, bind),
+    f.projectId ? eq(alarms.projectId, bind('projectId', f.projectId)) : undefined,
   ];
 }
 
-/** Conditions that need the alarm's device (scope, project, type, SN or name). */
+/** Conditions that need the alarm's device (type, SN or name). */
 function deviceWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
   const pattern = f.device ? `%${escapeLike(f.device)}%` : undefined;
   const q = pattern ? bind('device', pattern) : undefined;
   return [
-    visibleDevices(f.scopePath, bind),
-    f.projectId ? eq(devices.projectId, bind('projectId', f.projectId)) : undefined,
     f.typeId ? eq(devices.typeId, bind('typeId', f.typeId)) : undefined,
     // The search index finds the candidates (it also holds IMEI and SIM); SN or name decides.
     q ? and(deviceTextLike(bind('deviceLower', pattern!.toLowerCase())), or(ilike(devices.sn, q), ilike(devices.name, q))) : undefined,
@@ -234,14 +235,10 @@ function filterOf(f: AlarmQuery, bind: Bind = asValue) {
   return { where: and(...onDevice, ...onAlarm), alarmOnly: and(...onAlarm), needsDevice: onDevice.some(Boolean) };
 }
 
-function whereOf(f: AlarmQuery): SQL | undefined {
-  return filterOf(f).where;
-}
-
 /**
- * The list's matches, for its capped count; without a condition on the device (the
- * administrator's unfiltered or alarm-only filters) the alarms alone, skipping a join per counted
- * row (every alarm has its device: the foreign key cascades).
+ * The list's matches, for its capped count; without a condition on the device (scope, project,
+ * state, level, time: all on the alarm row) the alarms alone, skipping a join per counted row
+ * (every alarm has its device: the foreign key cascades).
  */
 function alarmMatches(db: Executor, filter: ReturnType<typeof filterOf>) {
   return filter.needsDevice
@@ -306,24 +303,31 @@ export async function listAlarms(
       f,
       filter.where,
       (cond) => base(db, keysetValue(keyset), listVersion('alarms')).where(cond),
-      // The filters and the device sort need the device only.
-      (cond) => db.select({ id: alarms.id }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(cond),
+      // The ids need the device only for its filters and the device sort.
+      (cond) => alarmIds(db, filter.needsDevice || f.sort === 'device').where(cond),
       shaped,
+      // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
+      // holds it), and only the page's rows are read and joined.
+      f.scopePath !== undefined,
     ),
   );
   const page = keysetPage(keyset, rows, f.limit);
   return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }
 
+/** The ids of alarms, joined to their devices only when a condition or the order needs them. */
+function alarmIds(db: Executor, withDevice: boolean) {
+  const q = db.select({ id: alarms.id }).from(alarms);
+  return withDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q;
+}
+
 export async function alarmGroups(db: Executor, f: AlarmQuery) {
-  const where = whereOf(f);
-  const res = await db
-    .select({ level: alarms.level, state: alarms.state, active: sql<boolean>`${alarms.endedAt} is null`, n: count() })
-    .from(alarms)
-    .innerJoin(devices, eq(devices.id, alarms.deviceId))
-    .where(where)
+  const filter = filterOf(f);
+  const selection = { level: alarms.level, state: alarms.state, active: sql<boolean>`${alarms.endedAt} is null`, n: count() };
+  const q = db.select(selection).from(alarms);
+  return (filter.needsDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q)
+    .where(filter.needsDevice ? filter.where : filter.alarmOnly)
     .groupBy(alarms.level, alarms.state, sql`${alarms.endedAt} is null`);
-  return res;
 }
 
 export async function alarmsByIds(db: Executor, ids: number[]) {
@@ -336,8 +340,7 @@ export async function visibleAlarmIds(db: Executor, ids: number[], scopePath: st
   const res = await db
     .select({ id: alarms.id })
     .from(alarms)
-    .innerJoin(devices, eq(devices.id, alarms.deviceId))
-    .where(and(inArray(alarms.id, ids), visibleDevices(scopePath)));
+    .where(and(inArray(alarms.id, ids), visibleOwned(alarms.ownerPath, alarms.projectId, scopePath)));
   return res.map((r) => r.id);
 }
 
