@@ -1,7 +1,7 @@
 import { and, asc, desc, inArray, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
-import { placeholders, runPage, type Bind, type Prepared } from './sql.js';
+import { placeholders, runPage, runPrepared, type Bind, type Prepared } from './sql.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -138,8 +138,14 @@ export interface ShapedList {
  * the sort's index without reading or joining the rows it skips, and only the page's rows are
  * read. Operation-log page 5,000 of 10 million rows: 139 → 25 ms. `idsFirst`: every page so, for
  * a list whose filter its ids' index answers alone (a scoped alarm list).
+ *
+ * Chosen first, the ids are a statement of their own, planned with the filter's values, and the
+ * rows a second one, by id: the same statement for every filter value and page, named and kept
+ * with a generic plan (`runPrepared`'s `generic`: ids have no skew). As one statement, PostgreSQL
+ * planned the rows' joins again for every request: the agent's alarm page spent 1.7 ms planning
+ * and 1.3 ms running.
  */
-export function keysetListRows<R>(
+export async function keysetListRows<R>(
   k: Keyset,
   f: { after?: ListCursor; page: number; limit: number },
   where: SQL | undefined,
@@ -149,10 +155,20 @@ export function keysetListRows<R>(
   idsFirst = false,
 ): Promise<R[]> {
   const order = keysetOrder(k);
-  return keysetShapedRows(k, f, shaped, (cond, limit, offset, byOffset) =>
-    byOffset || idsFirst
-      ? rows(inArray(k.id, ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset))).orderBy(...order)
-      : rows(and(where, cond)).orderBy(...order).limit(limit),
+  if (!idsFirst && (f.after !== undefined || f.page === 1)) {
+    return keysetShapedRows(k, f, shaped, (cond, limit) => rows(and(where, cond)).orderBy(...order).limit(limit));
+  }
+  const chosen = await keysetShapedRows(k, f, { ...shaped, shape: `${shaped.shape}\u0000ids` }, (cond, limit, offset) =>
+    ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset),
+  );
+  if (chosen.length === 0) return [];
+  return runPrepared(
+    shaped.db,
+    `${shaped.shape}\u0000${k.sort}\u0000${k.order}\u0000byIds`,
+    // An array literal: the same text on node-postgres and PGlite.
+    { k_ids: `{${chosen.map((r) => r.id).join(',')}}` },
+    (name) => rows(sql`${k.id} = any(${sql.placeholder('k_ids')}::bigint[])`).orderBy(...order).prepare(name),
+    true,
   );
 }
 
