@@ -17,20 +17,31 @@ export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
  */
 export async function openTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB !== 'postgres') return openDatabase({ dataDir: 'memory://' });
+  const created = await createTestPostgres();
+  const database = await openDatabase({ databaseUrl: created.url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await created.drop();
+    },
+  };
+}
+
+/** A new empty database on the server at TEST_DATABASE_URL: its URL, and how to drop it. */
+export async function createTestPostgres(prefix = 'iot_test'): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `iot_test_${crypto.randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: url.toString(),
+    async drop() {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);

@@ -1,11 +1,10 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
+import { createTestPostgres } from './helpers.js';
 
 /**
  * Upgrades: a database made by an earlier release, holding data, is opened by this one and
@@ -33,21 +32,9 @@ async function upgradable() {
   const cleanups: (() => Promise<void>)[] = [];
   let where: { dataDir: string } | { databaseUrl: string };
   if (process.env.TEST_DB === 'postgres') {
-    const base = process.env.TEST_DATABASE_URL!;
-    const name = `iot_upgrade_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    where = { databaseUrl: url.toString() };
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    });
+    const created = await createTestPostgres('iot_upgrade');
+    where = { databaseUrl: created.url };
+    cleanups.push(created.drop);
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-upgrade-'));
     where = { dataDir };
@@ -73,7 +60,9 @@ describe('upgrading a database that holds data', () => {
   it('0030: each alarm gets its device’s owner and project; later moves and alarms follow', async () => {
     const target = await upgradable();
     done.push(target.cleanup);
-    const older = await target.open(migrationsBefore('0030_alarm_scope'));
+    const before = migrationsBefore('0030_alarm_scope');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
     // One statement per call: PGlite runs one per extended-protocol query.
     for (const statement of [
       sql`insert into roles (name, identification) values ('Agent', 'AGENT_UPGRADE')`,

@@ -1,4 +1,4 @@
-import { and, asc, desc, inArray, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
 import { placeholders, runPage, runPrepared, type Bind, type Prepared } from './sql.js';
