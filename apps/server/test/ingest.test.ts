@@ -39,6 +39,15 @@ describe('device ingestion', () => {
       c.once('error', reject);
     });
 
+  /** A device connection subscribed to its commands, and the ids of the commands it received. */
+  const commandListener = async (d: { sn: string; secret: string }) => {
+    const client = await connect(d.sn, d.secret);
+    const ids: string[] = [];
+    client.on('message', (_topic, payload) => ids.push(JSON.parse(payload.toString()).id));
+    await client.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    return { client, ids };
+  };
+
   const publish = (c: MqttClient, topic: string, body: unknown, qos: 0 | 1 = 1) =>
     c.publishAsync(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos });
 
@@ -397,10 +406,7 @@ describe('device ingestion', () => {
     const d = await addDevice('ING-ONCE');
     const queued = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
     expect(queued.status).toBe('pending');
-    const c = await connect(d.sn, d.secret);
-    const got: string[] = [];
-    c.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).id));
-    await c.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    const { client: c, ids: got } = await commandListener(d);
     // The connection's own delivery, three more beside it, and a send at the same moment.
     const [sent] = await Promise.all([
       t.app.commands.send(d, 'setParams', { '10000031': false }, { ttlMs: 60_000 }),
@@ -448,10 +454,7 @@ describe('device ingestion', () => {
     await expect.poll(async () => (await device(d.id)).online).toBe(false);
     const later = await t.app.commands.send(d, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
     expect(later.status).toBe('pending');
-    const back = await connect(d.sn, d.secret);
-    const got: string[] = [];
-    back.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).id));
-    await back.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
+    const { ids: got } = await commandListener(d);
     await expect.poll(() => got).toContain(later.id);
 
     // No answer before the expiry: timeout.

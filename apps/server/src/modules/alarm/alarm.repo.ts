@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { ALARM_SORTS, AlarmState, EndpointParsedQuery, ListCursor, alarmApi } from '@iot/contract';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import {
   alarms,
@@ -225,14 +226,14 @@ function deviceWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
 }
 
 /**
- * The list's conditions: all of them (`where`), those on the alarm alone (`alarmOnly`), and
- * whether any needs the device. With `placeholders()`'s bind every value is a placeholder; the
+ * The list's conditions (`where`) and whether any needs the device (without, they read the alarm
+ * row alone and no join is made). With `placeholders()`'s bind every value is a placeholder; the
  * activity filter is the one condition without a value.
  */
 function filterOf(f: AlarmQuery, bind: Bind = asValue) {
   const onDevice = deviceWhere(f, bind);
   const onAlarm = alarmWhere(f, bind);
-  return { where: and(...onDevice, ...onAlarm), alarmOnly: and(...onAlarm), needsDevice: onDevice.some(Boolean) };
+  return { where: and(...onDevice, ...onAlarm), needsDevice: onDevice.some(Boolean) };
 }
 
 /**
@@ -241,9 +242,13 @@ function filterOf(f: AlarmQuery, bind: Bind = asValue) {
  * (every alarm has its device: the foreign key cascades).
  */
 function alarmMatches(db: Executor, filter: ReturnType<typeof filterOf>) {
-  return filter.needsDevice
-    ? db.select({ one: sql`1` }).from(alarms).innerJoin(devices, eq(devices.id, alarms.deviceId)).where(filter.where)
-    : db.select({ one: sql`1` }).from(alarms).where(filter.alarmOnly);
+  return fromAlarms(db, { one: sql`1` }, filter.needsDevice).where(filter.where);
+}
+
+/** Alarms, joined to their devices only when a condition or the order needs them. */
+function fromAlarms<S extends SelectedFields>(db: Executor, fields: S, withDevice: boolean) {
+  const q = db.select(fields).from(alarms);
+  return withDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q;
 }
 
 /**
@@ -304,7 +309,7 @@ export async function listAlarms(
       filter.where,
       (cond) => base(db, keysetValue(keyset), listVersion('alarms')).where(cond),
       // The ids need the device only for its filters and the device sort.
-      (cond) => alarmIds(db, filter.needsDevice || f.sort === 'device').where(cond),
+      (cond) => fromAlarms(db, { id: alarms.id }, filter.needsDevice || f.sort === 'device').where(cond),
       shaped,
       // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
       // holds it), and only the page's rows are read and joined.
@@ -315,18 +320,11 @@ export async function listAlarms(
   return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
 }
 
-/** The ids of alarms, joined to their devices only when a condition or the order needs them. */
-function alarmIds(db: Executor, withDevice: boolean) {
-  const q = db.select({ id: alarms.id }).from(alarms);
-  return withDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q;
-}
-
 export async function alarmGroups(db: Executor, f: AlarmQuery) {
   const filter = filterOf(f);
   const selection = { level: alarms.level, state: alarms.state, active: sql<boolean>`${alarms.endedAt} is null`, n: count() };
-  const q = db.select(selection).from(alarms);
-  return (filter.needsDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q)
-    .where(filter.needsDevice ? filter.where : filter.alarmOnly)
+  return fromAlarms(db, selection, filter.needsDevice)
+    .where(filter.where)
     .groupBy(alarms.level, alarms.state, sql`${alarms.endedAt} is null`);
 }
 
