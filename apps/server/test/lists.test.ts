@@ -13,7 +13,8 @@ const { call, ok } = apiAs(() => t, tokens);
 let agentId: number;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // These tests page through lists far faster than a person: no per-session rate limit.
+  t = await buildTestApp({ API_RATE_LIMIT: '0' });
   tokens.admin = await t.login();
   agentId = await t.createUser({ username: 'agent', password: 'agent-pass-1', role: 'ADMIN', type: 1 });
   tokens.agent = await t.login('agent', 'agent-pass-1');
@@ -243,6 +244,53 @@ describe('lists at scale', () => {
     expect(await total('admin')).toBe(5);
     await db.execute(sql`delete from devices where sn like 'RT-%'`);
     expect(await total('admin')).toBe(0);
+  });
+
+  it('a login log total is remembered until a login log is written or a user moves', async () => {
+    const db = t.database.db;
+    const rowsOf = async <R>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+    const [{ path: agentPath }] = (await rowsOf<{ path: string }>(sql`select path from users where id = ${agentId}`)) as [{ path: string }];
+    const version = async () =>
+      Number((await rowsOf<{ version: string }>(sql`select version from list_versions where name = 'login_logs'`))[0]!.version);
+    // A user of the agent's subtree who logged in three times.
+    const userId = await t.createUser({ username: 'lt-one', password: 'lt-one-pass-1', role: 'ADMIN' });
+    await db.execute(sql`update users set parent_id = ${agentId}, path = ${agentPath} || id || '/' where id = ${userId}`);
+    const login = (result = 'success') =>
+      sql`insert into login_logs (user_id, username, result) values (${userId}, 'lt-one', ${result})`;
+    for (let i = 0; i < 3; i++) await db.execute(login());
+    const total = async (who: string, query = '') => (await ok(who, 'GET', `/logs/loginlist?username=LT-ONE${query}`)).total as number;
+    expect([await total('admin'), await total('agent')]).toEqual([3, 3]);
+    expect([await total('admin'), await total('agent')]).toEqual([3, 3]);
+    // Remembered, not counted per request: a row slipped in with the triggers off goes unseen…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(login('failure'));
+    });
+    expect(await total('admin')).toBe(3);
+    // …while every statement that writes login logs moves the counter: a row inserted by a script,
+    // a failed login through the API (the page shows it at once), a row deleted.
+    await db.execute(login());
+    expect([await total('admin'), await total('agent')]).toEqual([5, 5]);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'lt-one', password: 'wrong-pass-1' } });
+    expect(refused.json().code).not.toBe(20000);
+    const afterFailure = await ok('admin', 'GET', '/logs/loginlist?username=lt-one&result=failure');
+    expect(afterFailure).toMatchObject({ total: 2, exact: true, items: [{ result: 'failure' }, { result: 'failure' }] });
+    await db.execute(sql`delete from login_logs where username = 'lt-one' and result = 'failure'`);
+    expect([await total('admin'), await total('agent'), await total('agent', '&result=failure')]).toEqual([4, 4, 0]);
+    // A user moved out of the agent's subtree takes its logs out of the agent's list, and back in.
+    const before = await version();
+    await db.execute(sql`update users set path = '/1/' || id || '/' where id = ${userId}`);
+    expect(await version()).toBe(before + 1);
+    expect([await total('admin'), await total('agent')]).toEqual([4, 0]);
+    await db.execute(sql`update users set path = ${agentPath} || id || '/' where id = ${userId}`);
+    expect(await total('agent')).toBe(4);
+    // A deleted user's logs stay (its name on them) but no longer belong to anyone's subtree.
+    await db.execute(sql`delete from users where id = ${userId}`);
+    expect([await total('admin'), await total('agent')]).toEqual([4, 0]);
+    // What other users' rows change (not their paths) leaves the counter where it was.
+    const still = await version();
+    await db.execute(sql`update users set corporate_name = 'Renamed' where id = ${agentId}`);
+    expect(await version()).toBe(still);
   });
 
   it('a device page built once per filter shape answers each request with its own values', async () => {

@@ -123,10 +123,11 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatc
 }
 
 /**
- * The families of lists with a counter in `list_versions`: the devices (migration 0025) and the
- * alarms (0028), whose lists also depend on their devices (scope, project, type, SN, name).
+ * The families of lists with a counter in `list_versions`: the devices (migration 0025), the
+ * alarms (0028), whose lists also depend on their devices (scope, project, type, SN, name), and
+ * the login logs (0031), whose scoped lists depend on their users' paths.
  */
-export type ListFamily = 'devices' | 'alarms';
+export type ListFamily = 'devices' | 'alarms' | 'login_logs';
 
 interface VersionedCount {
   version: number;

@@ -3,8 +3,8 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { AUDIT_ACTIONS, type EndpointParsedQuery, type auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
-import { boundTime, escapeLike, placeholders, stripNul } from '../../lib/sql.js';
-import { cappedTotal } from '../../lib/paging.js';
+import { asValue, boundTime, escapeLike, placeholders, stripNul, type Bind } from '../../lib/sql.js';
+import { cappedTotal, listVersion, versionedPage } from '../../lib/paging.js';
 import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
@@ -71,34 +71,45 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   return { ...total, next: page.next, items: page.rows.map((r) => ({ ...r.log, roleName: r.roleName ?? '' })) };
 }
 
-/** Login logs; scoped callers see the logs of users in their subtree only. */
-export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
-  const { bind, values, shape } = placeholders();
-  const conds: (SQL | undefined)[] = [
+/** The login log list's conditions; with `placeholders()`'s bind every value is a placeholder. */
+function loginLogWhere(f: LoginLogFilter, bind: Bind = asValue) {
+  return and(
     f.scopePath ? like(users.path, bind('scope', `${escapeLike(f.scopePath)}%`)) : undefined,
     f.username ? eq(sql`lower(${loginLogs.username})`, bind('username', f.username.toLowerCase())) : undefined,
     f.result ? eq(loginLogs.result, bind('result', f.result)) : undefined,
     f.from ? gte(loginLogs.createdAt, boundTime(bind, 'from', f.from)) : undefined,
     f.to ? lte(loginLogs.createdAt, boundTime(bind, 'to', f.to)) : undefined,
-  ];
-  const where = and(...conds);
+  );
+}
+
+/** Login logs; scoped callers see the logs of users in their subtree only. */
+export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
+  const { bind, values, shape } = placeholders();
+  const where = loginLogWhere(f, bind);
   // The scope (a placeholder named in the shape) also decides the join below.
   const shaped = { db, shape: shape('loginLogs'), values };
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: loginLogs.createdAt, id: loginLogs.id, kind: 'timestamp' };
   // Only a scoped caller needs the user (its path); the administrator's count reads the logs alone.
   const from = <S extends SelectedFields>(fields: S) =>
     f.scopePath ? db.select(fields).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId)) : db.select(fields).from(loginLogs);
-  const [rows, total] = await Promise.all([
-    keysetListRows(
-      keyset,
-      f,
-      where,
-      (cond) => from({ log: loginLogs, keyset: keysetValue(keyset) }).where(cond),
-      (cond) => from({ id: loginLogs.id }).where(cond),
-      shaped,
-    ),
-    cappedTotal(db, { ...shaped, matches: () => from({ one: sql`1` }).where(where) }),
-  ]);
+  // The total is remembered while no login log was written and no user moved (the login logs'
+  // list counter, read with the page's rows): a username with 10,000 logins is counted once, not
+  // per request. Its count is run as SQL text, with the values in it.
+  const [rows, total] = await versionedPage(
+    db,
+    'login_logs',
+    shaped,
+    () => from({ one: sql`1` }).where(loginLogWhere(f)),
+    () =>
+      keysetListRows(
+        keyset,
+        f,
+        where,
+        (cond) => from({ log: loginLogs, keyset: keysetValue(keyset), listVersion: listVersion('login_logs') }).where(cond),
+        (cond) => from({ id: loginLogs.id }).where(cond),
+        shaped,
+      ),
+  );
   const page = keysetPage(keyset, rows.map((r) => ({ ...r, id: r.log.id })), f.limit);
   return { ...total, next: page.next, items: page.rows.map((r) => r.log) };
 }
