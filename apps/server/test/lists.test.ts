@@ -365,6 +365,12 @@ describe('lists at scale', () => {
     expect([await total('/project/list?name=shape north'), await total('/project/list?name=shape south')]).toEqual([2, 1]);
     expect(await total('/project/list?name=shape&limit=2&page=5')).toBe(3);
     expect(await names('/project/list?name=shape&limit=2&page=5')).toEqual([]);
+    // Any case, letters beyond ASCII too; LIKE's wildcards typed by the user are plain characters.
+    await ok('admin', 'POST', '/project/addproject', { name: 'Überlandwerk 100%' });
+    await ok('admin', 'POST', '/project/addproject', { name: 'ÜBERLANDWERK 1000' });
+    expect(await names('/project/list?name=überlandwerk&sort=name&order=asc')).toEqual(['ÜBERLANDWERK 1000', 'Überlandwerk 100%']);
+    expect(await names(`/project/list?name=${encodeURIComponent('WERK 100%')}`)).toEqual(['Überlandwerk 100%']);
+    expect(await names(`/project/list?name=${encodeURIComponent('werk 1_0')}`)).toEqual([]);
     const usernames = async (who: string, path: string) =>
       ((await ok(who, 'GET', path)).items as { username: string }[]).map((u) => u.username);
     expect(await usernames('admin', '/user/list?username=agen')).toEqual(['agent']);

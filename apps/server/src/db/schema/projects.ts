@@ -42,6 +42,8 @@ export const projects = pgTable(
     index('projects_owner_idx').on(t.ownerId),
     // The list's default order (created_at desc, id desc) read off the index: no sort of every project.
     index('projects_created_idx').on(t.createdAt, t.id),
+    // The name filter (a substring, any case: `lower(name) like`) on a tenant with many projects.
+    index('projects_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
   ],
 );
 
