@@ -293,6 +293,39 @@ describe('lists at scale', () => {
     expect(await version()).toBe(still);
   });
 
+  it('a project total is remembered until a project, its name, its owner or its members change', async () => {
+    const db = t.database.db;
+    const rowsOf = async <R>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+    const [{ path: agentPath }] = (await rowsOf<{ path: string }>(sql`select path from users where id = ${agentId}`)) as [{ path: string }];
+    const total = async (who: string, query = '') => (await ok(who, 'GET', `/project/list?name=pv-${query}`)).total as number;
+    await db.execute(sql`insert into projects (name, owner_id, owner_path) values ('PV-1', ${agentId}, ${agentPath}), ('PV-2', 1, '/1/')`);
+    expect([await total('admin'), await total('agent')]).toEqual([2, 1]);
+    expect([await total('admin'), await total('agent')]).toEqual([2, 1]);
+    // Remembered, not counted per request: a row slipped in with the triggers off goes unseen…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`insert into projects (name, owner_id, owner_path) values ('PV-GHOST', 1, '/1/')`);
+    });
+    expect(await total('admin')).toBe(2);
+    // …and every change to what the list matches is counted at the next request, whoever makes it.
+    await db.execute(sql`insert into projects (name, owner_id, owner_path) values ('PV-3', 1, '/1/')`);
+    expect(await total('admin')).toBe(4);
+    await db.execute(sql`update projects set name = 'Renamed' where name = 'PV-GHOST'`);
+    expect(await total('admin')).toBe(3);
+    expect(await total('admin', `&ownerId=${agentId}`)).toBe(1);
+    await db.execute(sql`update projects set owner_id = ${agentId} where name = 'PV-3'`);
+    expect(await total('admin', `&ownerId=${agentId}`)).toBe(2);
+    // The agent's scope: a project shared with it, then the agent moved out of its subtree's path.
+    expect(await total('agent')).toBe(1);
+    const shared = (await rowsOf<{ id: number }>(sql`select id from projects where name = 'PV-2'`))[0]!.id;
+    await db.execute(sql`insert into project_users (project_id, user_id) values (${shared}, ${agentId})`);
+    expect(await total('agent')).toBe(2);
+    await db.execute(sql`delete from project_users where project_id = ${shared}`);
+    expect(await total('agent')).toBe(1);
+    await db.execute(sql`delete from projects where name like 'PV-%' or name = 'Renamed'`);
+    expect([await total('admin'), await total('agent')]).toEqual([0, 0]);
+  });
+
   it('a device page built once per filter shape answers each request with its own values', async () => {
     const db = t.database.db;
     const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;

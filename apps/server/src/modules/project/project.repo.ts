@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
-import { asValue, escapeLike, placeholders, sentValues, type Bind } from '../../lib/sql.js';
-import { shapedPage } from '../../lib/paging.js';
+import { asValue, escapeLike, placeholders, runPage, sentValues, type Bind } from '../../lib/sql.js';
+import { listVersion, versionedPage } from '../../lib/paging.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
@@ -34,36 +34,55 @@ const columns = {
   deviceCount: sql<number>`(select count(*)::int from devices d where d.project_id = projects.id)`,
 };
 
-export async function listProjects(
-  db: Executor,
-  f: { scopePath?: string; name?: string; ownerId?: number; sort: 'createdAt' | 'name' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
-) {
-  // Built with placeholders: the page and its count are prepared once per shape (runPrepared).
-  const { bind, values, shape } = placeholders();
-  const where = and(
+type ProjectFilter = { scopePath?: string; name?: string; ownerId?: number };
+
+/** The project list's conditions; with `placeholders()`'s bind every value is a placeholder. */
+function projectWhere(f: ProjectFilter, bind: Bind = asValue) {
+  return and(
     visibleProjects(f.scopePath, bind),
     // lower() once per row and a plain LIKE: half the cost of ILIKE, which lowers the pattern and
     // every name per row in a UTF-8 database (1 µs a project); projects_name_trgm_idx answers it.
     f.name ? like(sql`lower(${projects.name})`, bind('name', `%${escapeLike(f.name.toLowerCase())}%`)) : undefined,
     f.ownerId ? eq(projects.ownerId, bind('ownerId', f.ownerId)) : undefined,
   );
+}
+
+export async function listProjects(
+  db: Executor,
+  f: ProjectFilter & { sort: 'createdAt' | 'name' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
+) {
+  // Built with placeholders: the page is prepared once per shape (runPrepared).
+  const { bind, values, shape } = placeholders();
+  const where = projectWhere(f, bind);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, total] = await shapedPage(
+  const shaped = { shape: shape('projects'), values };
+  // What a project list matches (projects, their names and owners, project members, users'
+  // paths) changes only with the devices' list counter (migrations 0025, 0033), which the page
+  // reads with its rows: the total is remembered while it has not moved. Its count is run as SQL
+  // text, with the values in it.
+  const [rows, total] = await versionedPage(
     db,
-    f,
-    { shape: shape('projects'), values },
-    (limit, offset, total) =>
-      db
-        .select({ ...columns, total })
-        .from(projects)
-        .innerJoin(users, eq(users.id, projects.ownerId))
-        .where(where)
-        .orderBy(dir(projects[f.sort]), dir(projects.id))
-        .limit(limit)
-        .offset(offset),
-    () => db.select({ one: sql`1` }).from(projects).where(where),
+    'devices',
+    shaped,
+    () => db.select({ one: sql`1` }).from(projects).where(projectWhere(f)),
+    () =>
+      runPage(
+        db,
+        `${shaped.shape}\u0000${f.sort}\u0000${f.order}`,
+        values,
+        { limit: f.limit, offset: (f.page - 1) * f.limit, pageSize: f.limit, extra: 0, unfiltered: Object.keys(values).length === 0, bound: ['limit', 'offset'] },
+        (limit, offset) =>
+          db
+            .select({ ...columns, listVersion: listVersion('devices') })
+            .from(projects)
+            .innerJoin(users, eq(users.id, projects.ownerId))
+            .where(where)
+            .orderBy(dir(projects[f.sort]), dir(projects.id))
+            .limit(limit)
+            .offset(offset),
+      ),
   );
-  return { ...total, items };
+  return { ...total, items: rows.map(({ listVersion: _v, ...row }) => row) };
 }
 
 export async function findProject(db: Executor, id: number, scopePath: string | undefined) {
