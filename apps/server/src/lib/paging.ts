@@ -123,9 +123,10 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatc
 }
 
 /**
- * The families of lists with a counter in `list_versions`: the devices (migration 0025), the
- * alarms (0028), whose lists also depend on their devices (scope, project, type, SN, name), and
- * the login logs (0031), whose scoped lists depend on their users' paths.
+ * The families of lists with a counter in `list_versions`: the devices (migration 0025; the
+ * project list too, whose matches the same counter covers: 0033), the alarms (0028), whose lists
+ * also depend on their devices (scope, project, type, SN, name), and the login logs (0031), whose
+ * scoped lists depend on their users' paths.
  */
 export type ListFamily = 'devices' | 'alarms' | 'login_logs';
 
@@ -243,11 +244,31 @@ export function countedInPage(
 }
 
 /**
+ * One page by offset (`f.page`, `f.limit`) of a list prepared once per shape and sort
+ * (`runPage`, under `key`): `page` builds its ordered query with the limit and offset given.
+ */
+export function offsetPage<R>(
+  db: Executor,
+  key: string,
+  f: { sort: string; order: string; page: number; limit: number },
+  values: Record<string, unknown>,
+  page: (limit: Placeholder, offset: Placeholder) => { prepare(name: string): Prepared<R[]> },
+): Promise<R[]> {
+  return runPage(
+    db,
+    `${key}\u0000${f.sort}\u0000${f.order}`,
+    values,
+    { limit: f.limit, offset: (f.page - 1) * f.limit, pageSize: f.limit, extra: 0, unfiltered: Object.keys(values).length === 0, bound: ['limit', 'offset'] },
+    page,
+  );
+}
+
+/**
  * A page by offset and its capped total, prepared once per shape (`runPrepared`): `shaped` is
  * the list's shape and placeholder values, `page` builds its ordered query with the limit and
  * offset given (placeholders) and `total` in its select, `matches` its count's select. The total
- * is counted inside the page's statement (`countedInPage`): a third of what the project and user
- * lists cost PostgreSQL.
+ * is counted inside the page's statement (`countedInPage`): a third of what the user list cost
+ * PostgreSQL. (The project list remembers its total against the devices' counter instead.)
  */
 export async function shapedPage<R>(
   db: Executor,
@@ -257,12 +278,8 @@ export async function shapedPage<R>(
   matches: () => SQLWrapper,
 ): Promise<[R[], { total: number; exact: boolean }]> {
   const counted = countedInPage(db, shaped, matches);
-  const rows = await runPage(
-    db,
-    `${shaped.shape}\u0000${f.sort}\u0000${f.order}\u0000${counted.capped}`,
-    shaped.values,
-    { limit: f.limit, offset: (f.page - 1) * f.limit, pageSize: f.limit, extra: 0, unfiltered: Object.keys(shaped.values).length === 0, bound: ['limit', 'offset'] },
-    (limit, offset) => page(limit, offset, counted.column()),
+  const rows = await offsetPage(db, `${shaped.shape}\u0000${counted.capped}`, f, shaped.values, (limit, offset) =>
+    page(limit, offset, counted.column()),
   );
   return [rows, await counted.of(rows)];
 }

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
-import { asValue, escapeLike, placeholders, runPage, sentValues, type Bind } from '../../lib/sql.js';
-import { listVersion, versionedPage } from '../../lib/paging.js';
+import { asValue, escapeLike, placeholders, sentValues, type Bind } from '../../lib/sql.js';
+import { listVersion, offsetPage, versionedPage } from '../../lib/paging.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
@@ -66,20 +66,15 @@ export async function listProjects(
     shaped,
     () => db.select({ one: sql`1` }).from(projects).where(projectWhere(f)),
     () =>
-      runPage(
-        db,
-        `${shaped.shape}\u0000${f.sort}\u0000${f.order}`,
-        values,
-        { limit: f.limit, offset: (f.page - 1) * f.limit, pageSize: f.limit, extra: 0, unfiltered: Object.keys(values).length === 0, bound: ['limit', 'offset'] },
-        (limit, offset) =>
-          db
-            .select({ ...columns, listVersion: listVersion('devices') })
-            .from(projects)
-            .innerJoin(users, eq(users.id, projects.ownerId))
-            .where(where)
-            .orderBy(dir(projects[f.sort]), dir(projects.id))
-            .limit(limit)
-            .offset(offset),
+      offsetPage(db, shaped.shape, f, values, (limit, offset) =>
+        db
+          .select({ ...columns, listVersion: listVersion('devices') })
+          .from(projects)
+          .innerJoin(users, eq(users.id, projects.ownerId))
+          .where(where)
+          .orderBy(dir(projects[f.sort]), dir(projects.id))
+          .limit(limit)
+          .offset(offset),
       ),
   );
   return { ...total, items: rows.map(({ listVersion: _v, ...row }) => row) };
