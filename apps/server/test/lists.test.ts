@@ -326,6 +326,55 @@ describe('lists at scale', () => {
     expect([await total('admin'), await total('agent')]).toEqual([0, 0]);
   });
 
+  it('a deep device page starts at a remembered row, read by offset again once the list changes', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path)
+      select 'ANC-' || lpad(i::text, 3, '0'), 'Anchor ' || lpad(i::text, 3, '0'), ${typeId}, '/1/' from generate_series(1, 60) i`);
+    const sns = async (page: number, query = '') =>
+      (await ok('admin', 'GET', `/device/list?q=anc-&limit=10&page=${page}${query}`)).items.map((d: { sn: string }) => d.sn);
+    // One created_at: newest id first.
+    const all = Array.from({ length: 60 }, (_, i) => `ANC-${String(60 - i).padStart(3, '0')}`);
+    expect(await sns(3)).toEqual(all.slice(20, 30));
+    expect(await sns(4)).toEqual(all.slice(30, 40));
+    expect(await sns(3)).toEqual(all.slice(20, 30));
+    expect(await sns(6)).toEqual(all.slice(50, 60));
+    expect(await sns(7)).toEqual([]);
+    // Pages 3 and 5 now start at remembered rows, not by offset: a device slipped in ahead of
+    // them with the triggers off (what no statement of ours can do) does not shift them…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`insert into devices (sn, name, type_id, owner_path, created_at)
+        values ('ANC-GHOST', 'Ghost', ${typeId}, '/1/', now() + interval '1 hour')`);
+    });
+    expect(await sns(3)).toEqual(all.slice(20, 30));
+    expect(await sns(5)).toEqual(all.slice(40, 50));
+    // …while any statement that changes the list moves the devices' counter: the pages are read
+    // by offset again, and shifted by both devices.
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path, created_at)
+      values ('ANC-NEW', 'New', ${typeId}, '/1/', now() + interval '2 hours')`);
+    const now = ['ANC-NEW', 'ANC-GHOST', ...all];
+    expect(await sns(3)).toEqual(now.slice(20, 30));
+    expect(await sns(5)).toEqual(now.slice(40, 50));
+    await db.execute(sql`update devices set name = 'Anchor 000' where sn = 'ANC-NEW'`);
+    expect(await sns(5)).toEqual(now.slice(40, 50));
+
+    // Sorted by name, ascending: every page once, in order, asked in any order.
+    const byName = ['ANC-GHOST', 'ANC-NEW', ...all.slice().reverse()];
+    byName.sort((a, b) => (a === 'ANC-GHOST' ? 'Ghost' : a === 'ANC-NEW' ? 'Anchor 000' : `Anchor ${a.slice(4)}`).localeCompare(b === 'ANC-GHOST' ? 'Ghost' : b === 'ANC-NEW' ? 'Anchor 000' : `Anchor ${b.slice(4)}`));
+    for (const page of [2, 4, 3, 6, 5, 4, 7]) expect(await sns(page, '&sort=name&order=asc')).toEqual(byName.slice((page - 1) * 10, page * 10));
+
+    // A device's last update moves no counter: a list sorted by it is always read by offset.
+    expect(await sns(3, '&sort=updatedAt')).toHaveLength(10);
+    const third = await sns(3, '&sort=updatedAt');
+    await db.execute(sql`update devices set updated_at = now() + interval '3 hours' where sn = ${third[0]}`);
+    const after = await sns(3, '&sort=updatedAt');
+    // Shifted by one: the device before the page, then the rest of the page as it was.
+    expect(third).not.toContain(after[0]);
+    expect(after.slice(1)).toEqual(third.slice(1));
+  });
+
   it('a device page built once per filter shape answers each request with its own values', async () => {
     const db = t.database.db;
     const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;

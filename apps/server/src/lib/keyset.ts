@@ -173,6 +173,72 @@ export async function keysetListRows<R>(
 }
 
 /**
+ * Page anchors for a list by offset (`keysetShapedRows`' `anchoring`): the sort value and id of
+ * rows at known positions of the list, remembered with the list's counter (`list_versions`, read
+ * in the same statement as the rows). Page 4,000 of 10 rows is row 39,990 on: by offset
+ * PostgreSQL walks 39,990 index entries to get there, on every request. Each deep page read
+ * remembers the row before it and its own last row; the page asked again, or the next one, is
+ * then read after the nearest anchor before it (`(created_at, id) < (…)`: the index scan starts
+ * there), and is answered only if the counter read with its rows is the anchors' — else the
+ * list changed (a device added, moved, renamed…) and the page is read by offset again.
+ *
+ * The caller decides that its filter and sort depend only on what its counter covers: a device
+ * list sorted by creation, id, name or SN, not by last update or warning level, which change
+ * without it. Lists whose nulls split the order in runs (`nulls`) are not anchored.
+ */
+export interface Anchoring<R> {
+  /** The list's key: its family, shape and filter values (the caller's scope among them). */
+  key: string;
+  /** A row's counter (read in its statement), sort value (as `keysetValue` writes it) and id. */
+  of(row: R): { version: number | null; value: string | null; id: number };
+}
+
+/** How many lists (per database) and positions per list are remembered, the oldest going first. */
+const ANCHORED_LISTS = 1_000;
+const ANCHORS_PER_LIST = 200;
+interface Anchors {
+  version: number;
+  at: Map<number, { value: string | null; id: number }>;
+}
+const anchorsByDb = new WeakMap<object, Map<string, Anchors>>();
+
+function anchorMemo(db: object): Map<string, Anchors> {
+  let memo = anchorsByDb.get(db);
+  if (!memo) {
+    memo = new Map();
+    anchorsByDb.set(db, memo);
+  }
+  return memo;
+}
+
+/** Remembers that `row` is at `position` of the list under `key` (at the row's counter). */
+function rememberAnchor<R>(db: object, key: string, a: Anchoring<R>, position: number, row: R): void {
+  const { version, value, id } = a.of(row);
+  if (version === null || version === undefined) return;
+  const memo = anchorMemo(db);
+  let list = memo.get(key);
+  if (!list || list.version !== Number(version)) {
+    list = { version: Number(version), at: new Map() };
+  }
+  // Most recently used last: the oldest list is the first to go.
+  memo.delete(key);
+  if (memo.size >= ANCHORED_LISTS) memo.delete(memo.keys().next().value!);
+  memo.set(key, list);
+  list.at.delete(position);
+  if (list.at.size >= ANCHORS_PER_LIST) list.at.delete(list.at.keys().next().value!);
+  list.at.set(position, { value, id });
+}
+
+/** The remembered anchor nearest before `position` (the row at `position - 1` at best). */
+function anchorBefore(db: object, key: string, position: number): { position: number; version: number; value: string | null; id: number } | undefined {
+  const list = anchorMemo(db).get(key);
+  if (!list) return undefined;
+  let best: number | undefined;
+  for (const p of list.at.keys()) if (p < position && (best === undefined || p > best)) best = p;
+  return best === undefined ? undefined : { position: best, version: list.version, ...list.at.get(best)! };
+}
+
+/**
  * The rows of a page and one more: without a cursor by offset, after it run by run
  * (`keysetRuns`), each query prepared once (`runPrepared`) per list shape, sort, run and kind
  * (`byOffset`: past the first rows by offset; else the first rows or a run after the cursor).
@@ -183,15 +249,55 @@ export async function keysetListRows<R>(
  * A list without a filter value (no placeholder in `shaped`) reads its first rows, or its first
  * run after a cursor, with a named statement whose limit is written in (`runPage`): PostgreSQL
  * may keep a generic plan for it instead of planning it per request (`runPrepared`).
+ *
+ * With `anchoring`, a page past the first by offset starts at a remembered row when it can
+ * (page anchors, above).
  */
 export async function keysetShapedRows<R>(
   k: Keyset,
   f: { after?: ListCursor; page: number; limit: number },
   shaped: ShapedList,
   query: (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) => Limited<R>,
+  anchoring?: Anchoring<R>,
+): Promise<R[]> {
+  const offset = (f.page - 1) * f.limit;
+  const rowsFrom = (after: ListCursor | undefined, limit: number, skip: number) => runsFrom(k, after, f.limit, limit, skip, shaped, query);
+  if (f.after || !anchoring || offset === 0 || k.nulls) return rowsFrom(f.after, f.limit + 1, offset);
+  const key = `${anchoring.key}\u0000${k.sort}\u0000${k.order}`;
+  const db = shaped.db;
+  // The page's last row anchors the next page.
+  const anchorNext = (rows: R[]) => {
+    if (rows.length >= f.limit) rememberAnchor(db, key, anchoring, offset + f.limit - 1, rows[f.limit - 1]!);
+    return rows;
+  };
+  const anchor = anchorBefore(db, key, offset);
+  if (anchor) {
+    const rows = await rowsFrom({ sort: k.sort, order: k.order, value: anchor.value, id: anchor.id }, f.limit + 1, offset - anchor.position - 1);
+    // Answered only if the list has not changed since the anchor was taken (its counter, read
+    // with the rows); a page after the anchor with no row cannot tell, and is read by offset.
+    if (rows.length > 0 && Number(anchoring.of(rows[0]!).version) === anchor.version) return anchorNext(rows);
+  }
+  // By offset, from the row before the page: it anchors the page itself.
+  const rows = await rowsFrom(undefined, f.limit + 2, offset - 1);
+  if (rows.length > 0) rememberAnchor(db, key, anchoring, offset - 1, rows[0]!);
+  return anchorNext(rows.slice(1));
+}
+
+/**
+ * `limit` rows after the cursor `after` (or from the list's start), `skip` rows skipped first
+ * (after a cursor, only of a list in one run), for a page of `pageSize` rows.
+ */
+async function runsFrom<R>(
+  k: Keyset,
+  after: ListCursor | undefined,
+  pageSize: number,
+  limit: number,
+  skip: number,
+  shaped: ShapedList,
+  query: (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) => Limited<R>,
 ): Promise<R[]> {
   const cursor = placeholders();
-  const runs: (SQL | undefined)[] = f.after ? keysetRuns(k, f.after, cursor.bind) : [undefined];
+  const runs: (SQL | undefined)[] = after ? keysetRuns(k, after, cursor.bind) : [undefined];
   const key = `${shaped.shape}\u0000${cursor.shape(k.sort, k.order)}`;
   const unfiltered = Object.keys(shaped.values).length === 0;
   const read = (run: SQL | undefined, limit: number, offset: number) =>
@@ -199,14 +305,14 @@ export async function keysetShapedRows<R>(
       shaped.db,
       `${key}\u0000${runs.indexOf(run)}\u0000${offset > 0}`,
       { ...shaped.values, ...cursor.values },
-      { limit, offset, pageSize: f.limit, extra: 1, unfiltered, bound: ['k_limit', 'k_offset'] },
+      { limit, offset, pageSize, extra: 1, unfiltered, bound: ['k_limit', 'k_offset'] },
       (l, o) => query(run, l, o, offset > 0),
     );
-  if (!f.after) return read(undefined, f.limit + 1, (f.page - 1) * f.limit);
+  if (!after || skip > 0) return read(runs[0], limit, skip);
   const rows: R[] = [];
   for (const run of runs) {
-    rows.push(...(await read(run, f.limit + 1 - rows.length, 0)));
-    if (rows.length > f.limit) break;
+    rows.push(...(await read(run, limit - rows.length, 0)));
+    if (rows.length >= limit) break;
   }
   return rows;
 }

@@ -176,8 +176,19 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   };
   const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) =>
     byOffset || f.sort === 'lastSeenAt' ? joined(run, limit, offset) : lookups(run, limit);
+  // A page past the first starts at a remembered row (page anchors) when the list's order and
+  // matches move only with the devices' counter: not filtered or sorted on what devices report,
+  // nor sorted by last update (a device's address or remark changes it, not the counter).
+  const anchored = !counted && f.sort !== 'updatedAt' && f.sort !== 'warningLevel' && f.sort !== 'lastSeenAt';
   // The statement's key names whether it counts (a total remembered as capped is not counted).
-  const readRows = () => keysetShapedRows(keyset, f, counted ? { ...shaped, shape: `${shaped.shape}\u0000${counted.capped}` } : shaped, page);
+  const readRows = () =>
+    keysetShapedRows(
+      keyset,
+      f,
+      counted ? { ...shaped, shape: `${shaped.shape}\u0000${counted.capped}` } : shaped,
+      page,
+      anchored ? { key: `devices\u0000${shaped.shape}\u0000${JSON.stringify(values)}`, of: (r) => ({ version: r.listVersion, value: r.keyset, id: r.id }) } : undefined,
+    );
   let rows: Awaited<ReturnType<typeof readRows>>;
   let total: { total: number; exact: boolean };
   if (counted) {
