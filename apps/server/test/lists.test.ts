@@ -375,6 +375,43 @@ describe('lists at scale', () => {
     expect(after.slice(1)).toEqual(third.slice(1));
   });
 
+  it('a deep operation-log page starts at a remembered row until a log is written or removed', async () => {
+    const db = t.database.db;
+    await db.execute(sql`
+      insert into operation_logs (username, user_path, role, action, entity, entity_name, result, created_at)
+      select 'anchored', '/1/', 'SUPERADMIN', 'device.edit', 'device', 'L' || lpad(i::text, 3, '0'), 'success',
+        timestamptz '2026-01-01' + (i || ' minutes')::interval
+      from generate_series(1, 60) i`);
+    const names = async (page: number) =>
+      (await ok('admin', 'GET', `/logs/list?username=anchored&limit=10&page=${page}`)).items.map((l: { entityName: string }) => l.entityName);
+    const all = Array.from({ length: 60 }, (_, i) => `L${String(60 - i).padStart(3, '0')}`);
+    expect(await names(3)).toEqual(all.slice(20, 30));
+    expect(await names(4)).toEqual(all.slice(30, 40));
+    expect(await names(3)).toEqual(all.slice(20, 30));
+    // Anchored: a row slipped in with the triggers off goes unseen by pages 3 and 5…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`insert into operation_logs (username, user_path, role, action, entity, entity_name, result, created_at)
+        values ('anchored', '/1/', 'SUPERADMIN', 'device.edit', 'device', 'GHOST', 'success', timestamptz '2026-02-01')`);
+    });
+    expect(await names(3)).toEqual(all.slice(20, 30));
+    expect(await names(5)).toEqual(all.slice(40, 50));
+    // …a log written in a transaction moves the counter when it commits…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into operation_logs (username, user_path, role, action, entity, entity_name, result, created_at)
+        values ('anchored', '/1/', 'SUPERADMIN', 'device.edit', 'device', 'NEW', 'success', timestamptz '2026-02-02')`);
+      await tx.execute(sql`insert into operation_logs (username, user_path, role, action, entity, entity_name, result, created_at)
+        values ('someone', '/1/', 'SUPERADMIN', 'device.edit', 'device', 'OTHER', 'success', now())`);
+    });
+    const now = ['NEW', 'GHOST', ...all];
+    expect(await names(3)).toEqual(now.slice(20, 30));
+    expect(await names(5)).toEqual(now.slice(40, 50));
+    // …and so does a deletion.
+    await db.execute(sql`delete from operation_logs where entity_name in ('NEW', 'GHOST')`);
+    expect(await names(5)).toEqual(all.slice(40, 50));
+    expect(await names(3)).toEqual(all.slice(20, 30));
+  });
+
   it('a device page built once per filter shape answers each request with its own values', async () => {
     const db = t.database.db;
     const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;

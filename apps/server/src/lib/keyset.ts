@@ -1,6 +1,7 @@
 import { and, asc, desc, sql, type AnyColumn, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
+import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { placeholders, runPage, runPrepared, type Bind, type Prepared } from './sql.js';
 
 /**
@@ -131,6 +132,18 @@ export interface ShapedList {
 }
 
 /**
+ * Page anchors for a list whose ids are chosen first (`keysetListRows`): its key (family, shape
+ * and filter values), its family's counter (`listVersion`), and the table of its order's column
+ * and id (`db` builds the statement that reads them for the chosen ids).
+ */
+export interface IdsAnchoring {
+  db: object;
+  table: PgTable;
+  key: string;
+  version: SQL<number>;
+}
+
+/**
  * The rows of a page and one more (`keysetPage` tells from it whether `next` is due) of a list
  * whose rows are read from `rows(condition)` (its tables and joins, filtered by the condition)
  * under `where`. Past the first rows, by offset, the page's ids are chosen first by
@@ -144,6 +157,10 @@ export interface ShapedList {
  * with a generic plan (`runPrepared`'s `generic`: ids have no skew). As one statement, PostgreSQL
  * planned the rows' joins again for every request: the agent's alarm page spent 1.7 ms planning
  * and 1.3 ms running.
+ *
+ * With `anchoring`, the ids of a page past the first start at a remembered row when they can
+ * (page anchors, above): for a list whose order's column is on its own table, never changes, and
+ * whose matches move only with the family's counter.
  */
 export async function keysetListRows<R>(
   k: Keyset,
@@ -153,14 +170,30 @@ export async function keysetListRows<R>(
   ids: (cond: SQL | undefined) => Orderable<{ id: number }>,
   shaped: ShapedList,
   idsFirst = false,
+  anchoring?: IdsAnchoring,
 ): Promise<R[]> {
   const order = keysetOrder(k);
   if (!idsFirst && (f.after !== undefined || f.page === 1)) {
     return keysetShapedRows(k, f, shaped, (cond, limit) => rows(and(where, cond)).orderBy(...order).limit(limit));
   }
-  const chosen = await keysetShapedRows(k, f, { ...shaped, shape: `${shaped.shape}\u0000ids` }, (cond, limit, offset) =>
-    ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset),
-  );
+  const idsShaped = { ...shaped, shape: `${shaped.shape}\u0000ids` };
+  const chosenIds = (cond: SQL | undefined, limit: Placeholder, offset: Placeholder) => ids(and(where, cond)).orderBy(...order).limit(limit).offset(offset);
+  const chosen = anchoring
+    ? await keysetShapedRows(
+        k,
+        f,
+        { ...idsShaped, shape: `${idsShaped.shape}\u0000anchored` },
+        // The chosen ids' sort values and the counter, read in the ids' statement but outside the
+        // offset's subquery: a select expression below the offset runs for every row it skips.
+        (cond, limit, offset) =>
+          (anchoring.db as PgDatabase<PgQueryResultHKT>)
+            .select({ id: sql<number>`${k.id}`, keyset: keysetValue(k), listVersion: anchoring.version })
+            .from(anchoring.table)
+            .where(sql`${k.id} in (select p.id from (${chosenIds(cond, limit, offset)}) p)`)
+            .orderBy(...order) as unknown as Limited<{ id: number; keyset: string | null; listVersion: number | null }>,
+        { key: anchoring.key, of: (r) => ({ version: r.listVersion, value: r.keyset, id: Number(r.id) }) },
+      )
+    : await keysetShapedRows(k, f, idsShaped, chosenIds);
   if (chosen.length === 0) return [];
   return runPrepared(
     shaped.db,

@@ -125,10 +125,11 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper | ShapedMatc
 /**
  * The families of lists with a counter in `list_versions`: the devices (migration 0025; the
  * project list too, whose matches the same counter covers: 0033), the alarms (0028), whose lists
- * also depend on their devices (scope, project, type, SN, name), and the login logs (0031), whose
- * scoped lists depend on their users' paths.
+ * also depend on their devices (scope, project, type, SN, name), the login logs (0031), whose
+ * scoped lists depend on their users' paths, and the operation logs (0034: their deep pages'
+ * anchors, lib/keyset.ts; their totals stay `cappedTotal`'s).
  */
-export type ListFamily = 'devices' | 'alarms' | 'login_logs';
+export type ListFamily = 'devices' | 'alarms' | 'login_logs' | 'operation_logs';
 
 interface VersionedCount {
   version: number;

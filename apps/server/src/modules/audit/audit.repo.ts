@@ -64,6 +64,10 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
           .where(cond),
       (cond) => db.select({ id: operationLogs.id }).from(operationLogs).where(cond),
       shaped,
+      false,
+      // A deep page starts at a remembered row while no operation log was written or removed
+      // (the operation logs' counter, migration 0034); the rows' creation time never changes.
+      { db, table: operationLogs, key: `operation_logs\u0000${shaped.shape}\u0000${JSON.stringify(values)}`, version: listVersion('operation_logs') },
     ),
     cappedTotal(db, { ...shaped, matches: () => db.select({ one: sql`1` }).from(operationLogs).where(where) }),
   ]);
