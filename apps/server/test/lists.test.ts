@@ -246,6 +246,53 @@ describe('lists at scale', () => {
     expect(await total('admin')).toBe(0);
   });
 
+  it("a scoped caller's projects and an alarm list's device text are resolved once, and again after any change to them", async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    const project = await ok('admin', 'POST', '/project/addproject', { name: 'Resolved site' });
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path, project_id) values ('RES-1', 'Resolved 1', ${typeId}, '/1/', ${project.id})`);
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, state)
+      select id, 'res', 'rule', '01010001', 2, now(), 'untreated' from devices where sn = 'RES-1'`);
+    const deviceSns = async () => (await ok('agent', 'GET', '/device/list?q=res-')).items.map((d: { sn: string }) => d.sn);
+    const alarmSns = async (who: string, device = 'res-') =>
+      (await ok(who, 'GET', `/device/alarmlist?device=${device}`)).items.map((a: { sn: string }) => a.sn);
+    expect(await deviceSns()).toEqual([]);
+    expect(await alarmSns('agent')).toEqual([]);
+    expect(await alarmSns('admin')).toEqual(['RES-1']);
+    // Shared with the agent: its device and alarm lists see the project at once.
+    await db.execute(sql`insert into project_users (project_id, user_id) values (${project.id}, ${agentId})`);
+    expect(await deviceSns()).toEqual(['RES-1']);
+    expect(await alarmSns('agent')).toEqual(['RES-1']);
+    // Resolved once, not per request: the share taken back with the triggers off (what no
+    // statement of ours can do) goes unseen…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`delete from project_users where project_id = ${project.id}`);
+    });
+    expect(await deviceSns()).toEqual(['RES-1']);
+    expect(await alarmSns('agent')).toEqual(['RES-1']);
+    // …until any change to devices or projects moves the counter: resolved again.
+    await db.execute(sql`update projects set name = 'Resolved again' where id = ${project.id}`);
+    expect(await deviceSns()).toEqual([]);
+    expect(await alarmSns('agent')).toEqual([]);
+
+    // The device text: a device renamed is found by its new SN at once, not by its old one.
+    await db.execute(sql`update devices set sn = 'MOVED-1' where sn = 'RES-1'`);
+    expect(await alarmSns('admin')).toEqual([]);
+    expect(await alarmSns('admin', 'moved-')).toEqual(['MOVED-1']);
+    // A text that names more devices than are resolved apart is matched in the page's statement.
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path) select 'MANY-' || lpad(i::text, 4, '0'), 'Many ' || i, ${typeId}, '/1/' from generate_series(1, 1005) i`);
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, state)
+      select id, 'many', 'rule', '01010001', 2, now(), 'untreated' from devices where sn in ('MANY-0002', 'MANY-1004')`);
+    const many = await ok('admin', 'GET', '/device/alarmlist?device=many-');
+    expect(many.total).toBe(2);
+    expect(many.items.map((a: { sn: string }) => a.sn).sort()).toEqual(['MANY-0002', 'MANY-1004']);
+    expect((await ok('admin', 'GET', '/device/alarmlist?device=many-1')).items.map((a: { sn: string }) => a.sn)).toEqual(['MANY-1004']);
+    await db.execute(sql`delete from devices where sn like 'MANY-%' or sn = 'MOVED-1'`);
+  });
+
   it('a login log total is remembered until a login log is written or a user moves', async () => {
     const db = t.database.db;
     const rowsOf = async <R>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: R[] }).rows;

@@ -209,7 +209,7 @@ export async function versionedPage<R extends { listVersion: number | null }>(
   if (!remembered.has(key)) return Promise.all([read(), counted()]);
   const rows = await read();
   // No row to carry the counter (an empty page): read it alone.
-  const version = rows.length > 0 ? rows[0]!.listVersion : ((await db.execute(sql`select ${listVersion(family)} as v`)) as unknown as { rows: { v: number }[] }).rows[0]?.v;
+  const version = rows.length > 0 ? rows[0]!.listVersion : await readVersion(db, family);
   return [rows, at(version) ?? (await counted())];
 }
 
@@ -283,4 +283,79 @@ export async function shapedPage<R>(
     page(limit, offset, counted.column()),
   );
   return [rows, await counted.of(rows)];
+}
+
+/**
+ * What a list's filter resolves to through other tables — the projects a scoped caller sees (its
+ * own and those shared with its users), the devices an alarm list's device text names — as
+ * ids, resolved once and remembered with the list family's counter, which moves with every
+ * change to them (projects, their owners and members, users' paths; devices' SN, name, IMEI,
+ * SIM). The page is read with the ids bound (`read`), instead of resolving them inside its
+ * statement per request: the scope's project lookup alone was a third of an agent's device page
+ * (planning and running a subquery over every project). The page's rows carry the counter
+ * (`listVersion`): if it is not the one the ids were resolved at, they are resolved again and
+ * the page read again. Each resolution is a select of one id column (`ids`, values in its SQL),
+ * under the caller's `key` (which must name everything its SQL depends on).
+ */
+export interface Resolution {
+  key: string;
+  ids: () => SQLWrapper;
+}
+interface ResolvedIds {
+  version: number;
+  ids: number[];
+}
+const resolvedByDb = new WeakMap<object, Map<string, ResolvedIds>>();
+
+export async function withResolved<R extends { listVersion: number | null }>(
+  db: Executor,
+  family: ListFamily,
+  resolutions: Resolution[],
+  read: (ids: number[][]) => Promise<R[]>,
+): Promise<R[]> {
+  if (resolutions.length === 0) return read([]);
+  let memo = resolvedByDb.get(db);
+  if (!memo) {
+    memo = new Map();
+    resolvedByDb.set(db, memo);
+  }
+  const remembered = memo;
+  const keys = resolutions.map((r) => `${family}\u0000${r.key}`);
+  const known = keys.map((k) => remembered.get(k));
+  const version = known[0]?.version;
+  if (version !== undefined && known.every((k) => k?.version === version)) {
+    const rows = await read(known.map((k) => k!.ids));
+    const now = rows.length > 0 ? rows[0]!.listVersion : await readVersion(db, family);
+    if (now !== null && now !== undefined && Number(now) === version) return rows;
+  }
+  const columns = resolutions.map((r, i) => sql`array(${r.ids()}) as ${sql.identifier(`r${i}`)}`);
+  const res = await db.execute(sql`select ${listVersion(family)} as v, ${sql.join(columns, sql`, `)}`);
+  const row = (res as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
+  const ids = resolutions.map((_, i) => toIds(row[`r${i}`]));
+  if (row.v !== null && row.v !== undefined) {
+    keys.forEach((k, i) => {
+      remembered.delete(k);
+      if (remembered.size >= MEMO_SIZE) remembered.delete(remembered.keys().next().value!);
+      remembered.set(k, { version: Number(row.v), ids: ids[i]! });
+    });
+  }
+  return read(ids);
+}
+
+/** The family's counter alone (a page with no row to carry it). */
+async function readVersion(db: Executor, family: ListFamily): Promise<number | null | undefined> {
+  const res = await db.execute(sql`select ${listVersion(family)} as v`);
+  return (res as unknown as { rows: { v: number | null }[] }).rows[0]?.v;
+}
+
+/** An id array as the driver gives it: a JS array (node-postgres, PGlite) or its text `{1,2}`. */
+function toIds(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  return [];
+}
+
+/** Ids as one bound array (the same statement for any number of them). */
+export function idArray(ids: number[]): string {
+  return `{${ids.join(',')}}`;
 }

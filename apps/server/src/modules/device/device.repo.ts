@@ -4,11 +4,11 @@ import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { asValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
-import { countedInPage, listVersion, versionedPage } from '../../lib/paging.js';
+import { countedInPage, idArray, listVersion, versionedPage, withResolved } from '../../lib/paging.js';
 import { keysetOrder, keysetPage, keysetShapedRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 export { visibleDevices } from '../../lib/visibility.js';
-import { visibleDevices } from '../../lib/visibility.js';
+import { scopeProjects, visibleDevices } from '../../lib/visibility.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const columns = {
@@ -79,10 +79,10 @@ export type DeviceFilter = EndpointParsedQuery<typeof deviceApi.list> & { scopeP
  * The list's conditions; with `placeholders()`'s bind, every value is a placeholder and the
  * conditions present (the bind's names and `topLevel`) are the query's shape.
  */
-function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>, bind: Bind = asValue) {
+function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>, bind: Bind = asValue, projectIds?: number[]) {
   const q = f.q ? `%${escapeLike(f.q)}%`.toLowerCase() : undefined;
   return and(
-    visibleDevices(f.scopePath, bind),
+    visibleDevices(f.scopePath, bind, projectIds),
     f.projectId ? eq(devices.projectId, bind('projectId', f.projectId)) : undefined,
     f.typeId ? eq(devices.typeId, bind('typeId', f.typeId)) : undefined,
     f.online === undefined ? undefined : eq(devices.online, bind('online', f.online)),
@@ -128,7 +128,9 @@ function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const { bind, values, shape } = placeholders();
-  const where = filterOf(f, bind);
+  // A scoped caller's projects are resolved apart, remembered with the devices' counter
+  // (`withResolved`): the placeholder `scopeProjects` is given its value once they are known.
+  const where = filterOf(f, bind, []);
   const shaped = { db, shape: shape('devices', f.topLevel === true), values };
   const matches = (cond: SQL | undefined) => () => db.select({ one: sql`1` }).from(devices).where(cond);
   // Online and warning level change with what devices send; every other filter only with the
@@ -182,13 +184,16 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const anchored = !counted && f.sort !== 'updatedAt' && f.sort !== 'warningLevel' && f.sort !== 'lastSeenAt';
   // The statement's key names whether it counts (a total remembered as capped is not counted).
   const readRows = () =>
-    keysetShapedRows(
-      keyset,
-      f,
-      counted ? { ...shaped, shape: `${shaped.shape}\u0000${counted.capped}` } : shaped,
-      page,
-      anchored ? { key: `devices\u0000${shaped.shape}\u0000${JSON.stringify(values)}`, of: (r) => ({ version: r.listVersion, value: r.keyset, id: r.id }) } : undefined,
-    );
+    withResolved(db, 'devices', scopeProjects(f.scopePath), ([projectIds]) => {
+      if (projectIds) values.scopeProjects = idArray(projectIds);
+      return keysetShapedRows(
+        keyset,
+        f,
+        counted ? { ...shaped, shape: `${shaped.shape}\u0000${counted.capped}` } : shaped,
+        page,
+        anchored ? { key: `devices\u0000${shaped.shape}\u0000${JSON.stringify(values)}`, of: (r) => ({ version: r.listVersion, value: r.keyset, id: r.id }) } : undefined,
+      );
+    });
   let rows: Awaited<ReturnType<typeof readRows>>;
   let total: { total: number; exact: boolean };
   if (counted) {
