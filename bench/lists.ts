@@ -102,6 +102,8 @@ interface Line {
   agent?: boolean;
   /** Keyset page: `path` with `after` set to the `next` of this (deep, offset) page. */
   afterOf?: string;
+  /** A page drawn at random from this range for each request (`path` gets `page=`). */
+  pages?: [from: number, to: number];
 }
 
 const LINES: Line[] = [
@@ -116,6 +118,9 @@ const LINES: Line[] = [
   { label: 'devices q=345 (3 digits)', path: '/device/list?topLevel=true&q=345' },
   { label: 'devices q=no-such-device', path: '/device/list?topLevel=true&q=no-such-device' },
   { label: 'devices page 4000', path: '/device/list?topLevel=true&page=4000' },
+  // Deep pages asked at random: the remembered rows (page anchors) cover the range as it is
+  // visited; the first visits pay the offset.
+  { label: 'devices pages 3000–4000 at random', path: '/device/list?topLevel=true', pages: [3000, 4000] },
   { label: 'devices after row 80,000', path: '/device/list?topLevel=true', afterOf: '/device/list?topLevel=true&page=4000' },
   { label: 'devices lastSeenAt after 80,000', path: '/device/list?topLevel=true&sort=lastSeenAt', afterOf: '/device/list?topLevel=true&sort=lastSeenAt&page=4000' },
   { label: 'devices agent page 1', path: '/device/list?topLevel=true', agent: true },
@@ -130,6 +135,7 @@ const LINES: Line[] = [
   { label: 'op logs username=nobody', path: '/logs/list?username=nobody' },
   { label: 'op logs last 24 h', path: `/logs/list?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}` },
   { label: 'op logs page 5000', path: '/logs/list?page=5000' },
+  { label: 'op logs pages 4000–5000 at random', path: '/logs/list', pages: [4000, 5000] },
   { label: 'op logs after row 100,000', path: '/logs/list', afterOf: '/logs/list?page=5000' },
   { label: 'op logs agent page 1', path: '/logs/list', agent: true },
   { label: 'login logs page 1', path: '/logs/loginlist' },
@@ -185,10 +191,12 @@ function postgresTicks(): number {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-async function cannon(url: string, headers: Record<string, string>, connections: number, duration = DURATION): Promise<Run> {
+async function cannon(url: string, headers: Record<string, string>, connections: number, duration = DURATION, vary?: () => string): Promise<Run> {
   const ticks = postgresTicks();
   const before = process.cpuUsage();
-  const r = await autocannon({ url, connections, duration, headers });
+  // `vary`: each request's path (and query) instead of the URL's.
+  const varied = vary ? [{ method: 'GET' as const, setupRequest: (req: { path?: string }) => ({ ...req, path: vary() }) }] : undefined;
+  const r = await autocannon({ url, connections, duration, headers, requests: varied });
   const used = process.cpuUsage(before);
   const requests = Math.max(1, r.requests.total);
   return { cpu: (used.user + used.system) / requests, pg: ((postgresTicks() - ticks) * 1e6) / CLOCK_TICKS / requests, rps: r.requests.average, p50: r.latency.p50, p95: r.latency.p97_5 ?? r.latency.p99, non2xx: r.non2xx + r.errors };
@@ -253,14 +261,16 @@ async function main() {
       const body = check.json();
       if (body.code !== 20000) throw new Error(`${path}: ${check.body.slice(0, 300)}`);
       const total = `${body.data.total.toLocaleString('en')}${body.data.exact === false ? '+' : ''}`;
-      const single = await cannon(`${address}/api/v1${path}`, headers, 1);
+      const [from, to] = line.pages ?? [0, 0];
+      const vary = line.pages ? () => `/api/v1${path}${path.includes('?') ? '&' : '?'}page=${from + Math.floor(Math.random() * (to - from + 1))}` : undefined;
+      const single = await cannon(`${address}/api/v1${path}`, headers, 1, DURATION, vary);
       // The baseline again, in one-second slices alternating with the line's: a shared machine's
       // speed drifts by half within minutes, and a ratio to a figure taken minutes earlier (or
       // even just before) measures the drift.
       const slices = { near: [] as Run[], many: [] as Run[] };
       for (let i = 0; i < DURATION; i++) {
         slices.near.push(await cannon(`${address}/api/v1/config`, {}, CONNECTIONS, 1));
-        slices.many.push(await cannon(`${address}/api/v1${path}`, headers, CONNECTIONS, 1));
+        slices.many.push(await cannon(`${address}/api/v1${path}`, headers, CONNECTIONS, 1, vary));
         await drain();
       }
       const near = { rps: mean(slices.near.map((r) => r.rps)), cpu: mean(slices.near.map((r) => r.cpu)), pg: mean(slices.near.map((r) => r.pg)) };

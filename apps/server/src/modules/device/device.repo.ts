@@ -169,15 +169,17 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   // and child count looked up by key. Joined, PostgreSQL spent more planning the query (1.2 ms:
   // join orders over tables with many indexes) than running it; as lookups 0.26 ms to plan and
   // 0.5 ms to run instead of 0.7. The subquery is named "devices": every column reads its rows.
-  const lookups = (run: SQL | undefined, limit: Placeholder) => {
-    const rows = db.select(getTableColumns(devices)).from(devices).where(and(where, run)).orderBy(...order).limit(limit).as('devices');
+  const lookups = (run: SQL | undefined, limit: Placeholder, offset: Placeholder) => {
+    const rows = db.select(getTableColumns(devices)).from(devices).where(and(where, run)).orderBy(...order).limit(limit).offset(offset).as('devices');
     return db
       .select({ ...lookedUp(rows), keyset: keysetValue(keyset), listVersion: listVersion('devices'), total: totalColumn() })
       .from(rows)
       .orderBy(...order) as unknown as ReturnType<typeof joined>;
   };
+  // After a remembered row (page anchors) the offset is short (the rows between it and the page),
+  // and the rows it skips are read whole: lookups too, not planning the join.
   const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) =>
-    byOffset || f.sort === 'lastSeenAt' ? joined(run, limit, offset) : lookups(run, limit);
+    (byOffset && run === undefined) || f.sort === 'lastSeenAt' ? joined(run, limit, offset) : lookups(run, limit, offset);
   // A page past the first starts at a remembered row (page anchors) when the list's order and
   // matches move only with the devices' counter: not filtered or sorted on what devices report,
   // nor sorted by last update (a device's address or remark changes it, not the counter).
