@@ -70,7 +70,7 @@ const envSchema = z.object({
   /** Rows one spreadsheet import may take (default 100,000 on PostgreSQL, 20,000 on PGlite). */
   IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(IMPORT_MAX_ROWS).optional(),
   DATABASE_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
-  /** Named statements for unfiltered list pages (lib/sql.ts runPrepared); 0: none (PgBouncer before 1.21). */
+  /** Named statements for list pages (lib/sql.ts runPrepared); 0: none (behind PgBouncer in transaction mode). */
   DATABASE_NAMED_STATEMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
   MQTT_PORT: port.default(1883),
   MQTT_URL: urlWith(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),

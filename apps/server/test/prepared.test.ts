@@ -3,12 +3,14 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { devices, projects } from '../src/db/schema/index.js';
 import { flatRows } from '../src/lib/sql.js';
+import { customPlanPool } from '../src/db/client.js';
 import { apiAs, buildTestApp, type TestApp } from './helpers.js';
 
 /**
- * List queries as lib/sql.ts runs them (issue #14). Unfiltered list pages are named statements that PostgreSQL may keep a generic plan for
- * (lib/sql.ts runPrepared, issue #14); a page with a filter value stays unnamed, planned for its
- * values. On PGlite the same requests must answer the same pages.
+ * List queries as lib/sql.ts runs them (issue #14). Unfiltered list pages, and a project's
+ * device page, are named statements that PostgreSQL may keep a generic plan for (lib/sql.ts
+ * runPrepared); a page with another filter value is named in the custom-plan pool, planned for
+ * its values at every execution. On PGlite the same requests must answer the same pages.
  */
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -27,9 +29,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** What every pooled connection has prepared under a name (pg_prepared_statements is per session). */
-async function namedStatements(): Promise<{ statement: string; generic_plans: number; custom_plans: number }[]> {
-  const pool = (t.database.db as unknown as { $client: pg.Pool }).$client;
+/**
+ * What every pooled connection has prepared under a name (pg_prepared_statements is per session):
+ * of the main pool, or of the custom-plan pool (`custom`).
+ */
+async function namedStatements(custom = false): Promise<{ statement: string; generic_plans: number; custom_plans: number }[]> {
+  const pool = custom ? customPlanPool(t.database.db)! : (t.database.db as unknown as { $client: pg.Pool }).$client;
   const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
   try {
     const found = await Promise.all(
@@ -49,8 +54,9 @@ describe('list pages and generic plans', () => {
     // The cursor's next page, whose position is a bound value: named too.
     const second = await ok('admin', 'GET', `/device/list?limit=20&after=${encodeURIComponent(first.next)}`);
     expect(second.items[0].sn).toBe('GP-040');
-    // A filter value: the project's 12 devices, newest first.
-    for (let i = 0; i < 7; i++) {
+    // A filter value: the project's 12 devices, newest first. Its index gives a project's devices
+    // in order whatever the project: one plan for every value, named too.
+    for (let i = 0; i < 12; i++) {
       const inProject = await ok('admin', 'GET', `/device/list?limit=20&projectId=${projectId}`);
       expect(inProject.items.map((d: { sn: string }) => d.sn)).toEqual(
         [60, 55, 50, 45, 40, 35, 30, 25, 20, 15, 10, 5].map((i) => `GP-${String(i).padStart(3, '0')}`),
@@ -67,8 +73,28 @@ describe('list pages and generic plans', () => {
     expect(page.filter((s) => cursor.test(s.statement)).length).toBeGreaterThan(0);
     // Run twelve times, mostly on one connection (the pool lends the last one returned).
     expect(Math.max(...plain.map((s) => Number(s.generic_plans)))).toBeGreaterThan(0);
-    // The project filter's page was never a named statement.
-    expect(named.filter((s) => s.statement.includes('"project_id" = $'))).toEqual([]);
+    const inProject = named.filter((s) => s.statement.includes('"devices"."project_id" = $'));
+    expect(inProject.length).toBeGreaterThan(0);
+    expect(Math.max(...inProject.map((s) => Number(s.generic_plans)))).toBeGreaterThan(0);
+  });
+
+  it('plans a filter whose best plan depends on its value at each execution: a type, a text in a project', async () => {
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    for (let i = 0; i < 7; i++) {
+      expect((await ok('admin', 'GET', `/device/list?limit=20&typeId=${typeId}`)).items[0].sn).toBe('GP-060');
+      const found = await ok('admin', 'GET', `/device/list?limit=20&projectId=${projectId}&q=gp-05`);
+      expect(found.items.map((d: { sn: string }) => d.sn)).toEqual(['GP-055', 'GP-050']);
+    }
+    if (t.database.engine !== 'postgres') return;
+    // A type's devices (a type of 50,000 beside one of 3) and a text search (a few matches or
+    // thousands) are named in the custom-plan pool only: parsed once per connection, planned for
+    // each value, never with a generic plan.
+    const skewed = (s: { statement: string }) => s.statement.includes('"devices"."type_id" = $') || s.statement.includes('like $');
+    expect((await namedStatements()).filter(skewed)).toEqual([]);
+    const custom = (await namedStatements(true)).filter(skewed);
+    expect(custom.length).toBeGreaterThan(0);
+    expect(Math.max(...custom.map((s) => Number(s.custom_plans)))).toBeGreaterThan(5);
+    expect(custom.map((s) => Number(s.generic_plans))).toEqual(custom.map(() => 0));
   });
 
   it('writes a state and a level into the alarm page, which keeps it named; a device filter is bound', async () => {

@@ -129,6 +129,12 @@ export interface ShapedList {
   db: object;
   shape: string;
   values: Record<string, unknown>;
+  /**
+   * One plan serves every value of the list's filters: an index bounds its rows by one of them
+   * and gives them in the list's order whatever the value (a project's devices by creation). Its
+   * first page may then keep a generic plan (`runPage`) like a list without filter values.
+   */
+  anyValuePlan?: boolean;
 }
 
 /**
@@ -279,9 +285,10 @@ function anchorBefore(db: object, key: string, position: number): { position: nu
  * placeholders) with the run's condition, whose cursor value and id are placeholders too
  * (`k_value`, `k_id`), as are the limit and offset it is given (`k_limit`, `k_offset`).
  *
- * A list without a filter value (no placeholder in `shaped`) reads its first rows, or its first
- * run after a cursor, with a named statement whose limit is written in (`runPage`): PostgreSQL
- * may keep a generic plan for it instead of planning it per request (`runPrepared`).
+ * A list without a filter value (no placeholder in `shaped`), or one whose plan is the same for
+ * every value (`anyValuePlan`), reads its first rows, or its first run after a cursor, with a
+ * named statement whose limit is written in (`runPage`): PostgreSQL may keep a generic plan for
+ * it instead of parsing and planning it per request (`runPrepared`).
  *
  * With `anchoring`, a page past the first by offset starts at a remembered row when it can
  * (page anchors, above).
@@ -332,7 +339,7 @@ async function runsFrom<R>(
   const cursor = placeholders();
   const runs: (SQL | undefined)[] = after ? keysetRuns(k, after, cursor.bind) : [undefined];
   const key = `${shaped.shape}\u0000${cursor.shape(k.sort, k.order)}`;
-  const unfiltered = Object.keys(shaped.values).length === 0;
+  const unfiltered = shaped.anyValuePlan === true || Object.keys(shaped.values).length === 0;
   const read = (run: SQL | undefined, limit: number, offset: number) =>
     runPage(
       shaped.db,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Column, fillPlaceholders, is, noopDecoder, SQL, sql, Subquery, type DriverValueDecoder, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import { NodePgPreparedQuery } from 'drizzle-orm/node-postgres';
+import { customPlanPool } from '../db/client.js';
 
 /** Escapes LIKE wildcards so user input matches literally. */
 export function escapeLike(s: string): string {
@@ -104,9 +105,8 @@ function literal(n: number): Placeholder {
   return sql.raw(String(Math.trunc(n))) as unknown as Placeholder;
 }
 
-/** The name of the statement prepared for `key` when it is generic, or '' (unnamed). */
-function statementName(key: string, generic: boolean): string {
-  if (!generic) return '';
+/** The name of the statement prepared for `key`, or '' (unnamed) past `namedMax`. */
+function statementName(key: string): string {
   let name = named.get(key);
   if (name === undefined) {
     if (named.size >= namedMax) return '';
@@ -122,14 +122,20 @@ function statementName(key: string, generic: boolean): string {
  * with the same kind of filters and sort only binds new values. `key` must name everything that
  * changes the SQL (`placeholders().shape`), and a family prefix when lists share a database.
  *
- * `prepare(name)` prepares it with drizzle's `.prepare(name)`. The name is '' (an unnamed
- * statement, which PostgreSQL parses and plans at each execution with its values) unless
- * `generic`: then it is named after the key, and each pooled connection parses it once and, after
- * five executions, keeps a generic plan if that costs no more than the plans made for the values
- * (PostgreSQL's `plan_cache_mode = auto`). A caller asks for `generic` only where no filter value
- * is a placeholder (the unfiltered lists, a cursor's position): a generic plan knows no value, and
- * for a skewed filter (a project of 50,000 devices beside one of 3) the plan made for the average
- * one would be slow for the others. Named statements need a direct connection or PgBouncer 1.21+
+ * `prepare(name)` prepares it with drizzle's `.prepare(name)`, named after the key: each pooled
+ * connection parses it once. With `generic`, it runs in the main pool, where PostgreSQL keeps a
+ * generic plan after five executions if that costs no more than the plans made for the values
+ * (`plan_cache_mode = auto`). Without, it runs in the database's custom-plan pool
+ * (db/client.ts `customPlanPool`), where every execution is planned for its values: a filtered
+ * page no longer sends and parses its SQL per request (PostgreSQL 1.3 → 0.9 ms, Node 0.83 → 0.64
+ * ms for a text search on the bench database). Where there is no such pool (PGlite, a
+ * transaction), a query drizzle maps itself (not `flatRows`'), or past `namedMax` names, the
+ * statement is unnamed: parsed and planned at each execution. A caller asks for `generic` only where no filter value
+ * is a placeholder (the unfiltered lists, a cursor's position), or where one index bounds the
+ * rows by a filter's value and gives them in the list's order whatever the value (a project's
+ * devices by creation: `ShapedList.anyValuePlan`): a generic plan knows no value, and for a
+ * skewed filter (a type of 50,000 devices beside one of 3) the plan made for the average one
+ * would be slow for the others. Named statements need a direct connection or PgBouncer 1.21+
  * with `max_prepared_statements` (docs/OPERATIONS.md).
  */
 export function runPrepared<R>(
@@ -146,18 +152,30 @@ export function runPrepared<R>(
   }
   let statement = cache.get(key) as Prepared<R> | undefined;
   if (!statement) {
-    statement = flatRows(prepare(statementName(key, generic)));
+    statement = prepareOnce(db, key, prepare, generic);
     cache.set(key, statement as Prepared<unknown>);
   }
   return statement.execute(values);
 }
 
+/** `runPrepared`'s statement for `key`: named in the pool its plans need, or unnamed. */
+function prepareOnce<R>(db: object, key: string, prepare: (name: string) => Prepared<R>, generic: boolean): Prepared<R> {
+  if (generic) return flatRows(prepare(statementName(key)));
+  const pool = customPlanPool(db);
+  const name = pool ? statementName(key) : '';
+  if (pool && name) {
+    const custom = flatRows(prepare(name), pool);
+    if (custom !== undefined) return custom;
+  }
+  return flatRows(prepare(''));
+}
+
 /**
  * Runs a list page prepared for `key` with `values`: its limit and offset bound as the
  * placeholders named in `bound`; or, for a first page (`offset` 0, `limit` = `pageSize` + `extra`,
- * the one more row a keyset page reads) of a list with no filter value (`unfiltered`; a cursor's
- * position may be among `values`) at a size the pager offers, as a named statement with both
- * written in (`generic`). `build` gets the limit and the offset to use.
+ * the one more row a keyset page reads) of a list with no filter value or one plan for every
+ * value (`unfiltered`; a cursor's position may be among `values`) at a size the pager offers, as
+ * a named statement with both written in (`generic`). `build` gets the limit and the offset to use.
  */
 export function runPage<R>(
   db: object,
@@ -192,13 +210,18 @@ interface NodePgPrepared {
  * (the columns' `mapFromDriverValue`, or the SQL expression's), so the rows are the same;
  * anything else (PGlite, a nested select, a custom mapper) keeps drizzle's own `execute`.
  */
-export function flatRows<R>(prepared: Prepared<R>): Prepared<R> {
-  if (!is(prepared, NodePgPreparedQuery)) return prepared;
+export function flatRows<R>(prepared: Prepared<R>): Prepared<R>;
+/** The same, run in `pool` instead of drizzle's client; undefined if its rows are not flat. */
+export function flatRows<R>(prepared: Prepared<R>, pool: NodePgPrepared['client']): Prepared<R> | undefined;
+export function flatRows<R>(prepared: Prepared<R>, pool?: NodePgPrepared['client']): Prepared<R> | undefined {
+  const asIs = pool ? undefined : prepared;
+  if (!is(prepared, NodePgPreparedQuery)) return asIs;
   const p = prepared as unknown as NodePgPrepared;
   const fields = p.fields;
   if (!fields || p.customResultMapper || p.queryConfig.rowMode !== 'array' || fields.some((f) => f.path.length !== 1)) {
-    return prepared;
+    return asIs;
   }
+  const client = pool ?? p.client;
   const keys = fields.map((f) => f.path[0]!);
   type Decoded = { decoder: DriverValueDecoder<unknown, unknown> };
   const decoders = fields.map(({ field }) => {
@@ -215,7 +238,7 @@ export function flatRows<R>(prepared: Prepared<R>): Prepared<R> {
   const n = keys.length;
   return {
     async execute(values = {}) {
-      const res = await p.client.query(p.queryConfig, fillPlaceholders(p.params, values));
+      const res = await client.query(p.queryConfig, fillPlaceholders(p.params, values));
       return res.rows.map((row) => {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < n; i++) {

@@ -131,7 +131,12 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   // A scoped caller's projects are resolved apart, remembered with the devices' counter
   // (`withResolved`): the placeholder `scopeProjects` is given its value once they are known.
   const where = filterOf(f, bind, []);
-  const shaped = { db, shape: shape('devices', f.topLevel === true), values };
+  // A project's devices (the project's device list) by creation, or a device's sub-devices: an
+  // index bounds the rows by the project or parent and gives them in order whatever its value, so
+  // one plan fits every value (the other filters only drop rows of that one project or parent).
+  // Not with a text search, whose best plan depends on how many devices the text matches.
+  const anyValuePlan = !f.q && (f.parentId !== undefined || (f.projectId !== undefined && f.sort === 'createdAt'));
+  const shaped = { db, shape: shape('devices', f.topLevel === true), values, anyValuePlan };
   const matches = (cond: SQL | undefined) => () => db.select({ one: sql`1` }).from(devices).where(cond);
   // Online and warning level change with what devices send; every other filter only with the
   // console's changes, which move the devices' list counter (`versionedPage`). A list filtered
