@@ -104,7 +104,12 @@ interface Line {
   afterOf?: string;
   /** A page drawn at random from this range for each request (`path` gets `page=`). */
   pages?: [from: number, to: number];
+  /** A query parameter drawn at random for each request (`path` gets it): values no memo has seen. */
+  random?: () => string;
 }
+
+/** An integer from `from` to `to`, at random. */
+const between = (from: number, to: number) => from + Math.floor(Math.random() * (to - from + 1));
 
 const LINES: Line[] = [
   { label: 'devices page 1', path: '/device/list?topLevel=true' },
@@ -123,6 +128,11 @@ const LINES: Line[] = [
   { label: 'devices pages 3000–4000 at random', path: '/device/list?topLevel=true', pages: [3000, 4000] },
   { label: 'devices after row 80,000', path: '/device/list?topLevel=true', afterOf: '/device/list?topLevel=true&page=4000' },
   { label: 'devices lastSeenAt after 80,000', path: '/device/list?topLevel=true&sort=lastSeenAt', afterOf: '/device/list?topLevel=true&sort=lastSeenAt&page=4000' },
+  // Each request another text or project: what a page costs the first time it is asked (a page
+  // asked again is read by the ids it had while the registry stands still).
+  { label: 'devices q=5 digits at random', path: '/device/list?topLevel=true', random: () => `q=${between(10_000, 99_999)}` },
+  { label: 'devices q=Battery NNNN at random', path: '/device/list?topLevel=true', random: () => `q=${encodeURIComponent(`Battery ${between(1000, 9999)}`)}` },
+  { label: 'devices projects at random', path: '/device/list?topLevel=true', random: () => `projectId=${between(1, 1000)}` },
   { label: 'devices agent page 1', path: '/device/list?topLevel=true', agent: true },
   { label: 'devices agent q=Battery 12', path: `/device/list?topLevel=true&q=${encodeURIComponent('Battery 12')}`, agent: true },
   { label: 'projects page 1', path: '/project/list' },
@@ -257,12 +267,13 @@ async function main() {
         if (!deep.data?.next) throw new Error(`${line.afterOf}: no next`);
         path += `${path.includes('?') ? '&' : '?'}after=${encodeURIComponent(deep.data.next)}`;
       }
-      const check = await app.inject({ method: 'GET', url: `/api/v1${path}`, headers });
+      const [from, to] = line.pages ?? [0, 0];
+      const drawn = line.pages ? () => `page=${between(from, to)}` : line.random;
+      const vary = drawn ? () => `/api/v1${path}${path.includes('?') ? '&' : '?'}${drawn()}` : undefined;
+      const check = await app.inject({ method: 'GET', url: vary ? vary() : `/api/v1${path}`, headers });
       const body = check.json();
       if (body.code !== 20000) throw new Error(`${path}: ${check.body.slice(0, 300)}`);
       const total = `${body.data.total.toLocaleString('en')}${body.data.exact === false ? '+' : ''}`;
-      const [from, to] = line.pages ?? [0, 0];
-      const vary = line.pages ? () => `/api/v1${path}${path.includes('?') ? '&' : '?'}page=${from + Math.floor(Math.random() * (to - from + 1))}` : undefined;
       const single = await cannon(`${address}/api/v1${path}`, headers, 1, DURATION, vary);
       // The baseline again, in one-second slices alternating with the line's: a shared machine's
       // speed drifts by half within minutes, and a ratio to a figure taken minutes earlier (or

@@ -422,6 +422,53 @@ describe('lists at scale', () => {
     expect(after.slice(1)).toEqual(third.slice(1));
   });
 
+  it('a device page asked again is read by the ids it had, fresh, until the list changes', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path)
+      select 'REM-' || lpad(i::text, 3, '0'), 'Remembered ' || i, ${typeId}, '/1/' from generate_series(1, 30) i`);
+    type Row = { sn: string; address: string; online: boolean };
+    const page = async (who: string, query: string) =>
+      (await ok(who, 'GET', `/device/list?limit=10&${query}`)) as { total: number; items: Row[]; next?: string };
+    const sns = (p: { items: Row[] }) => p.items.map((d) => d.sn);
+    const all = Array.from({ length: 30 }, (_, i) => `REM-${String(30 - i).padStart(3, '0')}`);
+    const first = await page('admin', 'q=rem-');
+    expect(sns(first)).toEqual(all.slice(0, 10));
+    expect(first.next).toBeDefined();
+    // Other values of the same filter, another page, another caller: pages of their own.
+    expect(sns(await page('admin', 'q=rem-01'))).toEqual(['REM-019', 'REM-018', 'REM-017', 'REM-016', 'REM-015', 'REM-014', 'REM-013', 'REM-012', 'REM-011', 'REM-010']);
+    expect(sns(await page('admin', 'q=rem-&page=3'))).toEqual(all.slice(20, 30));
+    expect(sns(await page('agent', 'q=rem-'))).toEqual([]);
+    // Asked again, the page is its remembered ids' rows: a device slipped in ahead with the
+    // triggers off (what no statement of ours can do) is not among them…
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`insert into devices (sn, name, type_id, owner_path, created_at)
+        values ('REM-GHOST', 'Ghost', ${typeId}, '/1/', now() + interval '1 hour')`);
+    });
+    // …but the rows are read anew: what devices report (online, address) moves no counter.
+    await db.execute(sql`update devices set online = true, address = 'Bay 9' where sn = 'REM-029'`);
+    const again = await page('admin', 'q=rem-');
+    expect(sns(again)).toEqual(all.slice(0, 10));
+    expect(again.items[1]).toMatchObject({ sn: 'REM-029', online: true, address: 'Bay 9' });
+    expect(again.next).toBe(first.next);
+    expect(sns(await page('admin', 'q=rem-&page=3'))).toEqual(all.slice(20, 30));
+    expect(sns(await page('agent', 'q=rem-'))).toEqual([]);
+    // Any statement that changes the list moves the devices' counter: read again, both devices in.
+    await db.execute(sql`insert into devices (sn, name, type_id, owner_path, created_at)
+      values ('REM-NEW', 'New', ${typeId}, '/1/', now() + interval '2 hours')`);
+    const now = ['REM-NEW', 'REM-GHOST', ...all];
+    expect(sns(await page('admin', 'q=rem-'))).toEqual(now.slice(0, 10));
+    expect(sns(await page('admin', 'q=rem-&page=3'))).toEqual(now.slice(20, 30));
+    // A device moved into the agent's subtree shows there at once.
+    const agentPath = (await db.execute(sql`select path from users where id = ${agentId}`)) as unknown as { rows: { path: string }[] };
+    await db.execute(sql`update devices set owner_path = ${agentPath.rows[0]!.path} where sn = 'REM-007'`);
+    expect(sns(await page('agent', 'q=rem-'))).toEqual(['REM-007']);
+    await db.execute(sql`delete from devices where sn like 'REM-%'`);
+    expect(sns(await page('admin', 'q=rem-'))).toEqual([]);
+  });
+
   it('a deep operation-log page starts at a remembered row until a log is written or removed', async () => {
     const db = t.database.db;
     await db.execute(sql`

@@ -181,6 +181,15 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .from(rows)
       .orderBy(...order) as unknown as ReturnType<typeof joined>;
   };
+  // A remembered page's rows by id (lib/keyset.ts remembered pages): no filter, one statement
+  // with a generic plan for every list, value and page; its total is remembered apart.
+  const byIds = (ids: SQL) => {
+    const rows = db.select(getTableColumns(devices)).from(devices).where(sql`${devices.id} = any(${ids})`).as('devices');
+    return db
+      .select({ ...lookedUp(rows), keyset: keysetValue(keyset), listVersion: listVersion('devices'), total: sql<null>`null::int` })
+      .from(rows)
+      .orderBy(...order) as unknown as ReturnType<typeof joined>;
+  };
   // After a remembered row (page anchors) the offset is short (the rows between it and the page),
   // and the rows it skips are read whole: lookups too, not planning the join.
   const page = (run: SQL | undefined, limit: Placeholder, offset: Placeholder, byOffset: boolean) =>
@@ -198,7 +207,13 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
         f,
         counted ? { ...shaped, shape: `${shaped.shape}\u0000${counted.capped}` } : shaped,
         page,
-        anchored ? { key: `devices\u0000${shaped.shape}\u0000${JSON.stringify(values)}`, of: (r) => ({ version: r.listVersion, value: r.keyset, id: r.id }) } : undefined,
+        anchored
+          ? {
+              key: `devices\u0000${shaped.shape}\u0000${JSON.stringify(values)}`,
+              of: (r) => ({ version: r.listVersion, value: r.keyset, id: r.id }),
+              byIds: { key: 'devices.page', rows: byIds },
+            }
+          : undefined,
       );
     });
   let rows: Awaited<ReturnType<typeof readRows>>;
