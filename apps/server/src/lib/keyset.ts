@@ -3,6 +3,7 @@ import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import { refuse } from './errors.js';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { placeholders, runPage, runPrepared, type Bind, type Prepared } from './sql.js';
+import { idArray } from './paging.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -205,7 +206,7 @@ export async function keysetListRows<R>(
     shaped.db,
     `${shaped.shape}\u0000${k.sort}\u0000${k.order}\u0000byIds`,
     // An array literal: the same text on node-postgres and PGlite.
-    { k_ids: `{${chosen.map((r) => r.id).join(',')}}` },
+    { k_ids: idArray(chosen.map((r) => r.id)) },
     (name) => rows(sql`${k.id} = any(${sql.placeholder('k_ids')}::bigint[])`).orderBy(...order).prepare(name),
     true,
   );
@@ -340,7 +341,7 @@ export async function keysetShapedRows<R>(
     const rows = await runPrepared(
       db,
       `${byIds.key}\u0000${k.sort}\u0000${k.order}\u0000byIds`,
-      { p_ids: `{${known.ids.join(',')}}` },
+      { p_ids: idArray(known.ids) },
       (name) => byIds.rows(sql`${sql.placeholder('p_ids')}::bigint[]`).prepare(name),
       true,
     );

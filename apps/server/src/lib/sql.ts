@@ -127,16 +127,18 @@ function statementName(key: string): string {
  * generic plan after five executions if that costs no more than the plans made for the values
  * (`plan_cache_mode = auto`). Without, it runs in the database's custom-plan pool
  * (db/client.ts `customPlanPool`), where every execution is planned for its values: a filtered
- * page no longer sends and parses its SQL per request (PostgreSQL 1.3 → 0.9 ms, Node 0.83 → 0.64
- * ms for a text search on the bench database). Where there is no such pool (PGlite, a
- * transaction), a query drizzle maps itself (not `flatRows`'), or past `namedMax` names, the
- * statement is unnamed: parsed and planned at each execution. A caller asks for `generic` only where no filter value
- * is a placeholder (the unfiltered lists, a cursor's position), or where one index bounds the
- * rows by a filter's value and gives them in the list's order whatever the value (a project's
- * devices by creation: `ShapedList.anyValuePlan`): a generic plan knows no value, and for a
- * skewed filter (a type of 50,000 devices beside one of 3) the plan made for the average one
- * would be slow for the others. Named statements need a direct connection or PgBouncer 1.21+
- * with `max_prepared_statements` (docs/OPERATIONS.md).
+ * page no longer sends and parses its SQL per request (PostgreSQL 1.3 → 0.9 ms, Node 0.83 →
+ * 0.64 ms for a text search on the bench database). Where there is no such pool (PGlite, a
+ * transaction), for a query drizzle maps itself (not `flatRows`'), or past `namedMax` names, the
+ * statement is unnamed: parsed and planned at each execution.
+ *
+ * A caller asks for `generic` only where no filter value is a placeholder (the unfiltered lists,
+ * a cursor's position), or where one index bounds the rows by a filter's value and gives them in
+ * the list's order whatever the value (a project's devices by creation:
+ * `ShapedList.anyValuePlan`): a generic plan knows no value, and for a skewed filter (a type of
+ * 50,000 devices beside one of 3) the plan made for the average one would be slow for the
+ * others. Named statements and the custom-plan pool's session setting need a direct connection
+ * (behind PgBouncer in transaction mode: `DATABASE_NAMED_STATEMENTS=0`, docs/OPERATIONS.md).
  */
 export function runPrepared<R>(
   db: object,
