@@ -53,7 +53,7 @@ async function namedStatements(custom = false): Promise<{ statement: string; gen
 const registryChanged = () => t.database.db.execute(sql`update list_versions set version = version + 1 where name = 'devices'`);
 
 describe('list pages and generic plans', () => {
-  it('reads an unfiltered page through a named statement with a generic plan, a filtered one planned per request', async () => {
+  it("reads an unfiltered page and a project's page through named statements with a generic plan", async () => {
     const first = await ok('admin', 'GET', '/device/list?limit=20');
     expect(first.items.map((d: { sn: string }) => d.sn).slice(0, 3)).toEqual(['GP-060', 'GP-059', 'GP-058']);
     for (let i = 0; i < 11; i++) {
