@@ -73,6 +73,16 @@ const envSchema = z.object({
   /** Named statements for list pages (lib/sql.ts runPrepared); 0: none (behind PgBouncer in transaction mode). */
   DATABASE_NAMED_STATEMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
   MQTT_PORT: port.default(1883),
+  /** Embedded broker: largest MQTT packet a device may send, in bytes (refused from its header). */
+  MQTT_MAX_PACKET: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(256 * 1024),
+  /** Embedded broker: seconds a new connection has to send CONNECT. */
+  MQTT_CONNECT_TIMEOUT: anyDuration.refine((s) => s >= 1 && s <= 300, 'between 1 and 300 seconds').default(10),
+  /** Embedded broker: new connections per client address and minute (0: no limit). */
+  MQTT_CONNECTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** Embedded broker: MQTT over TLS on this port, with MQTT_TLS_CERT and MQTT_TLS_KEY (PEM files). */
+  MQTT_TLS_PORT: port.optional(),
+  MQTT_TLS_CERT: z.string().min(1).optional(),
+  MQTT_TLS_KEY: z.string().min(1).optional(),
   MQTT_URL: urlWith(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
   MQTT_USERNAME: z.string().min(1).max(256).optional(),
   MQTT_PASSWORD: z.string().min(1).max(256).optional(),
@@ -137,6 +147,7 @@ const envSchema = z.object({
       if (e[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `required when ${because}` });
     }
   };
+  need(e.MQTT_TLS_PORT !== undefined, ['MQTT_TLS_CERT', 'MQTT_TLS_KEY'], 'MQTT_TLS_PORT is set');
   need(e.CARRIER === 'onelink', ['ONELINK_BASE_URL', 'ONELINK_APP_ID', 'ONELINK_PASSWORD'], 'CARRIER=onelink');
   need(
     e.PAYMENT_PROVIDER === 'wechat',
@@ -159,6 +170,10 @@ export interface Config {
   mqttPortSet: boolean;
   /** External broker (MQTT_URL): the embedded one is not started. */
   mqttUrl?: string;
+  /** The embedded broker's limits (docs/PROTOCOL.md "Limits"). */
+  mqttLimits: { maxPacketBytes: number; connectTimeoutMs: number; connectsPerMinute: number };
+  /** The embedded broker's TLS listener. */
+  mqttTls?: { port: number; certFile: string; keyFile: string };
   /** The server's own login at the external broker (MQTT_USERNAME or the URL's user). */
   mqttUsername?: string;
   mqttPassword?: string;
@@ -298,6 +313,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
+    mqttLimits: { maxPacketBytes: e.MQTT_MAX_PACKET, connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT * 1000, connectsPerMinute: e.MQTT_CONNECTS_PER_MINUTE },
+    mqttTls: e.MQTT_TLS_PORT ? { port: e.MQTT_TLS_PORT, certFile: path.resolve(e.MQTT_TLS_CERT!), keyFile: path.resolve(e.MQTT_TLS_KEY!) } : undefined,
     mqttUsername: e.MQTT_USERNAME ?? fromUrl(brokerUrl?.username),
     mqttPassword: e.MQTT_PASSWORD ?? fromUrl(brokerUrl?.password),
     mqttClientId: e.MQTT_CLIENT_ID ?? `${e.MQTT_SHARE_GROUP}-${os.hostname().replace(/[^A-Za-z0-9_.:-]/g, '_')}`.slice(0, 128),

@@ -73,7 +73,13 @@ async function main() {
     }
   } else {
     try {
-      broker = await startEmbeddedBroker(app.ingest, app.log, { port: config.mqttPort, host: config.host, commands: app.commands });
+      broker = await startEmbeddedBroker(app.ingest, app.log, {
+        port: config.mqttPort,
+        host: config.host,
+        commands: app.commands,
+        limits: config.mqttLimits,
+        tls: config.mqttTls,
+      });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' && !config.mqttPortSet) {
@@ -118,10 +124,17 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      // Devices first (no new messages; the external client acknowledges what it took once
-      // stored), then the app drains the ingestion queue.
+      // Devices first: what the ingestion queue holds is stored while the embedded broker's
+      // connections are still open, so each stored message is acknowledged (a device never has to
+      // resend what was stored; if it does, storage is idempotent). Messages arriving meanwhile
+      // are not taken and not acknowledged. The external client acknowledges what it took once
+      // stored; then the app closes.
       await demo?.stop();
-      await broker?.close();
+      if (broker) {
+        await app.ingest.stop();
+        await broker.settle();
+        await broker.close();
+      }
       await external?.close();
       await app.close();
       await database.close();

@@ -48,16 +48,24 @@ describe('broker auth hooks', () => {
   });
 
   it('EMQX authentication: a device with its secret, never with a wrong one; the console as superuser', async () => {
-    const ok = await hook('emqx/authn', { username: a.sn, password: a.secret, clientid: 'c1' });
+    const ok = await hook('emqx/authn', { username: a.sn, password: a.secret, clientid: a.sn });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['content-type']).toMatch(/^application\/json/);
     expect(ok.json()).toEqual({ result: 'allow', is_superuser: false });
 
-    expect((await hook('emqx/authn', { username: a.sn, password: b.secret, clientid: 'c1' })).json()).toEqual({ result: 'deny', is_superuser: false });
+    expect((await hook('emqx/authn', { username: a.sn, password: b.secret, clientid: a.sn })).json()).toEqual({ result: 'deny', is_superuser: false });
     expect((await hook('emqx/authn', { username: 'NO-SUCH', password: 'x', clientid: 'c2' })).json()).toMatchObject({ result: 'deny' });
-    expect((await hook('emqx/authn', { username: a.sn, clientid: 'c3' })).json()).toMatchObject({ result: 'deny' });
+    expect((await hook('emqx/authn', { username: a.sn, clientid: a.sn })).json()).toMatchObject({ result: 'deny' });
     await expect.poll(async () => (await logs(a.sn)).map((l) => l.reason)).toContain('badCredentials');
     await expect.poll(async () => (await logs('NO-SUCH')).map((l) => l.reason)).toContain('unknownDevice');
+
+    // The client id is bound to the SN: another device's (or any other) client id is refused even
+    // with the right secret, so a device can never take over another's session.
+    expect((await hook('emqx/authn', { username: a.sn, password: a.secret, clientid: b.sn })).json()).toEqual({ result: 'deny', is_superuser: false });
+    expect((await hook('emqx/authn', { username: a.sn, password: a.secret, clientid: `${b.sn}@x` })).json()).toMatchObject({ result: 'deny' });
+    expect((await hook('emqx/authn', { username: a.sn, password: a.secret, clientid: 'c1' })).json()).toMatchObject({ result: 'deny' });
+    expect((await hook('emqx/authn', { username: a.sn, password: a.secret, clientid: `${a.sn}@listener` })).json()).toMatchObject({ result: 'allow' });
+    await expect.poll(async () => (await logs(a.sn)).map((l) => l.reason)).toContain('foreignClientId');
 
     expect((await hook('emqx/authn', { ...SERVER, clientid: 'srv' })).json()).toEqual({ result: 'allow', is_superuser: true });
     expect((await hook('emqx/authn', { username: SERVER.username, password: 'guess', clientid: 'srv' })).json()).toMatchObject({ result: 'deny' });
@@ -65,7 +73,7 @@ describe('broker auth hooks', () => {
 
   it('EMQX authorization: own topics only', async () => {
     const authz = async (username: string, topic: string, action: string) =>
-      (await hook('emqx/authz', { username, clientid: 'c', topic, action })).json().result;
+      (await hook('emqx/authz', { username, clientid: `${username}@app`, topic, action })).json().result;
     expect(await authz(a.sn, `dev/${a.sn}/telemetry`, 'publish')).toBe('allow');
     expect(await authz(a.sn, `dev/${a.sn}/status`, 'publish')).toBe('allow');
     expect(await authz(a.sn, `dev/${a.sn}/cmd`, 'subscribe')).toBe('allow');
@@ -76,12 +84,14 @@ describe('broker auth hooks', () => {
     expect(await authz(a.sn, 'dev/+/telemetry', 'subscribe')).toBe('deny');
     expect(await authz(a.sn, '#', 'subscribe')).toBe('deny');
     expect(await authz('NO-SUCH', 'dev/NO-SUCH/telemetry', 'publish')).toBe('deny');
+    // Authorization checks the client id too (a broker that authenticated it otherwise).
+    expect((await hook('emqx/authz', { username: a.sn, clientid: b.sn, topic: `dev/${a.sn}/telemetry`, action: 'publish' })).json().result).toBe('deny');
     expect(await authz(SERVER.username, '$share/iot-console/dev/+/telemetry', 'subscribe')).toBe('allow');
     await expect.poll(async () => (await logs(a.sn)).map((l) => l.reason)).toContain('foreignTopic');
   });
 
   it('mosquitto-go-auth: user, superuser and ACL by HTTP status, JSON or form bodies', async () => {
-    expect((await hook('mosquitto/user', { username: a.sn, password: a.secret, clientid: 'c' })).statusCode).toBe(200);
+    expect((await hook('mosquitto/user', { username: a.sn, password: a.secret, clientid: `${a.sn}@app` })).statusCode).toBe(200);
     const bad = await hook('mosquitto/user', { username: a.sn, password: 'nope', clientid: 'c' });
     expect(bad.statusCode).toBe(403);
     expect(bad.json()).toMatchObject({ ok: false });
@@ -91,7 +101,7 @@ describe('broker auth hooks', () => {
     expect((await hook('mosquitto/superuser', { username: a.sn })).statusCode).toBe(403);
 
     const acl = async (username: string, topic: string, acc: number) =>
-      (await hook('mosquitto/acl', { username, clientid: 'c', topic, acc })).statusCode;
+      (await hook('mosquitto/acl', { username, clientid: username, topic, acc })).statusCode;
     expect(await acl(a.sn, `dev/${a.sn}/gps`, 2)).toBe(200);
     expect(await acl(a.sn, `dev/${a.sn}/cmd`, 4)).toBe(200);
     expect(await acl(a.sn, `dev/${a.sn}/cmd`, 1)).toBe(200);
@@ -104,13 +114,13 @@ describe('broker auth hooks', () => {
       method: 'POST',
       url: `/api/v1/broker/mosquitto/acl?secret=${SECRET}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username: a.sn, clientid: 'c', topic: `dev/${a.sn}/telemetry`, acc: '2' }).toString(),
+      payload: new URLSearchParams({ username: a.sn, clientid: a.sn, topic: `dev/${a.sn}/telemetry`, acc: '2' }).toString(),
     });
     expect(form.statusCode).toBe(200);
   });
 
   it('answers only a broker that sends the secret (header or query), and rate limits the rest', async () => {
-    const body = { username: a.sn, password: a.secret, clientid: 'c' };
+    const body = { username: a.sn, password: a.secret, clientid: a.sn };
     const missing = await hook('emqx/authn', body, null);
     expect(missing.statusCode).toBe(401);
     expect(missing.json()).toMatchObject({ code: 60204 });
@@ -118,7 +128,7 @@ describe('broker auth hooks', () => {
     expect((await hook(`mosquitto/user?secret=${SECRET}`, body, null)).statusCode).toBe(200);
 
     // The broker itself is never limited …
-    for (let i = 0; i < 40; i++) expect((await hook('mosquitto/acl', { username: a.sn, topic: `dev/${a.sn}/ack`, acc: 2 })).statusCode).toBe(200);
+    for (let i = 0; i < 40; i++) expect((await hook('mosquitto/acl', { username: a.sn, clientid: a.sn, topic: `dev/${a.sn}/ack`, acc: 2 })).statusCode).toBe(200);
     // … a prober is, after 30 tries a minute.
     const codes: number[] = [];
     for (let i = 0; i < 32; i++) codes.push((await hook('emqx/authn', body, `guess-${i}`)).statusCode);

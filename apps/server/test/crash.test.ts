@@ -200,8 +200,8 @@ describe('crash safety of the ingestion path', () => {
 /**
  * Graceful shutdown with a backlog: a device keeps many QoS 1 messages in flight, so that the
  * server holds taken-but-unacknowledged messages in its queue when SIGTERM arrives. The process
- * must exit on its own (not by the 10 s forced exit) after draining, and every message whose
- * PUBACK the device received is in the database.
+ * must exit on its own (not by the 10 s forced exit) after draining, every message whose PUBACK
+ * the device received is in the database, and every message stored was acknowledged.
  */
 describe('SIGTERM drains the ingestion queue', () => {
   const { dataDir, usePg, children, databaseUrlOf, cleanup } = scratch('term');
@@ -283,6 +283,9 @@ describe('SIGTERM drains the ingestion queue', () => {
       // broker closed or not: a message stored but not acknowledged is sent again and stored once).
       expect(stored.size).toBeGreaterThan(ackedAtTerm);
       expect(rows.rows.length).toBe(stored.size);
+      // What was stored was acknowledged: the queue is written while the connections are open, so
+      // the device is never left to resend what the server already has.
+      expect(acked.length).toBe(stored.size);
     } finally {
       await database.close();
     }

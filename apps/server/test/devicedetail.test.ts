@@ -30,7 +30,7 @@ describe('device details', () => {
   /** An mqtt.js device that answers each command with `answer` (undefined: stays silent). */
   const device = async (sn: string, secret: string, answer?: (cmd: { id: string; payload: unknown }) => object | undefined) => {
     const c = await new Promise<MqttClient>((resolve, reject) => {
-      const m = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { username: sn, password: secret, reconnectPeriod: 0 });
+      const m = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, { username: sn, password: secret, clientId: sn, reconnectPeriod: 0 });
       clients.push(m);
       m.once('connect', () => resolve(m));
       m.once('error', reject);

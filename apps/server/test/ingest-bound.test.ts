@@ -48,7 +48,7 @@ describe('bounded ingestion', () => {
     const c = (client = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
       username: d.sn,
       password: d.secret,
-      clientId: `bound-${Math.random().toString(36).slice(2)}`,
+      clientId: `${d.sn}@${Math.random().toString(36).slice(2)}`,
       reconnectPeriod: 0,
     }));
     const topic = `dev/${d.sn}/telemetry`;

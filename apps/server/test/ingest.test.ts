@@ -29,7 +29,7 @@ describe('device ingestion', () => {
       const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, {
         username: sn,
         password: secret,
-        clientId: `${sn}-${Math.random().toString(36).slice(2)}`,
+        clientId: `${sn}@${Math.random().toString(36).slice(2)}`,
         reconnectPeriod: 0,
         connectTimeout: 5000,
         ...extra,
@@ -524,9 +524,10 @@ describe('device ingestion', () => {
     expect(first.json().data.commands).toEqual([
       { id: cmd.id, kind: 'setParams', payload: { '10000030': true }, expiresAt: cmd.expiresAt.getTime() },
     ]);
-    // Handed over once.
-    expect((await httpUplink(d.sn, d.secret, 'status', { online: true })).json().data.commands).toEqual([]);
+    // Offered again until answered (an answer lost on the way loses no command), then no more.
+    expect((await httpUplink(d.sn, d.secret, 'status', { online: true })).json().data.commands).toEqual([expect.objectContaining({ id: cmd.id })]);
     await httpUplink(d.sn, d.secret, 'ack', { id: cmd.id, result: 'ok' });
+    expect((await httpUplink(d.sn, d.secret, 'status', { online: true })).json().data.commands).toEqual([]);
     const rows = await t.database.db.execute(sql`select status from device_commands where id = ${cmd.id}`);
     expect((rows as unknown as { rows: { status: string }[] }).rows[0]!.status).toBe('succeeded');
     // Queued (no connection), then handed over in the HTTP answer.

@@ -27,6 +27,14 @@ export function parseDeviceTopic(topic: string): { sn: string; kind: string } | 
 }
 
 /**
+ * The MQTT client ids a device may use: its SN, or its SN, `@` and a suffix of its own (`BMU-0001`,
+ * `BMU-0001@cmd`). `@` is not a character of SNs, so no device's client id is another's.
+ */
+export function isOwnClientId(sn: string, clientId: string): boolean {
+  return clientId === sn || (clientId.startsWith(`${sn}@`) && clientId.length > sn.length + 1 && clientId.length <= sn.length + 1 + 32);
+}
+
+/**
  * A device timestamp: epoch milliseconds, epoch seconds (10 digits, as §9 reads them) or an ISO
  * 8601 string. Absent: the time the server received the message.
  */
@@ -130,6 +138,8 @@ export const INGEST_REASONS = [
   'timeOutOfRange',
   'rateLimited',
   'unsupportedProtocol',
+  'foreignClientId',
+  'tooLarge',
 ] as const;
 export type IngestReason = (typeof INGEST_REASONS)[number];
 

@@ -101,9 +101,26 @@ export class CommandService {
     return row;
   }
 
-  /** A device (re)connected over MQTT: what waits for it is published now. */
-  async deliverPending(device: { id: number; sn: string }): Promise<void> {
-    await this.serial(device.sn, async () => this.deliver(device.sn, await repo.pendingCommands(this.db, device.id, new Date())));
+  /**
+   * A device (re)connected over MQTT: what waits for it is published now. `again` (the device
+   * subscribed to its command topic): also what it was sent before and has not answered, since a
+   * command published to a connection that then dropped may never have arrived. Delivery is at
+   * least once until the device answers or the command expires; the device acts on an id once.
+   */
+  async deliverPending(device: { id: number; sn: string }, opts: { again?: boolean } = {}): Promise<void> {
+    await this.serial(device.sn, async () => {
+      const now = new Date();
+      const rows = await repo.pendingCommands(this.db, device.id, now, { unanswered: opts.again });
+      const resend = rows.filter((r) => r.status === 'sent');
+      await this.deliver(device.sn, rows.filter((r) => r.status === 'pending'));
+      for (const row of resend) {
+        try {
+          if (await this.downlink(device.sn, toEnvelope(row))) await this.logCommands([row], 'resent');
+        } catch (err) {
+          this.log.warn({ err, command: row.id }, 'command not sent again');
+        }
+      }
+    });
   }
 
   /**
@@ -121,14 +138,20 @@ export class CommandService {
     return run;
   }
 
-  /** An HTTP device's uplink: the commands waiting for it, marked sent (they travel in the answer). */
+  /**
+   * An HTTP device's uplink: the commands waiting for it, marked sent (they travel in the answer),
+   * and those sent before that it has not answered yet: an answer lost on the way must not lose
+   * its commands, so each is offered again until the device acknowledges it (`ok`, `error` or a
+   * first `progress`) or it expires.
+   */
   async takePending(deviceId: number): Promise<Command[]> {
-    const pending = await repo.pendingCommands(this.db, deviceId, new Date());
+    const open = await repo.pendingCommands(this.db, deviceId, new Date(), { unanswered: true });
+    const pending = open.filter((r) => r.status === 'pending');
     const taken = await repo.claimCommands(this.db, pending.map((r) => r.id));
     const rows = pending.filter((r) => taken.has(r.id));
     this.emit(rows.map((r) => ({ ...r, status: 'sent' })));
     await this.logCommands(rows, 'sent', 'http');
-    return rows.map(toEnvelope);
+    return open.filter((r) => r.status === 'sent' || taken.has(r.id)).map(toEnvelope);
   }
 
   /** The device's acknowledgement; an unknown or foreign id is ignored (returns undefined). */

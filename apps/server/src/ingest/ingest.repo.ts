@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DeviceLogKind } from '@iot/contract';
 import type { Db, Executor } from '../db/client.js';
 import { deviceCommands, devices, deviceTypeParams } from '../db/schema/index.js';
@@ -205,7 +205,7 @@ export function deviceIdsOf(b: Batch): number[] {
 /** What the device log says of a command (kind `command`): sent, queued, recorded offline, timed out. */
 export interface CommandLogEntry {
   deviceId: number;
-  detail: { id: string; kind: string; event: 'sent' | 'queued' | 'offline' | 'timeout'; via?: 'http' };
+  detail: { id: string; kind: string; event: 'sent' | 'resent' | 'queued' | 'offline' | 'timeout'; via?: 'http' };
 }
 
 /**
@@ -348,12 +348,18 @@ export async function releaseCommands(db: Executor, ids: string[]) {
     .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'sent')));
 }
 
-/** Commands not delivered yet and still valid, oldest first. */
-export async function pendingCommands(db: Executor, deviceId: number, now: Date) {
+/**
+ * Commands not delivered yet and still valid, oldest first; `unanswered`: also those delivered
+ * that the device has not answered at all (no progress either).
+ */
+export async function pendingCommands(db: Executor, deviceId: number, now: Date, opts: { unanswered?: boolean } = {}) {
+  const open = opts.unanswered
+    ? or(eq(deviceCommands.status, 'pending'), and(eq(deviceCommands.status, 'sent'), isNull(deviceCommands.progress)))
+    : eq(deviceCommands.status, 'pending');
   return db
     .select()
     .from(deviceCommands)
-    .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.status, 'pending'), gt(deviceCommands.expiresAt, now)))
+    .where(and(eq(deviceCommands.deviceId, deviceId), open, gt(deviceCommands.expiresAt, now)))
     .orderBy(deviceCommands.createdAt)
     .limit(20);
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  DEVICE_LIMITS,
   UPLINK_KINDS,
   ackSchema,
   deviceAlarmSchema,
@@ -35,8 +36,8 @@ export interface IngestOptions {
   /** … and this far in the future (clock drift). */
   maxFutureMs: number;
   /**
-   * Messages per device per second (bursts of twice that). Past it a message is not taken: MQTT
-   * QoS 1 closes the connection unacknowledged (the device sends again later), QoS 0 is dropped,
+   * Messages per device per second (bursts of twice that). Past it the embedded broker holds the
+   * device's next message back until its turn (its PUBACK comes later, nothing is dropped), and
    * HTTP answers 42900; logged once a minute.
    */
   perDeviceRate: number;
@@ -73,10 +74,14 @@ interface Presence {
   online: boolean;
   lastSeen: number;
   lastWritten: number;
-  /** Token bucket of the per-device rate limit. */
-  tokens: number;
-  refilledAt: number;
+  /**
+   * The per-device rate limit as a virtual schedule (GCRA): the time the device's next message is
+   * due at its rate. A message may come up to a burst ahead of it.
+   */
+  dueAt: number;
   limitedLoggedAt: number;
+  /** Open MQTT connections of the device (embedded broker, demo fleet): online while any is. */
+  connections: number;
   /** The status `info` this process last wrote for the device (JSON), to write it only when it changes. */
   info?: string;
 }
@@ -85,6 +90,10 @@ interface Presence {
 export const STATUS_INFO_KEYS = 32;
 
 const CACHE_MS = 30_000;
+/** Devices whose credentials and registry row are remembered (least recently used are dropped). */
+const DEVICE_CACHE_MAX = 20_000;
+/** A stand-in credential hash, compared for an unknown SN so its refusal costs what a known one's does. */
+const NO_DEVICE_HASH = hashToken(crypto.randomBytes(32).toString('hex'));
 /** Attempts at writing a batch that PostgreSQL rolled back for a deadlock or serialization failure. */
 const WRITE_ATTEMPTS = 3;
 
@@ -96,6 +105,7 @@ const WRITE_ATTEMPTS = 3;
  */
 export class IngestService {
   private readonly writer: BatchWriter;
+  /** SN → device, in least-recently-used order (a Map keeps insertion order). */
   private readonly devices = new Map<string, { device: IngestDevice | undefined; at: number }>();
   private readonly params = new Map<number, { defs: Map<string, ParamDef>; at: number }>();
   private readonly presence = new Map<number, Presence>();
@@ -177,11 +187,21 @@ export class IngestService {
     this.sweepTimer.unref();
   }
 
-  /** SIGTERM: stop taking messages and write what is queued. */
-  async stop(): Promise<void> {
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.offBus();
-    await this.writer.drain();
+  private stopped: Promise<void> | undefined;
+
+  /** True once `stop` was called: no new message is taken. */
+  get stopping(): boolean {
+    return this.stopped !== undefined;
+  }
+
+  /** SIGTERM: stop taking messages and write what is queued (once, however often it is called). */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      if (this.sweepTimer) clearInterval(this.sweepTimer);
+      this.offBus();
+      await this.writer.drain();
+    })();
+    return this.stopped;
   }
 
   get queuedRows(): number {
@@ -195,14 +215,14 @@ export class IngestService {
 
   /** Checks a device's credentials (MQTT CONNECT, HTTP Basic). */
   async authenticate(sn: string, secret: string): Promise<{ device: IngestDevice } | { reason: IngestReason }> {
-    // No SN holds a NUL byte (PostgreSQL text cannot): such a name is unknown, without a query.
-    if (sn.includes('\u0000')) return { reason: 'unknownDevice' };
-    const device = await repo.deviceBySn(this.db, sn);
-    this.devices.set(sn, { device, at: Date.now() });
-    if (!device) return { reason: 'unknownDevice' };
+    // An unknown SN and a wrong secret cost the same: one registry read (cached alike) and one
+    // hash comparison, so the time of a refusal does not tell which SNs exist.
+    const device = await this.deviceOf(sn, { fresh: true });
     const given = Buffer.from(hashToken(secret));
-    const stored = Buffer.from(device.credentialHash ?? '');
-    if (given.length !== stored.length || !crypto.timingSafeEqual(given, stored)) return { reason: 'badCredentials' };
+    const stored = Buffer.from(device?.credentialHash ?? NO_DEVICE_HASH);
+    const match = given.length === stored.length && crypto.timingSafeEqual(given, stored);
+    if (!device) return { reason: 'unknownDevice' };
+    if (!match) return { reason: 'badCredentials' };
     // Told only to a device that knows its secret.
     if (!device.enabled) return { reason: 'deviceDisabled' };
     this.revoked.delete(device.id);
@@ -218,20 +238,22 @@ export class IngestService {
   async connected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {
     const now = Date.now();
     const p = this.presenceOf(device.id, now);
+    p.connections++;
     const part: Partial<Batch> = { logs: [this.logRow(device, device.sn, 'connected', undefined, detail)] };
     this.markSeen(device, p, now, part, true);
     await this.writer.add(part);
   }
 
   /**
-   * A connection closed. `othersOpen`: the device still has other connections (a listener on its
-   * command topic while a publisher comes and goes): logged, but the device stays online.
+   * A connection closed. While the device has other connections (a listener on its command topic
+   * while a publisher comes and goes) it is logged, but the device stays online.
    */
-  async disconnected(device: IngestDevice, detail: Record<string, unknown>, othersOpen = 0): Promise<void> {
+  async disconnected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {
     const now = Date.now();
     const p = this.presenceOf(device.id, now);
+    p.connections = Math.max(0, p.connections - 1);
     const part: Partial<Batch> = { logs: [this.logRow(device, device.sn, 'disconnected', undefined, detail)] };
-    if (p.online && othersOpen === 0) this.goOffline(device, p, now, part, 'disconnected');
+    if (p.online && p.connections === 0) this.goOffline(device, p, now, part, 'disconnected');
     await this.writer.add(part);
   }
 
@@ -239,13 +261,15 @@ export class IngestService {
    * One uplink message from a device already authenticated as `device`. Resolves when its rows
    * are committed (a QoS 1 message is acknowledged then); never rejects for the device's mistakes.
    * `onQueued` is called when its rows are in the writer's queue (after any wait for room), or when
-   * it is refused before (a QoS 0 publish is let go then).
+   * it is refused before (a QoS 0 publish is let go then). `paced`: the caller already waited for
+   * the device's turn (`pace`); otherwise a message over the device's rate is refused.
    */
   async uplink(
     device: IngestDevice,
     kind: string,
     payload: Buffer | string | object,
     onQueued?: () => void,
+    opts: { paced?: boolean } = {},
   ): Promise<UplinkOutcome> {
     if (onQueued) onQueued = once(onQueued);
     const now = Date.now();
@@ -261,11 +285,8 @@ export class IngestService {
       onQueued?.();
       return { accepted: 0, rejected: [{ reason: revoked }] };
     }
-    if (!this.takeToken(p, now)) {
-      if (now - p.limitedLoggedAt > 60_000) {
-        p.limitedLoggedAt = now;
-        await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', 'rateLimited', { kind })] }, onQueued);
-      }
+    if (!opts.paced && !this.takeTurn(p, now)) {
+      await this.logLimited(device, p, now, { kind }, onQueued);
       onQueued?.();
       return { accepted: 0, rejected: [{ reason: 'rateLimited' }] };
     }
@@ -284,13 +305,42 @@ export class IngestService {
     return outcome;
   }
 
-  /** The device behind an SN (cached briefly; the registry is the authority). */
-  async deviceOf(sn: string): Promise<IngestDevice | undefined> {
+  /**
+   * Reserves the device's next turn at its rate and returns how long to wait for it (0: now). The
+   * embedded broker waits that long before it takes the message, so a device over its rate is
+   * slowed (its acknowledgements come later) instead of losing messages; logged once a minute.
+   */
+  pace(device: IngestDevice): number {
+    const now = Date.now();
+    const p = this.presenceOf(device.id, now);
+    const interval = 1000 / this.opts.perDeviceRate;
+    const due = Math.max(p.dueAt, now);
+    const wait = Math.max(0, due - this.burstMs() - now);
+    p.dueAt = due + interval;
+    if (wait > 0) void this.logLimited(device, p, now, { slowedMs: Math.round(wait) }).catch(() => undefined);
+    return wait;
+  }
+
+  /**
+   * The device behind an SN (cached briefly; the registry is the authority). At most
+   * DEVICE_CACHE_MAX SNs are remembered, unknown ones included, so a flood of made-up names
+   * cannot grow memory; an SN longer than any SN can be is unknown without a query.
+   */
+  async deviceOf(sn: string, opts: { fresh?: boolean } = {}): Promise<IngestDevice | undefined> {
+    const now = Date.now();
     const hit = this.devices.get(sn);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.device;
-    if (sn.includes('\u0000')) return undefined;
+    if (hit && !opts.fresh && now - hit.at < CACHE_MS) {
+      // Most recently used last.
+      this.devices.delete(sn);
+      this.devices.set(sn, hit);
+      return hit.device;
+    }
+    // No SN holds a NUL byte (PostgreSQL text cannot) or is longer than the column.
+    if (sn.includes('\u0000') || sn.length > DEVICE_LIMITS.sn) return undefined;
     const device = await repo.deviceBySn(this.db, sn);
-    this.devices.set(sn, { device, at: Date.now() });
+    this.devices.delete(sn);
+    this.devices.set(sn, { device, at: now });
+    if (this.devices.size > DEVICE_CACHE_MAX) this.devices.delete(this.devices.keys().next().value!);
     return device;
   }
 
@@ -392,7 +442,7 @@ export class IngestService {
   // ---- presence ---------------------------------------------------------------------------------
 
   private newPresence(now: number, online: boolean): Presence {
-    return { online, lastSeen: now, lastWritten: online ? now : 0, tokens: this.opts.perDeviceRate * 2, refilledAt: now, limitedLoggedAt: 0 };
+    return { online, lastSeen: now, lastWritten: online ? now : 0, dueAt: 0, limitedLoggedAt: 0, connections: 0 };
   }
 
   private presenceOf(id: number, now: number): Presence {
@@ -404,13 +454,23 @@ export class IngestService {
     return p;
   }
 
-  private takeToken(p: Presence, now: number): boolean {
-    const rate = this.opts.perDeviceRate;
-    p.tokens = Math.min(rate * 2, p.tokens + ((now - p.refilledAt) / 1000) * rate);
-    p.refilledAt = now;
-    if (p.tokens < 1) return false;
-    p.tokens -= 1;
+  /** How far ahead of its schedule a device may send: a burst of twice its rate. */
+  private burstMs(): number {
+    return ((this.opts.perDeviceRate * 2 - 1) * 1000) / this.opts.perDeviceRate;
+  }
+
+  /** The device's turn now, if it is within its rate and burst (HTTP, external broker). */
+  private takeTurn(p: Presence, now: number): boolean {
+    const due = Math.max(p.dueAt, now);
+    if (due - this.burstMs() > now) return false;
+    p.dueAt = due + 1000 / this.opts.perDeviceRate;
     return true;
+  }
+
+  private async logLimited(device: IngestDevice, p: Presence, now: number, detail: Record<string, unknown>, onQueued?: () => void) {
+    if (now - p.limitedLoggedAt <= 60_000) return;
+    p.limitedLoggedAt = now;
+    await this.writer.add({ logs: [this.logRow(device, device.sn, 'rejected', 'rateLimited', detail)] }, onQueued);
   }
 
   /** A message or a connection: online now, last-seen written when it is getting old. */
@@ -445,7 +505,10 @@ export class IngestService {
     const part: Partial<Batch> = {};
     const silent: number[] = [];
     for (const [id, p] of this.presence) {
-      if (p.online && now - p.lastSeen >= this.opts.offlineAfterMs) silent.push(id);
+      // A device with an open connection is online however quiet it is: the connection's MQTT
+      // keepalive (or TCP) closes a dead one. Silence takes offline only devices without one
+      // (HTTP devices, devices behind an external broker).
+      if (p.online && p.connections === 0 && now - p.lastSeen >= this.opts.offlineAfterMs) silent.push(id);
     }
     if (silent.length === 0) return;
     const rows = await repo.devicesByIds(this.db, silent);

@@ -1,17 +1,25 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import tls from 'node:tls';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
-import { DOWNLINK_KIND, deviceTopic, parseDeviceTopic } from '@iot/contract';
+import { DOWNLINK_KIND, UPLINK_KINDS, deviceTopic, isOwnClientId, parseDeviceTopic } from '@iot/contract';
 import type { CommandService } from '../ingest/commands.js';
 import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
+import { PacketGate, type GateRefusal } from './mqtt-gate.js';
 
 export interface EmbeddedBroker {
   port: number;
+  /** The TLS listener's port, when one was asked for. */
+  tlsPort?: number;
   broker: Aedes;
+  /** Waits (up to 2 s) until what was written to the connections has left the server (PUBACKs at shutdown). */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** CONNACK codes of MQTT 3.1.1 for a refused login. */
+const IDENTIFIER_REJECTED = 2;
 const BAD_CREDENTIALS = 4;
 const NOT_AUTHORIZED = 5;
 
@@ -30,14 +38,40 @@ function connackV5(reasonCode: number, reasonString: string): Buffer {
  * subscribe only to `dev/<its sn>/cmd`. Every uplink goes through the ingestion service; a QoS 1
  * message is acknowledged (PUBACK) only once its batch is committed.
  */
+export interface BrokerLimits {
+  /** Largest MQTT packet a device may send (MQTT_MAX_PACKET), refused from its header. */
+  maxPacketBytes: number;
+  /** CONNECT must arrive this soon after the connection opens (MQTT_CONNECT_TIMEOUT). */
+  connectTimeoutMs: number;
+  /** New connections per client address and minute (MQTT_CONNECTS_PER_MINUTE); 0: no limit. */
+  connectsPerMinute: number;
+}
+
+export const DEFAULT_BROKER_LIMITS: BrokerLimits = { maxPacketBytes: 256 * 1024, connectTimeoutMs: 10_000, connectsPerMinute: 600 };
+
+/** Whether a client holds a subscription (Aedes keeps them on the client; its types omit them). */
+const subscribedTo = (client: Client, topic: string) =>
+  Boolean((client as Client & { subscriptions?: Record<string, unknown> }).subscriptions?.[topic]);
+
+/** Packets of one device handed to the broker at once (see PacketGate). */
+const PACKETS_PER_READ = 32;
+
+export interface BrokerOptions {
+  port: number;
+  host: string;
+  commands?: CommandService;
+  limits?: Partial<BrokerLimits>;
+  /** MQTT over TLS beside plain MQTT: its port and PEM files (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY). */
+  tls?: { port: number; certFile: string; keyFile: string };
+}
+
 export async function startEmbeddedBroker(
   ingest: IngestService,
   log: FastifyBaseLogger,
-  opts: { port: number; host: string; commands?: CommandService },
+  opts: BrokerOptions,
 ): Promise<EmbeddedBroker> {
+  const limits = { ...DEFAULT_BROKER_LIMITS, ...opts.limits };
   const devices = new WeakMap<Client, IngestDevice>();
-  /** Connected clients per SN (a device may briefly have two while it reconnects). */
-  const connected = new Map<string, number>();
   /** The clients of each SN, to disconnect a device that is disabled, deleted or given a new secret. */
   const clientsOf = new Map<string, Set<Client>>();
   ingest.onRevoked((sns) => {
@@ -51,6 +85,9 @@ export async function startEmbeddedBroker(
   const broker = await Aedes.createBroker({
     // A client that does not read its socket is dropped after 30 s instead of holding memory.
     drainTimeout: 30_000,
+    connectTimeout: limits.connectTimeoutMs,
+    // Client ids are `<SN>` or `<SN>@<suffix>` (SNs are up to 64 characters).
+    maxClientsIdLength: 128,
     // Aedes speaks MQTT 3.1 and 3.1.1. An MQTT 5 device is answered in its own version:
     // CONNACK 0x84 "unsupported protocol version" with a reason string naming the way out (MQTT 5
     // is served in external-broker mode, docs/PROTOCOL.md), then the connection closes.
@@ -79,6 +116,13 @@ export async function startEmbeddedBroker(
           if ('reason' in r) {
             return refuse(r.reason === 'unknownDevice' || r.reason === 'deviceDisabled' ? r.reason : 'badCredentials');
           }
+          // The client id is bound to the SN (`<SN>` or `<SN>@<suffix>`): a device can never take
+          // over another device's session (MQTT closes the older connection of a client id and
+          // hands a persistent session's queued messages to the newer one).
+          if (!isOwnClientId(sn, client.id)) {
+            void ingest.refused(sn, 'foreignClientId', { clientId: client.id, via: 'mqtt' });
+            return done(Object.assign(new Error('Identifier rejected: the client id must be the SN or <SN>@<suffix>'), { returnCode: IDENTIFIER_REJECTED }), false);
+          }
           devices.set(client, r.device);
           done(null, true);
         },
@@ -95,6 +139,40 @@ export async function startEmbeddedBroker(
         if (device) void ingest.refused(device.sn, 'foreignTopic', { topic: packet.topic });
         return done(new Error('publishing to another device’s topic is not allowed'));
       }
+      // A device publishes only the kinds it may send: never to its command topic (a fake command
+      // its own listener would get) nor to any other name under its SN.
+      if (!(UPLINK_KINDS as readonly string[]).includes(topic.kind)) {
+        void ingest.refused(device.sn, 'unknownKind', { topic: packet.topic, via: 'mqtt' });
+        return done(new Error('a device may publish only telemetry, gps, alarm, status and ack'));
+      }
+      // Nothing a device sends is kept by the broker for later subscribers: retain is dropped.
+      packet.retain = false;
+      const wait = ingest.pace(device);
+      if (wait > 0) {
+        // Over its rate: the message is taken at the device's turn. Its PUBACK comes that much
+        // later, and the gate hands the broker the device's next packets only once these are
+        // done, so a device replaying a backlog is slowed down, never cut off.
+        setTimeout(() => take(client!, device, topic.kind, packet, done), wait);
+        return;
+      }
+      take(client!, device, topic.kind, packet, done);
+    },
+    authorizeSubscribe(client, sub, done) {
+      const device = client ? devices.get(client) : undefined;
+      if (device && sub.topic === deviceTopic(device.sn, DOWNLINK_KIND)) return done(null, sub);
+      // Granted QoS 128: refused, the connection stays.
+      done(null, null);
+    },
+  });
+
+  /** Hands one publish to ingestion (after its turn at the device's rate) and answers the broker. */
+  function take(client: Client, device: IngestDevice, kind: string, packet: { qos: number; payload: Buffer | string }, done: (err?: Error | null) => void) {
+    if (client.closed) return done(new Error('connection closed'));
+    // Shutting down: the message is neither taken nor acknowledged (the device sends it again to
+    // the next server), and the connection stays open until the broker closes, so the
+    // acknowledgements of what was stored before still reach the device.
+    if (ingest.stopping) return;
+    {
       if (packet.qos === 0) {
         // Nothing is acknowledged to the device, but the publish is let go only once its rows
         // are in the writer's queue: while the queue is full Aedes stops reading this client's
@@ -106,35 +184,30 @@ export async function startEmbeddedBroker(
           released = true;
           done(null);
         };
-        ingest.uplink(device, topic.kind, packet.payload, release).then(release, (err: unknown) => {
+        ingest.uplink(device, kind, packet.payload, release, { paced: true }).then(release, (err: unknown) => {
           log.error({ err }, 'ingestion failed');
           release();
         });
         return;
       }
-      const work = ingest.uplink(device, topic.kind, packet.payload);
-      // At least once: PUBACK after the commit; a failed write, or a message over the device's
-      // rate, drops the connection unacknowledged so that the device sends the message again.
-      work.then(
-        (outcome) => done(outcome.rejected[0]?.reason === 'rateLimited' ? new Error('rate limited') : null),
+      // At least once: PUBACK (QoS 1; PUBREC for QoS 2) after the commit; a failed write drops
+      // the connection unacknowledged so that the device sends the message again (storage is
+      // idempotent, so resending never duplicates a sample).
+      ingest.uplink(device, kind, packet.payload, undefined, { paced: true }).then(
+        () => done(null),
         (err: unknown) => {
+          // Refused by a stopping server: left unacknowledged, the connection kept for the others.
+          if (ingest.stopping) return;
           log.error({ err }, 'ingestion failed');
           done(new Error('not stored'));
         },
       );
-    },
-    authorizeSubscribe(client, sub, done) {
-      const device = client ? devices.get(client) : undefined;
-      if (device && sub.topic === deviceTopic(device.sn, DOWNLINK_KIND)) return done(null, sub);
-      // Granted QoS 128: refused, the connection stays.
-      done(null, null);
-    },
-  });
+    }
+  }
 
   broker.on('client', (client) => {
     const device = devices.get(client);
     if (device) {
-      connected.set(device.sn, (connected.get(device.sn) ?? 0) + 1);
       let set = clientsOf.get(device.sn);
       if (!set) clientsOf.set(device.sn, (set = new Set()));
       set.add(client);
@@ -146,26 +219,31 @@ export async function startEmbeddedBroker(
   broker.on('clientDisconnect', (client) => {
     const device = devices.get(client);
     if (device) {
-      const n = (connected.get(device.sn) ?? 1) - 1;
-      if (n > 0) connected.set(device.sn, n);
-      else connected.delete(device.sn);
       const set = clientsOf.get(device.sn);
       set?.delete(client);
       if (set?.size === 0) clientsOf.delete(device.sn);
       // Offline only when its last connection closes (a device may listen on one connection
       // and publish on others).
       void ingest
-        .disconnected(device, { clientId: client.id }, n > 0 ? n : 0)
+        .disconnected(device, { clientId: client.id })
         .catch((err: unknown) => log.error({ err }, 'disconnect not recorded'));
     }
   });
 
-  // Commands: published on dev/<sn>/cmd (QoS 1) to a connected device; what waited for a device
-  // goes out when it subscribes to its command topic.
+  /** Whether a connection of the device is subscribed to its command topic. */
+  const listening = (sn: string) => {
+    const topic = deviceTopic(sn, DOWNLINK_KIND);
+    for (const c of clientsOf.get(sn) ?? []) if (subscribedTo(c, topic)) return true;
+    return false;
+  };
+
+  // Commands: published on dev/<sn>/cmd (QoS 1) to a device listening on it; what waited for a
+  // device, and what it was sent but never answered, goes out when it subscribes (or reconnects
+  // to a persistent session that holds the subscription).
   const commands = opts.commands;
   if (commands) {
     commands.setDownlink(async (sn, command) => {
-      if (!connected.has(sn)) return false;
+      if (!listening(sn)) return false;
       await new Promise<void>((resolve, reject) =>
         broker.publish(
           { cmd: 'publish', topic: deviceTopic(sn, DOWNLINK_KIND), payload: Buffer.from(JSON.stringify(command)), qos: 1, retain: false, dup: false },
@@ -174,27 +252,89 @@ export async function startEmbeddedBroker(
       );
       return true;
     });
+    const listens = (device: IngestDevice) =>
+      void commands.deliverPending(device, { again: true }).catch((err: unknown) => log.error({ err }, 'pending commands not delivered'));
     broker.on('subscribe', (subs, client) => {
       const device = client ? devices.get(client) : undefined;
-      if (device && subs.some((s) => s.topic === deviceTopic(device.sn, DOWNLINK_KIND))) {
-        void commands.deliverPending(device).catch((err: unknown) => log.error({ err }, 'pending commands not delivered'));
-      }
+      if (device && subs.some((s) => s.topic === deviceTopic(device.sn, DOWNLINK_KIND))) listens(device);
+    });
+    broker.on('clientReady', (client) => {
+      const device = devices.get(client);
+      if (device && subscribedTo(client, deviceTopic(device.sn, DOWNLINK_KIND))) listens(device);
     });
   }
 
-  const server = net.createServer(broker.handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  // Connections per client address and minute: a reconnect storm or a scan is cut off before
+  // any CONNECT is read (refused connections are logged once a minute per address).
+  const recent = new Map<string, { count: number; since: number; logged: boolean }>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [addr, r] of recent) if (now - r.since >= 60_000) recent.delete(addr);
+  }, 60_000);
+  sweep.unref();
+  const admitAddress = (addr: string | undefined): boolean => {
+    if (!limits.connectsPerMinute || !addr) return true;
+    const now = Date.now();
+    let r = recent.get(addr);
+    if (!r || now - r.since >= 60_000) recent.set(addr, (r = { count: 0, since: now, logged: false }));
+    if (++r.count <= limits.connectsPerMinute) return true;
+    if (!r.logged) {
+      r.logged = true;
+      log.warn({ address: addr, perMinute: limits.connectsPerMinute }, 'mqtt: too many connections from one address; refusing it for the rest of the minute');
+    }
+    return false;
+  };
+
+  const accept = (socket: net.Socket) => {
+    if (!admitAddress(socket.remoteAddress)) return socket.destroy();
+    socket.setNoDelay(true);
+    // TCP keepalive notices a vanished device whose MQTT keepalive is 0 (none).
+    socket.setKeepAlive(true, 60_000);
+    // `client` is read only from socket events, after it is set below.
+    const gate: PacketGate = new PacketGate(socket, {
+      maxPacketBytes: limits.maxPacketBytes,
+      packetsPerRead: PACKETS_PER_READ,
+      onRefused(reason: GateRefusal, detail) {
+        const device = devices.get(client);
+        if (device) void ingest.refused(device.sn, 'tooLarge', { ...detail, limit: limits.maxPacketBytes, via: 'mqtt', why: reason });
+        else log.debug({ address: socket.remoteAddress, reason, ...detail }, 'mqtt connection refused before login');
+      },
+    });
+    const client = broker.handle(gate as unknown as net.Socket) as unknown as Client;
+  };
+
+  const servers: (net.Server | tls.Server)[] = [];
+  const listen = async (server: net.Server | tls.Server, port: number) => {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, opts.host, () => resolve());
+    });
+    servers.push(server);
+    const addr = server.address();
+    return typeof addr === 'object' && addr ? addr.port : port;
+  };
+  const port = await listen(net.createServer(accept), opts.port);
+  let tlsPort: number | undefined;
+  if (opts.tls) {
+    const server = tls.createServer({ cert: fs.readFileSync(opts.tls.certFile), key: fs.readFileSync(opts.tls.keyFile) }, accept);
+    // A failed handshake is the client's problem, not the server's.
+    server.on('tlsClientError', (err) => log.debug({ err }, 'mqtt tls handshake failed'));
+    tlsPort = await listen(server, opts.tls.port);
+  }
   return {
     port,
+    tlsPort,
     broker,
+    async settle() {
+      await new Promise((r) => setTimeout(r, 20));
+      const until = Date.now() + 2000;
+      const busy = () => [...clientsOf.values()].some((set) => [...set].some((c) => !c.closed && (c.conn as unknown as { writableLength: number }).writableLength > 0));
+      while (busy() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    },
     async close() {
+      clearInterval(sweep);
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     },
   };
 }

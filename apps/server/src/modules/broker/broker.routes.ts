@@ -54,7 +54,7 @@ export const brokerRoutes: FastifyPluginAsync<{ broker: BrokerAuthService }> = a
     app,
     api.emqxAuthz,
     async (req) => {
-      const allowed = await broker.may(req.body.username, req.body.topic, accessOfAction(req.body.action));
+      const allowed = await broker.may(req.body.username, req.body.topic, accessOfAction(req.body.action), req.body.clientid);
       return { result: allowed ? ('allow' as const) : ('deny' as const) };
     },
     extras,
@@ -73,7 +73,7 @@ export const brokerRoutes: FastifyPluginAsync<{ broker: BrokerAuthService }> = a
     app,
     api.goAuthAcl,
     async (req, reply) => {
-      const allowed = await broker.may(req.body.username, req.body.topic, accessOfAcc(Number(req.body.acc)));
+      const allowed = await broker.may(req.body.username, req.body.topic, accessOfAcc(Number(req.body.acc)), req.body.clientid);
       return goAuth(reply, allowed, 'topic not allowed');
     },
     extras,

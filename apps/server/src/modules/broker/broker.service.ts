@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DOWNLINK_KIND, UPLINK_KINDS, parseDeviceTopic } from '@iot/contract';
+import { DOWNLINK_KIND, UPLINK_KINDS, isOwnClientId, parseDeviceTopic } from '@iot/contract';
 import type { IngestService } from '../../ingest/ingest.service.js';
 
 /** What a client asks the broker for: publish (write), subscribe, or receive a message (read). */
@@ -67,6 +67,12 @@ export class BrokerAuthService {
       });
       return { allow: false };
     }
+    // The client id is bound to the SN, as on the embedded broker: a device cannot take over
+    // another's session (the broker must send `clientid`, docs/OPERATIONS.md).
+    if (!isOwnClientId(username, clientId)) {
+      await this.ingest.refused(username, 'foreignClientId', { clientId, via: 'broker' });
+      return { allow: false };
+    }
     return { allow: true, superuser: false };
   }
 
@@ -74,10 +80,13 @@ export class BrokerAuthService {
     return this.isServer(username);
   }
 
-  /** May `username` do `access` on `topic`? Exact topics only: no wildcards for devices. */
-  async may(username: string, topic: string, access: BrokerAccess): Promise<boolean> {
+  /**
+   * May `username` (connected as `clientId`) do `access` on `topic`? Exact topics only: no
+   * wildcards for devices.
+   */
+  async may(username: string, topic: string, access: BrokerAccess, clientId: string): Promise<boolean> {
     if (this.isServer(username)) return true;
-    if (!username || access === 'other') return false;
+    if (!username || access === 'other' || !isOwnClientId(username, clientId)) return false;
     const device = await this.ingest.deviceOf(username);
     if (!device) return false;
     const t = parseDeviceTopic(topic);
