@@ -77,6 +77,9 @@ describe('broker auth hooks', () => {
     expect(await authz(a.sn, `dev/${a.sn}/telemetry`, 'publish')).toBe('allow');
     expect(await authz(a.sn, `dev/${a.sn}/status`, 'publish')).toBe('allow');
     expect(await authz(a.sn, `dev/${a.sn}/cmd`, 'subscribe')).toBe('allow');
+    expect(await authz(a.sn, `dev/${a.sn}/reply`, 'subscribe')).toBe('allow');
+    expect(await authz(a.sn, `dev/${b.sn}/reply`, 'subscribe')).toBe('deny');
+    expect(await authz(a.sn, `dev/${a.sn}/time`, 'publish')).toBe('allow');
     expect(await authz(a.sn, `dev/${b.sn}/telemetry`, 'publish')).toBe('deny');
     expect(await authz(a.sn, `dev/${b.sn}/cmd`, 'subscribe')).toBe('deny');
     expect(await authz(a.sn, `dev/${a.sn}/cmd`, 'publish')).toBe('deny');

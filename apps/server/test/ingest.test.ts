@@ -235,6 +235,7 @@ describe('device ingestion', () => {
       accepted: 1,
       rejected: [{ reason: 'wrongType', semaphoreId: '01112001' }],
       commands: [],
+      serverTime: expect.any(Number),
     });
     const gps = await httpUplink(d.sn, d.secret, 'gps', { lng: 116.39, lat: 39.91, speed: 12, satellites: 9 });
     expect(gps.json().data.accepted).toBe(1);

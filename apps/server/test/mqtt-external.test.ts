@@ -115,7 +115,7 @@ describe('external broker (MQTT_URL)', () => {
   it('subscribes to the shared device topics with MQTT 5, pipelined', () => {
     expect(ext!.protocolVersion).toBe(5);
     expect(ext!.pipelined).toBe(true);
-    expect(ext!.topics).toEqual(['telemetry', 'gps', 'alarm', 'status', 'ack'].map((k) => `$share/${GROUP}/dev/+/${k}`));
+    expect(ext!.topics).toEqual(['telemetry', 'gps', 'alarm', 'status', 'ack', 'time'].map((k) => `$share/${GROUP}/dev/+/${k}`));
     expect(ext!.url).toBe(BROKER.replace(/\/$/, ''));
   });
 
@@ -137,6 +137,24 @@ describe('external broker (MQTT_URL)', () => {
     await devicePublish(d.sn, 'telemetry', [{ values: { '02109001': 42 } }]);
     await expect.poll(() => latest(d.id), { timeout: 10_000 }).toEqual({ '02109001': 42 });
     expect((await logs(d.sn)).filter((l) => l.kind === 'rejected').map((l) => l.reason)).toEqual(['malformedJson']);
+  });
+
+  it('replies on dev/<sn>/reply through the external broker: the server time and refusals', async () => {
+    const d = await addDevice('REPLY');
+    const c = await mqtt.connectAsync(BROKER, { clientId: `${d.sn}@${RUN}`, protocolVersion: 5, reconnectPeriod: 0 });
+    const replies: { kind: string; id?: string; serverTime?: number; problems?: unknown[] }[] = [];
+    c.on('message', (topic, p) => topic === `dev/${d.sn}/reply` && replies.push(JSON.parse(String(p))));
+    try {
+      await c.subscribeAsync(`dev/${d.sn}/reply`, { qos: 0 });
+      await c.publishAsync(`dev/${d.sn}/time`, JSON.stringify({ id: 't-1' }), { qos: 1 });
+      await expect.poll(() => replies.find((r) => r.kind === 'time'), { timeout: 10_000 }).toMatchObject({ id: 't-1', serverTime: expect.any(Number) });
+      await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { nope: 1 } }), { qos: 1 });
+      await expect
+        .poll(() => replies.find((r) => r.kind === 'rejected'), { timeout: 10_000 })
+        .toEqual({ kind: 'rejected', topic: `dev/${d.sn}/telemetry`, problems: [{ reason: 'unknownParameter', semaphoreId: 'nope' }] });
+    } finally {
+      await c.endAsync();
+    }
   });
 
   it('logs an unknown SN and drops its message', async () => {

@@ -302,6 +302,47 @@ describe('device protocol 1.1', () => {
     expect((rows as unknown as { rows: { status: string }[] }).rows).toEqual([{ status: 'sent' }]);
   });
 
+  it('answers on dev/<sn>/reply: the server time asked for, and why a message was refused', async () => {
+    const d = await addDevice('P11-REPLY');
+    const c = await connect(d.sn, d.secret);
+    const replies: Record<string, unknown>[] = [];
+    c.on('message', (topic, p) => topic === `dev/${d.sn}/reply` && replies.push(JSON.parse(p.toString())));
+    await c.subscribeAsync(`dev/${d.sn}/reply`, { qos: 0 });
+    const before = Date.now();
+    await c.publishAsync(`dev/${d.sn}/time`, JSON.stringify({ id: 'sync-1' }), { qos: 1 });
+    await expect.poll(() => replies.length).toBe(1);
+    expect(replies[0]).toMatchObject({ kind: 'time', id: 'sync-1' });
+    expect(replies[0]!.serverTime as number).toBeGreaterThanOrEqual(before);
+    expect(replies[0]!.serverTime as number).toBeLessThanOrEqual(Date.now());
+
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '02109001': 50, '01112001': 'x', nope: 1 } }), { qos: 1 });
+    await expect.poll(() => replies.length).toBe(2);
+    expect(replies[1]).toEqual({
+      kind: 'rejected',
+      topic: `dev/${d.sn}/telemetry`,
+      problems: [
+        { reason: 'wrongType', semaphoreId: '01112001' },
+        { reason: 'unknownParameter', semaphoreId: 'nope' },
+      ],
+    });
+    // A message taken whole gets no reply.
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '02109001': 51 } }), { qos: 1 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(replies).toHaveLength(2);
+    // Another device's reply topic is refused (granted QoS 128).
+    const other = await addDevice('P11-REPLY2');
+    await expect(c.subscribeAsync(`dev/${other.sn}/reply`, { qos: 0 })).rejects.toThrow(/Subscribe error/);
+
+    // Over HTTP every answer carries the server's clock.
+    const http = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/time',
+      headers: { authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
+      payload: {},
+    });
+    expect(http.json().data.serverTime).toBeGreaterThanOrEqual(before);
+  });
+
   it('limits new connections per address, and CONNECT must come in time', async () => {
     const limited = await startEmbeddedBroker(t.app.ingest, t.app.log, {
       port: 0,

@@ -8,14 +8,16 @@ import { PROTOCOL_LIMITS } from './limits.js';
  */
 export const TOPIC_ROOT = 'dev';
 
-/** Uplink message kinds: one topic per device and kind. */
-export const UPLINK_KINDS = ['telemetry', 'gps', 'alarm', 'status', 'ack'] as const;
+/** Uplink message kinds: one topic per device and kind (`time` asks for the server's clock). */
+export const UPLINK_KINDS = ['telemetry', 'gps', 'alarm', 'status', 'ack', 'time'] as const;
 export type UplinkKind = (typeof UPLINK_KINDS)[number];
 
 /** The downlink topic a device subscribes to for commands. */
 export const DOWNLINK_KIND = 'cmd';
+/** The downlink topic of the console's replies: why a message was refused, the server's time. */
+export const REPLY_KIND = 'reply';
 
-export function deviceTopic(sn: string, kind: UplinkKind | typeof DOWNLINK_KIND): string {
+export function deviceTopic(sn: string, kind: UplinkKind | typeof DOWNLINK_KIND | typeof REPLY_KIND): string {
   return `${TOPIC_ROOT}/${sn}/${kind}`;
 }
 
@@ -80,6 +82,18 @@ export const statusSchema = z.object({
   info: z.record(z.string().max(32), z.union([z.string().max(128), z.number(), z.boolean()])).optional(),
 });
 export type StatusMessage = z.infer<typeof statusSchema>;
+
+/** A device asks for the server's time (`dev/<sn>/time`); `id` comes back in the reply. */
+export const timeRequestSchema = z.object({ id: z.string().max(64).optional() });
+export type TimeRequest = z.infer<typeof timeRequestSchema>;
+
+/**
+ * What the console publishes on `dev/<sn>/reply` (QoS 0) to a device listening there: the server's
+ * time asked for, or why a message of the device was refused in whole or in part.
+ */
+export type Reply =
+  | { kind: 'time'; id?: string; serverTime: number }
+  | { kind: 'rejected'; topic: string; problems: { reason: IngestReason; semaphoreId?: string; field?: string }[] };
 
 export const COMMAND_RESULTS = ['ok', 'error', 'progress'] as const;
 export const ackSchema = z.object({
@@ -192,5 +206,7 @@ export const uplinkResultSchema = z.object({
   accepted: z.number().int(),
   rejected: z.array(rejectedValueSchema.omit({ value: true })),
   commands: z.array(commandSchema),
+  /** The server's clock (epoch ms) when it answered. */
+  serverTime: z.number(),
 });
 export type UplinkResult = z.infer<typeof uplinkResultSchema>;

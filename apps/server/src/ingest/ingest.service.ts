@@ -8,6 +8,7 @@ import {
   gpsSchema,
   statusSchema,
   telemetrySchema,
+  timeRequestSchema,
   type IngestReason,
   type RejectedValue,
   type UplinkKind,
@@ -419,6 +420,12 @@ export class IngestService {
             (part.seen ??= []).push({ deviceId: device.id, at: new Date(now).toISOString(), info });
           }
         }
+        return { accepted: 1, rejected: [] };
+      }
+      case 'time': {
+        // Answered by the transport (MQTT reply topic, HTTP answer); nothing is stored.
+        const msg = timeRequestSchema.safeParse(body);
+        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         return { accepted: 1, rejected: [] };
       }
       case 'ack': {

@@ -1,9 +1,10 @@
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import { DOWNLINK_KIND, TOPIC_ROOT, UPLINK_KINDS, deviceTopic, parseDeviceTopic } from '@iot/contract';
+import { DOWNLINK_KIND, REPLY_KIND, TOPIC_ROOT, UPLINK_KINDS, deviceTopic, parseDeviceTopic } from '@iot/contract';
 import type { Config } from '../config.js';
 import type { CommandService } from '../ingest/commands.js';
 import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
+import { replyTo } from '../ingest/replies.js';
 
 export interface ExternalBrokerOptions {
   /** `mqtt://`, `mqtts://`, `ws://`, `wss://` (credentials in it are used unless `username` is given). */
@@ -175,7 +176,16 @@ export async function startExternalBroker(
       if (logUnknown(topic.sn)) await ingest.refused(topic.sn, 'unknownDevice', { via: 'mqtt', topic: packet.topic });
       return;
     }
-    const take = async () => (await ingest.uplink(device, topic.kind, packet.payload)).rejected[0]?.reason !== 'rateLimited';
+    const take = async () => {
+      const outcome = await ingest.uplink(device, topic.kind, packet.payload);
+      if (outcome.rejected[0]?.reason === 'rateLimited') return false;
+      // The reply (server time, refusals) on dev/<sn>/reply, QoS 0: a hint, not a record.
+      const reply = replyTo(topic.kind, packet.topic, packet.payload, outcome);
+      if (reply) {
+        client.publishAsync(deviceTopic(device.sn, REPLY_KIND), JSON.stringify(reply), { qos: 0 }).catch((err: unknown) => log.warn({ err }, 'reply not published'));
+      }
+      return true;
+    };
     // Over the device's rate: QoS 0 is dropped (logged). The broker has already acknowledged a
     // QoS 1 message to the device, which will not send it again: it waits for the device's turn,
     // behind the device's other waiting messages (in order).

@@ -3,9 +3,10 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
-import { DOWNLINK_KIND, UPLINK_KINDS, deviceTopic, isOwnClientId, parseDeviceTopic } from '@iot/contract';
+import { DOWNLINK_KIND, REPLY_KIND, UPLINK_KINDS, deviceTopic, isOwnClientId, parseDeviceTopic, type Reply } from '@iot/contract';
 import type { CommandService } from '../ingest/commands.js';
-import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
+import type { IngestDevice, IngestService, UplinkOutcome } from '../ingest/ingest.service.js';
+import { replyTo } from '../ingest/replies.js';
 import { PacketGate, type GateRefusal } from './mqtt-gate.js';
 
 export interface EmbeddedBroker {
@@ -159,14 +160,26 @@ export async function startEmbeddedBroker(
     },
     authorizeSubscribe(client, sub, done) {
       const device = client ? devices.get(client) : undefined;
-      if (device && sub.topic === deviceTopic(device.sn, DOWNLINK_KIND)) return done(null, sub);
+      if (device && (sub.topic === deviceTopic(device.sn, DOWNLINK_KIND) || sub.topic === deviceTopic(device.sn, REPLY_KIND))) {
+        return done(null, sub);
+      }
       // Granted QoS 128: refused, the connection stays.
       done(null, null);
     },
   });
 
   /** Hands one publish to ingestion (after its turn at the device's rate) and answers the broker. */
-  function take(client: Client, device: IngestDevice, kind: string, packet: { qos: number; payload: Buffer | string }, done: (err?: Error | null) => void) {
+  function take(
+    client: Client,
+    device: IngestDevice,
+    kind: string,
+    packet: { qos: number; topic: string; payload: Buffer | string },
+    done: (err?: Error | null) => void,
+  ) {
+    const answer = (outcome: UplinkOutcome) => {
+      const reply = replyTo(kind, packet.topic, packet.payload, outcome);
+      if (reply) publishReply(device.sn, reply);
+    };
     if (client.closed) return done(new Error('connection closed'));
     // Shutting down: the message is neither taken nor acknowledged (the device sends it again to
     // the next server), and the connection stays open until the broker closes, so the
@@ -184,7 +197,10 @@ export async function startEmbeddedBroker(
           released = true;
           done(null);
         };
-        ingest.uplink(device, kind, packet.payload, release, { paced: true }).then(release, (err: unknown) => {
+        ingest.uplink(device, kind, packet.payload, release, { paced: true }).then((outcome) => {
+          release();
+          answer(outcome);
+        }, (err: unknown) => {
           log.error({ err }, 'ingestion failed');
           release();
         });
@@ -194,7 +210,10 @@ export async function startEmbeddedBroker(
       // the connection unacknowledged so that the device sends the message again (storage is
       // idempotent, so resending never duplicates a sample).
       ingest.uplink(device, kind, packet.payload, undefined, { paced: true }).then(
-        () => done(null),
+        (outcome) => {
+          done(null);
+          answer(outcome);
+        },
         (err: unknown) => {
           // Refused by a stopping server: left unacknowledged, the connection kept for the others.
           if (ingest.stopping) return;
@@ -230,12 +249,21 @@ export async function startEmbeddedBroker(
     }
   });
 
-  /** Whether a connection of the device is subscribed to its command topic. */
-  const listening = (sn: string) => {
-    const topic = deviceTopic(sn, DOWNLINK_KIND);
+  /** Whether a connection of the device is subscribed to its command (or reply) topic. */
+  const listening = (sn: string, kind: typeof DOWNLINK_KIND | typeof REPLY_KIND = DOWNLINK_KIND) => {
+    const topic = deviceTopic(sn, kind);
     for (const c of clientsOf.get(sn) ?? []) if (subscribedTo(c, topic)) return true;
     return false;
   };
+
+  /** A reply to a device listening on `dev/<sn>/reply` (QoS 0: a hint, not a record). */
+  function publishReply(sn: string, reply: Reply) {
+    if (!listening(sn, REPLY_KIND)) return;
+    broker.publish(
+      { cmd: 'publish', topic: deviceTopic(sn, REPLY_KIND), payload: Buffer.from(JSON.stringify(reply)), qos: 0, retain: false, dup: false },
+      (err) => err && log.warn({ err, sn }, 'reply not published'),
+    );
+  }
 
   // Commands: published on dev/<sn>/cmd (QoS 1) to a device listening on it; what waited for a
   // device, and what it was sent but never answered, goes out when it subscribes (or reconnects

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DOWNLINK_KIND, UPLINK_KINDS, isOwnClientId, parseDeviceTopic } from '@iot/contract';
+import { DOWNLINK_KIND, REPLY_KIND, UPLINK_KINDS, isOwnClientId, parseDeviceTopic } from '@iot/contract';
 import type { IngestService } from '../../ingest/ingest.service.js';
 
 /** What a client asks the broker for: publish (write), subscribe, or receive a message (read). */
@@ -96,7 +96,7 @@ export class BrokerAuthService {
       await this.ingest.refused(device.sn, own ? 'unknownKind' : 'foreignTopic', { topic, via: 'broker' });
       return false;
     }
-    return own && t.kind === DOWNLINK_KIND;
+    return own && (t.kind === DOWNLINK_KIND || t.kind === REPLY_KIND);
   }
 }
 

@@ -35,6 +35,7 @@ export class DeviceDataService {
       rejected: outcome.rejected.map(({ reason, semaphoreId, field }) => ({ reason, semaphoreId, field })),
       // A polling device gets what waits for it in the answer.
       commands: await this.commands.takePending(auth.device.id),
+      serverTime: Date.now(),
     };
   }
 
