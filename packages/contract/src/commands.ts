@@ -85,9 +85,9 @@ export const setParamsPayloadSchema = z
 export type SetParamsPayload = z.infer<typeof setParamsPayloadSchema>;
 
 /**
- * `fenceSet`: keep a circular geo-fence (centre `lng`/`lat` in degrees, WGS 84 as GPS fixes;
- * `radius` in whole meters) and do `action` when the device leaves it. A fence with the same
- * `fenceId` is replaced.
+ * `fenceSet`: keep a circular geo-fence (centre `lng`/`lat` in degrees, the coordinates of the
+ * device's own GPS fixes; `radius` in whole meters) and do `action` when the device leaves it. A
+ * fence with the same `fenceId` is replaced.
  */
 export const fenceSetPayloadSchema = z.strictObject({
   fenceId: fenceIdSchema,
