@@ -53,14 +53,15 @@ describe('demo fleet', () => {
     await until(async () => ((await api(`/device/list?projectId=${projects[0].id}`)).items as { lng: number }[]).some((d) => d.lng !== 116.397));
   });
 
-  it('answers commands like a device: setParams applied, unknown kinds refused', async () => {
+  it('answers commands like a device: setParams applied, what it cannot do refused', async () => {
     const [d] = (await api('/device/list?sort=sn&order=asc')).items as { id: number; sn: string }[];
     const set = await t.app.commands.send(d!, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
-    const odd = await t.app.commands.send(d!, 'upgrade', { url: 'x' }, { ttlMs: 60_000 });
+    // No such fence on the device: it answers with an error.
+    const odd = await t.app.commands.send(d!, 'fenceRelock', { fenceId: 'gate-9' }, { ttlMs: 60_000 });
     expect(set.status).toBe('sent');
     const status = async (id: string) => (await commandById(t.database.db, id))!;
     await until(async () => (await status(set.id)).status === 'succeeded' && (await status(odd.id)).status === 'failed');
-    expect((await status(odd.id)).message).toBe('unknown command kind: upgrade');
+    expect((await status(odd.id)).message).toBe('unknown fence: gate-9');
     // The switch is off in the device's next telemetry.
     await until(async () => ((await api(`/device/latest?id=${d!.id}`)) as { semaphoreId: string; value: unknown }[]).some((v) => v.semaphoreId === '10000031' && v.value === false));
   });

@@ -460,7 +460,7 @@ describe('device ingestion', () => {
 
     // No answer before the expiry: timeout. The server's own expiry sweep (every 5 s) may take it
     // before this call does, so the command's state is checked, not what this call returned.
-    const silent = await t.app.commands.send(d, 'setParams', {}, { ttlMs: 1 });
+    const silent = await t.app.commands.send(d, 'setParams', { '10000031': true }, { ttlMs: 1 });
     await new Promise((r) => setTimeout(r, 20));
     await t.app.commands.expire();
     const expired = await t.database.db.execute(sql`select status from device_commands where id = ${silent.id}`);

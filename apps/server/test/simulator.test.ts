@@ -85,16 +85,17 @@ describe('fleet simulator against the server', () => {
     expect(logs.filter((l) => l.kind === 'rejected')).toEqual([]);
   });
 
-  it('answers the console’s commands on dev/<sn>/cmd: setParams applied, unknown kinds refused', async () => {
+  it('answers the console’s commands on dev/<sn>/cmd: setParams applied, what it cannot do refused', async () => {
     const device = await deviceBySn('SIM-000002');
     const set = await t.app.commands.send(device, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
-    const odd = await t.app.commands.send(device, 'selfDestruct', {}, { ttlMs: 60_000 });
+    // No such fence on the device: it answers with an error.
+    const odd = await t.app.commands.send(device, 'fenceRelock', { fenceId: 'gate-9' }, { ttlMs: 60_000 });
     // Sent at once (on PostgreSQL the device's acknowledgement may already be committed when
     // send() reads the row back), or pending until the device subscribes to its commands.
     expect(['pending', 'sent', 'succeeded']).toContain(set.status);
     const status = async (id: string) => (await commandById(t.database.db, id))!;
     await until(async () => (await status(set.id)).status === 'succeeded' && (await status(odd.id)).status === 'failed');
-    expect((await status(odd.id)).message).toBe('unknown command kind: selfDestruct');
+    expect((await status(odd.id)).message).toBe('unknown fence: gate-9');
     expect(fleet!.models.find((m) => m.sn === 'SIM-000002')!.snapshot.chargeSwitch).toBe(false);
     expect(fleet!.stats().commands).toBe(2);
     // The switch's new state is reported with the next telemetry.

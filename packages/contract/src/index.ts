@@ -12,6 +12,7 @@ export * from './devices.js';
 export * from './refusals.js';
 export * from './edit.js';
 export * from './protocol.js';
+export * from './commands.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';

@@ -9,6 +9,8 @@ import {
   cellTempId,
   cellVoltageId,
   ocv,
+  SIM_FIRMWARE,
+  UPGRADE_SECONDS,
   type Uplink,
 } from './bmu.js';
 import { distance, positionOn, type LngLat } from './route.js';
@@ -198,6 +200,118 @@ describe('BMU model', () => {
     expect(m.command({ id: 'c6', kind: 'setParams', payload: { [BMU_IDS.chargeSwitch]: true }, expiresAt: now - 1 }, now)).toEqual({ id: 'c6', result: 'error', message: 'expired' });
     expect(m.command({ kind: 'setParams' }, now)).toBeUndefined();
     expect(m.command('nonsense', now)).toBeUndefined();
+  });
+
+  it('keeps geo-fences: set, replaced, re-locked, removed; an unknown fence cannot be re-locked', () => {
+    const now = T0 + 60_000;
+    const m = new BmuModel({ sn: 'SIM-000005', now: T0, faultsPerHour: 0 });
+    const fence = { fenceId: 'depot-1', lng: 116.397, lat: 39.909, radius: 500, action: 'lock' };
+    expect(m.command({ id: 'f1', kind: 'fenceSet', payload: fence, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f1', result: 'ok' });
+    expect(m.command({ id: 'f2', kind: 'fenceSet', payload: { ...fence, fenceId: 'yard', action: 'alarm' }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f2', result: 'ok' });
+    expect(m.command({ id: 'f3', kind: 'fenceSet', payload: { ...fence, radius: 800 }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f3', result: 'ok' });
+    expect(m.snapshot.fences).toEqual([
+      { ...fence, radius: 800, armed: true },
+      { ...fence, fenceId: 'yard', action: 'alarm', armed: true },
+    ]);
+    expect(m.command({ id: 'f4', kind: 'fenceRelock', payload: { fenceId: 'depot-1' }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f4', result: 'ok' });
+    expect(m.command({ id: 'f5', kind: 'fenceClose', payload: { fenceId: 'yard' }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f5', result: 'ok' });
+    // Closing what is not there is done already.
+    expect(m.command({ id: 'f6', kind: 'fenceClose', payload: { fenceId: 'yard' }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f6', result: 'ok' });
+    expect(m.command({ id: 'f7', kind: 'fenceRelock', payload: { fenceId: 'yard' }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'f7', result: 'error', message: 'unknown fence: yard' });
+    expect(m.snapshot.fences.map((f) => f.fenceId)).toEqual(['depot-1']);
+    // A payload its kind's schema refuses.
+    expect(m.command({ id: 'f8', kind: 'fenceSet', payload: { ...fence, radius: 1 }, expiresAt: now + 60_000 }, now)).toMatchObject({ id: 'f8', result: 'error', message: expect.stringMatching(/^radius: /) });
+    expect(m.snapshot.fences).toHaveLength(1);
+  });
+
+  it('acts on a command id once: a repeated delivery is answered again, not applied again', () => {
+    const now = T0 + 60_000;
+    const m = new BmuModel({ sn: 'SIM-000005', now: T0, faultsPerHour: 0 });
+    const add = { id: 'w1', kind: 'whitelist', payload: { op: 'add', numbers: ['+8613800138000'] }, expiresAt: now + 60_000 };
+    expect(m.command(add, now)).toEqual({ id: 'w1', result: 'ok' });
+    expect(m.command({ id: 'w2', kind: 'whitelist', payload: { op: 'remove', numbers: ['+8613800138000'] }, expiresAt: now + 60_000 }, now)).toEqual({ id: 'w2', result: 'ok' });
+    // The first command arrives again (at least once): answered, the number not added back.
+    expect(m.command(add, now + 1000)).toEqual({ id: 'w1', result: 'ok' });
+    expect(m.snapshot.whitelist).toEqual([]);
+    // Even past its expiry, the answer stays the same.
+    expect(m.command(add, now + 120_000)).toEqual({ id: 'w1', result: 'ok' });
+  });
+
+  it('keeps the voice whitelist: set, add, remove, at most 20 numbers', () => {
+    const now = T0 + 60_000;
+    const m = new BmuModel({ sn: 'SIM-000006', now: T0, faultsPerHour: 0 });
+    const send = (id: string, payload: unknown) => m.command({ id, kind: 'whitelist', payload, expiresAt: now + 60_000 }, now);
+    const numbers = Array.from({ length: 19 }, (_, i) => `1380013${String(i).padStart(4, '0')}`);
+    expect(send('w1', { op: 'set', numbers })).toEqual({ id: 'w1', result: 'ok' });
+    expect(send('w2', { op: 'add', numbers: ['+8612345678', numbers[0]] })).toEqual({ id: 'w2', result: 'ok' });
+    expect(m.snapshot.whitelist).toHaveLength(20);
+    expect(send('w3', { op: 'add', numbers: ['99999'] })).toEqual({ id: 'w3', result: 'error', message: 'whitelist full: at most 20 numbers' });
+    expect(send('w4', { op: 'remove', numbers: [numbers[0], '00000'] })).toEqual({ id: 'w4', result: 'ok' });
+    expect(m.snapshot.whitelist).toHaveLength(19);
+    expect(m.snapshot.whitelist).not.toContain(numbers[0]);
+    expect(send('w5', { op: 'set', numbers: [] })).toEqual({ id: 'w5', result: 'ok' });
+    expect(m.snapshot.whitelist).toEqual([]);
+    expect(send('w6', { op: 'add', numbers: ['12'] })).toMatchObject({ result: 'error', message: expect.stringMatching(/^numbers\.0: /) });
+  });
+
+  it('upgrades its firmware in simulated time: progress acks, ok, then a status with the new version', () => {
+    const m = new BmuModel({ sn: 'SIM-000007', now: T0, faultsPerHour: 0, timeScale: 10 });
+    const payload = { versionId: 7, name: 'BMU main board', softwareVersion: '1.4.3', module: 'BMS', url: 'https://files.example.com/fw.bin', target: 'device' };
+    const cmd = { id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 };
+    expect(m.status(T0).info).toMatchObject({ firmware: SIM_FIRMWARE });
+    expect(m.command(cmd, T0)).toEqual({ id: 'u1', result: 'progress', progress: 0 });
+    // A second upgrade waits for the first.
+    expect(m.command({ ...cmd, id: 'u2', payload: { ...payload, versionId: 8, softwareVersion: '1.5.0' } }, T0)).toEqual({ id: 'u2', result: 'error', message: 'busy: upgrading to 1.4.3' });
+    // One message every real second (10 simulated): the acks go out first, the usual messages between.
+    const acks: unknown[] = [];
+    const kinds: string[] = [];
+    for (let s = 1; s <= UPGRADE_SECONDS / 10 + 2; s++) {
+      const msg = m.next(T0 + s * 1000);
+      kinds.push(msg.kind);
+      if (msg.kind === 'ack') acks.push(msg.body);
+      if (msg.kind === 'status') expect(msg.body.info).toMatchObject({ firmware: '1.4.3' });
+    }
+    expect(acks).toEqual([
+      { id: 'u1', result: 'progress', progress: 25 },
+      { id: 'u1', result: 'progress', progress: 50 },
+      { id: 'u1', result: 'progress', progress: 75 },
+      { id: 'u1', result: 'ok' },
+    ]);
+    expect(kinds.slice(-2)).toEqual(['status', expect.not.stringMatching(/ack|status/)]);
+    expect(m.snapshot.firmware).toEqual({ device: '1.4.3', external: undefined });
+    expect(m.snapshot.upgrade).toBeUndefined();
+    // Delivered again: answered as it ended. The same version again: nothing to do.
+    expect(m.command(cmd, T0 + 10_000)).toEqual({ id: 'u1', result: 'ok' });
+    expect(m.command({ ...cmd, id: 'u3' }, T0 + 10_000)).toEqual({ id: 'u3', result: 'ok', message: 'already on 1.4.3' });
+  });
+
+  it('a long gap reports only the newest progress; an external device’s firmware is its own', () => {
+    const m = new BmuModel({ sn: 'SIM-000008', now: T0, faultsPerHour: 0 });
+    const payload = { versionId: 9, name: 'Charger', softwareVersion: '2.0.1', module: 'CHG', url: 'http://10.0.0.5/chg.bin', size: 1024, target: 'external' };
+    expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0)).toMatchObject({ result: 'progress', progress: 0 });
+    expect(m.next(T0 + 0.8 * UPGRADE_SECONDS * 1000)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'progress', progress: 75 } });
+    expect(m.snapshot.upgrade).toMatchObject({ versionId: 9, progress: 75 });
+    // Asked again meanwhile: the progress now.
+    expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0 + 0.9 * UPGRADE_SECONDS * 1000)).toEqual({ id: 'u1', result: 'progress', progress: 75 });
+    expect(m.next(T0 + UPGRADE_SECONDS * 1000)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'ok' } });
+    const status = m.next(T0 + UPGRADE_SECONDS * 1000 + 1);
+    expect(status).toMatchObject({ kind: 'status', body: { info: { firmware: SIM_FIRMWARE, externalFirmware: '2.0.1' } } });
+  });
+
+  it('cancels an upgrade: the cancel ok, the upgrade ended with an error', () => {
+    const m = new BmuModel({ sn: 'SIM-000009', now: T0, faultsPerHour: 0 });
+    const payload = { versionId: 4, name: 'BMU', softwareVersion: '1.6.0', module: 'BMS', url: 'https://files.example.com/fw.bin', target: 'device' };
+    expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0)).toMatchObject({ result: 'progress' });
+    // Another version's cancel changes nothing.
+    expect(m.command({ id: 'x0', kind: 'firmwareCancel', payload: { versionId: 5 }, expiresAt: T0 + 60_000 }, T0 + 1000)).toMatchObject({ id: 'x0', result: 'ok' });
+    expect(m.snapshot.upgrade).toBeDefined();
+    expect(m.command({ id: 'x1', kind: 'firmwareCancel', payload: { versionId: 4 }, expiresAt: T0 + 60_000 }, T0 + 2000)).toEqual({ id: 'x1', result: 'ok' });
+    expect(m.next(T0 + 3000)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'error', message: 'cancelled' } });
+    expect(m.snapshot.upgrade).toBeUndefined();
+    expect(m.snapshot.firmware.device).toBe(SIM_FIRMWARE);
+    // Nothing more about it, however long it runs.
+    for (let s = 1; s <= 10; s++) expect(m.next(T0 + 3000 + s * UPGRADE_SECONDS * 100).kind).not.toBe('ack');
+    expect(m.command({ id: 'u9', kind: 'firmwareUpgrade', payload: { ...payload, url: 'ftp://x/y' }, expiresAt: T0 + 60_000 }, T0 + 9000)).toMatchObject({ result: 'error', message: expect.stringMatching(/^url: /) });
   });
 
   it('speeds up with timeScale', () => {

@@ -1,4 +1,16 @@
-import type { AckMessage, DeviceAlarmMessage, GpsMessage, StatusMessage, TelemetryMessage } from '@iot/contract';
+import {
+  COMMAND_LIMITS,
+  commandPayloadSchema,
+  isCommandKind,
+  type AckMessage,
+  type CommandPayload,
+  type DeviceAlarmMessage,
+  type FenceAction,
+  type GpsMessage,
+  type StatusMessage,
+  type TelemetryMessage,
+  type UpgradeTarget,
+} from '@iot/contract';
 import { createRng, seedOf, type Rng } from './rng.js';
 import { makeRoute, positionOn, type LngLat, type Route } from './route.js';
 
@@ -50,6 +62,17 @@ export const FieldBatteryState = { moving: 0, static: 1, storage: 2, sleep: 3 } 
 /** Writable parameters a `setParams` command may change. */
 export const WRITABLE = [BMU_IDS.chargeSwitch, BMU_IDS.dischargeSwitch] as const;
 
+/** The firmware a simulated device starts with. */
+export const SIM_FIRMWARE = 'sim-1.0';
+/**
+ * Simulated seconds a firmware upgrade takes (download, check, install): with a `timeScale` it
+ * passes faster. The device reports `progress` at the start and at each of UPGRADE_STEPS, then `ok`.
+ */
+export const UPGRADE_SECONDS = 40;
+export const UPGRADE_STEPS = [25, 50, 75] as const;
+/** Command ids whose answers the device remembers: delivery is at least once, it acts on an id once. */
+const REMEMBERED_COMMANDS = 256;
+
 /** A cell above this is over-voltage (the type's alarm rule is > 3.65 V). */
 export const CELL_OVER_VOLTAGE = 3.65;
 /** A cell sensor above this is over-temperature (the rule: outside −20…55 °C). */
@@ -87,6 +110,29 @@ interface Fault {
   value: number;
   /** Simulated ms when it clears. */
   until: number;
+}
+
+/** A geo-fence the device keeps (`fenceSet`); `armed` again after `fenceRelock`. */
+export interface SimFence {
+  fenceId: string;
+  lng: number;
+  lat: number;
+  radius: number;
+  action: FenceAction;
+  armed: boolean;
+}
+
+/** The firmware upgrade under way. */
+interface Upgrade {
+  /** The command's id: its progress and end are answers to it. */
+  id: string;
+  versionId: number;
+  softwareVersion: string;
+  target: UpgradeTarget;
+  /** Simulated ms it started. */
+  started: number;
+  /** The last progress reported. */
+  reported: number;
 }
 
 /** Beijing, Tian'anmen: the default city (the protocol examples use it too). */
@@ -170,6 +216,14 @@ export class BmuModel {
   private fixDue = true;
   private slot = 0;
   private readonly pending: DeviceAlarmMessage[] = [];
+  /** Acknowledgements and status messages to send before anything else. */
+  private readonly outbox: Uplink[] = [];
+  /** The last answer to each recent command id. */
+  private readonly answers = new Map<string, AckMessage>();
+  private readonly firmware: Record<UpgradeTarget, string | undefined> = { device: SIM_FIRMWARE, external: undefined };
+  private upgrade: Upgrade | undefined;
+  private readonly fences = new Map<string, SimFence>();
+  private whitelist: string[] = [];
 
   constructor(opts: BmuOptions) {
     this.sn = opts.sn;
@@ -221,6 +275,10 @@ export class BmuModel {
       dischargeSwitch: this.dischargeOn,
       fault: this.fault ? { ...this.fault } : undefined,
       speed: this.speed,
+      firmware: { ...this.firmware },
+      upgrade: this.upgrade ? { versionId: this.upgrade.versionId, softwareVersion: this.upgrade.softwareVersion, target: this.upgrade.target, progress: this.upgrade.reported } : undefined,
+      fences: [...this.fences.values()].map((f) => ({ ...f })),
+      whitelist: [...this.whitelist],
     };
   }
 
@@ -237,12 +295,17 @@ export class BmuModel {
   }
 
   /**
-   * The next message of this device at `now`: a pending alarm (start or end of a fault) first,
-   * else, on a device that records its track, a GPS fix every other message while the position
-   * changes, else telemetry. Every call is one message, so a sender controls the rate exactly.
+   * The next message of this device at `now`: an acknowledgement of long work (a firmware
+   * upgrade's progress and end) or a status after it first, then a pending alarm (start or end of
+   * a fault), else, on a device that records its track, a GPS fix every other message while the
+   * position changes, else telemetry. Every call is one message, so a sender controls the rate
+   * exactly.
    */
   next(now: number): Uplink {
     this.advance(now);
+    this.upgradeProgress(now);
+    const out = this.outbox.shift();
+    if (out) return out;
     const alarm = this.pending.shift();
     if (alarm) return { kind: 'alarm', body: alarm };
     this.slot++;
@@ -301,13 +364,21 @@ export class BmuModel {
 
   /** `{"online":true,...}` sent after connecting. */
   status(now: number): StatusMessage {
-    return { ts: now, online: true, info: { firmware: 'sim-1.0', cells: CELLS, capacityAh: this.capacityAh } };
+    const info: Record<string, string | number> = { firmware: this.firmware.device ?? SIM_FIRMWARE, cells: CELLS, capacityAh: this.capacityAh };
+    if (this.firmware.external) info.externalFirmware = this.firmware.external;
+    return { ts: now, online: true, info };
   }
 
   /**
-   * Answers a command from `dev/<sn>/cmd` (or an HTTP uplink answer). `setParams` applies the
-   * writable switches (10000030 charge, 10000031 discharge) all or nothing; a command past its
-   * `expiresAt` or of an unknown kind is refused. Undefined: not a command (nothing to answer).
+   * Answers a command from `dev/<sn>/cmd` (or an HTTP uplink answer), as docs/PROTOCOL.md
+   * "Command kinds" asks: `setParams` applies the writable switches (10000030 charge, 10000031
+   * discharge) all or nothing; fences are kept (`fenceSet` adds or replaces, `fenceClose` removes,
+   * `fenceRelock` arms a fence it has again); `whitelist` changes the voice whitelist (at most 20
+   * numbers); `firmwareUpgrade` answers `progress` 0 and goes on in the background (progress and
+   * the end come out of `next`); `firmwareCancel` stops it. A command past its `expiresAt`, of an
+   * unknown kind or with a payload its kind's schema refuses is refused with an error ack. A
+   * command id answered before is answered again the same way (the upgrade: its progress now),
+   * not acted on twice. Undefined: not a command (nothing to answer).
    */
   command(raw: unknown, now: number): AckMessage | undefined {
     this.advance(now);
@@ -315,14 +386,69 @@ export class BmuModel {
     const cmd = raw as { id?: unknown; kind?: unknown; payload?: unknown; expiresAt?: unknown };
     if (typeof cmd.id !== 'string' || cmd.id === '') return undefined;
     const id = cmd.id.slice(0, 64);
+    const known = this.answers.get(id);
+    if (known) return known;
+    return this.answer(this.act(id, cmd, now));
+  }
+
+  private act(id: string, cmd: { kind?: unknown; payload?: unknown; expiresAt?: unknown }, now: number): AckMessage {
     const error = (message: string): AckMessage => ({ id, result: 'error', message: message.slice(0, 256) });
+    const ok = (message?: string): AckMessage => (message ? { id, result: 'ok', message } : { id, result: 'ok' });
     if (typeof cmd.expiresAt === 'number' && cmd.expiresAt < now) return error('expired');
-    if (cmd.kind !== 'setParams') return error(`unknown command kind: ${String(cmd.kind)}`);
-    if (typeof cmd.payload !== 'object' || cmd.payload === null || Array.isArray(cmd.payload)) {
+    if (!isCommandKind(cmd.kind)) return error(`unknown command kind: ${String(cmd.kind)}`);
+    if (cmd.kind === 'setParams') return this.setParams(cmd.payload, ok, error);
+    const parsed = commandPayloadSchema(cmd.kind).safeParse(cmd.payload);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return error(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+    }
+    switch (cmd.kind) {
+      case 'fenceSet': {
+        const p = parsed.data as CommandPayload<'fenceSet'>;
+        this.fences.set(p.fenceId, { ...p, armed: true });
+        return ok();
+      }
+      case 'fenceClose':
+        this.fences.delete((parsed.data as CommandPayload<'fenceClose'>).fenceId);
+        return ok();
+      case 'fenceRelock': {
+        const { fenceId } = parsed.data as CommandPayload<'fenceRelock'>;
+        const fence = this.fences.get(fenceId);
+        if (!fence) return error(`unknown fence: ${fenceId}`);
+        fence.armed = true;
+        return ok();
+      }
+      case 'whitelist': {
+        const { op, numbers } = parsed.data as CommandPayload<'whitelist'>;
+        const next = op === 'set' ? [...numbers] : op === 'add' ? [...new Set([...this.whitelist, ...numbers])] : this.whitelist.filter((n) => !numbers.includes(n));
+        if (next.length > COMMAND_LIMITS.whitelistNumbers) return error(`whitelist full: at most ${COMMAND_LIMITS.whitelistNumbers} numbers`);
+        this.whitelist = next;
+        return ok();
+      }
+      case 'firmwareUpgrade': {
+        const p = parsed.data as CommandPayload<'firmwareUpgrade'>;
+        if (this.upgrade) return error(`busy: upgrading to ${this.upgrade.softwareVersion}`);
+        if (this.firmware[p.target] === p.softwareVersion) return ok(`already on ${p.softwareVersion}`);
+        this.upgrade = { id, versionId: p.versionId, softwareVersion: p.softwareVersion, target: p.target, started: this.sim, reported: 0 };
+        return { id, result: 'progress', progress: 0 };
+      }
+      case 'firmwareCancel': {
+        const { versionId } = parsed.data as CommandPayload<'firmwareCancel'>;
+        const running = this.upgrade;
+        if (!running || running.versionId !== versionId) return ok('no upgrade of this version running');
+        this.upgrade = undefined;
+        this.outbox.push({ kind: 'ack', body: this.answer({ id: running.id, result: 'error', message: 'cancelled' }) });
+        return ok();
+      }
+    }
+  }
+
+  private setParams(payload: unknown, ok: () => AckMessage, error: (message: string) => AckMessage): AckMessage {
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       return error('payload must map semaphore ids to values');
     }
     const changes: [string, boolean][] = [];
-    for (const [key, value] of Object.entries(cmd.payload)) {
+    for (const [key, value] of Object.entries(payload)) {
       if (!(WRITABLE as readonly string[]).includes(key)) return error(`not writable: ${key}`);
       const b = value === true || value === 1 || value === 'true' || value === '1' ? true : value === false || value === 0 || value === 'false' || value === '0' ? false : undefined;
       if (b === undefined) return error(`${key}: a boolean is expected`);
@@ -338,7 +464,37 @@ export class BmuModel {
       this.startIdle();
       this.current = this.idleCurrent();
     }
-    return { id, result: 'ok' };
+    return ok();
+  }
+
+  /** Remembers the latest answer to a command id (the oldest forgotten first) and returns it. */
+  private answer(ack: AckMessage): AckMessage {
+    this.answers.delete(ack.id);
+    this.answers.set(ack.id, ack);
+    if (this.answers.size > REMEMBERED_COMMANDS) this.answers.delete(this.answers.keys().next().value!);
+    return ack;
+  }
+
+  /**
+   * The upgrade under way, by simulated time: the highest step passed since the last report as a
+   * `progress` ack, or at the end `ok`, and a status with the new firmware (the device restarted on it).
+   */
+  private upgradeProgress(now: number) {
+    const u = this.upgrade;
+    if (!u) return;
+    const percent = ((this.sim - u.started) / 1000 / UPGRADE_SECONDS) * 100;
+    if (percent >= 100) {
+      this.upgrade = undefined;
+      this.firmware[u.target] = u.softwareVersion;
+      this.outbox.push({ kind: 'ack', body: this.answer({ id: u.id, result: 'ok' }) });
+      this.outbox.push({ kind: 'status', body: this.status(now) });
+      return;
+    }
+    const step = [...UPGRADE_STEPS].reverse().find((x) => x <= percent);
+    if (step !== undefined && step > u.reported) {
+      u.reported = step;
+      this.outbox.push({ kind: 'ack', body: this.answer({ id: u.id, result: 'progress', progress: step }) });
+    }
   }
 
   // ---- physics ----------------------------------------------------------------------------------

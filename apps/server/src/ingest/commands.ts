@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AckMessage, Command, CommandStatus } from '@iot/contract';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
+import { checkCommand } from '../lib/command-payload.js';
 import * as repo from './ingest.repo.js';
 import type { CommandLogEntry, CommandRow } from './ingest.repo.js';
 
@@ -66,6 +67,8 @@ export class CommandService {
     payload: unknown,
     opts: { ttlMs: number; userId?: number },
   ): Promise<CommandRow> {
+    // An unknown kind or a payload the kind's schema refuses is never stored (a 40000 naming the field).
+    payload = checkCommand(kind, payload);
     const row = await repo.insertCommand(this.db, {
       id: `c-${crypto.randomUUID()}`,
       deviceId: device.id,
@@ -85,6 +88,7 @@ export class CommandService {
    * and never delivered (set parameters want the device's answer now, not when it comes back).
    */
   async recordOffline(device: { id: number }, kind: string, payload: unknown, opts: { userId?: number }): Promise<CommandRow> {
+    payload = checkCommand(kind, payload);
     const now = new Date();
     const row = await repo.insertCommand(this.db, {
       id: `c-${crypto.randomUUID()}`,
