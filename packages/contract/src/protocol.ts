@@ -105,7 +105,7 @@ export const ackSchema = z.object({
 });
 export type AckMessage = z.infer<typeof ackSchema>;
 
-/** The generic downlink envelope (set parameters now; fences, upgrades, whitelists later). */
+/** The downlink envelope as stored and sent; its payload per kind is in commands.ts (commandEnvelopeSchema). */
 export const commandSchema = z.object({
   id: z.string(),
   kind: z.string(),

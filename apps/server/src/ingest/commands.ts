@@ -21,8 +21,8 @@ export const toEnvelope = (row: CommandRow): Command => ({
 });
 
 /**
- * The command channel: one envelope for every kind (set parameters now; fences, upgrades and
- * whitelists later). Commands are stored first, then delivered: published at once to a device
+ * The command channel: one envelope for every kind (set parameters, geo-fences, firmware
+ * upgrades, whitelists: packages/contract commands.ts, each payload checked before it is stored). Commands are stored first, then delivered: published at once to a device
  * connected over MQTT, on its next connection, or in the answer to an HTTP device's next uplink.
  * The device's acknowledgement ends them; an open command past its expiry times out. Each step
  * the console takes (sent, queued for a device not connected, recorded for an offline device,
