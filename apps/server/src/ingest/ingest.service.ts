@@ -318,7 +318,8 @@ export class IngestService {
         return reject('malformedJson');
       }
     }
-    // A NUL byte (PostgreSQL text and jsonb cannot hold one) or absurd nesting: the message is refused.
+    // A NUL byte or a lone surrogate in any key or string (PostgreSQL text and jsonb cannot hold
+    // them: one would fail the whole batch) or absurd nesting: the message is refused.
     const hostile = findHostile(body);
     if (hostile) return reject('invalidMessage', fieldOf(hostile.path) || undefined);
     const window = { maxPastMs: this.opts.maxPastMs, maxFutureMs: this.opts.maxFutureMs };
@@ -473,11 +474,12 @@ export class IngestService {
   ): LogRow {
     // An unknown SN comes from the network (MQTT username, topic): cut to the column's 64
     // characters so one long name cannot fail the whole batch.
-    // NUL bytes (a client id, a topic) are dropped: PostgreSQL cannot store them, and one row must
-    // not fail the batch.
+    // NUL bytes (a client id, a topic) are dropped and lone surrogates replaced by U+FFFD:
+    // PostgreSQL cannot store them, and one row must not fail the batch.
     return {
       deviceId: device?.id ?? null,
-      sn: stripNul(sn).slice(0, 64),
+      // Cut first: a cut through a surrogate pair leaves half of it, which stripNul replaces.
+      sn: stripNul(sn.slice(0, 64)),
       kind,
       reason,
       detail: detail && stripNulDeep(detail),
