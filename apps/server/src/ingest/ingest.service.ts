@@ -23,7 +23,7 @@ import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
 
 export type { IngestDevice };
 import type { CommandService } from './commands.js';
-import { BatchWriter, type WriterOptions } from './writer.js';
+import { BatchWriter, NotStoredError, type WriterOptions } from './writer.js';
 
 export interface IngestOptions {
   /** A device silent this long is marked offline. */
@@ -280,8 +280,21 @@ export class IngestService {
       );
     }
     this.markSeen(device, p, now, part, kind === 'status' ? undefined : true);
-    await this.writer.add(part, onQueued);
+    await this.writer.add(part, onQueued).catch((err: unknown) => {
+      if (err instanceof NotStoredError) this.notStored(device, kind, err);
+      throw err;
+    });
     return outcome;
+  }
+
+  /**
+   * A message the database refused when written alone (the writer split its batch to find it; the
+   * others were stored): logged as rejected `notStored`, in a later batch. Its sender is not
+   * answered as stored (QoS 1: no PUBACK; HTTP: `notStored` in `rejected`).
+   */
+  private notStored(device: IngestDevice, kind: string, err: NotStoredError) {
+    const row = this.logRow(device, device.sn, 'rejected', 'notStored', { kind, ...(err.sqlState ? { sqlState: err.sqlState } : {}) });
+    void this.writer.add({ logs: [row] }).catch((e: unknown) => this.log.error({ err: e }, 'notStored log row not written'));
   }
 
   /** The device behind an SN (cached briefly; the registry is the authority). */
