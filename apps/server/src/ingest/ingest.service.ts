@@ -341,7 +341,7 @@ export class IngestService {
         const msg = telemetrySchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         const ts = deviceTime(msg.data.ts, now, window);
-        if (!ts) return reject('timeOutOfRange');
+        if (!(ts instanceof Date)) return rejectTime(ts);
         const { accepted, rejected } = decodeValues(await this.defsOf(device.typeId), msg.data.values);
         const count = Object.keys(accepted).length;
         if (count > 0) {
@@ -354,7 +354,7 @@ export class IngestService {
         const msg = gpsSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         const ts = deviceTime(msg.data.ts, now, window);
-        if (!ts) return reject('timeOutOfRange');
+        if (!(ts instanceof Date)) return rejectTime(ts);
         const { ts: _t, ...fix } = msg.data;
         part.positions = [{ deviceId: device.id, ts: ts.toISOString(), ...fix }];
         return { accepted: 1, rejected: [] };
@@ -364,7 +364,7 @@ export class IngestService {
         const msg = deviceAlarmSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         const ts = deviceTime(msg.data.ts, now, window);
-        if (!ts) return reject('timeOutOfRange');
+        if (!(ts instanceof Date)) return rejectTime(ts);
         part.logs!.push(this.logRow(device, device.sn, 'alarm', undefined, { ...msg.data, ts: ts.toISOString() }));
         return { accepted: 1, rejected: [] };
       }
@@ -512,6 +512,11 @@ function once(f: () => void): () => void {
 
 function reject(reason: IngestReason, field?: string): UplinkOutcome {
   return { accepted: 0, rejected: [{ reason, ...(field ? { field } : {}) }] };
+}
+
+/** A `ts` that cannot be read is a malformed message; a readable one outside the window is not. */
+function rejectTime(problem: 'invalid' | 'outOfRange'): UplinkOutcome {
+  return problem === 'invalid' ? reject('invalidMessage', 'ts') : reject('timeOutOfRange');
 }
 
 function truncate(v: unknown): unknown {
