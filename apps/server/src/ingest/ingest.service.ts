@@ -98,6 +98,7 @@ export class IngestService {
   private readonly writer: BatchWriter;
   private readonly devices = new Map<string, { device: IngestDevice | undefined; at: number }>();
   private readonly params = new Map<number, { defs: Map<string, ParamDef>; at: number }>();
+  private readonly alarmIds = new Map<number, { ids: Set<string>; at: number }>();
   private readonly presence = new Map<number, Presence>();
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Devices disabled or deleted since they connected: their messages are refused. */
@@ -311,6 +312,7 @@ export class IngestService {
   invalidate(): void {
     this.devices.clear();
     this.params.clear();
+    this.alarmIds.clear();
   }
 
   // ---- decoding ---------------------------------------------------------------------------------
@@ -363,6 +365,11 @@ export class IngestService {
         // Recorded in the device log; the alarm engine turns them into alarm records.
         const msg = deviceAlarmSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        // An alarm about something the type does not define (neither a parameter nor an alarm
+        // rule's id) names nothing the console can show or act on.
+        if (!(await this.defsOf(device.typeId)).has(msg.data.id) && !(await this.alarmIdsOf(device.typeId)).has(msg.data.id)) {
+          return { accepted: 0, rejected: [{ reason: 'unknownParameter', semaphoreId: msg.data.id }] };
+        }
         const ts = deviceTime(msg.data.ts, now, window);
         if (!(ts instanceof Date)) return rejectTime(ts);
         part.logs!.push(this.logRow(device, device.sn, 'alarm', undefined, { ...msg.data, ts: ts.toISOString() }));
@@ -393,6 +400,15 @@ export class IngestService {
         return { accepted: 1, rejected: [] };
       }
     }
+  }
+
+  /** The semaphore ids the type's alarm rules are about (enabled or not; cached like defsOf). */
+  private async alarmIdsOf(typeId: number): Promise<Set<string>> {
+    const hit = this.alarmIds.get(typeId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.ids;
+    const ids = new Set(await repo.typeAlarmIds(this.db, typeId));
+    this.alarmIds.set(typeId, { ids, at: Date.now() });
+    return ids;
   }
 
   private async defsOf(typeId: number): Promise<Map<string, ParamDef>> {
