@@ -44,6 +44,28 @@ export class DeviceDataService {
     };
   }
 
+  /**
+   * A request of an HTTP device that never reached the uplink handler (a body that is not JSON, of
+   * another content type, empty, or refused by the input checks or the body schema), recorded as
+   * MQTT records such a message: in the device log (`malformedJson`, `invalidMessage`), counted
+   * against the device's rate. `body`: what was parsed, or undefined when the body could not be
+   * read as JSON. Unknown credentials are logged as for any uplink; the caller answers the
+   * request's own error either way, and no waiting command is handed over.
+   */
+  async httpRefused(sn: string, secret: string, kind: string, body: unknown): Promise<void> {
+    const auth = await this.ingest.authenticate(sn, secret);
+    if ('reason' in auth) {
+      await this.ingest.refused(sn, auth.reason, { via: 'http' });
+      return;
+    }
+    // Nothing readable is no JSON: handed over as an empty payload, which decodes as malformedJson.
+    // JSON that is not an object (null, a string, a number) goes back to its text, so that it
+    // decodes as JSON of the wrong shape (invalidMessage).
+    const payload =
+      body === undefined || Buffer.isBuffer(body) ? '' : typeof body === 'object' && body !== null ? body : JSON.stringify(body);
+    await this.ingest.uplink(auth.device, kind, payload);
+  }
+
   async latest(ctx: AuthContext, deviceId: number): Promise<LatestValue[]> {
     await this.devices.basic(ctx, deviceId);
     const rows = await repo.latestValues(this.db, deviceId);
