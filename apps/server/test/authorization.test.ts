@@ -44,6 +44,8 @@ describe('authorization matrix over every /api/v1 route', () => {
   const ids: Record<string, number> = {};
   const permissionIds = new Map<string, number>();
   let seq = 0;
+  /** Device time of the last device alarm the processalarm check raised. */
+  let alarmTs = 0;
   /** HTTP Basic credentials of a device (SN and secret) for the device uplink. */
   let deviceBasic = '';
 
@@ -173,7 +175,10 @@ describe('authorization matrix over every /api/v1 route', () => {
       payload: { name: 'Beta BMU', sn: 'BETA-1', typeId: ids.betaType, projectId: ids.betaProject },
     })) as unknown as { id: number; secret: string };
     ids.betaDevice = betaDevice.id;
-    // An alarm of beta's device (raised by the device itself).
+    // An alarm of beta's device (raised by the device itself, about a parameter of its type).
+    await as('beta', 'POST', '/api/v1/devicetype/addsetparam', {
+      payload: { id: ids.betaType, params: [{ semaphoreId: 'X', name: 'X', dataType: 'number' }] },
+    });
     await t.app.inject({
       method: 'POST',
       url: '/api/v1/ingest/alarm',
@@ -181,9 +186,11 @@ describe('authorization matrix over every /api/v1 route', () => {
       payload: { id: 'X', flag: 1 },
     });
     ids.betaAlarm = ((await as('admin', 'GET', '/api/v1/device/alarmlist', { query: { device: 'BETA-1' } })) as unknown as { items: { id: number }[] }).items[0]!.id;
-    // A device that reports over HTTP (the uplink authenticates it by SN and secret).
+    // A device that reports over HTTP (the uplink authenticates it by SN and secret), of the
+    // built-in battery type (its device alarms name one of the type's parameters).
+    const types = (await as('admin', 'GET', '/api/v1/devicetype/typeoptionslist')) as unknown as { id: number; code: string }[];
     const { secret } = (await as('op', 'POST', '/api/v1/device/add', {
-      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: ids.opType },
+      payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: types.find((x) => x.code === 'BMU')!.id },
     })) as unknown as { secret: string };
     deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
     ids.betaCard = await newCard('beta');
@@ -545,13 +552,16 @@ describe('authorization matrix over every /api/v1 route', () => {
     'POST /api/v1/device/processalarm': {
       perm: 'alarm:handle',
       ok: async () => {
-        // A new alarm of op's HTTP device each time (a device alarm on a new parameter id).
-        const sem = `A${++seq}`;
-        await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: { authorization: deviceBasic }, payload: { id: sem, flag: 1 } });
+        // A new alarm of op's HTTP device each time: the device alarm on a parameter ends, and
+        // starts again (a later device time each time).
+        alarmTs = Math.max(Date.now() - 60_000, alarmTs + 2);
+        for (const [flag, ts] of [[0, alarmTs], [1, alarmTs + 1]] as const) {
+          await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: { authorization: deviceBasic }, payload: { id: '01111001', flag, ts } });
+        }
         const list = (await as('admin', 'GET', '/api/v1/device/alarmlist', { query: { device: 'HTTP-1', limit: 200 } })) as unknown as {
-          items: { id: number; semaphoreId: string }[];
+          items: { id: number; endedAt: string | null }[];
         };
-        return { payload: { ids: [list.items.find((a) => a.semaphoreId === sem)!.id], state: 'processed', note: 'checked' } };
+        return { payload: { ids: [list.items.find((a) => a.endedAt === null)!.id], state: 'processed', note: 'checked' } };
       },
       foreign: async () => ({ payload: { ids: [ids.betaAlarm!], state: 'processed' } }),
     },

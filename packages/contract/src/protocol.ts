@@ -154,6 +154,8 @@ export const INGEST_REASONS = [
   'unsupportedProtocol',
   'foreignClientId',
   'tooLarge',
+  /** Refused by the database when written alone (the rest of its batch was stored). */
+  'notStored',
 ] as const;
 export type IngestReason = (typeof INGEST_REASONS)[number];
 

@@ -11,13 +11,17 @@ export interface ParamDef {
 
 export type Value = number | string | boolean;
 
+/** A number as text: optional sign, digits, optional fraction, optional exponent ("52.4", "-3", "1e3"). */
+const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /** One value checked against its definition: the stored form, or why it is dropped. */
 export function checkValue(def: ParamDef, raw: unknown): { value: Value } | { reason: IngestReason } {
   switch (def.dataType) {
     case 'number':
     case 'integer': {
       // Devices that send numbers as text ("52.1") are common; anything else is a wrong type.
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      // Only plain decimal text: Number() would also take "0x10", " 12 ", "Infinity", "".
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
       if (!Number.isFinite(n)) return { reason: 'wrongType' };
       if (def.dataType === 'integer' && !Number.isInteger(n)) return { reason: 'wrongType' };
       if ((def.min !== null && n < def.min) || (def.max !== null && n > def.max)) return { reason: 'outOfRange' };
@@ -61,21 +65,22 @@ export function decodeValues(defs: ReadonlyMap<string, ParamDef>, values: Record
 
 /**
  * The device's time of a message: epoch ms, epoch seconds (10 digits, §9) or ISO 8601; absent:
- * `now`. A time outside [now − maxPastMs, now + maxFutureMs] is refused (a clock gone wrong would
- * otherwise write into days that no longer or do not yet exist).
+ * `now`. A time that cannot be read is `invalid` (refused as invalidMessage, field `ts`); one
+ * outside [now − maxPastMs, now + maxFutureMs] is `outOfRange` (timeOutOfRange: a clock gone wrong
+ * would otherwise write into days that no longer or do not yet exist).
  */
 export function deviceTime(
   ts: number | string | undefined,
   now: number,
   window: { maxPastMs: number; maxFutureMs: number },
-): Date | undefined {
+): Date | 'invalid' | 'outOfRange' {
   if (ts === undefined) return new Date(now);
   let ms: number;
   if (typeof ts === 'number') ms = ts < 1e11 ? ts * 1000 : ts;
   else if (/^\d{10}$/.test(ts)) ms = Number(ts) * 1000;
   else if (/^\d{13}$/.test(ts)) ms = Number(ts);
   else ms = Date.parse(ts);
-  if (!Number.isFinite(ms)) return undefined;
-  if (ms < now - window.maxPastMs || ms > now + window.maxFutureMs) return undefined;
+  if (!Number.isFinite(ms)) return 'invalid';
+  if (ms < now - window.maxPastMs || ms > now + window.maxFutureMs) return 'outOfRange';
   return new Date(ms);
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DeviceLogKind } from '@iot/contract';
 import type { Db, Executor } from '../db/client.js';
-import { deviceCommands, devices, deviceTypeParams } from '../db/schema/index.js';
+import { deviceCommands, devices, deviceTypeAlarms, deviceTypeParams } from '../db/schema/index.js';
 
 /** What ingestion needs to know of a device (the demo fleet selects the same). */
 export const INGEST_DEVICE_COLUMNS = {
@@ -35,6 +35,15 @@ export async function typeParams(db: Executor, typeId: number) {
     })
     .from(deviceTypeParams)
     .where(eq(deviceTypeParams.typeId, typeId));
+}
+
+/** The semaphore ids a type's alarm rules are about (a device alarm may name one of these). */
+export async function typeAlarmIds(db: Executor, typeId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ semaphoreId: deviceTypeAlarms.semaphoreId })
+    .from(deviceTypeAlarms)
+    .where(eq(deviceTypeAlarms.typeId, typeId));
+  return rows.map((r) => r.semaphoreId);
 }
 
 export interface TelemetryRow {

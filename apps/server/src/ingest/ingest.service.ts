@@ -25,7 +25,7 @@ import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
 
 export type { IngestDevice };
 import type { CommandService } from './commands.js';
-import { BatchWriter, type WriterOptions } from './writer.js';
+import { BatchWriter, NotStoredError, type WriterOptions } from './writer.js';
 
 export interface IngestOptions {
   /** A device silent this long is marked offline. */
@@ -109,6 +109,7 @@ export class IngestService {
   /** SN → device, in least-recently-used order (a Map keeps insertion order). */
   private readonly devices = new Map<string, { device: IngestDevice | undefined; at: number }>();
   private readonly params = new Map<number, { defs: Map<string, ParamDef>; at: number }>();
+  private readonly alarmIds = new Map<number, { ids: Set<string>; at: number }>();
   private readonly presence = new Map<number, Presence>();
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Devices disabled or deleted since they connected: their messages are refused. */
@@ -302,8 +303,21 @@ export class IngestService {
       );
     }
     this.markSeen(device, p, now, part, kind === 'status' ? undefined : true);
-    await this.writer.add(part, onQueued);
+    await this.writer.add(part, onQueued).catch((err: unknown) => {
+      if (err instanceof NotStoredError) this.notStored(device, kind, err);
+      throw err;
+    });
     return outcome;
+  }
+
+  /**
+   * A message the database refused when written alone (the writer split its batch to find it; the
+   * others were stored): logged as rejected `notStored`, in a later batch. Its sender is not
+   * answered as stored (QoS 1: no PUBACK; HTTP: `notStored` in `rejected`).
+   */
+  private notStored(device: IngestDevice, kind: string, err: NotStoredError) {
+    const row = this.logRow(device, device.sn, 'rejected', 'notStored', { kind, ...(err.sqlState ? { sqlState: err.sqlState } : {}) });
+    void this.writer.add({ logs: [row] }).catch((e: unknown) => this.log.error({ err: e }, 'notStored log row not written'));
   }
 
   /**
@@ -349,6 +363,7 @@ export class IngestService {
   invalidate(): void {
     this.devices.clear();
     this.params.clear();
+    this.alarmIds.clear();
   }
 
   // ---- decoding ---------------------------------------------------------------------------------
@@ -369,7 +384,8 @@ export class IngestService {
         return reject('malformedJson');
       }
     }
-    // A NUL byte (PostgreSQL text and jsonb cannot hold one) or absurd nesting: the message is refused.
+    // A NUL byte or a lone surrogate in any key or string (PostgreSQL text and jsonb cannot hold
+    // them: one would fail the whole batch) or absurd nesting: the message is refused.
     const hostile = findHostile(body);
     if (hostile) return reject('invalidMessage', fieldOf(hostile.path) || undefined);
     const window = { maxPastMs: this.opts.maxPastMs, maxFutureMs: this.opts.maxFutureMs };
@@ -378,7 +394,7 @@ export class IngestService {
         const msg = telemetrySchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         const ts = deviceTime(msg.data.ts, now, window);
-        if (!ts) return reject('timeOutOfRange');
+        if (!(ts instanceof Date)) return rejectTime(ts);
         const { accepted, rejected } = decodeValues(await this.defsOf(device.typeId), msg.data.values);
         const count = Object.keys(accepted).length;
         if (count > 0) {
@@ -391,7 +407,7 @@ export class IngestService {
         const msg = gpsSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
         const ts = deviceTime(msg.data.ts, now, window);
-        if (!ts) return reject('timeOutOfRange');
+        if (!(ts instanceof Date)) return rejectTime(ts);
         const { ts: _t, ...fix } = msg.data;
         part.positions = [{ deviceId: device.id, ts: ts.toISOString(), ...fix }];
         return { accepted: 1, rejected: [] };
@@ -400,8 +416,13 @@ export class IngestService {
         // Recorded in the device log; the alarm engine turns them into alarm records.
         const msg = deviceAlarmSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        // An alarm about something the type does not define (neither a parameter nor an alarm
+        // rule's id) names nothing the console can show or act on.
+        if (!(await this.defsOf(device.typeId)).has(msg.data.id) && !(await this.alarmIdsOf(device.typeId)).has(msg.data.id)) {
+          return { accepted: 0, rejected: [{ reason: 'unknownParameter', semaphoreId: msg.data.id }] };
+        }
         const ts = deviceTime(msg.data.ts, now, window);
-        if (!ts) return reject('timeOutOfRange');
+        if (!(ts instanceof Date)) return rejectTime(ts);
         part.logs!.push(this.logRow(device, device.sn, 'alarm', undefined, { ...msg.data, ts: ts.toISOString() }));
         return { accepted: 1, rejected: [] };
       }
@@ -436,6 +457,15 @@ export class IngestService {
         return { accepted: 1, rejected: [] };
       }
     }
+  }
+
+  /** The semaphore ids the type's alarm rules are about (enabled or not; cached like defsOf). */
+  private async alarmIdsOf(typeId: number): Promise<Set<string>> {
+    const hit = this.alarmIds.get(typeId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.ids;
+    const ids = new Set(await repo.typeAlarmIds(this.db, typeId));
+    this.alarmIds.set(typeId, { ids, at: Date.now() });
+    return ids;
   }
 
   private async defsOf(typeId: number): Promise<Map<string, ParamDef>> {
@@ -543,11 +573,12 @@ export class IngestService {
   ): LogRow {
     // An unknown SN comes from the network (MQTT username, topic): cut to the column's 64
     // characters so one long name cannot fail the whole batch.
-    // NUL bytes (a client id, a topic) are dropped: PostgreSQL cannot store them, and one row must
-    // not fail the batch.
+    // NUL bytes (a client id, a topic) are dropped and lone surrogates replaced by U+FFFD:
+    // PostgreSQL cannot store them, and one row must not fail the batch.
     return {
       deviceId: device?.id ?? null,
-      sn: stripNul(sn).slice(0, 64),
+      // Cut first: a cut through a surrogate pair leaves half of it, which stripNul replaces.
+      sn: stripNul(sn.slice(0, 64)),
       kind,
       reason,
       detail: detail && stripNulDeep(detail),
@@ -567,6 +598,11 @@ function once(f: () => void): () => void {
 
 function reject(reason: IngestReason, field?: string): UplinkOutcome {
   return { accepted: 0, rejected: [{ reason, ...(field ? { field } : {}) }] };
+}
+
+/** A `ts` that cannot be read is a malformed message; a readable one outside the window is not. */
+function rejectTime(problem: 'invalid' | 'outOfRange'): UplinkOutcome {
+  return problem === 'invalid' ? reject('invalidMessage', 'ts') : reject('timeOutOfRange');
 }
 
 function truncate(v: unknown): unknown {

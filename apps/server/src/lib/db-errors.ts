@@ -59,3 +59,20 @@ export function isRetryableConflict(err: unknown): boolean {
   const code = pgErrorOf(err)?.code;
   return code === '40P01' || code === '40001';
 }
+
+/** The SQLSTATE behind a failure (pg or PGlite, through Drizzle's wrapper), if any. */
+export function sqlStateOf(err: unknown): string | undefined {
+  return pgErrorOf(err)?.code;
+}
+
+/**
+ * A failure caused by the data a statement was given rather than by the database or the
+ * connection: a data exception (class 22: bad text for a type, jsonb refusing a string…), an
+ * integrity violation (class 23: a check, a foreign key, a row for no partition) or a program
+ * limit (class 54: too large, too complex). The same statement fails again with the same data;
+ * without the offending rows it may not.
+ */
+export function isDataError(err: unknown): boolean {
+  const code = pgErrorOf(err)?.code;
+  return code !== undefined && /^(22|23|54)/.test(code);
+}

@@ -2,15 +2,20 @@ import { createHash } from 'node:crypto';
 import { Column, fillPlaceholders, is, noopDecoder, SQL, sql, Subquery, type DriverValueDecoder, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import { NodePgPreparedQuery } from 'drizzle-orm/node-postgres';
 import { customPlanPool } from '../db/client.js';
+import { wellFormed } from './hostile.js';
 
 /** Escapes LIKE wildcards so user input matches literally. */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Removes NUL bytes, which PostgreSQL text cannot hold (logs keep what they can of bad input). */
+/**
+ * Removes NUL bytes, which PostgreSQL text cannot hold, and replaces lone UTF-16 surrogates with
+ * U+FFFD, which jsonb (and any JSON parameter) refuses: logs keep what they can of bad input, and
+ * one such string cannot fail the statement it is written with.
+ */
 export function stripNul(s: string): string {
-  return s.includes('\u0000') ? s.replaceAll('\u0000', '') : s;
+  return wellFormed(s.includes('\u0000') ? s.replaceAll('\u0000', '') : s);
 }
 
 /** `stripNul` over every string and key of a JSON value (for jsonb columns fed from the network). */
