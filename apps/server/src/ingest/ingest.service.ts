@@ -303,17 +303,22 @@ export class IngestService {
       );
     }
     this.markSeen(device, p, now, part, kind === 'status' ? undefined : true);
-    await this.writer.add(part, onQueued).catch((err: unknown) => {
-      if (err instanceof NotStoredError) this.notStored(device, kind, err);
-      throw err;
-    });
+    try {
+      await this.writer.add(part, onQueued);
+    } catch (err) {
+      // The database refused this message alone (the rest of its batch was stored): a refusal like
+      // any other, answered as such (MQTT acknowledges it, since sending it again cannot help).
+      if (!(err instanceof NotStoredError)) throw err;
+      this.notStored(device, kind, err);
+      return { accepted: 0, rejected: [{ reason: 'notStored' }] };
+    }
     return outcome;
   }
 
   /**
    * A message the database refused when written alone (the writer split its batch to find it; the
-   * others were stored): logged as rejected `notStored`, in a later batch. Its sender is not
-   * answered as stored (QoS 1: no PUBACK; HTTP: `notStored` in `rejected`).
+   * others were stored): logged as rejected `notStored`, in a later batch, and answered as refused
+   * (`notStored` in the HTTP answer and the MQTT reply).
    */
   private notStored(device: IngestDevice, kind: string, err: NotStoredError) {
     const row = this.logRow(device, device.sn, 'rejected', 'notStored', { kind, ...(err.sqlState ? { sqlState: err.sqlState } : {}) });

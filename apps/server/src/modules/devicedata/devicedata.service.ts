@@ -1,8 +1,7 @@
 import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, type Page, type UplinkResult } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import type { CommandService } from '../../ingest/commands.js';
-import type { IngestService, UplinkOutcome } from '../../ingest/ingest.service.js';
-import { NotStoredError } from '../../ingest/writer.js';
+import type { IngestService } from '../../ingest/ingest.service.js';
 import { AppError, forbidden } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -27,12 +26,7 @@ export class DeviceDataService {
       if (auth.reason === 'deviceDisabled') throw forbidden('deviceDisabled');
       return undefined;
     }
-    const outcome = await this.ingest.uplink(auth.device, kind, body as object).catch((err: unknown): UplinkOutcome => {
-      // The database refused this message alone (the rest of its batch was stored; the device log
-      // has it): a refusal like any other, not a server error to retry.
-      if (err instanceof NotStoredError) return { accepted: 0, rejected: [{ reason: 'notStored' }] };
-      throw err;
-    });
+    const outcome = await this.ingest.uplink(auth.device, kind, body as object);
     if (outcome.rejected[0]?.reason === 'rateLimited') {
       throw new AppError(ErrorCode.RATE_LIMITED, 'this device sends too many messages; retry later', { retryAfter: 1 });
     }
