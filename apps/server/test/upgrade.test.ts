@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
+import { createPartition } from '../src/ingest/ingest.repo.js';
 import { createTestPostgres } from './helpers.js';
 
 /**
@@ -101,6 +102,74 @@ describe('upgrading a database that holds data', () => {
       { device_id: 9001, owner_path: '/1/70/', project_id: 800, n: 3 },
       { device_id: 9002, owner_path: '/1/', project_id: 800, n: 4 },
     ]);
+    await upgraded.close();
+  });
+
+  it('0035: telemetry and GPS fixes stored twice become one row per device and ts, values merged', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0035_sample_identity');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    const day = '2026-03-04';
+    await createPartition(older.db, new Date(`${day}T00:00:00Z`));
+    // What resent messages left before 0035: the same sample two or three times, copies of one
+    // message, or messages of the same time with different values, in any arrival order; copies
+    // written by one batch have the same received_at (10:03, the later one written last).
+    for (const statement of [
+      sql`insert into device_types (id, code, name) values (901, 'UPG35', 'Upgrade 0035')`,
+      sql`insert into devices (id, sn, name, type_id, owner_path) values (9101, 'UPG35-1', 'Resent', 901, '/1/'), (9102, 'UPG35-2', 'Once', 901, '/1/')`,
+      sql`insert into telemetry (device_id, ts, received_at, vals) values
+        (9101, '2026-03-04T10:00:00Z', '2026-03-04T10:00:02Z', '{"a": 2, "c": 3}'),
+        (9101, '2026-03-04T10:00:00Z', '2026-03-04T10:00:01Z', '{"a": 1, "b": 1}'),
+        (9101, '2026-03-04T10:00:00Z', '2026-03-04T10:00:03Z', '{"a": 2, "c": 3}'),
+        (9101, '2026-03-04T10:01:00Z', '2026-03-04T10:01:00Z', '{"a": 5}'),
+        (9101, '2026-03-04T10:01:00Z', '2026-03-04T10:01:09Z', '{"a": 5}'),
+        (9101, '2026-03-04T10:02:00Z', '2026-03-04T10:02:00Z', '{"a": 6}'),
+        (9101, '2026-03-04T10:03:00Z', '2026-03-04T10:03:00Z', '{"a": 8, "b": 8}'),
+        (9101, '2026-03-04T10:03:00Z', '2026-03-04T10:03:00Z', '{"a": 9}'),
+        (9102, '2026-03-04T10:00:00Z', '2026-03-04T10:00:00Z', '{"a": 7}')`,
+      sql`insert into device_positions (id, device_id, ts, lng, lat) values
+        (11, 9101, '2026-03-04T10:00:00Z', 116.39, 39.91),
+        (12, 9101, '2026-03-04T10:00:00Z', 116.39, 39.91),
+        (13, 9101, '2026-03-04T10:01:00Z', 121.47, 31.23),
+        (14, 9102, '2026-03-04T10:00:00Z', 100, 30)`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const db = upgraded.db;
+    const telemetry = () =>
+      rowsOf<{ device_id: number; ts: string; received_at: string; vals: unknown }>(
+        db,
+        sql`select device_id, to_char(ts at time zone 'UTC', 'HH24:MI') as ts, to_char(received_at at time zone 'UTC', 'HH24:MI:SS') as received_at, vals
+          from telemetry order by device_id, ts`,
+      );
+    expect(await telemetry()).toEqual([
+      // Merged in arrival order: the later copies' `a` wins, `b` and `c` are kept; received first.
+      { device_id: 9101, ts: '10:00', received_at: '10:00:01', vals: { a: 2, b: 1, c: 3 } },
+      { device_id: 9101, ts: '10:01', received_at: '10:01:00', vals: { a: 5 } },
+      { device_id: 9101, ts: '10:02', received_at: '10:02:00', vals: { a: 6 } },
+      { device_id: 9101, ts: '10:03', received_at: '10:03:00', vals: { a: 9, b: 8 } },
+      { device_id: 9102, ts: '10:00', received_at: '10:00:00', vals: { a: 7 } },
+    ]);
+    expect(await rowsOf<{ id: number }>(db, sql`select id::int as id from device_positions order by id`)).toEqual([{ id: 11 }, { id: 13 }, { id: 14 }]);
+
+    // Unique now (23505: unique violation), on the day that existed and on one created after.
+    const sqlState = (query: ReturnType<typeof sql>) =>
+      db.execute(query).then(
+        () => 'stored',
+        (err: Error & { cause?: { code?: string } }) => err.cause?.code,
+      );
+    await createPartition(db, new Date('2026-03-05T00:00:00Z'));
+    for (const ts of ['2026-03-04T10:02:00Z', '2026-03-05T08:00:00Z']) {
+      const insert = sql`insert into telemetry (device_id, ts, vals) values (9102, ${ts}::timestamptz, '{"x": 1}')`;
+      expect(await sqlState(insert)).toBe('stored');
+      expect(await sqlState(insert)).toBe('23505');
+    }
+    expect(await sqlState(sql`insert into device_positions (device_id, ts, lng, lat) values (9101, '2026-03-04T10:01:00Z', 1, 1)`)).toBe('23505');
     await upgraded.close();
   });
 });

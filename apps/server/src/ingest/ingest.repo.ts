@@ -99,8 +99,13 @@ export interface Batch {
  * json_to_recordset (the same on PGlite and PostgreSQL, no bind-parameter limit). Rows of a device
  * deleted since it connected are left out (its log rows keep the SN only), so one such device
  * cannot fail the whole batch of everyone else's messages on a foreign key.
+ *
+ * Samples are idempotent (docs/PROTOCOL.md §2): a telemetry row or GPS fix is identified by its
+ * device and ts (unique indexes, migration 0035), so a message sent again, in this batch or after
+ * an earlier one was stored, adds no row. The batch's own copies are merged first (samplesOf).
  */
 export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<void> {
+  const samples = samplesOf(b);
   await db.transaction(async (tx) => {
     // Lock order (ARCHITECTURE.md, "Ingestion"): the batch's device rows first, in id order, before
     // anything else. Two batches of the same device then queue on that row instead of each holding
@@ -114,13 +119,17 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
     // The alarm engine, next: its alarms commit with the data (ARCHITECTURE.md, "Alarms"); what it
     // has left to do (the devices' warning levels) runs last.
     const after = hook ? await hook(tx, b) : undefined;
-    if (b.telemetry.length > 0) {
+    if (samples.telemetry.length > 0) {
+      // A sample already stored (a resend) gets the message's values merged in: an identical
+      // resend changes nothing (no new row version), a message of the same time adds its values.
       await tx.execute(sql`
         insert into telemetry (device_id, ts, vals)
         select x.device_id, x.ts, x.vals from json_to_recordset(${JSON.stringify(
-          b.telemetry.map((r) => ({ device_id: r.deviceId, ts: r.ts, vals: r.vals })),
+          samples.telemetry.map((r) => ({ device_id: r.deviceId, ts: r.ts, vals: r.vals })),
         )}::json) as x(device_id int, ts timestamptz, vals jsonb)
-        join devices d on d.id = x.device_id`);
+        join devices d on d.id = x.device_id
+        on conflict (device_id, ts) do update set vals = telemetry.vals || excluded.vals
+          where telemetry.vals is distinct from telemetry.vals || excluded.vals`);
     }
     if (b.telemetry.length > 0) {
       // One row per device: its values merged with `||` when every one of them is at least as new
@@ -140,24 +149,26 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
                 from jsonb_each(device_latest.vals) o(k, v) full join jsonb_each(excluded.vals) n(k, v) using (k)) end,
           ts = greatest(device_latest.ts, excluded.ts)`);
     }
-    if (b.positions.length > 0) {
+    if (samples.positions.length > 0) {
+      // A fix already stored (a resend) is kept as it is, and does not move the device on maps:
+      // the device's position on maps is the newest fix this statement stored.
       await tx.execute(sql`
-        insert into device_positions (device_id, ts, lng, lat, speed, direction, pdop, satellites)
-        select x.device_id, x.ts, x.lng, x.lat, x.speed, x.direction, x.pdop, x.satellites from json_to_recordset(${JSON.stringify(
-          b.positions.map((r) => ({
-            device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat, speed: r.speed ?? null,
-            direction: r.direction ?? null, pdop: r.pdop ?? null, satellites: r.satellites ?? null,
-          })),
-        )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8, speed float8, direction float8,
-          pdop float8, satellites smallint)
-        join devices d on d.id = x.device_id`);
-      // The device's position on maps is its newest fix.
-      await tx.execute(sql`
+        with stored as (
+          insert into device_positions (device_id, ts, lng, lat, speed, direction, pdop, satellites)
+          select x.device_id, x.ts, x.lng, x.lat, x.speed, x.direction, x.pdop, x.satellites from json_to_recordset(${JSON.stringify(
+            samples.positions.map((r) => ({
+              device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat, speed: r.speed ?? null,
+              direction: r.direction ?? null, pdop: r.pdop ?? null, satellites: r.satellites ?? null,
+            })),
+          )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8, speed float8, direction float8,
+            pdop float8, satellites smallint)
+          join devices d on d.id = x.device_id
+          on conflict (device_id, ts) do nothing
+          returning device_id, ts, lng, lat
+        )
         -- A device placed at a fixed position (map mode 1) keeps it; its fixes are still its track.
         update devices d set lng = p.lng, lat = p.lat
-        from (select distinct on (device_id) device_id, lng, lat from json_to_recordset(${JSON.stringify(
-          b.positions.map((r) => ({ device_id: r.deviceId, ts: r.ts, lng: r.lng, lat: r.lat })),
-        )}::json) as x(device_id int, ts timestamptz, lng float8, lat float8) order by device_id, ts desc) p
+        from (select distinct on (device_id) device_id, lng, lat from stored order by device_id, ts desc) p
         where d.id = p.device_id and d.map_mode <> 1`);
     }
     if (b.logs.length > 0) {
@@ -290,6 +301,41 @@ export async function dropPartition(db: Executor, name: string) {
 }
 
 // ---- batches ----------------------------------------------------------------------------------
+
+/**
+ * The rows a batch stores, one per sample (one ON CONFLICT DO UPDATE statement cannot touch a row
+ * twice): telemetry rows of the same device and ts (a message sent again while the first copy
+ * still waits in the queue, or two messages of the same time) become one, their values merged in
+ * arrival order as the upsert merges them into a stored row; of GPS fixes of the same device and
+ * ts the first is kept, as the insert keeps a stored one. The batch itself is left as it is: the
+ * latest values, the alarm engine and the live events take its messages one by one as before,
+ * and none of them adds anything up (a copy changes nothing in them: the latest values and the
+ * alarm engine keep the newest device time and pass over an equal one, the live channel sends
+ * the newest values). The history rollups (telemetry_rollup) are computed from the stored rows, a
+ * whole day at once, never added to per batch, so a resend cannot count twice there either.
+ */
+export function samplesOf(b: Pick<Batch, 'telemetry' | 'positions'>): Pick<Batch, 'telemetry' | 'positions'> {
+  let telemetry = b.telemetry;
+  if (telemetry.length > 1) {
+    const rows = new Map<string, TelemetryRow>();
+    for (const r of telemetry) {
+      const key = `${r.deviceId} ${r.ts}`;
+      const first = rows.get(key);
+      rows.set(key, first ? { ...first, vals: { ...first.vals, ...r.vals } } : r);
+    }
+    if (rows.size < telemetry.length) telemetry = [...rows.values()];
+  }
+  let positions = b.positions;
+  if (positions.length > 1) {
+    const fixes = new Map<string, PositionRow>();
+    for (const r of positions) {
+      const key = `${r.deviceId} ${r.ts}`;
+      if (!fixes.has(key)) fixes.set(key, r);
+    }
+    if (fixes.size < positions.length) positions = [...fixes.values()];
+  }
+  return { telemetry, positions };
+}
 
 /**
  * The latest-values rows of a batch's telemetry: one per device, the newest value of each of its

@@ -19,6 +19,7 @@ import { hashToken } from '../lib/tokens.js';
 import { isRetryableConflict } from '../lib/db-errors.js';
 import { fieldOf, findHostile } from '../lib/hostile.js';
 import { stripNul, stripNulDeep } from '../lib/sql.js';
+import { ArrivalClock } from './arrival.js';
 import { decodeValues, deviceTime, type ParamDef } from './decode.js';
 import * as repo from './ingest.repo.js';
 import type { Batch, IngestDevice, LogRow } from './ingest.repo.js';
@@ -116,6 +117,8 @@ export class IngestService {
   private readonly revoked = new Map<number, 'deviceDisabled' | 'unknownDevice'>();
   private readonly revokeListeners: ((sns: string[]) => void)[] = [];
   private readonly offBus: () => void;
+  /** Times of samples sent without `ts` (arrival.ts). */
+  private readonly arrivals = new ArrivalClock();
 
   constructor(
     private readonly db: Db,
@@ -398,7 +401,7 @@ export class IngestService {
       case 'telemetry': {
         const msg = telemetrySchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
-        const ts = deviceTime(msg.data.ts, now, window);
+        const ts = msg.data.ts === undefined ? this.arrivals.next(device.id, now) : deviceTime(msg.data.ts, now, window);
         if (!(ts instanceof Date)) return rejectTime(ts);
         const { accepted, rejected } = decodeValues(await this.defsOf(device.typeId), msg.data.values);
         const count = Object.keys(accepted).length;
@@ -411,7 +414,7 @@ export class IngestService {
       case 'gps': {
         const msg = gpsSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
-        const ts = deviceTime(msg.data.ts, now, window);
+        const ts = msg.data.ts === undefined ? this.arrivals.next(device.id, now) : deviceTime(msg.data.ts, now, window);
         if (!(ts instanceof Date)) return rejectTime(ts);
         const { ts: _t, ...fix } = msg.data;
         part.positions = [{ deviceId: device.id, ts: ts.toISOString(), ...fix }];

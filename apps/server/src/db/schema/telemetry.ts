@@ -8,6 +8,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { COMMAND_STATUSES, DEVICE_LOG_KINDS } from '@iot/contract';
@@ -16,11 +17,14 @@ import { inList } from './util.js';
 import { check } from 'drizzle-orm/pg-core';
 
 /**
- * Telemetry, one row per message: `vals` holds the message's accepted values keyed by semaphore
- * id. The table is PARTITIONED BY RANGE (ts), one partition per UTC day (migration 0008 declares
- * it; `ingest/partitions.ts` creates days ahead and drops whole days past the retention). A
- * device's history over a time range is an index range scan on (device_id, ts) in each day.
- * No primary key: a partitioned table's key must include ts, and nothing refers to a row.
+ * Telemetry, one row per sample: `vals` holds the accepted values keyed by semaphore id. A sample
+ * is identified by its device and time: (device_id, ts) is unique (migration 0035), so a message
+ * sent again (QoS 1 redelivery) is stored once, and two messages of the same time are merged into
+ * one row (ingest.repo.ts writeBatch). The table is PARTITIONED BY RANGE (ts), one partition per
+ * UTC day (migration 0008 declares it; `ingest/partitions.ts` creates days ahead and drops whole
+ * days past the retention); the unique index includes ts, the partition key, as PostgreSQL
+ * requires, and every partition gets its own. A device's history over a time range is an index
+ * range scan on (device_id, ts) in each day. No primary key: nothing refers to a row.
  */
 export const telemetry = pgTable(
   'telemetry',
@@ -31,7 +35,7 @@ export const telemetry = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     vals: jsonb('vals').notNull(),
   },
-  (t) => [index('telemetry_device_ts_idx').on(t.deviceId, t.ts)],
+  (t) => [uniqueIndex('telemetry_device_ts_idx').on(t.deviceId, t.ts)],
 );
 
 /**
@@ -48,7 +52,7 @@ export const deviceLatest = pgTable('device_latest', {
   ts: timestamp('ts', { withTimezone: true }).notNull(),
 });
 
-/** GPS fixes (devices of types that record tracks, §3 GPS data). */
+/** GPS fixes (devices of types that record tracks, §3 GPS data): one per device and time (0035). */
 export const devicePositions = pgTable(
   'device_positions',
   {
@@ -64,7 +68,7 @@ export const devicePositions = pgTable(
     pdop: doublePrecision('pdop'),
     satellites: smallint('satellites'),
   },
-  (t) => [index('device_positions_device_ts_idx').on(t.deviceId, t.ts)],
+  (t) => [uniqueIndex('device_positions_device_ts_idx').on(t.deviceId, t.ts)],
 );
 
 /**
