@@ -64,7 +64,7 @@ describe('resent samples are stored once', () => {
       const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, {
         username: d.sn,
         password: d.secret,
-        clientId: `${d.sn}-${Math.random().toString(36).slice(2)}`,
+        clientId: `${d.sn}@${Math.random().toString(36).slice(2)}`,
         reconnectPeriod: 0,
         connectTimeout: 5000,
         ...extra,

@@ -343,6 +343,89 @@ describe('device protocol 1.1', () => {
     expect(http.json().data.serverTime).toBeGreaterThanOrEqual(before);
   });
 
+  it('takes a batch of samples in one message, each checked alone', async () => {
+    const d = await addDevice('P11-BATCH');
+    const c = await connect(d.sn, d.secret);
+    const base = Date.now() - 600_000;
+    const batch = Array.from({ length: 100 }, (_, i) => ({ ts: base + i * 1000, values: { '01111001': 50 + (i % 7), '02109001': i % 100 } }));
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify(batch), { qos: 1 });
+    expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(100);
+    // Sent again whole (no PUBACK came): still 100.
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify(batch), { qos: 1 });
+    expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(100);
+
+    // One sample with a bad time and one with a bad value: the others are stored, the problems
+    // name the sample.
+    const http = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/telemetry',
+      headers: { authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
+      payload: [
+        { ts: base + 200_000, values: { '02109001': 10 } },
+        { ts: 'yesterday', values: { '02109001': 11 } },
+        { ts: base + 202_000, values: { '02109001': 'x', '01111001': 49 } },
+        { values: 'nope' },
+      ],
+    });
+    expect(http.json().data).toMatchObject({
+      accepted: 2,
+      rejected: [
+        { reason: 'invalidMessage', sample: 1, field: 'ts' },
+        { reason: 'wrongType', sample: 2, semaphoreId: '02109001' },
+        { reason: 'invalidMessage', sample: 3, field: 'values' },
+      ],
+    });
+    expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(102);
+    // More than 1,000 samples in one message: refused whole.
+    const tooMany = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/telemetry',
+      headers: { authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
+      payload: Array.from({ length: 1001 }, (_, i) => ({ ts: base + i, values: { '02109001': 1 } })),
+    });
+    expect(tooMany.json()).toMatchObject({ code: 40000, data: { field: 'body' } });
+    // Over MQTT: refused whole and logged.
+    await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify(Array.from({ length: 1001 }, (_, i) => ({ ts: base + i, values: { '02109001': 1 } }))), { qos: 1 });
+    expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(102);
+    await expect.poll(async () => (await logs(d.sn)).map((l) => l.reason)).toContain('invalidMessage');
+  });
+
+  it('a gateway reports for its registered sub-devices; another device’s SN is refused', async () => {
+    const gw = await addDevice('P11-GW');
+    const child = await api('POST', '/device/add', { name: 'Child 1', sn: 'P11-GW-C1', typeId, parentId: gw.id });
+    expect(child.code, JSON.stringify(child)).toBe(20000);
+    const childId = child.data.id as number;
+    const stranger = await addDevice('P11-STRANGER');
+    const c = await connect(gw.sn, gw.secret);
+    const replies: { problems?: unknown[] }[] = [];
+    c.on('message', (_t, p) => replies.push(JSON.parse(p.toString())));
+    await c.subscribeAsync(`dev/${gw.sn}/reply`, { qos: 0 });
+
+    await c.publishAsync(
+      `dev/${gw.sn}/telemetry`,
+      JSON.stringify([
+        { sn: 'P11-GW-C1', values: { '02109001': 77 } },
+        { values: { '02109001': 33 } },
+        { sn: stranger.sn, values: { '02109001': 1 } },
+      ]),
+      { qos: 1 },
+    );
+    await c.publishAsync(`dev/${gw.sn}/gps`, JSON.stringify({ sn: 'P11-GW-C1', lng: 121.5, lat: 31.2 }), { qos: 1 });
+    const latest = async (id: number) =>
+      Object.fromEntries(((await api('GET', `/device/latest?id=${id}`)).data as { semaphoreId: string; value: unknown }[]).map((v) => [v.semaphoreId, v.value]));
+    // The child's values land on the child, the gateway's own on the gateway, none on the stranger.
+    expect(await latest(childId)).toEqual({ '02109001': 77 });
+    expect(await latest(gw.id)).toEqual({ '02109001': 33 });
+    expect(await latest(stranger.id)).toEqual({});
+    expect(await device(childId)).toMatchObject({ online: true, lng: 121.5, lat: 31.2 });
+    await expect.poll(() => replies.at(-1)).toMatchObject({ problems: [{ reason: 'notSubDevice', sample: 2, sn: stranger.sn }] });
+    await expect.poll(async () => (await logs(gw.sn)).map((l) => l.reason)).toContain('notSubDevice');
+    // A gateway's status for its child: the child goes offline, the gateway stays online.
+    await c.publishAsync(`dev/${gw.sn}/status`, JSON.stringify({ sn: 'P11-GW-C1', online: false }), { qos: 1 });
+    await expect.poll(async () => (await device(childId)).online).toBe(false);
+    expect((await device(gw.id)).online).toBe(true);
+  });
+
   it('limits new connections per address, and CONNECT must come in time', async () => {
     const limited = await startEmbeddedBroker(t.app.ingest, t.app.log, {
       port: 0,

@@ -45,12 +45,26 @@ export const deviceTimeSchema = z.union([z.number().finite().nonnegative(), z.st
 /** A parameter value as devices send it; checked against the type's definition on arrival. */
 export const paramValueSchema = z.union([z.number(), z.string().max(PROTOCOL_LIMITS.textValue), z.boolean()]);
 
+/**
+ * A gateway's message for one of its registered sub-devices names that device's SN (`sn`); without
+ * it, or with the sender's own SN, the message is the sender's.
+ */
+const childSnSchema = z.string().min(1).max(64).optional();
+
+/**
+ * One telemetry sample. A telemetry message is one sample, or an array of 1 to
+ * TELEMETRY_BATCH_MAX samples (a backlog), each checked alone.
+ */
 export const telemetrySchema = z.object({
   ts: deviceTimeSchema.optional(),
   /** Values keyed by semaphore id, e.g. {"01111001": 52.4}. */
   values: z.record(z.string().max(32), z.unknown()),
+  sn: childSnSchema,
 });
 export type TelemetryMessage = z.infer<typeof telemetrySchema>;
+
+/** Samples one telemetry message may carry. */
+export const TELEMETRY_BATCH_MAX = 1000;
 
 export const gpsSchema = z.object({
   ts: deviceTimeSchema.optional(),
@@ -62,6 +76,7 @@ export const gpsSchema = z.object({
   direction: z.number().min(0).max(360).optional(),
   pdop: z.number().min(0).max(100).optional(),
   satellites: z.number().int().min(0).max(255).optional(),
+  sn: childSnSchema,
 });
 export type GpsMessage = z.infer<typeof gpsSchema>;
 
@@ -71,6 +86,7 @@ export const deviceAlarmSchema = z.object({
   id: z.string().min(1).max(32),
   flag: z.union([z.literal(0), z.literal(1)]),
   value: paramValueSchema.optional(),
+  sn: childSnSchema,
 });
 export type DeviceAlarmMessage = z.infer<typeof deviceAlarmSchema>;
 
@@ -80,6 +96,7 @@ export const statusSchema = z.object({
   online: z.boolean(),
   /** Free fields the console shows as they are (firmware, signal…). */
   info: z.record(z.string().max(32), z.union([z.string().max(128), z.number(), z.boolean()])).optional(),
+  sn: childSnSchema,
 });
 export type StatusMessage = z.infer<typeof statusSchema>;
 
@@ -93,7 +110,7 @@ export type TimeRequest = z.infer<typeof timeRequestSchema>;
  */
 export type Reply =
   | { kind: 'time'; id?: string; serverTime: number }
-  | { kind: 'rejected'; topic: string; problems: { reason: IngestReason; semaphoreId?: string; field?: string }[] };
+  | { kind: 'rejected'; topic: string; problems: Omit<RejectedValue, 'value'>[] };
 
 export const COMMAND_RESULTS = ['ok', 'error', 'progress'] as const;
 export const ackSchema = z.object({
@@ -154,6 +171,8 @@ export const INGEST_REASONS = [
   'unsupportedProtocol',
   'foreignClientId',
   'tooLarge',
+  /** A gateway's message for an SN that is not one of its registered sub-devices. */
+  'notSubDevice',
   /** Refused by the database when written alone (the rest of its batch was stored). */
   'notStored',
 ] as const;
@@ -166,6 +185,10 @@ export type IngestReason = (typeof INGEST_REASONS)[number];
  */
 export const rejectedValueSchema = z.object({
   reason: z.enum(INGEST_REASONS),
+  /** The sample's index in a batch (an array of telemetry samples). */
+  sample: z.number().int().optional(),
+  /** The sub-device a gateway's message was for. */
+  sn: z.string().optional(),
   semaphoreId: z.string().optional(),
   /** The message field at fault (invalidMessage). */
   field: z.string().optional(),

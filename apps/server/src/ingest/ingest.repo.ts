@@ -12,6 +12,8 @@ export const INGEST_DEVICE_COLUMNS = {
   credentialHash: devices.credentialHash,
   enabled: devices.enabled,
   online: devices.online,
+  /** A sub-device's gateway (its parent device). */
+  parentId: devices.parentId,
 };
 
 /** A device by its serial number, as ingestion needs it. */

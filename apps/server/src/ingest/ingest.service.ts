@@ -9,6 +9,7 @@ import {
   statusSchema,
   telemetrySchema,
   timeRequestSchema,
+  TELEMETRY_BATCH_MAX,
   type IngestReason,
   type RejectedValue,
   type UplinkKind,
@@ -399,31 +400,36 @@ export class IngestService {
     const window = { maxPastMs: this.opts.maxPastMs, maxFutureMs: this.opts.maxFutureMs };
     switch (kind as UplinkKind) {
       case 'telemetry': {
-        const msg = telemetrySchema.safeParse(body);
-        if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
-        const ts = msg.data.ts === undefined ? this.arrivals.next(device.id, now) : deviceTime(msg.data.ts, now, window);
-        if (!(ts instanceof Date)) return rejectTime(ts);
-        const { accepted, rejected } = decodeValues(await this.defsOf(device.typeId), msg.data.values);
-        const count = Object.keys(accepted).length;
-        if (count > 0) {
-          const iso = ts.toISOString();
-          part.telemetry = [{ deviceId: device.id, ts: iso, vals: accepted }];
+        // One sample, or a batch of samples (a backlog), each checked alone: a bad sample is
+        // refused with its index, the others are stored.
+        if (!Array.isArray(body)) return this.sample(device, body, undefined, now, part);
+        if (body.length === 0 || body.length > TELEMETRY_BATCH_MAX) return reject('invalidMessage');
+        const outcome: UplinkOutcome = { accepted: 0, rejected: [] };
+        for (let i = 0; i < body.length; i++) {
+          const one = await this.sample(device, body[i], i, now, part);
+          outcome.accepted += one.accepted;
+          outcome.rejected.push(...one.rejected);
         }
-        return { accepted: count, rejected };
+        return outcome;
       }
       case 'gps': {
         const msg = gpsSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
-        const ts = msg.data.ts === undefined ? this.arrivals.next(device.id, now) : deviceTime(msg.data.ts, now, window);
+        const target = await this.targetOf(device, msg.data.sn, now, part);
+        if (!('id' in target)) return { accepted: 0, rejected: [target] };
+        const ts = msg.data.ts === undefined ? this.arrivals.next(target.id, now) : deviceTime(msg.data.ts, now, window);
         if (!(ts instanceof Date)) return rejectTime(ts);
-        const { ts: _t, ...fix } = msg.data;
-        part.positions = [{ deviceId: device.id, ts: ts.toISOString(), ...fix }];
+        const { ts: _t, sn: _sn, ...fix } = msg.data;
+        (part.positions ??= []).push({ deviceId: target.id, ts: ts.toISOString(), ...fix });
         return { accepted: 1, rejected: [] };
       }
       case 'alarm': {
         // Recorded in the device log; the alarm engine turns them into alarm records.
         const msg = deviceAlarmSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        const target = await this.targetOf(device, msg.data.sn, now, part);
+        if (!('id' in target)) return { accepted: 0, rejected: [target] };
+        device = target;
         // An alarm about something the type does not define (neither a parameter nor an alarm
         // rule's id) names nothing the console can show or act on.
         if (!(await this.defsOf(device.typeId)).has(msg.data.id) && !(await this.alarmIdsOf(device.typeId)).has(msg.data.id)) {
@@ -437,6 +443,9 @@ export class IngestService {
       case 'status': {
         const msg = statusSchema.safeParse(body);
         if (!msg.success) return reject('invalidMessage', msg.error.issues[0]?.path.join('.'));
+        const target = await this.targetOf(device, msg.data.sn, now, part);
+        if (!('id' in target)) return { accepted: 0, rejected: [target] };
+        device = target;
         const p = this.presenceOf(device.id, now);
         if (msg.data.online) this.markSeen(device, p, now, part, true);
         else if (p.online) this.goOffline(device, p, now, part, 'status');
@@ -465,6 +474,42 @@ export class IngestService {
         return { accepted: 1, rejected: [] };
       }
     }
+  }
+
+  /** One telemetry sample of a message (`index`: its place in a batch). */
+  private async sample(device: IngestDevice, body: unknown, index: number | undefined, now: number, part: Partial<Batch>): Promise<UplinkOutcome> {
+    const at = index === undefined ? {} : { sample: index };
+    const msg = telemetrySchema.safeParse(body);
+    if (!msg.success) return { accepted: 0, rejected: reject('invalidMessage', msg.error.issues[0]?.path.join('.')).rejected.map((r) => ({ ...r, ...at })) };
+    const target = await this.targetOf(device, msg.data.sn, now, part);
+    if (!('id' in target)) return { accepted: 0, rejected: [{ ...target, ...at }] };
+    const window = { maxPastMs: this.opts.maxPastMs, maxFutureMs: this.opts.maxFutureMs };
+    const ts = msg.data.ts === undefined ? this.arrivals.next(target.id, now) : deviceTime(msg.data.ts, now, window);
+    if (!(ts instanceof Date)) return { accepted: 0, rejected: rejectTime(ts).rejected.map((r) => ({ ...r, ...at })) };
+    const { accepted, rejected } = decodeValues(await this.defsOf(target.typeId), msg.data.values);
+    const count = Object.keys(accepted).length;
+    if (count > 0) (part.telemetry ??= []).push({ deviceId: target.id, ts: ts.toISOString(), vals: accepted });
+    const child = target.id !== device.id ? { sn: target.sn } : {};
+    return { accepted: count, rejected: index === undefined && !child.sn ? rejected : rejected.map((r) => ({ ...r, ...at, ...child })) };
+  }
+
+  /**
+   * Whose a message is: the sender's, or (a gateway's message naming `sn`) one of the sender's
+   * registered sub-devices, which is then seen (online) as if it had sent it. Any other SN is
+   * refused as notSubDevice; a disabled sub-device as deviceDisabled.
+   */
+  private async targetOf(
+    device: IngestDevice,
+    sn: string | undefined,
+    now: number,
+    part: Partial<Batch>,
+  ): Promise<IngestDevice | RejectedValue> {
+    if (sn === undefined || sn === device.sn) return device;
+    const child = await this.deviceOf(sn);
+    if (!child || child.parentId !== device.id) return { reason: 'notSubDevice', sn, field: 'sn' };
+    if (!child.enabled || this.revoked.has(child.id)) return { reason: 'deviceDisabled', sn, field: 'sn' };
+    this.markSeen(child, this.presenceOf(child.id, now), now, part, true);
+    return child;
   }
 
   /** The semaphore ids the type's alarm rules are about (enabled or not; cached like defsOf). */

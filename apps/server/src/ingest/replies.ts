@@ -1,4 +1,4 @@
-import type { Reply } from '@iot/contract';
+import type { RejectedValue, Reply } from '@iot/contract';
 import type { UplinkOutcome } from './ingest.service.js';
 
 /**
@@ -11,15 +11,16 @@ export function replyTo(kind: string, topic: string, payload: Buffer | string, o
     return {
       kind: 'rejected',
       topic,
-      problems: outcome.rejected.slice(0, 20).map(({ reason, semaphoreId, field }) => ({
-        reason,
-        ...(semaphoreId !== undefined ? { semaphoreId } : {}),
-        ...(field !== undefined ? { field } : {}),
-      })),
+      problems: outcome.rejected.slice(0, 20).map(withoutValue),
     };
   }
   if (kind !== 'time') return undefined;
   return { kind: 'time', ...idOf(payload), serverTime: now };
+}
+
+/** A problem as the device is told it: everything but the value it sent. */
+export function withoutValue({ value: _value, ...problem }: RejectedValue): Omit<RejectedValue, 'value'> {
+  return problem;
 }
 
 /** The request's `id` (already checked by ingestion: a string of at most 64 characters). */

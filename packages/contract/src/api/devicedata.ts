@@ -3,7 +3,7 @@ import { idQuerySchema } from '../admin.js';
 import { pageOf } from '../envelope.js';
 import { endpoint } from '../endpoint.js';
 import { PUBLIC } from '../permissions.js';
-import { UPLINK_KINDS, deviceLogDtoSchema, deviceLogQuerySchema, latestValueSchema, uplinkResultSchema } from '../protocol.js';
+import { TELEMETRY_BATCH_MAX, UPLINK_KINDS, deviceLogDtoSchema, deviceLogQuerySchema, latestValueSchema, uplinkResultSchema } from '../protocol.js';
 
 /** Device data: the HTTP uplink (docs/PROTOCOL.md), latest values, the device log. */
 export const deviceDataApi = {
@@ -19,7 +19,8 @@ export const deviceDataApi = {
     tags: ['device protocol'],
     summary: 'HTTP uplink of a device: the same messages as MQTT; answers the commands waiting for it',
     params: z.object({ kind: z.enum(UPLINK_KINDS) }),
-    body: z.record(z.string(), z.unknown()),
+    /** A message object, or for telemetry an array of samples (a batch, docs/PROTOCOL.md). */
+    body: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(TELEMETRY_BATCH_MAX)]),
     data: uplinkResultSchema,
   }),
   latest: endpoint({

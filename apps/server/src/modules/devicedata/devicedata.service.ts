@@ -2,6 +2,7 @@ import { ErrorCode, type DeviceLogQuery, type DeviceLogDto, type LatestValue, ty
 import type { Db } from '../../db/client.js';
 import type { CommandService } from '../../ingest/commands.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
+import { withoutValue } from '../../ingest/replies.js';
 import { AppError, forbidden } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -32,7 +33,7 @@ export class DeviceDataService {
     }
     return {
       accepted: outcome.accepted,
-      rejected: outcome.rejected.map(({ reason, semaphoreId, field }) => ({ reason, semaphoreId, field })),
+      rejected: outcome.rejected.map(withoutValue),
       // A polling device gets what waits for it in the answer.
       commands: await this.commands.takePending(auth.device.id),
       serverTime: Date.now(),
