@@ -82,6 +82,8 @@ const envSchema = z.object({
   /** Embedded broker: MQTT over TLS on this port, with MQTT_TLS_CERT and MQTT_TLS_KEY (PEM files). */
   MQTT_TLS_PORT: port.optional(),
   MQTT_TLS_CERT: z.string().min(1).optional(),
+  /** Embedded broker: MQTT over WebSocket on this port (path /mqtt). */
+  MQTT_WS_PORT: port.optional(),
   MQTT_TLS_KEY: z.string().min(1).optional(),
   MQTT_URL: urlWith(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
   MQTT_USERNAME: z.string().min(1).max(256).optional(),
@@ -174,6 +176,8 @@ export interface Config {
   mqttLimits: { maxPacketBytes: number; connectTimeoutMs: number; connectsPerMinute: number };
   /** The embedded broker's TLS listener. */
   mqttTls?: { port: number; certFile: string; keyFile: string };
+  /** The embedded broker's MQTT-over-WebSocket listener. */
+  mqttWsPort?: number;
   /** The server's own login at the external broker (MQTT_USERNAME or the URL's user). */
   mqttUsername?: string;
   mqttPassword?: string;
@@ -314,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
     mqttLimits: { maxPacketBytes: e.MQTT_MAX_PACKET, connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT * 1000, connectsPerMinute: e.MQTT_CONNECTS_PER_MINUTE },
+    mqttWsPort: e.MQTT_WS_PORT,
     mqttTls: e.MQTT_TLS_PORT ? { port: e.MQTT_TLS_PORT, certFile: path.resolve(e.MQTT_TLS_CERT!), keyFile: path.resolve(e.MQTT_TLS_KEY!) } : undefined,
     mqttUsername: e.MQTT_USERNAME ?? fromUrl(brokerUrl?.username),
     mqttPassword: e.MQTT_PASSWORD ?? fromUrl(brokerUrl?.password),

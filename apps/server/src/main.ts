@@ -79,6 +79,7 @@ async function main() {
         commands: app.commands,
         limits: config.mqttLimits,
         tls: config.mqttTls,
+        wsPort: config.mqttWsPort,
       });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

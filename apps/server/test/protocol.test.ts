@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -99,6 +100,22 @@ describe('device protocol 1.1', () => {
     const sent = await t.app.commands.send(a, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
     await expect.poll(() => got).toEqual([sent.id]);
     await expect.poll(async () => (await logs(b.sn)).map((l) => l.reason)).toContain('foreignClientId');
+  });
+
+  it('mosquitto_pub as PROTOCOL.md runs it: its own client ids work, another device’s is refused', async () => {
+    const run = promisify(execFile);
+    const d = await addDevice('P11-CLI');
+    const other = await addDevice('P11-CLI2');
+    const pub = (clientId: string) =>
+      run('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(broker.port), '-u', d.sn, '-P', d.secret, '-i', clientId, '-q', '1',
+        '-t', `dev/${d.sn}/telemetry`, '-m', JSON.stringify({ values: { '02109001': 42 } })]);
+    await pub(`${d.sn}@pub`);
+    expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(1);
+    // Another device's client id, or mosquitto_pub's own default: refused at CONNECT.
+    await expect(pub(other.sn)).rejects.toThrow();
+    await expect(run('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(broker.port), '-u', d.sn, '-P', d.secret, '-q', '1',
+      '-t', `dev/${d.sn}/telemetry`, '-m', '{"values":{}}'])).rejects.toThrow();
+    expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(1);
   });
 
   it('slows a device over its rate instead of cutting it off: 100 messages in flight are all stored once and acknowledged', async () => {
@@ -457,6 +474,35 @@ describe('device protocol 1.1', () => {
       }
     } finally {
       await limited.close();
+    }
+  });
+
+  it('speaks MQTT over WebSocket when asked, with the same rules', async () => {
+    const web = await startEmbeddedBroker(t.app.ingest, t.app.log, { port: 0, host: '127.0.0.1', wsPort: 0 });
+    try {
+      const d = await addDevice('P11-WS');
+      const c = await new Promise<MqttClient>((resolve, reject) => {
+        const m = mqtt.connect(`ws://127.0.0.1:${web.wsPort}/mqtt`, { username: d.sn, password: d.secret, clientId: `${d.sn}@ws`, reconnectPeriod: 0 });
+        clients.push(m);
+        m.once('connect', () => resolve(m));
+        m.once('error', reject);
+      });
+      const batch = Array.from({ length: 300 }, (_, i) => ({ ts: Date.now() - 100_000 + i, values: { '02109001': i % 100, '01111001': 50 } }));
+      // ~18 KB: more than one WebSocket frame's worth of MQTT for the gate to join.
+      await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify(batch), { qos: 1 });
+      expect(await count(sql`select count(*) as n from telemetry where device_id = ${d.id}`)).toBe(300);
+      c.end(true);
+      // Another device's client id is refused here too.
+      const other = await addDevice('P11-WS2');
+      const refused = await new Promise<number | undefined>((resolve) => {
+        const m = mqtt.connect(`ws://127.0.0.1:${web.wsPort}/mqtt`, { username: other.sn, password: other.secret, clientId: d.sn, reconnectPeriod: 0 });
+        clients.push(m);
+        m.once('connect', () => resolve(0));
+        m.once('error', (err) => resolve((err as { code?: number }).code));
+      });
+      expect(refused).toBe(2);
+    } finally {
+      await web.close();
     }
   });
 

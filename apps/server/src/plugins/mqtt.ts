@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
+import { WebSocketServer, createWebSocketStream } from 'ws';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { DOWNLINK_KIND, REPLY_KIND, UPLINK_KINDS, deviceTopic, isOwnClientId, parseDeviceTopic, type Reply } from '@iot/contract';
@@ -13,6 +15,8 @@ export interface EmbeddedBroker {
   port: number;
   /** The TLS listener's port, when one was asked for. */
   tlsPort?: number;
+  /** The MQTT-over-WebSocket listener's port, when one was asked for. */
+  wsPort?: number;
   broker: Aedes;
   /** Waits (up to 2 s) until what was written to the connections has left the server (PUBACKs at shutdown). */
   settle(): Promise<void>;
@@ -64,6 +68,8 @@ export interface BrokerOptions {
   limits?: Partial<BrokerLimits>;
   /** MQTT over TLS beside plain MQTT: its port and PEM files (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY). */
   tls?: { port: number; certFile: string; keyFile: string };
+  /** MQTT over WebSocket (MQTT_WS_PORT), path /mqtt; TLS for it comes from the reverse proxy. */
+  wsPort?: number;
 }
 
 export async function startEmbeddedBroker(
@@ -313,11 +319,11 @@ export async function startEmbeddedBroker(
     return false;
   };
 
-  const accept = (socket: net.Socket) => {
-    if (!admitAddress(socket.remoteAddress)) return socket.destroy();
-    socket.setNoDelay(true);
+  const accept = (socket: net.Socket, address = socket.remoteAddress) => {
+    if (!admitAddress(address)) return socket.destroy();
     // TCP keepalive notices a vanished device whose MQTT keepalive is 0 (none).
-    socket.setKeepAlive(true, 60_000);
+    socket.setNoDelay?.(true);
+    socket.setKeepAlive?.(true, 60_000);
     // `client` is read only from socket events, after it is set below.
     const gate: PacketGate = new PacketGate(socket, {
       maxPacketBytes: limits.maxPacketBytes,
@@ -325,7 +331,7 @@ export async function startEmbeddedBroker(
       onRefused(reason: GateRefusal, detail) {
         const device = devices.get(client);
         if (device) void ingest.refused(device.sn, 'tooLarge', { ...detail, limit: limits.maxPacketBytes, via: 'mqtt', why: reason });
-        else log.debug({ address: socket.remoteAddress, reason, ...detail }, 'mqtt connection refused before login');
+        else log.debug({ address, reason, ...detail }, 'mqtt connection refused before login');
       },
     });
     const client = broker.handle(gate as unknown as net.Socket) as unknown as Client;
@@ -349,9 +355,25 @@ export async function startEmbeddedBroker(
     server.on('tlsClientError', (err) => log.debug({ err }, 'mqtt tls handshake failed'));
     tlsPort = await listen(server, opts.tls.port);
   }
+  let wsPort: number | undefined;
+  let wss: WebSocketServer | undefined;
+  if (opts.wsPort !== undefined) {
+    // MQTT over WebSocket (subprotocol "mqtt", binary frames): the same gate and broker, with the
+    // WebSocket as the byte stream (packets may span frames; the gate reads across them).
+    const server = http.createServer((_req, res) => res.writeHead(426, { 'content-type': 'text/plain' }).end('MQTT over WebSocket: connect to /mqtt\n'));
+    wss = new WebSocketServer({
+      server,
+      path: '/mqtt',
+      maxPayload: limits.maxPacketBytes + 8,
+      handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : protocols.has('mqttv3.1') ? 'mqttv3.1' : false),
+    });
+    wss.on('connection', (ws, req) => accept(createWebSocketStream(ws) as unknown as net.Socket, req.socket.remoteAddress));
+    wsPort = await listen(server, opts.wsPort);
+  }
   return {
     port,
     tlsPort,
+    wsPort,
     broker,
     async settle() {
       await new Promise((r) => setTimeout(r, 20));
@@ -361,6 +383,7 @@ export async function startEmbeddedBroker(
     },
     async close() {
       clearInterval(sweep);
+      for (const ws of wss?.clients ?? []) ws.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     },
