@@ -2,7 +2,7 @@ import type { SimBasicInfo, VoiceOffering, WhitelistEntry } from '@iot/contract'
 
 /**
  * The carrier side of a SIM card, shaped on China Mobile's OneLink IoT card operations
- * (docs/ARCHITECTURE.md "SIM cards"): basic info (CMIOT_API23S00), voice margin (23U05), the
+ * (docs/decisions/0019-sim-cards-carrier-adapter-and-derived-link.md): basic info (CMIOT_API23S00), voice margin (23U05), the
  * member voice whitelist query (23M15) and configuration (23M16). Two implementations: the
  * OneLink HTTP adapter (carrier.onelink.ts) and the built-in simulated carrier
  * (carrier.simulated.ts) for the demo and tests.

@@ -14,7 +14,7 @@ export interface PaymentNotice {
 }
 
 /**
- * A payment provider of card orders (docs/ARCHITECTURE.md "Card orders"): creates a Native-style
+ * A payment provider of card orders (docs/decisions/0018-card-orders-paid-once.md): creates a Native-style
  * payment that the customer scans as a QR code (`code_url`), and reads the provider's signed
  * notification of the payment. Implementations: WeChat Pay API v3 (payment.wechat.ts) and the
  * simulated provider (payment.simulated.ts) for the demo and tests.
