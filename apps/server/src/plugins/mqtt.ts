@@ -321,8 +321,8 @@ export async function startEmbeddedBroker(
 
   const accept = (socket: net.Socket, address = socket.remoteAddress) => {
     if (!admitAddress(address)) return socket.destroy();
-    // TCP keepalive notices a vanished device whose MQTT keepalive is 0 (none).
-    socket.setNoDelay?.(true);
+    // TCP keepalive notices a vanished device whose MQTT keepalive is 0 (none). Nagle stays on (as
+    // Aedes has it): at saturation the kernel then joins the many small PUBACKs into fewer segments.
     socket.setKeepAlive?.(true, 60_000);
     // `client` is read only from socket events, after it is set below.
     const gate: PacketGate = new PacketGate(socket, {
