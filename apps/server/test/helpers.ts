@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { buildApp, type AppDeps } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -153,4 +154,31 @@ export function apiAs(app: () => TestApp, tokens: Record<string, string>) {
     return r.data;
   };
   return { call, ok };
+}
+
+/** A device registered through the API as the holder of `token`: its id, SN and one-time secret. */
+export async function addTestDevice(app: FastifyInstance, token: string, typeId: number, sn: string) {
+  const r = (await app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearer(token), payload: { name: `Rack ${sn}`, sn, typeId } })).json();
+  if (r.code !== 20000) throw new Error(`device/add ${sn}: ${JSON.stringify(r)}`);
+  return { id: r.data.id as number, sn, secret: r.data.secret as string };
+}
+
+/**
+ * An mqtt.js device connected to the embedded broker on `port` with its SN and secret, its client
+ * id `<SN>@<random>` (docs/PROTOCOL.md) unless `extra` names one; kept in `clients` to be closed.
+ */
+export function connectTestDevice(port: number, d: { sn: string; secret: string }, clients: MqttClient[], extra: IClientOptions = {}) {
+  return new Promise<MqttClient>((resolve, reject) => {
+    const c = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+      username: d.sn,
+      password: d.secret,
+      clientId: `${d.sn}@${Math.random().toString(36).slice(2)}`,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      ...extra,
+    });
+    clients.push(c);
+    c.once('connect', () => resolve(c));
+    c.once('error', reject);
+  });
 }

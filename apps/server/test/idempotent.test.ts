@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -8,7 +8,7 @@ import type { Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed/index.js';
 import { rollupDay } from '../src/modules/devicedetail/devicedetail.repo.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
-import { ADMIN, bearer, openTestDatabase } from './helpers.js';
+import { ADMIN, addTestDevice, bearer, connectTestDevice, openTestDatabase } from './helpers.js';
 
 const DAY = 86_400_000;
 
@@ -53,26 +53,9 @@ describe('resent samples are stored once', () => {
   const api = async (method: 'GET' | 'POST', url: string, payload?: object) =>
     (await app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
 
-  const addDevice = async (sn: string) => {
-    const r = await api('POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
-    expect(r.code, JSON.stringify(r)).toBe(20000);
-    return { id: r.data.id as number, sn, secret: r.data.secret as string };
-  };
+  const addDevice = (sn: string) => addTestDevice(app, token, typeId, sn);
 
-  const connect = (d: { sn: string; secret: string }, extra: IClientOptions = {}) =>
-    new Promise<MqttClient>((resolve, reject) => {
-      const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, {
-        username: d.sn,
-        password: d.secret,
-        clientId: `${d.sn}@${Math.random().toString(36).slice(2)}`,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-        ...extra,
-      });
-      clients.push(c);
-      c.once('connect', () => resolve(c));
-      c.once('error', reject);
-    });
+  const connect = (d: { sn: string; secret: string }, extra: IClientOptions = {}) => connectTestDevice(broker.port, d, clients, extra);
 
   /** A QoS 1 publish, acknowledged once committed; fails the test instead of waiting forever. */
   const publish = (c: MqttClient, topic: string, body: object) =>

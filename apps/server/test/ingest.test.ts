@@ -3,7 +3,7 @@ import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import WebSocket from 'ws';
 import { LiveType, type LiveServerMessage } from '@iot/contract';
 import { sql } from 'drizzle-orm';
-import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { addTestDevice, bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
 
 /** Devices over a real MQTT broker and real HTTP into the real database. */
@@ -18,26 +18,9 @@ describe('device ingestion', () => {
     (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
 
   /** A device in the registry: its id, SN and one-time secret. */
-  const addDevice = async (sn: string) => {
-    const r = await api('POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
-    expect(r.code, JSON.stringify(r)).toBe(20000);
-    return { id: r.data.id as number, sn, secret: r.data.secret as string };
-  };
+  const addDevice = (sn: string) => addTestDevice(t.app, token, typeId, sn);
 
-  const connect = (sn: string, secret: string, extra: IClientOptions = {}) =>
-    new Promise<MqttClient>((resolve, reject) => {
-      const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, {
-        username: sn,
-        password: secret,
-        clientId: `${sn}@${Math.random().toString(36).slice(2)}`,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-        ...extra,
-      });
-      clients.push(c);
-      c.once('connect', () => resolve(c));
-      c.once('error', reject);
-    });
+  const connect = (sn: string, secret: string, extra: IClientOptions = {}) => connectTestDevice(broker.port, { sn, secret }, clients, extra);
 
   /** A device connection subscribed to its commands, and the ids of the commands it received. */
   const commandListener = async (d: { sn: string; secret: string }) => {

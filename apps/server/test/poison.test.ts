@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { ErrorCode } from '@iot/contract';
-import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { addTestDevice, bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
 import { writeBatch, type TelemetryRow } from '../src/ingest/ingest.repo.js';
 import { BatchWriter, NotStoredError } from '../src/ingest/writer.js';
@@ -22,26 +22,10 @@ describe('a poisonous device beside well-behaved ones', () => {
   const api = async (method: 'GET' | 'POST', url: string, payload?: object) =>
     (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
 
-  const addDevice = async (sn: string) => {
-    const r = await api('POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
-    expect(r.code, JSON.stringify(r)).toBe(20000);
-    return { id: r.data.id as number, sn, secret: r.data.secret as string };
-  };
+  const addDevice = (sn: string) => addTestDevice(t.app, token, typeId, sn);
 
   /** A device connection; client ids are `<SN>@<suffix>`, as the broker asks. */
-  const connect = (d: { sn: string; secret: string }) =>
-    new Promise<MqttClient>((resolve, reject) => {
-      const c = mqtt.connect(`mqtt://127.0.0.1:${broker.port}`, {
-        username: d.sn,
-        password: d.secret,
-        clientId: `${d.sn}@poison-${Math.random().toString(36).slice(2)}`,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-      });
-      clients.push(c);
-      c.once('connect', () => resolve(c));
-      c.once('error', reject);
-    });
+  const connect = (d: { sn: string; secret: string }) => connectTestDevice(broker.port, d, clients);
 
   /** Resolves 'closed' when the connection closes; publishes racing it do not hang. */
   const closedOf = (c: MqttClient) => new Promise<'closed'>((resolve) => (c.connected ? c.once('close', () => resolve('closed')) : resolve('closed')));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
-import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { addTestDevice, bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
 
 /**
@@ -26,26 +26,10 @@ describe('device protocol 1.1', () => {
   const api = async (method: 'GET' | 'POST', url: string, payload?: object) =>
     (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
 
-  const addDevice = async (sn: string) => {
-    const r = await api('POST', '/device/add', { name: `Unit ${sn}`, sn, typeId });
-    expect(r.code, JSON.stringify(r)).toBe(20000);
-    return { id: r.data.id as number, sn, secret: r.data.secret as string };
-  };
+  const addDevice = (sn: string) => addTestDevice(t.app, token, typeId, sn);
 
   const connect = (sn: string, secret: string, extra: IClientOptions = {}, port = broker.port) =>
-    new Promise<MqttClient>((resolve, reject) => {
-      const c = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-        username: sn,
-        password: secret,
-        clientId: sn,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-        ...extra,
-      });
-      clients.push(c);
-      c.once('connect', () => resolve(c));
-      c.once('error', reject);
-    });
+    connectTestDevice(port, { sn, secret }, clients, { clientId: sn, ...extra });
 
   /** The CONNACK return code a connection attempt gets (0: accepted). */
   const connackOf = async (sn: string, secret: string, extra: IClientOptions = {}) => {
