@@ -191,43 +191,41 @@ export async function startEmbeddedBroker(
     // the next server), and the connection stays open until the broker closes, so the
     // acknowledgements of what was stored before still reach the device.
     if (ingest.stopping) return;
-    {
-      if (packet.qos === 0) {
-        // Nothing is acknowledged to the device, but the publish is let go only once its rows
-        // are in the writer's queue: while the queue is full Aedes stops reading this client's
-        // socket (it reads on when every packet of the last read is let go), so QoS 0 publishers
-        // are held back like QoS 1 ones instead of piling up in memory.
-        let released = false;
-        const release = () => {
-          if (released) return;
-          released = true;
-          done(null);
-        };
-        ingest.uplink(device, kind, packet.payload, release, { paced: true }).then((outcome) => {
-          release();
-          answer(outcome);
-        }, (err: unknown) => {
-          log.error({ err }, 'ingestion failed');
-          release();
-        });
-        return;
-      }
-      // At least once: PUBACK (QoS 1; PUBREC for QoS 2) after the commit; a failed write drops
-      // the connection unacknowledged so that the device sends the message again (storage is
-      // idempotent, so resending never duplicates a sample).
-      ingest.uplink(device, kind, packet.payload, undefined, { paced: true }).then(
-        (outcome) => {
-          done(null);
-          answer(outcome);
-        },
-        (err: unknown) => {
-          // Refused by a stopping server: left unacknowledged, the connection kept for the others.
-          if (ingest.stopping) return;
-          log.error({ err }, 'ingestion failed');
-          done(new Error('not stored'));
-        },
-      );
+    if (packet.qos === 0) {
+      // Nothing is acknowledged to the device, but the publish is let go only once its rows
+      // are in the writer's queue: while the queue is full Aedes stops reading this client's
+      // socket (it reads on when every packet of the last read is let go), so QoS 0 publishers
+      // are held back like QoS 1 ones instead of piling up in memory.
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        done(null);
+      };
+      ingest.uplink(device, kind, packet.payload, release, { paced: true }).then((outcome) => {
+        release();
+        answer(outcome);
+      }, (err: unknown) => {
+        log.error({ err }, 'ingestion failed');
+        release();
+      });
+      return;
     }
+    // At least once: PUBACK (QoS 1; PUBREC for QoS 2) after the commit; a failed write drops
+    // the connection unacknowledged so that the device sends the message again (storage is
+    // idempotent, so resending never duplicates a sample).
+    ingest.uplink(device, kind, packet.payload, undefined, { paced: true }).then(
+      (outcome) => {
+        done(null);
+        answer(outcome);
+      },
+      (err: unknown) => {
+        // Refused by a stopping server: left unacknowledged, the connection kept for the others.
+        if (ingest.stopping) return;
+        log.error({ err }, 'ingestion failed');
+        done(new Error('not stored'));
+      },
+    );
   }
 
   broker.on('client', (client) => {
