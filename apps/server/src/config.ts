@@ -70,8 +70,6 @@ const envSchema = z.object({
   /** Rows one spreadsheet import may take (default 100,000 on PostgreSQL, 20,000 on PGlite). */
   IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(IMPORT_MAX_ROWS).optional(),
   DATABASE_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
-  /** Named statements for list pages (lib/sql.ts runPrepared); 0: none (behind PgBouncer in transaction mode). */
-  DATABASE_NAMED_STATEMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
   MQTT_PORT: port.default(1883),
   /** Embedded broker: largest MQTT packet a device may send, in bytes (refused from its header). */
   MQTT_MAX_PACKET: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(256 * 1024),
@@ -166,7 +164,6 @@ export interface Config {
   importMaxRows: number;
   /** PostgreSQL's max_parallel_workers_per_gather for the console's connections (docs/ARCHITECTURE.md). */
   databaseParallelWorkers: number;
-  databaseNamedStatements: number;
   mqttPort: number;
   /** MQTT_PORT was set: a busy port is then an error, not a warning. */
   mqttPortSet: boolean;
@@ -313,7 +310,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     importMaxRows: e.IMPORT_MAX_ROWS ?? (e.DATABASE_URL ? IMPORT_MAX_ROWS : IMPORT_MAX_ROWS_EMBEDDED),
     databaseParallelWorkers: e.DATABASE_PARALLEL_WORKERS,
-    databaseNamedStatements: e.DATABASE_NAMED_STATEMENTS,
     mqttPort: e.MQTT_PORT,
     mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,

@@ -1,7 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
-import { limitNamedStatements } from './lib/sql.js';
 import { seed, type SeedResult } from './db/seed/index.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
@@ -19,7 +18,6 @@ async function main() {
     throw err;
   }
 
-  limitNamedStatements(config.databaseNamedStatements);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, parallelWorkers: config.databaseParallelWorkers });
   const seeded = await seed(database.db, {
     adminUsername: config.adminUsername,

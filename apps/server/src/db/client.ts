@@ -102,21 +102,6 @@ function listenPostgres(url: string, channel: string, h: ListenHandlers): Promis
 const committedMigrations = path.join(import.meta.dirname, 'migrations');
 
 /**
- * Per database (PostgreSQL): a second pool whose connections plan every execution of a named
- * statement for its values (`plan_cache_mode = force_custom_plan`). A filtered list's statement
- * runs there under a name (lib/sql.ts runPrepared): PostgreSQL parses it once per connection
- * instead of per request, and still never settles on one plan for every value of a skewed filter
- * (a text search matching four devices or thousands), as it may after five executions in the
- * main pool's default mode, where the unfiltered pages keep their generic plans.
- */
-const customPlanPools = new WeakMap<object, pg.Pool>();
-
-/** The custom-plan pool of `db` (undefined on PGlite and for a transaction). */
-export function customPlanPool(db: object): pg.Pool | undefined {
-  return customPlanPools.get(db);
-}
-
-/**
  * Opens PostgreSQL at `databaseUrl`, or embedded PGlite in `dataDir` (`memory://` for tests),
  * and applies the committed migrations.
  */
@@ -137,19 +122,16 @@ export async function openDatabase(opts: {
   if (opts.databaseUrl) {
     const options = `-c max_parallel_workers_per_gather=${opts.parallelWorkers ?? 0}`;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options });
-    const customPlans = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: `${options} -c plan_cache_mode=force_custom_plan` });
     // An idle client error (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
-    customPlans.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    customPlanPools.set(db, customPlans);
     await migratePg(drizzlePg(pool), { migrationsFolder });
     const url = opts.databaseUrl;
     return {
       db,
       engine: 'postgres',
       close: async () => {
-        await Promise.all([pool.end(), customPlans.end()]);
+        await pool.end();
       },
       listen: (channel, h) => {
         if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);

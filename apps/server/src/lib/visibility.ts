@@ -1,7 +1,6 @@
-import { like, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { like, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { devices } from '../db/schema/index.js';
-import { asValue, escapeLike, type Bind } from './sql.js';
-import { idArray, type Resolution } from './paging.js';
+import { escapeLike } from './sql.js';
 
 /**
  * Rows owned by a line (`owner_path`) and optionally put in a project that a caller sees: owned
@@ -11,45 +10,24 @@ import { idArray, type Resolution } from './paging.js';
  * The projects are collected once into an array (an InitPlan), so both halves are index
  * conditions (`owner_path` prefix, `project_id = any(…)`) that PostgreSQL ORs as bitmaps; the
  * earlier correlated `exists` per row made every scoped list a full scan (235 ms at 100,000
- * devices). `projectIds`: those projects resolved apart (`scopeProjects`), bound as one array
- * (placeholder `scopeProjects`).
+ * devices).
  */
-export function visibleOwned(
-  ownerPath: AnyColumn,
-  projectId: AnyColumn,
-  scopePath: string | undefined,
-  bind: Bind = asValue,
-  projectIds?: number[],
-): SQL | undefined {
+export function visibleOwned(ownerPath: AnyColumn, projectId: AnyColumn, scopePath: string | undefined): SQL | undefined {
   if (!scopePath) return undefined;
-  const prefix = bind('scope', `${escapeLike(scopePath)}%`);
-  return or(
-    like(ownerPath, prefix),
-    projectIds
-      ? sql`${projectId} = any(${bind('scopeProjects', idArray(projectIds))}::int[])`
-      : sql`${projectId} = any(array(${projectsSeen(prefix)}))`,
-  );
+  const prefix = `${escapeLike(scopePath)}%`;
+  return or(like(ownerPath, prefix), sql`${projectId} = any(array(${projectsSeen(prefix)}))`);
 }
 
 /** The ids of the projects a caller whose subtree matches `prefix` (a LIKE pattern) sees. */
-function projectsSeen(prefix: SQLWrapper | string): SQL {
+function projectsSeen(prefix: string): SQL {
   return sql`select p.id from projects p where p.owner_path like ${prefix}
           or exists (select 1 from project_users pu join users u on u.id = pu.user_id
                      where pu.project_id = p.id and u.path like ${prefix})`;
 }
 
-/**
- * The projects a scoped caller sees, resolved once while the devices' list counter stands
- * (`withResolved`: projects, their owners and members and users' paths move it); none for the
- * unscoped.
- */
-export function scopeProjects(scopePath: string | undefined): Resolution[] {
-  return scopePath ? [{ key: `scopeProjects\u0000${scopePath}`, ids: () => projectsSeen(`${escapeLike(scopePath)}%`) }] : [];
-}
-
 /** Devices a caller sees (shared by the device, alarm and SIM card repositories). */
-export function visibleDevices(scopePath: string | undefined, bind: Bind = asValue, projectIds?: number[]): SQL | undefined {
-  return visibleOwned(devices.ownerPath, devices.projectId, scopePath, bind, projectIds);
+export function visibleDevices(scopePath: string | undefined): SQL | undefined {
+  return visibleOwned(devices.ownerPath, devices.projectId, scopePath);
 }
 
 /**

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import { ErrorCode, type AuditAction } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { conflictFromDb } from '../lib/db-errors.js';
-import { forgetCappedTotals } from '../lib/paging.js';
 import { AppError } from '../lib/errors.js';
 import { auditRequest, boundName, type Actor } from '../modules/audit/audit.service.js';
 import { API_PREFIX, authOf, clientOf } from './auth.js';
@@ -98,13 +97,6 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
         message: e.validation ? String(e.message) : 'server error',
       };
     }
-  });
-
-  // A change went through: lists count again (lib/paging.ts remembers capped counts for a few
-  // seconds). Before the answer is sent, so a list read right after it is already fresh.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.routeOptions.config?.audit && reply.statusCode < 400) forgetCappedTotals();
-    return payload;
   });
 
   // onSend, not onResponse: the row is written before the caller gets its answer, so a log

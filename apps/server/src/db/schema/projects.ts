@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   check,
   doublePrecision,
@@ -175,20 +174,3 @@ export const devicePresence = pgTable(
   // (drizzle writes `desc` as `DESC NULLS LAST` for both columns: lib/keyset.ts keysetOrder matches it.)
   (t) => [index('device_presence_seen_idx').on(t.lastSeenAt.desc().nullsLast(), t.deviceId.desc())],
 );
-
-/**
- * A counter per family of lists, raised in the same transaction as any change that can alter
- * which rows those lists match (statement triggers, migration 0025). A list total counted in one
- * statement together with its counter stays true for as long as the counter has not moved, in
- * every server process: `lib/paging.ts` remembers such totals, so fifty users paging an agent's
- * 9,000 devices count them once, not on every request.
- *
- * `devices`: inserts, deletes and changes of the columns the device list filters on that the
- * console writes (name, SN, IMEI, SIM number, type, project, parent, owner, enabled), projects'
- * owners, project members and users' paths (the caller's scope). Not what devices write (online,
- * warning level, position, reported info): totals filtered on those are counted every time.
- */
-export const listVersions = pgTable('list_versions', {
-  name: text('name').primaryKey(),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
-});

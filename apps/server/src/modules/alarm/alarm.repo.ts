@@ -11,10 +11,10 @@ import {
   projectUsers,
   userEmails,
 } from '../../db/schema/index.js';
-import { asValue, boundTime, closedValue, escapeLike, placeholders, type Bind } from '../../lib/sql.js';
-import { scopeProjects, userActive, visibleOwned } from '../../lib/visibility.js';
-import { idArray, listVersion, versionedPage, withResolved, type Resolution } from '../../lib/paging.js';
-import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { boundTime, escapeLike } from '../../lib/sql.js';
+import { userActive, visibleOwned } from '../../lib/visibility.js';
+import { pageAndTotal } from '../../lib/paging.js';
+import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 import { deviceTextLike } from '../../lib/device-search.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -192,85 +192,44 @@ const columns = {
   processedBy: alarms.processedByName,
   note: alarms.note,
 };
-export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'keyset' | 'listVersion'>;
+export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'keyset'>;
 
 /** The filters of the alarm endpoints' parsed query, plus the caller's scope. */
 export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
 
 /** Conditions on the alarm row alone. */
-function alarmWhere(f: AlarmQuery, bind: Bind, resolved: Resolved = {}): (SQL | undefined)[] {
-  return [
-    f.alarmId ? eq(alarms.id, bind('alarmId', f.alarmId)) : undefined,
-    f.deviceId ? eq(alarms.deviceId, bind('deviceId', f.deviceId)) : undefined,
-    // Four levels and three states: written in and named in the list's shape (`closedValue`).
-    f.level ? eq(alarms.level, closedValue(f.level)) : undefined,
-    f.state ? eq(alarms.state, closedValue(f.state)) : undefined,
-    f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
-    f.from ? gte(alarms.startedAt, boundTime(bind, 'from', f.from)) : undefined,
-    f.to ? lt(alarms.startedAt, boundTime(bind, 'to', f.to)) : undefined,
-    // The scope and the project are the device's, copied onto the alarm (migration 0030).
-    visibleOwned(alarms.ownerPath, alarms.projectId, f.scopePath, bind, resolved.projectIds),
-    f.projectId ? eq(alarms.projectId, bind('projectId', f.projectId)) : undefined,
-    resolved.deviceIds ? sql`${alarms.deviceId} = any(${bind('deviceIds', idArray(resolved.deviceIds))}::int[])` : undefined,
-  ];
-}
-
-/** Conditions that need the alarm's device (type, SN or name). */
-function deviceWhere(f: AlarmQuery, bind: Bind): (SQL | undefined)[] {
+function alarmWhere(f: AlarmQuery): (SQL | undefined)[] {
   const pattern = f.device ? `%${escapeLike(f.device)}%` : undefined;
   return [
-    f.typeId ? eq(devices.typeId, bind('typeId', f.typeId)) : undefined,
-    pattern ? deviceTextMatch(pattern, bind) : undefined,
+    f.alarmId ? eq(alarms.id, f.alarmId) : undefined,
+    f.deviceId ? eq(alarms.deviceId, f.deviceId) : undefined,
+    f.level ? eq(alarms.level, f.level) : undefined,
+    f.state ? eq(alarms.state, f.state) : undefined,
+    f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
+    f.from ? gte(alarms.startedAt, boundTime(f.from)) : undefined,
+    f.to ? lt(alarms.startedAt, boundTime(f.to)) : undefined,
+    // The scope and the project are the device's, copied onto the alarm (migration 0030).
+    visibleOwned(alarms.ownerPath, alarms.projectId, f.scopePath),
+    f.projectId ? eq(alarms.projectId, f.projectId) : undefined,
+    // The devices a text names, found in the search index: a condition on the alarm row, so
+    // their alarms are read from the device index rather than by testing every alarm's device.
+    pattern ? sql`${alarms.deviceId} in (select ${devices.id} from ${devices} where ${deviceTextMatch(pattern)})` : undefined,
   ];
 }
 
 /** Devices whose SN or name contains the text (`pattern`, a LIKE pattern). */
-function deviceTextMatch(pattern: string, bind: Bind = asValue): SQL {
-  const q = bind('device', pattern);
+function deviceTextMatch(pattern: string): SQL {
   // The search index finds the candidates (it also holds IMEI and SIM); SN or name decides.
-  return and(deviceTextLike(bind('deviceLower', pattern.toLowerCase())), or(ilike(devices.sn, q), ilike(devices.name, q)))!;
-}
-
-/** More devices than this named by an alarm list's device text are matched in its statement. */
-const RESOLVED_DEVICES_MAX = 1_000;
-
-/**
- * What an alarm list resolves apart (`withResolved`, remembered with the alarms' counter, which
- * the devices' moves too): a scoped caller's projects, and the devices the device text names
- * (one SN typed in: the text's trigrams, shared by every SN, cost 4 ms in the search index per
- * request). `resolved` gives them to `filterOf`.
- */
-function alarmResolutions(db: Executor, f: AlarmQuery): { resolutions: Resolution[]; resolved: (ids: number[][]) => Resolved } {
-  const scope = scopeProjects(f.scopePath);
-  const pattern = f.device ? `%${escapeLike(f.device)}%` : undefined;
-  const text: Resolution[] = pattern
-    ? [{ key: `alarmDevices\u0000${pattern}`, ids: () => db.select({ id: devices.id }).from(devices).where(deviceTextMatch(pattern)).limit(RESOLVED_DEVICES_MAX + 1) }]
-    : [];
-  return {
-    resolutions: [...scope, ...text],
-    resolved: (ids) => {
-      const deviceIds = pattern ? ids[scope.length] : undefined;
-      return { projectIds: f.scopePath ? ids[0] : undefined, deviceIds: deviceIds && deviceIds.length <= RESOLVED_DEVICES_MAX ? deviceIds : undefined };
-    },
-  };
-}
-
-/** Ids resolved apart: the scope's projects, the devices named by the device text. */
-interface Resolved {
-  projectIds?: number[];
-  deviceIds?: number[];
+  return and(deviceTextLike(pattern.toLowerCase()), or(ilike(devices.sn, pattern), ilike(devices.name, pattern)))!;
 }
 
 /**
  * The list's conditions (`where`) and whether any needs the device (without, they read the alarm
- * row alone and no join is made). With `placeholders()`'s bind every value is a placeholder; the
- * activity filter is the one condition without a value.
+ * row alone and no join is made).
  */
-function filterOf(f: AlarmQuery, bind: Bind = asValue, resolved: Resolved = {}) {
-  // The device text resolved to ids is a condition on the alarm row.
-  const onDevice = deviceWhere(resolved.deviceIds ? { ...f, device: undefined } : f, bind);
-  const onAlarm = alarmWhere(f, bind, resolved);
-  return { where: and(...onDevice, ...onAlarm), needsDevice: onDevice.some(Boolean) };
+function filterOf(f: AlarmQuery) {
+  const onDevice = f.typeId ? eq(devices.typeId, f.typeId) : undefined;
+  return { where: and(onDevice, ...alarmWhere(f)), needsDevice: onDevice !== undefined };
 }
 
 /**
@@ -288,17 +247,10 @@ function fromAlarms<S extends SelectedFields>(db: Executor, fields: S, withDevic
   return withDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q;
 }
 
-/**
- * The alarm rows with their device, project and parameter; `keyset`: the list's cursor value,
- * `listVersion`: the alarm lists' counter (`versionedPage`).
- */
-const base = (
-  db: Executor,
-  keyset: SQL<string | null> = sql<string | null>`null`,
-  version: SQL<number | null> = sql<number | null>`null`,
-) =>
+/** The alarm rows with their device, project and parameter; `keyset`: the list's cursor value. */
+const base = (db: Executor, keyset: SQL<string | null> = sql<string | null>`null`) =>
   db
-    .select({ ...columns, keyset, listVersion: version })
+    .select({ ...columns, keyset })
     .from(alarms)
     .innerJoin(devices, eq(devices.id, alarms.deviceId))
     .leftJoin(projects, eq(projects.id, devices.projectId))
@@ -332,38 +284,26 @@ export async function listAlarms(
   db: Executor,
   f: AlarmQuery & { sort: AlarmSort; order: 'asc' | 'desc'; page: number; limit: number; after?: ListCursor },
 ) {
-  // Built with placeholders: the page and its count are prepared once per shape (runPrepared).
-  const shapedBy = (resolved?: Resolved) => {
-    const shaping = placeholders();
-    return { filter: filterOf(f, shaping.bind, resolved), shaped: { db, shape: shaping.shape('alarms', f.activity ?? '', f.level ?? '', f.state ?? ''), values: shaping.values } };
-  };
   const keyset = alarmKeyset(f);
-  const { resolutions, resolved } = alarmResolutions(db, f);
-  // The total is remembered while no alarm and no device changed (the alarms' list counter,
-  // which the page reads with its rows), under the filter as asked; its count is run as SQL
-  // text, with the values in it.
-  const [rows, total] = await versionedPage(db, 'alarms', shapedBy().shaped, () => alarmMatches(db, filterOf(f)), () =>
-    withResolved(db, 'alarms', resolutions, (ids) => {
-      const named = resolved(ids);
-      const { filter, shaped } = shapedBy(named);
-      return keysetListRows(
-        keyset,
-        f,
-        filter.where,
-        (cond) => base(db, keysetValue(keyset), listVersion('alarms')).where(cond),
-        // The ids need the device only for its filters and the device sort.
-        (cond) => fromAlarms(db, { id: alarms.id }, filter.needsDevice || f.sort === 'device').where(cond),
-        shaped,
-        // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
-        // holds it), and only the page's rows are read and joined. So too the alarms of the devices
-        // a text names: alone, their ids are read from the device index and sorted (0.4 ms); joined,
-        // PostgreSQL walked the start index testing every alarm against the devices (14 ms).
-        f.scopePath !== undefined || named.deviceIds !== undefined,
-      );
-    }),
+  const filter = filterOf(f);
+  const [rows, total] = await pageAndTotal(
+    db,
+    keysetRows(
+      keyset,
+      f,
+      filter.where,
+      (cond) => base(db, keysetValue(keyset)).where(cond),
+      // The ids need the device only for its filters and the device sort.
+      (cond) => fromAlarms(db, { id: alarms.id }, filter.needsDevice || f.sort === 'device').where(cond),
+      // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
+      // holds it), and only the page's rows are read and joined. So too the alarms of the devices
+      // a text names, read from the device index and sorted.
+      f.scopePath !== undefined || f.device !== undefined,
+    ),
+    alarmMatches(db, filter),
   );
   const page = keysetPage(keyset, rows, f.limit);
-  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, listVersion: _v, ...row }) => row) };
+  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }
 
 export async function alarmGroups(db: Executor, f: AlarmQuery) {

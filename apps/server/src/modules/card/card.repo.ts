@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { userActive, visibleDevices, visibleOwned } from '../../lib/visibility.js';
-import { cappedTotal } from '../../lib/paging.js';
+import { pageAndTotal } from '../../lib/paging.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -87,7 +87,8 @@ function orderOf(f: Pick<CardFilter, 'sort' | 'order'>) {
 
 export async function listCards(db: Executor, f: CardFilter & { page: number; limit: number }) {
   const where = filterOf(f);
-  const [items, total] = await Promise.all([
+  const [items, total] = await pageAndTotal(
+    db,
     db
       .select(columns(f.scopePath))
       .from(simCards)
@@ -96,8 +97,8 @@ export async function listCards(db: Executor, f: CardFilter & { page: number; li
       .orderBy(...orderOf(f))
       .limit(f.limit)
       .offset((f.page - 1) * f.limit),
-    cappedTotal(db, db.select({ one: sql`1` }).from(simCards).where(where)),
-  ]);
+    db.select({ one: sql`1` }).from(simCards).where(where),
+  );
   return { ...total, items };
 }
 

@@ -3,7 +3,7 @@ import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/con
 import type { Executor } from '../../db/client.js';
 import { cardOrderItems, cardOrders, cardPaymentEvents, simCards } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { cappedTotal } from '../../lib/paging.js';
+import { pageAndTotal } from '../../lib/paging.js';
 
 export type OrderFilter = EndpointParsedQuery<typeof cardOrderApi.list> & { scopePath?: string };
 
@@ -50,10 +50,11 @@ export async function listOrders(db: Executor, f: OrderFilter) {
       : undefined,
   );
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, total] = await Promise.all([
+  const [items, total] = await pageAndTotal(
+    db,
     db.select(columns).from(cardOrders).where(where).orderBy(dir(cardOrders[f.sort]), dir(cardOrders.id)).limit(f.limit).offset((f.page - 1) * f.limit),
-    cappedTotal(db, db.select({ one: sql`1` }).from(cardOrders).where(where)),
-  ]);
+    db.select({ one: sql`1` }).from(cardOrders).where(where),
+  );
   return { ...total, items };
 }
 

@@ -2,9 +2,9 @@ import { and, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { DeviceLogKind, ListCursor } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
-import { cappedTotal } from '../../lib/paging.js';
-import { boundTime, placeholders } from '../../lib/sql.js';
-import { keysetPage, keysetListRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { pageAndTotal } from '../../lib/paging.js';
+import { boundTime } from '../../lib/sql.js';
+import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
 // Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
 
@@ -30,20 +30,19 @@ export interface DeviceLogFilter {
 }
 
 export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
-  const { bind, values, shape } = placeholders();
   const conds: SQL[] = [];
   // Logs of unknown devices (owner path '') are for the super administrator only.
-  if (f.scope !== undefined) conds.push(like(deviceLogs.ownerPath, bind('scope', `${f.scope}%`)));
-  if (f.deviceId !== undefined) conds.push(eq(deviceLogs.deviceId, bind('deviceId', f.deviceId)));
-  if (f.sn) conds.push(eq(deviceLogs.sn, bind('sn', f.sn)));
-  if (f.kind) conds.push(eq(deviceLogs.kind, bind('kind', f.kind)));
-  if (f.from) conds.push(gte(deviceLogs.createdAt, boundTime(bind, 'from', f.from)));
-  if (f.to) conds.push(lt(deviceLogs.createdAt, boundTime(bind, 'to', f.to)));
+  if (f.scope !== undefined) conds.push(like(deviceLogs.ownerPath, `${f.scope}%`));
+  if (f.deviceId !== undefined) conds.push(eq(deviceLogs.deviceId, f.deviceId));
+  if (f.sn) conds.push(eq(deviceLogs.sn, f.sn));
+  if (f.kind) conds.push(eq(deviceLogs.kind, f.kind));
+  if (f.from) conds.push(gte(deviceLogs.createdAt, boundTime(f.from)));
+  if (f.to) conds.push(lt(deviceLogs.createdAt, boundTime(f.to)));
   const where = conds.length > 0 ? and(...conds) : undefined;
-  const shaped = { db, shape: shape('deviceLogs'), values };
   const keyset: Keyset = { sort: 'createdAt', order: 'desc', column: deviceLogs.createdAt, id: deviceLogs.id, kind: 'timestamp' };
-  const [rows, total] = await Promise.all([
-    keysetListRows(
+  const [rows, total] = await pageAndTotal(
+    db,
+    keysetRows(
       keyset,
       f,
       where,
@@ -64,10 +63,9 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
           .leftJoin(devices, eq(devices.id, deviceLogs.deviceId))
           .where(cond),
       (cond) => db.select({ id: deviceLogs.id }).from(deviceLogs).where(cond),
-      shaped,
     ),
-    cappedTotal(db, { ...shaped, matches: () => db.select({ one: sql`1` }).from(deviceLogs).where(where) }),
-  ]);
+    db.select({ one: sql`1` }).from(deviceLogs).where(where),
+  );
   const page = keysetPage(keyset, rows, f.limit);
   return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
 }

@@ -1,16 +1,16 @@
 import { and, asc, count, desc, eq, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
-import { asValue, escapeLike, placeholders, sentValues, type Bind } from '../../lib/sql.js';
-import { listVersion, offsetPage, versionedPage } from '../../lib/paging.js';
+import { escapeLike, sentValues } from '../../lib/sql.js';
+import { pageAndTotal } from '../../lib/paging.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
  * Undefined scope (super administrator): all.
  */
-export function visibleProjects(scopePath: string | undefined, bind: Bind = asValue): SQL | undefined {
+export function visibleProjects(scopePath: string | undefined): SQL | undefined {
   if (!scopePath) return undefined;
-  const prefix = bind('scope', `${escapeLike(scopePath)}%`);
+  const prefix = `${escapeLike(scopePath)}%`;
   return or(
     like(projects.ownerPath, prefix),
     sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
@@ -36,14 +36,14 @@ const columns = {
 
 type ProjectFilter = { scopePath?: string; name?: string; ownerId?: number };
 
-/** The project list's conditions; with `placeholders()`'s bind every value is a placeholder. */
-function projectWhere(f: ProjectFilter, bind: Bind = asValue) {
+/** The project list's conditions. */
+function projectWhere(f: ProjectFilter) {
   return and(
-    visibleProjects(f.scopePath, bind),
+    visibleProjects(f.scopePath),
     // lower() once per row and a plain LIKE: half the cost of ILIKE, which lowers the pattern and
     // every name per row in a UTF-8 database (1 µs a project); projects_name_trgm_idx answers it.
-    f.name ? like(sql`lower(${projects.name})`, bind('name', `%${escapeLike(f.name.toLowerCase())}%`)) : undefined,
-    f.ownerId ? eq(projects.ownerId, bind('ownerId', f.ownerId)) : undefined,
+    f.name ? like(sql`lower(${projects.name})`, `%${escapeLike(f.name.toLowerCase())}%`) : undefined,
+    f.ownerId ? eq(projects.ownerId, f.ownerId) : undefined,
   );
 }
 
@@ -51,33 +51,21 @@ export async function listProjects(
   db: Executor,
   f: ProjectFilter & { sort: 'createdAt' | 'name' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
 ) {
-  // Built with placeholders: the page is prepared once per shape (runPrepared).
-  const { bind, values, shape } = placeholders();
-  const where = projectWhere(f, bind);
+  const where = projectWhere(f);
   const dir = f.order === 'asc' ? asc : desc;
-  const shaped = { shape: shape('projects'), values };
-  // What a project list matches (projects, their names and owners, project members, users'
-  // paths) changes only with the devices' list counter (migrations 0025, 0033), which the page
-  // reads with its rows: the total is remembered while it has not moved. Its count is run as SQL
-  // text, with the values in it.
-  const [rows, total] = await versionedPage(
+  const [items, total] = await pageAndTotal(
     db,
-    'devices',
-    shaped,
-    () => db.select({ one: sql`1` }).from(projects).where(projectWhere(f)),
-    () =>
-      offsetPage(db, shaped.shape, f, values, (limit, offset) =>
-        db
-          .select({ ...columns, listVersion: listVersion('devices') })
-          .from(projects)
-          .innerJoin(users, eq(users.id, projects.ownerId))
-          .where(where)
-          .orderBy(dir(projects[f.sort]), dir(projects.id))
-          .limit(limit)
-          .offset(offset),
-      ),
+    db
+      .select(columns)
+      .from(projects)
+      .innerJoin(users, eq(users.id, projects.ownerId))
+      .where(where)
+      .orderBy(dir(projects[f.sort]), dir(projects.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ one: sql`1` }).from(projects).where(where),
   );
-  return { ...total, items: rows.map(({ listVersion: _v, ...row }) => row) };
+  return { ...total, items };
 }
 
 export async function findProject(db: Executor, id: number, scopePath: string | undefined) {

@@ -3,8 +3,8 @@ import { SUPERADMIN, type EndpointParsedQuery, type userAdminApi } from '@iot/co
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
-import { escapeLike, placeholders } from '../../lib/sql.js';
-import { shapedPage } from '../../lib/paging.js';
+import { escapeLike } from '../../lib/sql.js';
+import { pageAndTotal } from '../../lib/paging.js';
 
 const parent = alias(users, 'parent');
 
@@ -35,37 +35,32 @@ export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 export type UserFilter = EndpointParsedQuery<typeof userAdminApi.list> & { scopePath?: string; callerId: number };
 
 export async function listUsers(db: Executor, f: UserFilter) {
-  // Built with placeholders: the page and its count are prepared once per shape (runPrepared).
-  const { bind, values, shape } = placeholders();
   const conds: (SQL | undefined)[] = [
-    f.scopePath ? like(users.path, bind('scope', `${escapeLike(f.scopePath)}%`)) : undefined,
+    f.scopePath ? like(users.path, `${escapeLike(f.scopePath)}%`) : undefined,
     f.kind === 'admin'
-      ? eq(users.type, bind('type', 0))
+      ? eq(users.type, 0)
       : f.kind === 'user'
-        ? eq(users.type, bind('type', 1))
-        : ne(users.id, bind('callerId', f.callerId)),
-    f.username ? ilike(users.username, bind('username', `%${escapeLike(f.username)}%`)) : undefined,
-    f.roleId ? eq(users.roleId, bind('roleId', f.roleId)) : undefined,
-    f.parentId ? eq(users.parentId, bind('parentId', f.parentId)) : undefined,
-    f.enabled === undefined ? undefined : eq(users.enabled, bind('enabled', f.enabled)),
+        ? eq(users.type, 1)
+        : ne(users.id, f.callerId),
+    f.username ? ilike(users.username, `%${escapeLike(f.username)}%`) : undefined,
+    f.roleId ? eq(users.roleId, f.roleId) : undefined,
+    f.parentId ? eq(users.parentId, f.parentId) : undefined,
+    f.enabled === undefined ? undefined : eq(users.enabled, f.enabled),
   ];
   const where = and(...conds);
   const dir = f.order === 'asc' ? asc : desc;
-  const [items, total] = await shapedPage(
+  const [items, total] = await pageAndTotal(
     db,
-    f,
-    { shape: shape('users'), values },
-    (limit, offset, total) =>
-      db
-        .select({ ...userColumns, total })
-        .from(users)
-        .innerJoin(roles, eq(roles.id, users.roleId))
-        .leftJoin(parent, eq(parent.id, users.parentId))
-        .where(where)
-        .orderBy(dir(users[f.sort]), dir(users.id))
-        .limit(limit)
-        .offset(offset),
-    () => db.select({ one: sql`1` }).from(users).where(where),
+    db
+      .select(userColumns)
+      .from(users)
+      .innerJoin(roles, eq(roles.id, users.roleId))
+      .leftJoin(parent, eq(parent.id, users.parentId))
+      .where(where)
+      .orderBy(dir(users[f.sort]), dir(users.id))
+      .limit(f.limit)
+      .offset((f.page - 1) * f.limit),
+    db.select({ one: sql`1` }).from(users).where(where),
   );
   return { ...total, items };
 }
