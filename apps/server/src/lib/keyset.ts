@@ -77,7 +77,7 @@ function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
  * or backwards, so the id takes the column's nulls clause too: the id is never null, but
  * PostgreSQL only reads an order off an index whose nulls clauses match it. With a bare
  * `id desc` (nulls first) it read the index for the column alone and sorted each run of equal
- * values by id — 33,000 devices marked offline by one sweep share one "last seen": 96 ms.
+ * values by id, and devices marked offline by one sweep share one "last seen".
  */
 export function keysetOrder(k: Keyset): SQL[] {
   const dir = k.order === 'asc' ? asc : desc;
