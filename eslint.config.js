@@ -162,6 +162,22 @@ export default tseslint.config(
     })),
   ),
   {
+    // Web cache keys come from lib/query-keys.ts (one object per domain), never written in place:
+    // a feature refreshing another domain's lists names that domain's keys.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/query-keys.ts', 'apps/web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "Property[key.name='queryKey'] > :matches(ArrayExpression, TSAsExpression[expression.type='ArrayExpression'])",
+          'CallExpression[callee.property.name=/^(get|set|ensure|fetch|prefetch)Quer(y|ies)Data$/] > ArrayExpression',
+          "VariableDeclarator[id.name=/keys?$/i] > :matches(ArrayExpression, TSAsExpression[expression.type='ArrayExpression'], ObjectExpression)",
+        ].map((selector) => ({ selector, message: 'Query keys come from lib/query-keys.ts (e.g. deviceKeys.list(params), deviceKeys.all)' })),
+      ],
+    },
+  },
+  {
     // Deeper than FEATURE_DEPTH: refuse to lint rather than leave a hole.
     files: [`apps/web/src/features/*/${'*/'.repeat(FEATURE_DEPTH + 1)}**/*.{ts,tsx}`],
     rules: {

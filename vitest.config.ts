@@ -37,6 +37,19 @@ export default defineConfig({
         },
       },
       {
+        // Screens rendered in jsdom against the real server (apps/server/test/web-server.ts).
+        test: {
+          name: 'web-components',
+          root: './apps/web',
+          include: ['src/**/*.test.tsx'],
+          environment: 'jsdom',
+          globalSetup: ['../server/test/web-server.ts'],
+          setupFiles: ['./src/test/setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // The simulated devices (packages/sim-model) and the fleet simulator (apps/simulator).
         test: {
           name: 'simulator',

@@ -9,6 +9,7 @@ import { parseTime } from '../lib/format';
 import { useServerTable } from '../lib/use-server-table';
 import { withTimeRange, type RangeValue } from '../lib/time-range';
 import { api } from '../lib/api';
+import { logKeys } from '../lib/query-keys';
 
 type DeviceLogParams = EndpointQuery<typeof deviceDataApi.logs>;
 type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
@@ -16,7 +17,7 @@ type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
 /** GET /logs/devicelogs: the device log (every device, or one device's on its details page). */
 function useDeviceLogs(params: DeviceLogParams) {
   return useQuery({
-    queryKey: ['logs', 'device', params],
+    queryKey: logKeys.device(params),
     queryFn: () => api(deviceDataApi.logs, { query: params }),
     placeholderData: keepPreviousData,
   });

@@ -8,14 +8,13 @@ import { feedbackMessage } from '../lib/feedback';
 import { parseTime } from '../lib/format';
 import { api } from '../lib/api';
 import { ApiError, describeError, reportError } from '../lib/http';
+import { userKeys } from '../lib/query-keys';
 
 interface Props {
   userId: number;
   /** Add and delete (own emails, or another user's with an edit code). */
   canEdit: boolean;
 }
-
-const emailsKey = (userId: number) => ['user', 'emails', userId] as const;
 
 /**
  * A user's linked emails (§3, §5: at most 3). The limit is the server's rule: a fourth address is
@@ -28,11 +27,11 @@ export function EmailManager({ userId, canEdit }: Props) {
   const [adding, setAdding] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const { data: emails = [], isFetching } = useQuery({
-    queryKey: emailsKey(userId),
+    queryKey: userKeys.emails(userId),
     queryFn: () => api(userAdminApi.emails, { query: { id: userId } }),
   });
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: emailsKey(userId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: userKeys.emails(userId) });
 
   const add = async ({ email }: { email: string }) => {
     setAdding(true);

@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { projectApi } from '@iot/contract';
 import { api } from '../lib/api';
 import { useDebounced } from '../lib/use-debounced';
+import { projectKeys } from '../lib/query-keys';
 
 /** Projects for pickers, searched by name on the server (the first 50 matches). */
 function useProjectOptions(name: string) {
+  const query = { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } as const;
   return useQuery({
-    queryKey: ['projects', 'options', name],
-    queryFn: () => api(projectApi.list, { query: { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } }),
+    queryKey: projectKeys.list(query),
+    queryFn: () => api(projectApi.list, { query }),
     placeholderData: keepPreviousData,
     select: (page) => page.items.map((p) => ({ id: p.id, name: p.name })),
   });

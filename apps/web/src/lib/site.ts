@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { siteApi, type Language, type SiteConfig } from '@iot/contract';
 import { api } from './api';
 import { languageSuffix } from './i18n';
+import { siteKeys } from './query-keys';
 
 type LocalisedField = 'title' | 'company' | 'copyright' | 'address';
 
 /** Site configuration (§1): titles, logo, company and contact texts and login particle colours. */
 export function useSiteConfig() {
   return useQuery({
-    queryKey: ['site-config'],
+    queryKey: siteKeys.config,
     queryFn: () => api(siteApi.config, { silent: true }),
     staleTime: Infinity,
   });

@@ -1,9 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { userAdminApi } from '@iot/contract';
 import { api } from './api';
-
-/** Query key of the user picker's searches (under `['users']`: user changes refetch them). */
-export const userOptionsKey = (q: string, limit: number) => ['users', 'options', q, limit] as const;
+import { userKeys } from './query-keys';
 
 /**
  * Users of the caller's subtree whose name contains `q` (parent-user and project-user pickers:
@@ -14,7 +12,7 @@ export const userOptionsKey = (q: string, limit: number) => ['users', 'options',
 export function useUserOptions(q: string, enabled: boolean, { limit = 20, silent = false } = {}) {
   const text = q.trim();
   return useQuery({
-    queryKey: userOptionsKey(text, limit),
+    queryKey: userKeys.options(text, limit),
     queryFn: () => api(userAdminApi.options, { query: { q: text, limit }, silent }),
     enabled,
     placeholderData: keepPreviousData,

@@ -8,7 +8,8 @@ import { ALARM_NOTIFY_LEVEL, LiveType } from '@iot/contract';
 import { IconButton } from '../../components/IconButton';
 import { parseTime } from '../../lib/format';
 import { live } from '../../lib/live';
-import { ALARMS_KEY, useAlarmBell } from './api';
+import { useAlarmBell } from './api';
+import { alarmKeys, deviceKeys } from '../../lib/query-keys';
 import { LEVEL_COLORS, alarmText } from './labels';
 
 export const ALARM_PAGE = '/project/alarminfo';
@@ -36,8 +37,8 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
       // alarms arrive.
       refresh.current ??= setTimeout(() => {
         refresh.current = null;
-        void qc.invalidateQueries({ queryKey: ALARMS_KEY });
-        void qc.invalidateQueries({ queryKey: ['devices'] });
+        void qc.invalidateQueries({ queryKey: alarmKeys.all });
+        void qc.invalidateQueries({ queryKey: deviceKeys.all });
       }, 300);
       if (m.event !== 'started') return;
       for (const a of m.alarms.filter((x) => x.level >= ALARM_NOTIFY_LEVEL).slice(0, 3)) {

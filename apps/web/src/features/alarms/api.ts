@@ -3,17 +3,15 @@ import { alarmApi, deviceTypeApi, projectApi, type EndpointBody, type EndpointQu
 import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { currentLanguage } from '../../lib/i18n';
+import { alarmKeys, deviceTypeKeys, projectKeys } from '../../lib/query-keys';
 
 export type AlarmListParams = EndpointQuery<typeof alarmApi.list>;
 export type AlarmFilters = Omit<AlarmListParams, 'page' | 'limit' | 'sort' | 'order'>;
 export type AlarmProcessBody = EndpointBody<typeof alarmApi.process>;
 
-/** Every alarm query shares this prefix: a live alarm event refreshes them all. */
-export const ALARMS_KEY = ['alarms'] as const;
-
 export function useAlarmList(params: AlarmListParams) {
   return useQuery({
-    queryKey: [...ALARMS_KEY, 'list', params],
+    queryKey: alarmKeys.list(params),
     queryFn: () => api(alarmApi.list, { query: params }),
     placeholderData: keepPreviousData,
   });
@@ -21,7 +19,7 @@ export function useAlarmList(params: AlarmListParams) {
 
 export function useAlarmGroups(filters: AlarmFilters) {
   return useQuery({
-    queryKey: [...ALARMS_KEY, 'groups', filters],
+    queryKey: alarmKeys.groups(filters),
     queryFn: () => api(alarmApi.groups, { query: filters }),
     placeholderData: keepPreviousData,
   });
@@ -29,23 +27,24 @@ export function useAlarmGroups(filters: AlarmFilters) {
 
 export function useAlarmBell(enabled: boolean) {
   return useQuery({
-    queryKey: [...ALARMS_KEY, 'bell'],
+    queryKey: alarmKeys.bell,
     queryFn: () => api(alarmApi.bell, {}),
     enabled,
   });
 }
 
 export function useProjectOptions() {
+  const query = { page: 1, limit: 200, sort: 'name', order: 'asc' } as const;
   return useQuery({
-    queryKey: ['projects', 'options', 'alarms'],
-    queryFn: () => api(projectApi.list, { query: { page: 1, limit: 200, sort: 'name', order: 'asc' } }),
+    queryKey: projectKeys.list(query),
+    queryFn: () => api(projectApi.list, { query }),
   });
 }
 
 /** The device types the caller may see, for the type filter (GET /user/devicetypelist). */
 export function useTypeOptions() {
   return useQuery({
-    queryKey: ['devicetypes', 'visible'],
+    queryKey: deviceTypeKeys.visible,
     queryFn: () => api(deviceTypeApi.visible),
     staleTime: 60_000,
   });
@@ -55,7 +54,7 @@ export function useProcessAlarms() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: AlarmProcessBody) => api(alarmApi.process, { body }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ALARMS_KEY }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: alarmKeys.all }),
   });
 }
 

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { authApi } from '@iot/contract';
 import { api } from '../../lib/api';
+import { authKeys } from '../../lib/query-keys';
 
 /** A fresh captcha challenge on every fetch (never cached). */
 export function useCaptcha() {
   return useQuery({
-    queryKey: ['captcha'],
+    queryKey: authKeys.captcha,
     queryFn: () => api(authApi.captcha, { silent: true }),
     staleTime: 0,
     gcTime: 0,

@@ -9,6 +9,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { FormModal } from '../../components/FormModal';
 import { ProjectSelect } from '../../components/ProjectSelect';
 import { useSaveCard } from './api';
+import { deviceKeys } from '../../lib/query-keys';
 
 type FormValues = Omit<CardFields, 'activatedAt' | 'expiresAt'> & { activatedAt?: Dayjs | null; expiresAt?: Dayjs | null };
 
@@ -20,7 +21,7 @@ function DeviceSelect({ value, onChange, current }: { value?: number | null; onC
   const [q, setQ] = useState('');
   const text = useDebounced(q.trim(), 250);
   const found = useQuery({
-    queryKey: ['devices', 'search', text],
+    queryKey: deviceKeys.search(text),
     queryFn: () => api(deviceApi.search, { query: { q: text, limit: 20 } }),
     enabled: text.length > 0,
   });

@@ -9,6 +9,7 @@ import {
   type EndpointQuery,
 } from '@iot/contract';
 import { api } from '../../lib/api';
+import { cardKeys, cardOrderKeys, cardPriceKeys } from '../../lib/query-keys';
 
 export type CardListParams = EndpointQuery<typeof cardApi.list>;
 export type CardSort = NonNullable<CardListParams['sort']>;
@@ -18,20 +19,16 @@ export type PriceListParams = EndpointQuery<typeof cardPriceApi.list>;
 export type PriceSort = NonNullable<PriceListParams['sort']>;
 export type PriceBody = EndpointBody<typeof cardPriceApi.add>;
 
-const CARDS = ['cards'] as const;
-const ORDERS = ['cardOrders'] as const;
-const PRICES = ['cardPrices'] as const;
-
 export function useCardList(params: CardListParams) {
   return useQuery({
-    queryKey: [...CARDS, 'list', params],
+    queryKey: cardKeys.list(params),
     queryFn: () => api(cardApi.list, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useCard(id: number | undefined) {
-  return useQuery({ queryKey: [...CARDS, 'item', id], queryFn: () => api(cardApi.item, { query: { id: id! } }), enabled: !!id });
+  return useQuery({ queryKey: cardKeys.item(id), queryFn: () => api(cardApi.item, { query: { id: id! } }), enabled: !!id });
 }
 
 type CarrierKind = 'basicInfo' | 'voiceMargin' | 'whitelist';
@@ -39,7 +36,7 @@ type CarrierKind = 'basicInfo' | 'voiceMargin' | 'whitelist';
 /** Live carrier data: cached briefly by the server; `refresh` asks the carrier now. */
 export function useCarrier<K extends CarrierKind>(kind: K, id: number | undefined) {
   const qc = useQueryClient();
-  const key = [...CARDS, kind, id];
+  const key = cardKeys.carrier(kind, id);
   // The three calls share their query schema; a carrier failure is an answer (ok: false).
   const call = (refresh: boolean) =>
     api(cardApi[kind] as typeof cardApi.basicInfo, { query: { id: id!, refresh: refresh ? 'true' : 'false' } }) as unknown as Promise<
@@ -55,8 +52,8 @@ export function useCarrier<K extends CarrierKind>(kind: K, id: number | undefine
 export function useInvalidateCards() {
   const qc = useQueryClient();
   return () => {
-    void qc.invalidateQueries({ queryKey: CARDS });
-    void qc.invalidateQueries({ queryKey: ORDERS });
+    void qc.invalidateQueries({ queryKey: cardKeys.all });
+    void qc.invalidateQueries({ queryKey: cardOrderKeys.all });
   };
 }
 
@@ -81,14 +78,14 @@ export function useConfigWhitelist(id: number) {
       api(cardApi.configWhitelist, { body: { ...body, id }, silent: true }),
     onSettled: async () => {
       const fresh = await api(cardApi.whitelist, { query: { id, refresh: 'true' } });
-      qc.setQueryData([...CARDS, 'whitelist', id], fresh);
+      qc.setQueryData(cardKeys.carrier('whitelist', id), fresh);
     },
   });
 }
 
 export function useOrderList(params: OrderListParams) {
   return useQuery({
-    queryKey: [...ORDERS, 'list', params],
+    queryKey: cardOrderKeys.list(params),
     queryFn: () => api(cardOrderApi.list, { query: params }),
     placeholderData: keepPreviousData,
   });
@@ -97,7 +94,7 @@ export function useOrderList(params: OrderListParams) {
 /** One order; polled while its QR code is shown, so a payment shows without a reload. */
 export function useOrder(id: number | undefined, pollMs?: number) {
   return useQuery({
-    queryKey: [...ORDERS, 'item', id],
+    queryKey: cardOrderKeys.item(id),
     queryFn: () => api(cardOrderApi.item, { query: { id: id! } }),
     enabled: !!id,
     refetchInterval: pollMs,
@@ -123,7 +120,7 @@ export function useDeleteOrders() {
 }
 
 export function usePayQr(id: number | undefined) {
-  return useQuery({ queryKey: [...ORDERS, 'qr', id], queryFn: () => api(cardOrderApi.payQr, { query: { id: id! } }), enabled: !!id, retry: false });
+  return useQuery({ queryKey: cardOrderKeys.payQr(id), queryFn: () => api(cardOrderApi.payQr, { query: { id: id! } }), enabled: !!id, retry: false });
 }
 
 export function useSimulatePay() {
@@ -133,13 +130,13 @@ export function useSimulatePay() {
 
 /** The prices an order may be made at (card:order). */
 export function usePriceOptions(enabled: boolean) {
-  return useQuery({ queryKey: [...PRICES, 'options'], queryFn: () => api(cardPriceApi.options), enabled });
+  return useQuery({ queryKey: cardPriceKeys.options, queryFn: () => api(cardPriceApi.options), enabled });
 }
 
 /** The price list (card:price). */
 export function usePriceList(params: PriceListParams, enabled: boolean) {
   return useQuery({
-    queryKey: [...PRICES, 'list', params],
+    queryKey: cardPriceKeys.list(params),
     queryFn: () => api(cardPriceApi.list, { query: params }),
     placeholderData: keepPreviousData,
     enabled,
@@ -154,7 +151,7 @@ export function useSavePrice() {
       id
         ? api(cardPriceApi.edit, { body: { ...body, kind: undefined, id } as EndpointBody<typeof cardPriceApi.edit>, silent })
         : api(cardPriceApi.add, { body: body as PriceBody, silent }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: PRICES }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: cardPriceKeys.all }),
   });
 }
 
@@ -162,7 +159,7 @@ export function useDeletePrices() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (ids: number[]) => api(cardPriceApi.remove, { query: { id: ids.join(',') } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: PRICES }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: cardPriceKeys.all }),
   });
 }
 

@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { userApi } from '@iot/contract';
 import { api } from '../../lib/api';
+import { profileKeys } from '../../lib/query-keys';
 
 /** The signed-in user's own login history, paged on the server. */
 export function useLoginHistory(page: number, limit: number) {
   return useQuery({
-    queryKey: ['user', 'logins', page, limit],
+    queryKey: profileKeys.logins(page, limit),
     queryFn: () => api(userApi.logins, { query: { page, limit } }),
     placeholderData: keepPreviousData,
   });

@@ -9,6 +9,7 @@ import {
   type EndpointQuery,
 } from '@iot/contract';
 import { api } from '../../lib/api';
+import { deviceKeys, deviceTypeKeys, projectKeys } from '../../lib/query-keys';
 
 /** Filters, paging and sorting of GET /device/list (and of the export, without paging). */
 export type DeviceListParams = EndpointQuery<typeof deviceApi.list>;
@@ -29,11 +30,9 @@ export type DeviceCredential = EndpointData<typeof deviceApi.credential>;
  */
 export const topLevelOf = (f: { q?: string; parentId?: unknown }): 'true' | undefined => (!f.q?.trim() && !f.parentId ? 'true' : undefined);
 
-const KEY = ['devices'] as const;
-
 export function useDeviceList(params: DeviceListParams) {
   return useQuery({
-    queryKey: [...KEY, 'list', params],
+    queryKey: deviceKeys.list(params),
     queryFn: () => api(deviceApi.list, { query: { ...params, q: params.q?.trim(), topLevel: topLevelOf(params) } }),
     placeholderData: keepPreviousData,
   });
@@ -41,7 +40,7 @@ export function useDeviceList(params: DeviceListParams) {
 
 export function useSubDevices(id: number, page: number, limit: number) {
   return useQuery({
-    queryKey: [...KEY, 'sub', id, page, limit],
+    queryKey: deviceKeys.sub(id, page, limit),
     queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
   });
@@ -50,7 +49,7 @@ export function useSubDevices(id: number, page: number, limit: number) {
 /** Device types for pickers (GET /devicetype/typeoptionslist). */
 export function useTypeOptions() {
   return useQuery({
-    queryKey: ['devicetypes', 'options'],
+    queryKey: deviceTypeKeys.options,
     queryFn: () => api(deviceTypeApi.options),
     staleTime: 60_000,
   });
@@ -60,7 +59,7 @@ export function useTypeOptions() {
 export function useDeviceSearch(q: string) {
   const text = q.trim();
   return useQuery({
-    queryKey: [...KEY, 'search', text],
+    queryKey: deviceKeys.search(text),
     queryFn: () => api(deviceApi.search, { query: { q: text, limit: 20 } }),
     enabled: text.length > 0,
     placeholderData: keepPreviousData,
@@ -70,7 +69,7 @@ export function useDeviceSearch(q: string) {
 /** One device (GET /device/basic), e.g. to name the current parent of the edited device. */
 export function useDevice(id: number | null | undefined) {
   return useQuery({
-    queryKey: [...KEY, 'basic', id],
+    queryKey: deviceKeys.basic(id),
     queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
     enabled: !!id,
   });
@@ -80,8 +79,8 @@ export function useDevice(id: number | null | undefined) {
 export function useInvalidateDevices() {
   const qc = useQueryClient();
   return () => {
-    void qc.invalidateQueries({ queryKey: KEY });
-    void qc.invalidateQueries({ queryKey: ['projects'] });
+    void qc.invalidateQueries({ queryKey: deviceKeys.all });
+    void qc.invalidateQueries({ queryKey: projectKeys.all });
   };
 }
 
@@ -125,7 +124,7 @@ export function useRegenerateSecret() {
  */
 export function useProjectName(id: number | undefined) {
   return useQuery({
-    queryKey: ['projects', 'item', id],
+    queryKey: projectKeys.item(id),
     queryFn: () => api(projectApi.item, { query: { id: id! }, silent: true }),
     enabled: !!id,
     select: (p) => p.name,

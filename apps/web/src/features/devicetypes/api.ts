@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deviceTypeApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
+import { deviceTypeKeys } from '../../lib/query-keys';
 
 /** Fields of the add/edit form (contract `deviceTypeCreateSchema`). */
 export type DeviceTypeFields = EndpointBody<typeof deviceTypeApi.add>;
@@ -8,18 +9,10 @@ export type DeviceTypeListParams = EndpointQuery<typeof deviceTypeApi.list>;
 export type DeviceTypeSort = NonNullable<DeviceTypeListParams['sort']>;
 export type DeviceTypeFilters = Pick<DeviceTypeListParams, 'name' | 'code'>;
 
-const KEY = ['devicetypes'] as const;
-const keys = {
-  list: (params: DeviceTypeListParams) => [...KEY, 'list', params] as const,
-  item: (id: number) => [...KEY, 'item', id] as const,
-  params: (id: number) => [...KEY, 'params', id] as const,
-  alarms: (id: number) => [...KEY, 'alarms', id] as const,
-};
-
 /** GET /devicetype/list: server-paged, filtered by name and code, sorted by the server. */
 export function useDeviceTypeList(params: DeviceTypeListParams) {
   return useQuery({
-    queryKey: keys.list(params),
+    queryKey: deviceTypeKeys.list(params),
     queryFn: ({ signal }) => api(deviceTypeApi.list, { query: params, signal }),
     placeholderData: keepPreviousData,
   });
@@ -27,7 +20,7 @@ export function useDeviceTypeList(params: DeviceTypeListParams) {
 
 export function useDeviceType(id: number | undefined) {
   return useQuery({
-    queryKey: keys.item(id ?? 0),
+    queryKey: deviceTypeKeys.item(id ?? 0),
     queryFn: ({ signal }) => api(deviceTypeApi.item, { query: { id: id! }, signal }),
     enabled: id !== undefined,
     staleTime: 0,
@@ -37,7 +30,7 @@ export function useDeviceType(id: number | undefined) {
 /** The type's parameters, ordered by `sort`. */
 export function useTypeParams(id: number | undefined) {
   return useQuery({
-    queryKey: keys.params(id ?? 0),
+    queryKey: deviceTypeKeys.params(id ?? 0),
     queryFn: ({ signal }) => api(deviceTypeApi.params, { query: { id: id! }, signal }),
     enabled: id !== undefined,
     staleTime: 0,
@@ -47,7 +40,7 @@ export function useTypeParams(id: number | undefined) {
 /** The type's alarm rules; `silent` when they are only read to warn (no error message). */
 export function useTypeAlarms(id: number | undefined, { silent = false } = {}) {
   return useQuery({
-    queryKey: keys.alarms(id ?? 0),
+    queryKey: deviceTypeKeys.alarms(id ?? 0),
     queryFn: ({ signal }) => api(deviceTypeApi.alarms, { query: { id: id! }, signal, silent }),
     enabled: id !== undefined,
     staleTime: 0,
@@ -57,7 +50,7 @@ export function useTypeAlarms(id: number | undefined, { silent = false } = {}) {
 /** Every change touches counts shown in the list and the item: refresh the whole feature. */
 function useInvalidate() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: KEY });
+  return () => client.invalidateQueries({ queryKey: deviceTypeKeys.all });
 }
 
 /**

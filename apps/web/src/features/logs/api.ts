@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { auditApi, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
+import { logKeys } from '../../lib/query-keys';
 
 export type OperationLogParams = EndpointQuery<typeof auditApi.operations>;
 export type OperationLogFilters = Omit<OperationLogParams, 'page' | 'limit' | 'order'>;
@@ -9,7 +10,7 @@ export type LoginLogFilters = Omit<LoginLogParams, 'page' | 'limit' | 'order'>;
 
 export function useOperationLogs(params: OperationLogParams) {
   return useQuery({
-    queryKey: ['logs', 'operation', params],
+    queryKey: logKeys.operations(params),
     queryFn: () => api(auditApi.operations, { query: params }),
     placeholderData: keepPreviousData,
   });
@@ -17,7 +18,7 @@ export function useOperationLogs(params: OperationLogParams) {
 
 export function useLoginLogs(params: LoginLogParams) {
   return useQuery({
-    queryKey: ['logs', 'login', params],
+    queryKey: logKeys.logins(params),
     queryFn: () => api(auditApi.logins, { query: params }),
     placeholderData: keepPreviousData,
   });

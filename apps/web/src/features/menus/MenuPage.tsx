@@ -12,7 +12,8 @@ import { useIsMobile } from '../../lib/use-mobile';
 import { localizedName } from '../../lib/acl-labels';
 import { useCrud } from '../../lib/use-crud';
 import { currentLanguage } from '../../lib/i18n';
-import { createMenu, deleteMenu, editMenu, menuKeys, useMenuOptions, useMenuTree, type MenuInput } from './api';
+import { createMenu, deleteMenu, editMenu, useMenuOptions, useMenuTree, type MenuInput } from './api';
+import { menuKeys } from '../../lib/query-keys';
 import { MenuForm } from './MenuForm';
 
 

@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { menuApi, type EndpointBody } from '@iot/contract';
 import { api } from '../../lib/api';
-
-export const menuKeys = {
-  all: ['menus'] as const,
-  tree: ['menus', 'tree'] as const,
-  options: ['menus', 'options'] as const,
-};
+import { menuKeys } from '../../lib/query-keys';
 
 /** The whole menu tree for management (not filtered by the caller's permissions). */
 export function useMenuTree() {

@@ -15,7 +15,6 @@ import {
   createPermission,
   deletePermission,
   editPermission,
-  permissionKeys,
   usePermissionList,
   usePermissionMenuOptions,
   type PermissionFilters,
@@ -24,6 +23,7 @@ import {
 } from './api';
 import { menuNames, menuTreeData } from './menu-tree';
 import { PermissionForm } from './PermissionForm';
+import { permissionKeys } from '../../lib/query-keys';
 
 /** §2 /sys/permission: permission codes and the menus they belong to. */
 export default function PermissionPage() {

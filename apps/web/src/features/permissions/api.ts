@@ -1,16 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { permissionApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
+import { permissionKeys } from '../../lib/query-keys';
 
 export type PermissionListParams = EndpointQuery<typeof permissionApi.list>;
 export type PermissionSort = NonNullable<PermissionListParams['sort']>;
 export type PermissionFilters = Pick<PermissionListParams, 'name' | 'identification' | 'menuId'>;
-
-export const permissionKeys = {
-  all: ['permissions'] as const,
-  list: (params: PermissionListParams) => ['permissions', 'list', params] as const,
-  menuOptions: ['permissions', 'menuoptions'] as const,
-};
 
 export function usePermissionList(params: PermissionListParams) {
   return useQuery({

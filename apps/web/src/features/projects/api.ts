@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { projectApi, type EndpointBody, type EndpointData, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
+import { deviceKeys, projectKeys } from '../../lib/query-keys';
 
 export type ProjectListParams = EndpointQuery<typeof projectApi.list>;
 export type ProjectSort = NonNullable<ProjectListParams['sort']>;
@@ -9,11 +10,9 @@ export type RoadSection = EndpointData<typeof projectApi.roadSections>['items'][
 export type RoadSectionInput = Omit<EndpointBody<typeof projectApi.addRoadSection>, 'projectId'>;
 export type ProjectUser = EndpointData<typeof projectApi.users>[number];
 
-const KEY = ['projects'] as const;
-
 export function useProjectList(params: ProjectListParams) {
   return useQuery({
-    queryKey: [...KEY, 'list', params],
+    queryKey: projectKeys.list(params),
     queryFn: () => api(projectApi.list, { query: { ...params, name: params.name?.trim() } }),
     placeholderData: keepPreviousData,
   });
@@ -21,7 +20,7 @@ export function useProjectList(params: ProjectListParams) {
 
 export function useProject(id: number | undefined) {
   return useQuery({
-    queryKey: [...KEY, 'item', id],
+    queryKey: projectKeys.item(id),
     queryFn: () => api(projectApi.item, { query: { id: id! } }),
     enabled: !!id,
   });
@@ -30,9 +29,9 @@ export function useProject(id: number | undefined) {
 function useInvalidateProjects() {
   const qc = useQueryClient();
   return () => {
-    void qc.invalidateQueries({ queryKey: KEY });
+    void qc.invalidateQueries({ queryKey: projectKeys.all });
     // Deleting a project moves or detaches its devices.
-    void qc.invalidateQueries({ queryKey: ['devices'] });
+    void qc.invalidateQueries({ queryKey: deviceKeys.all });
   };
 }
 
@@ -60,7 +59,7 @@ export function useDeleteProject() {
 
 export function useRoadSections(projectId: number, page: number, limit: number) {
   return useQuery({
-    queryKey: [...KEY, 'roads', projectId, page, limit],
+    queryKey: projectKeys.roads(projectId, page, limit),
     queryFn: () => api(projectApi.roadSections, { query: { projectId, page, limit } }),
     placeholderData: keepPreviousData,
   });
@@ -73,7 +72,7 @@ export function useSaveRoadSection(projectId: number) {
       id
         ? api(projectApi.editRoadSection, { body: { ...input, id }, silent: true })
         : api(projectApi.addRoadSection, { body: { ...input, projectId }, silent: true }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'roads', projectId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.roadsOf(projectId) }),
   });
 }
 
@@ -81,13 +80,13 @@ export function useDeleteRoadSection(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api(projectApi.removeRoadSection, { query: { id } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'roads', projectId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.roadsOf(projectId) }),
   });
 }
 
 export function useProjectUsers(id: number | undefined) {
   return useQuery({
-    queryKey: [...KEY, 'users', id],
+    queryKey: projectKeys.users(id),
     queryFn: () => api(projectApi.users, { query: { id: id! } }),
     enabled: !!id,
   });
@@ -97,6 +96,6 @@ export function useSetProjectUsers(id: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (userIds: number[]) => api(projectApi.setUsers, { body: { id, userIds } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: [...KEY, 'users', id] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.users(id) }),
   });
 }

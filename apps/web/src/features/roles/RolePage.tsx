@@ -10,7 +10,8 @@ import { roleLabel } from '../../lib/acl-labels';
 import { parseTime } from '../../lib/format';
 import { useCrud } from '../../lib/use-crud';
 import { useServerTable } from '../../lib/use-server-table';
-import { createRole, deleteRole, editRole, roleKeys, useRoleList, type RoleFilters, type RoleInput, type RoleSort } from './api';
+import { createRole, deleteRole, editRole, useRoleList, type RoleFilters, type RoleInput, type RoleSort } from './api';
+import { roleKeys } from '../../lib/query-keys';
 import { RoleForm } from './RoleForm';
 import { RolePermissionDrawer } from './RolePermissionDrawer';
 

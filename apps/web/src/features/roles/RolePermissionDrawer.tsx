@@ -7,7 +7,8 @@ import { reloadMenus } from '../../lib/session';
 import { permissionLabel, roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
-import { roleKeys, setRolePermissions, useRolePermissions } from './api';
+import { setRolePermissions, useRolePermissions } from './api';
+import { roleKeys } from '../../lib/query-keys';
 
 function nodeTitle(node: PermissionTreeNode, lang: Language): string {
   if (node.permissionId !== undefined) return permissionLabel(node.identification ?? '', node.title);

@@ -1,17 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { roleApi, type EndpointBody, type EndpointData, type EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
+import { roleKeys } from '../../lib/query-keys';
 
 export type RoleListParams = EndpointQuery<typeof roleApi.list>;
 export type RoleSort = NonNullable<RoleListParams['sort']>;
 export type RoleFilters = Pick<RoleListParams, 'name'>;
 export type RolePermissionView = EndpointData<typeof roleApi.permissions>;
-
-export const roleKeys = {
-  all: ['roles'] as const,
-  list: (params: RoleListParams) => ['roles', 'list', params] as const,
-  permissions: (id: number) => ['roles', 'permissions', id] as const,
-};
 
 export function useRoleList(params: RoleListParams) {
   return useQuery({

@@ -19,7 +19,6 @@ import {
   resetPassword,
   unlockUser,
   useRoleOptions,
-  userKeys,
   useUserList,
   type UserCreateInput,
   type UserFilters,
@@ -27,6 +26,7 @@ import {
 } from './api';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { UserForm, type UserFormValues } from './UserForm';
+import { userKeys } from '../../lib/query-keys';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; user: UserDto } | null;
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { roleApi, userAdminApi, type EndpointBody, type EndpointData, type EndpointQuery, type UserKind } from '@iot/contract';
 import { api } from '../../lib/api';
+import { roleKeys, userKeys } from '../../lib/query-keys';
 
 export type UserListParams = Omit<EndpointQuery<typeof userAdminApi.list>, 'kind'>;
 export type UserSort = NonNullable<UserListParams['sort']>;
@@ -8,12 +9,6 @@ export type UserFilters = Pick<UserListParams, 'username' | 'roleId' | 'enabled'
 export type RoleOption = EndpointData<typeof roleApi.options>[number];
 export type UserCreateInput = EndpointBody<typeof userAdminApi.add>;
 export type UserEditInput = EndpointBody<typeof userAdminApi.edit>;
-
-export const userKeys = {
-  all: ['users'] as const,
-  list: (kind: UserKind, params: UserListParams) => ['users', 'list', kind, params] as const,
-  roleOptions: ['users', 'role-options'] as const,
-};
 
 export function useUserList(kind: UserKind, params: UserListParams) {
   return useQuery({
@@ -26,7 +21,7 @@ export function useUserList(kind: UserKind, params: UserListParams) {
 /** Roles the caller may give (also the role filter's options). */
 export function useRoleOptions(enabled: boolean) {
   return useQuery({
-    queryKey: userKeys.roleOptions,
+    queryKey: roleKeys.options,
     queryFn: () => api(roleApi.options),
     enabled,
   });

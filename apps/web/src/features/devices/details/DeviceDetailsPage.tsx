@@ -18,6 +18,7 @@ import { PackView, hasPack } from './PackView';
 import { SetParams } from './SetParams';
 import { SubDevicesTab } from './SubDevicesTab';
 import { useDeviceLive } from './live';
+import { deviceDetailKeys } from '../../../lib/query-keys';
 
 /** Re-renders every 30 s so "x minutes ago" and stale marks stay true. */
 function useNow(everyMs = 30_000) {
@@ -72,7 +73,7 @@ function Details({
   // A command that ended changes the history list: refresh it.
   const ended = Object.values(live.commands).filter((c) => c.status !== 'pending' && c.status !== 'sent').length;
   useEffect(() => {
-    if (ended > 0) void qc.invalidateQueries({ queryKey: ['device-details', 'commands', deviceId] });
+    if (ended > 0) void qc.invalidateQueries({ queryKey: deviceDetailKeys.commandsOf(deviceId) });
   }, [ended, deviceId, qc]);
 
   if (!device) return null;

@@ -2,13 +2,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { deviceApi, deviceDetailApi, videoApi, type EndpointQuery } from '@iot/contract';
 import { api } from '../../../lib/api';
 import { downloadFile } from '../../../lib/transfer';
-
-const KEY = ['device-details'] as const;
+import { deviceDetailKeys, deviceKeys } from '../../../lib/query-keys';
 
 // /device/basic and /device/subdevicelist are the registry's routes (contract api/devices.ts).
 export function useDeviceBasic(id: number | undefined) {
   return useQuery({
-    queryKey: ['devices', 'basic', id],
+    queryKey: deviceKeys.basic(id),
     queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
     enabled: !!id,
   });
@@ -16,7 +15,7 @@ export function useDeviceBasic(id: number | undefined) {
 
 export function useChildren(id: number, page: number, limit: number, enabled: boolean) {
   return useQuery({
-    queryKey: ['devices', 'sub', id, page, limit],
+    queryKey: deviceKeys.sub(id, page, limit),
     queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
     enabled,
@@ -25,14 +24,14 @@ export function useChildren(id: number, page: number, limit: number, enabled: bo
 
 export function useDisplayGroups(id: number) {
   return useQuery({
-    queryKey: [...KEY, 'groups', id],
+    queryKey: deviceDetailKeys.groups(id),
     queryFn: () => api(deviceDetailApi.displayGroups, { query: { id } }),
   });
 }
 
 export function useWritableParams(id: number, enabled: boolean) {
   return useQuery({
-    queryKey: [...KEY, 'writable', id],
+    queryKey: deviceDetailKeys.writable(id),
     queryFn: () => api(deviceDetailApi.setParamList, { query: { id } }),
     enabled,
   });
@@ -40,7 +39,7 @@ export function useWritableParams(id: number, enabled: boolean) {
 
 export function useCommands(id: number, page: number, limit: number) {
   return useQuery({
-    queryKey: [...KEY, 'commands', id, page, limit],
+    queryKey: deviceDetailKeys.commands(id, page, limit),
     queryFn: () => api(deviceDetailApi.commands, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
   });
@@ -51,14 +50,14 @@ export function useSetParams() {
   return useMutation({
     mutationFn: (body: { id: number; values: Record<string, string | number | boolean> }) =>
       api(deviceDetailApi.setParams, { body, silent: true }),
-    onSuccess: (_cmd, body) => void qc.invalidateQueries({ queryKey: [...KEY, 'commands', body.id] }),
+    onSuccess: (_cmd, body) => void qc.invalidateQueries({ queryKey: deviceDetailKeys.commandsOf(body.id) }),
   });
 }
 
 export type HistoryQuery = EndpointQuery<typeof deviceDetailApi.history>;
 export function useHistory(q: HistoryQuery | undefined) {
   return useQuery({
-    queryKey: [...KEY, 'history', q],
+    queryKey: deviceDetailKeys.history(q),
     queryFn: () => api(deviceDetailApi.history, { query: q! }),
     enabled: !!q,
     placeholderData: keepPreviousData,
@@ -68,7 +67,7 @@ export function useHistory(q: HistoryQuery | undefined) {
 export type ChartQuery = EndpointQuery<typeof deviceDetailApi.chart>;
 export function useChart(q: ChartQuery | undefined) {
   return useQuery({
-    queryKey: [...KEY, 'chart', q],
+    queryKey: deviceDetailKeys.chart(q),
     queryFn: () => api(deviceDetailApi.chart, { query: q! }),
     enabled: !!q,
     placeholderData: keepPreviousData,
@@ -78,7 +77,7 @@ export function useChart(q: ChartQuery | undefined) {
 export type EnergyQuery = EndpointQuery<typeof deviceDetailApi.energy>;
 export function useEnergy(q: EnergyQuery) {
   return useQuery({
-    queryKey: [...KEY, 'energy', q],
+    queryKey: deviceDetailKeys.energy(q),
     queryFn: () => api(deviceDetailApi.energy, { query: q }),
     placeholderData: keepPreviousData,
   });

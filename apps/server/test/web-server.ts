@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import type { TestProject } from 'vitest/node';
+import { ADMIN, bearer, buildTestApp } from './helpers.js';
+
+/**
+ * The real server for the web's component tests (vitest project `web-components`): built once on
+ * an in-memory PGlite and listening on a free port, whose address the tests read with
+ * `inject('apiBase')`. The tests create what they need through the API; the one exception is the
+ * bulk project below.
+ */
+export default async function setup(project: TestProject) {
+  const t = await buildTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+
+  // A project holding more devices than lists count (10,000): one statement, as
+  // test/lists.test.ts does, because 10,050 adds through the API would take minutes on PGlite.
+  const token = await t.login();
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+    const r = (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
+    if (r.code !== 20000) throw new Error(`${url}: ${JSON.stringify(r)}`);
+    return r.data;
+  };
+  const bulk = (await call('POST', '/project/addproject', { name: 'Bulk fleet' })).id as number;
+  const typeId = ((await call('GET', '/devicetype/typeoptionslist')) as { id: number }[])[0]!.id;
+  await t.database.db.execute(sql`
+    insert into devices (sn, name, type_id, owner_path, project_id)
+    select 'BULK-' || lpad(i::text, 5, '0'), 'Bulk ' || i, ${typeId}, '/1/', ${bulk} from generate_series(1, 10050) i`);
+
+  project.provide('apiBase', `http://127.0.0.1:${port}`);
+  project.provide('adminPassword', ADMIN.password);
+  project.provide('bulkProjectId', bulk);
+  return async () => {
+    await t.close();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiBase: string;
+    adminPassword: string;
+    bulkProjectId: number;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The device list as a user sees it, against the real server (apps/server/test/web-server.ts):
+ * its columns and values, sorting and filters asking the server, the totals under the table,
+ * the empty list, row actions only with the permission, and the message of a refused request.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { inject } from 'vitest';
+import { sent } from '../../test/setup';
+import { ADMIN, call, renderScreen, signIn, tokenOf, userWith } from '../../test/server';
+import { DeviceTable } from './DeviceTable';
+
+const run = Date.now().toString(36);
+let admin: string;
+let project: { id: number; name: string };
+let empty: { id: number; name: string };
+const ids: Record<string, number> = {};
+
+/** A column title of the table (antd draws the header twice when the table scrolls). */
+const header = (title: string) =>
+  Array.from(screen.getByTestId('table-devices').querySelectorAll('thead th')).find((th) => th.textContent === title)!;
+/** The data rows of the table, each as its cells' text. */
+const rows = () =>
+  Array.from(screen.getByTestId('table-devices').querySelectorAll<HTMLTableRowElement>('tr.ant-table-row')).map((tr) =>
+    Array.from(tr.cells).map((c) => c.textContent ?? ''),
+  );
+const names = () => rows().map((cells) => cells.find((c) => c.includes('rack')) ?? '');
+const listRequests = () => sent.filter((u) => u.startsWith('/api/v1/device/list?'));
+
+beforeAll(async () => {
+  admin = await tokenOf(ADMIN.username, ADMIN.password);
+  const typeId = (await call<{ id: number; code: string }[]>(admin, 'GET', '/devicetype/typeoptionslist'))[0]!.id;
+  project = { name: `Yard ${run}`, id: 0 };
+  project.id = (await call(admin, 'POST', '/project/addproject', { name: project.name })).id;
+  empty = { name: `Empty ${run}`, id: 0 };
+  empty.id = (await call(admin, 'POST', '/project/addproject', { name: empty.name })).id;
+  for (const [key, fields] of Object.entries({
+    alpha: { name: 'Alpha rack', sn: `CTA${run}`, imei: '861234567890123' },
+    bravo: { name: 'Bravo rack', sn: `CTB${run}` },
+    charlie: { name: 'Charlie rack', sn: `CTC${run}`, enabled: false },
+  })) {
+    ids[key] = (await call(admin, 'POST', '/device/add', { ...fields, typeId, projectId: project.id })).id;
+  }
+});
+
+describe('DeviceTable, signed in as the administrator', () => {
+  beforeAll(() => signIn(ADMIN.username, ADMIN.password));
+
+  it("shows each device's name, SN, project, state and IMEI under the column titles", async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const table = screen.getByTestId('table-devices');
+    for (const title of ['Device name', 'Device code (SN)', 'Type', 'Project', 'Status', 'Warning level', 'Module (IMEI)', 'Created']) {
+      expect(within(table).getAllByText(title).length, title).toBeGreaterThan(0);
+    }
+    // Newest first (the server's default order): Charlie was added last.
+    expect(names()).toEqual(['Charlie rack', 'Bravo rack', 'Alpha rack']);
+    const alpha = rows()[2]!;
+    expect(alpha).toEqual(expect.arrayContaining([`CTA${run}`, project.name, 'Offline', 'None', '861234567890123']));
+    const charlie = rows()[0]!;
+    expect(charlie).toContain('Disabled');
+    expect(screen.getByText('3 in total')).toBeTruthy();
+  });
+
+  it('sorts by SN on the server when the SN title is clicked, and reverses on a second click', async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(header('Device code (SN)'));
+    await waitFor(() => expect(names()).toEqual(['Alpha rack', 'Bravo rack', 'Charlie rack']));
+    expect(listRequests().at(-1)).toMatch(/[?&]sort=sn&order=asc/);
+    fireEvent.click(header('Device code (SN)'));
+    await waitFor(() => expect(names()).toEqual(['Charlie rack', 'Bravo rack', 'Alpha rack']));
+    expect(listRequests().at(-1)).toMatch(/[?&]sort=sn&order=desc/);
+  });
+
+  it('asks the server for the text searched and shows only what it finds', async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const search = screen.getByLabelText('Name, SN, IMEI or SIM number');
+    fireEvent.change(search, { target: { value: 'Bravo' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(names()).toEqual(['Bravo rack']));
+    expect(listRequests().at(-1)).toMatch(/[?&]q=Bravo(&|$)/);
+    expect(listRequests().at(-1)).toContain(`projectId=${project.id}`);
+  });
+
+  it('filters on state: "Disabled" asks for enabled=false', async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const select = screen.getByTestId('filter-enabled');
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
+    fireEvent.click(await screen.findByTitle('Disabled'));
+    await waitFor(() => expect(names()).toEqual(['Charlie rack']));
+    expect(listRequests().at(-1)).toMatch(/[?&]enabled=false/);
+  });
+
+  it('says "more than 10000" when the server counted only up to its cap, and pages on the server', async () => {
+    const bulk = inject('bulkProjectId');
+    renderScreen(<DeviceTable initialProjectId={bulk} initialProjectName="Bulk fleet" />);
+    await screen.findByText('more than 10000', {}, { timeout: 20_000 });
+    expect(rows()).toHaveLength(20);
+    expect(rows()[0]).toContain('BULK-10050');
+    fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(rows()[0]).toContain('BULK-10030'), { timeout: 20_000 });
+    expect(listRequests().at(-1)).toMatch(/[?&]page=2&limit=20/);
+  });
+
+  it('shows the empty state for a project without devices', async () => {
+    renderScreen(<DeviceTable initialProjectId={empty.id} initialProjectName={empty.name} />);
+    await waitFor(() => expect(listRequests().length).toBeGreaterThan(0));
+    expect((await screen.findAllByText('No data')).length).toBeGreaterThan(0);
+    expect(rows()).toHaveLength(0);
+  });
+
+  it('offers edit and delete on each row', async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getByTestId(`row-edit-${ids.alpha}`)).toBeTruthy();
+    expect(screen.getByTestId(`row-delete-${ids.alpha}`)).toBeTruthy();
+    expect(screen.getByTestId('btn-bulk-delete')).toBeTruthy();
+  });
+});
+
+describe('DeviceTable, signed in with device:list only', () => {
+  beforeAll(async () => {
+    const viewer = await userWith(admin, `viewer${run}`, ['device:list', 'project:list']);
+    // The viewer sees the project's devices: share the project with them.
+    const { id } = await call<{ id: number }[]>(admin, 'GET', `/user/options?q=viewer${run}&limit=5`).then((u) => u[0]!);
+    await call(admin, 'POST', '/project/setuserproject', { id: project.id, userIds: [id] });
+    await signIn(viewer.username, viewer.password);
+  });
+
+  it('shows the rows without any row action or bulk button', async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.queryByTestId(`row-edit-${ids.alpha}`)).toBeNull();
+    expect(screen.queryByTestId(`row-delete-${ids.alpha}`)).toBeNull();
+    expect(screen.queryByText('Actions')).toBeNull();
+    expect(screen.queryByTestId('btn-bulk-delete')).toBeNull();
+    expect(screen.queryByTestId('btn-import')).toBeNull();
+  });
+});
+
+describe('DeviceTable, signed in without device:list', () => {
+  beforeAll(async () => {
+    const other = await userWith(admin, `noaccess${run}`, ['alarm:list']);
+    await signIn(other.username, other.password);
+  });
+
+  it("shows the server's refusal as a message and an empty table", async () => {
+    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    expect(await screen.findByText('You do not have the permission device:list', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(rows()).toHaveLength(0);
+  });
+});
