@@ -454,6 +454,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function oneUser(base: URL, next: Source, seconds: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
+  /** The slowest request so far, to name what a missed line spends its time on. */
+  let slowest = { ms: 0, path: '' };
   let errors = 0;
   let firstError = '';
   const end = performance.now() + seconds * 1000;
@@ -469,7 +471,9 @@ async function oneUser(base: URL, next: Source, seconds: number) {
       });
       req.on('error', reject);
     });
-    times.push(performance.now() - t);
+    const took = performance.now() - t;
+    times.push(took);
+    if (took > slowest.ms) slowest = { ms: took, path };
     if (status !== 200 || !body.startsWith('{"code":20000')) {
       errors++;
       firstError ||= `${path}: ${status} ${body.slice(0, 200)}`;
@@ -477,7 +481,7 @@ async function oneUser(base: URL, next: Source, seconds: number) {
   }
   agent.destroy();
   times.sort((a, b) => a - b);
-  return { n: times.length, p50: percentile(times, 0.5), p95: percentile(times, 0.95), errors, firstError };
+  return { n: times.length, p50: percentile(times, 0.5), p95: percentile(times, 0.95), errors, firstError, slowest };
 }
 
 /** N connections with autocannon for `seconds`, each request from `next`: req/s. */
@@ -554,13 +558,12 @@ async function main() {
     const info: Source = () => ({ path: '/api/v1/user/info', headers: auth });
     const infoOne = await oneUser(base, info, DURATION);
     console.log(`${'GET /user/info (baseline)'.padEnd(34)} 1 user p50 ${ms(infoOne.p50)} ms p95 ${ms(infoOne.p95)} ms`);
-    const results: string[] = [];
     const missed: string[] = [];
     for (const line of LINES) {
       if (ONLY && !line.label.includes(ONLY)) continue;
       const next = source(line, line.agent ? agents : [adminWho], ctx);
-      // Warm-up and check: 20 requests of the line (their answers must be envelopes with code 20000).
-      for (let i = 0; i < 20; i++) {
+      // Warm-up and check: 5 requests of the line (their answers must be envelopes with code 20000).
+      for (let i = 0; i < 5; i++) {
         const { path, headers } = next();
         const res = await app.inject({ method: 'GET', url: path, headers });
         if (!res.body.startsWith('{"code":20000')) throw new Error(`${line.label}: ${path}: ${res.body.slice(0, 300)}`);
@@ -589,8 +592,8 @@ async function main() {
       const row =
         `${line.label.padEnd(34)} 1 user p50 ${ms(one.p50)} ms p95 ${ms(one.p95)} ms ${okOne ? 'met   ' : 'MISSED'} (${one.n} req)` +
         `${rate ? `   ${CONNECTIONS} users ${rate}` : ''}${one.errors ? `   ${one.errors} errors: ${one.firstError}` : ''}`;
-      results.push(row);
       console.log(row);
+      if (!okOne) console.log(`${''.padEnd(34)} slowest ${one.slowest.ms.toFixed(0)} ms: ${decodeURIComponent(one.slowest.path)}`);
     }
     console.log(missed.length ? `missed: ${missed.join(', ')}` : 'every line met its targets');
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
