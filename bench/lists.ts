@@ -22,6 +22,7 @@
  *   npm run bench:lists -- --devices 1000000 --connections 0
  *   npm run bench:lists -- --keep / --reuse iot_bench_…  # keep the seeded database / measure it again
  *   npm run bench:lists -- --only devices --seed 42      # lines whose label contains the text
+ *   npm run bench:lists -- --session-cache-ttl 0          # sessions read on every request
  *
  * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
  */
@@ -501,6 +502,7 @@ async function main() {
       // The fleet stays as seeded: with the default five minutes the presence sweep marks the
       // online third offline during the run.
       DEVICE_OFFLINE_AFTER: String(86_400),
+      ...(opt('session-cache-ttl') ? { SESSION_CACHE_TTL: opt('session-cache-ttl')! } : {}),
     });
     if (!reused) await seedFleet(database.db);
     const rows = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
