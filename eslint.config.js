@@ -143,6 +143,28 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_RAW_REQUEST] }] },
   },
   {
+    // The browser runs the contract's zod-free modules only (docs/decisions/0012): run-time values
+    // from '@iot/contract/plain', schemas and their types as `import type`. `vite build` checks
+    // the bundle too (apps/web/build/no-zod.ts). Tests and src/test/ never ship and may parse with schemas.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', allowTypeImports: true, message: 'The browser never validates with zod: the server does' },
+            {
+              name: '@iot/contract',
+              allowTypeImports: true,
+              message: "Run-time values come from '@iot/contract/plain' (no zod in the bundle); schemas' types with `import type`",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCREENS, NO_RAW_REQUEST] }] },
   },

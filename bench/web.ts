@@ -44,7 +44,12 @@ async function measure(browser: Browser, url: string, token?: string): Promise<L
   // The route is drawn: the login form, or the shell with its page (no loading spinner left).
   if (token) {
     await page.getByTestId('sidebar').waitFor({ timeout: 60_000 });
-    await page.waitForFunction("!document.querySelector('.ant-layout-content .ant-spin-spinning, .page-spin')", undefined, { timeout: 60_000 });
+    // A function, not a string: the console's CSP (script-src 'self') refuses a string predicate.
+    await page.waitForFunction(
+      (spinner) => !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(spinner),
+      '.ant-layout-content .ant-spin-spinning, .page-spin',
+      { timeout: 60_000 },
+    );
   } else {
     await page.getByTestId('login-submit').waitFor({ timeout: 60_000 });
   }

@@ -1,6 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { noZod } from './build/no-zod';
 
 /** Where `npm run dev` forwards API and live-channel calls: the server's PORT (8080). */
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
@@ -27,13 +27,9 @@ const vendorGroups = [
   { name: (id: string) => localeChunk(id), priority: 60 },
 ];
 
-export default defineConfig(({ command }) => ({
-  plugins: [react()],
-  // The contract's zod schemas are types only in the browser (build/zod-inert.ts): the production
-  // bundle gets an inert stand-in instead of zod. `vite dev` and the web's unit tests keep zod.
-  resolve: {
-    alias: command === 'build' ? [{ find: /^zod$/, replacement: fileURLToPath(new URL('./build/zod-inert.ts', import.meta.url)) }] : [],
-  },
+export default defineConfig({
+  // noZod: the build fails if zod reaches the bundle (the console runs the contract's zod-free modules).
+  plugins: [react(), noZod()],
   server: {
     port: 5173,
     proxy: {
@@ -50,4 +46,4 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-}));
+});

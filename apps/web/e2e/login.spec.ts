@@ -1,5 +1,23 @@
 import zlib from 'node:zlib';
+import type { Page } from '@playwright/test';
 import { ADMIN, API, expect, shell, test, uiLogin } from './fixtures';
+
+/**
+ * Loads `path` in the test's fresh page (empty cache) and answers the KB of gzipped script it
+ * downloaded (gzip -9, as `npm run bench:web` counts), once `drawn` resolves and the network is idle.
+ */
+async function scriptKb(page: Page, path: string, drawn: () => Promise<void>): Promise<{ kb: number; files: number }> {
+  const scripts = new Set<string>();
+  page.on('response', (res) => {
+    if ((res.headers()['content-type'] ?? '').includes('javascript')) scripts.add(res.url());
+  });
+  await page.goto(path);
+  await drawn();
+  await page.waitForLoadState('networkidle');
+  let gzip = 0;
+  for (const url of scripts) gzip += zlib.gzipSync(await (await page.request.get(url)).body(), { level: 9 }).length;
+  return { kb: gzip / 1024, files: scripts.size };
+}
 
 test.describe('login (captcha off)', () => {
   test.beforeEach(async ({ page }) => {
@@ -62,16 +80,8 @@ test.describe('login (captcha off)', () => {
 
 test.describe('the login form without antd', () => {
   test('downloads at most 250 KB of gzipped script and draws no antd component', async ({ page }) => {
-    const scripts = new Set<string>();
-    page.on('response', (res) => {
-      if ((res.headers()['content-type'] ?? '').includes('javascript')) scripts.add(res.url());
-    });
-    await page.goto('/login');
-    await expect(page.getByTestId('login-submit')).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    let gzip = 0;
-    for (const url of scripts) gzip += zlib.gzipSync(await (await page.request.get(url)).body(), { level: 9 }).length;
-    expect(gzip / 1024, `${scripts.size} scripts`).toBeLessThanOrEqual(250);
+    const { kb, files } = await scriptKb(page, '/login', () => expect(page.getByTestId('login-submit')).toBeVisible());
+    expect(kb, `${files} scripts`).toBeLessThanOrEqual(250);
     await expect(page.locator('[class^="ant-"], [class*=" ant-"]')).toHaveCount(0);
   });
 
@@ -131,5 +141,17 @@ test.describe('the login form without antd', () => {
     await expect(menu).toBeVisible();
     await page.locator('main').click({ position: { x: 5, y: 5 } });
     await expect(menu).toHaveCount(0);
+  });
+});
+
+test.describe('the signed-in shell', () => {
+  test('downloads at most 500 KB of gzipped script for the dashboard, opened signed in', async ({ page, session }) => {
+    expect(session.token).toBeTruthy();
+    const { kb, files } = await scriptKb(page, '/dashboard', async () => {
+      await expect(shell(page).sidebar).toBeVisible();
+      await expect(page.getByText(`Welcome back, ${ADMIN.username}`)).toBeVisible();
+      await expect(page.locator('.ant-layout-content .ant-spin-spinning, .page-spin')).toHaveCount(0);
+    });
+    expect(kb, `${files} scripts`).toBeLessThanOrEqual(500);
   });
 });

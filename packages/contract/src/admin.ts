@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
-import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE } from './auth.js';
 import { editOf } from './edit.js';
 import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
-import { ACL_LIMITS, PATTERNS, USER_LIMITS } from './limits.js';
+import { ACL_LIMITS, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, PATTERNS, USER_LIMITS } from './limits.js';
+import { menuUrlProblem } from './menu-rules.js';
 
 /**
  * Access-control administration (§2 /sys/*, /user/agent; §3; §7 user, menu, permission, role,
@@ -105,8 +105,6 @@ export const userRepasswordSchema = z.object({
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),
 });
 
-/** §5: at most 3 emails per user. */
-export const MAX_EMAILS = 3;
 export const emailAddSchema = z.object({
   userId: id,
   email: z.string().trim().toLowerCase().max(254).email('please enter a valid email address'),
@@ -205,23 +203,6 @@ export const rolePermissionViewSchema = z.object({
 });
 
 // ---------------------------------------------------------------- menus
-
-/**
- * Where a menu may lead: an in-site path (`type`, `/device`; no scheme, not `//host`) for jump
- * type 1, an absolute http(s) URL for jump type 2. `javascript:`, `data:` and the like never.
- */
-export function menuUrlProblem(jumpType: number, url: string): string | undefined {
-  // Whitespace, backslashes and control characters have no place in either kind.
-  if (/[\s\\]/.test(url) || [...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-    return 'no spaces, backslashes or control characters';
-  }
-  if (jumpType === 2) {
-    if (!/^https?:\/\/[^/?#@]+([/?#].*)?$/i.test(url)) return 'an out-of-site link must be an http:// or https:// URL';
-    return undefined;
-  }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return 'an in-site path, without a scheme or host';
-  return undefined;
-}
 
 const menuFields = z.object({
   parentId: int4QuerySchema.default(0),

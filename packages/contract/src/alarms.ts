@@ -1,24 +1,13 @@
 import { z } from 'zod';
 import { afterQuerySchema, idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
+import { ALARM_SOURCES, ALARM_STATES } from './enums.js';
+import { ALARM_BULK_MAX, ALARM_NOTE_MAX } from './limits.js';
 
 /**
  * Alarms (§3 Alarm, §4 alarm levels and states): one record per alarm, from a device type's rule
  * (the engine, with hold durations) or raised by the device itself (`dev/<sn>/alarm`). An alarm is
  * active until it ends (ended_at); its handling state is independent of that.
  */
-export const ALARM_STATES = ['untreated', 'processed', 'ignored'] as const;
-/** untreated; processed; ignored = "no processing required". */
-export type AlarmState = (typeof ALARM_STATES)[number];
-export const ALARM_SOURCES = ['rule', 'device'] as const;
-export type AlarmSource = (typeof ALARM_SOURCES)[number];
-export const ALARM_LEVELS = [1, 2, 3, 4] as const;
-/** Levels that raise a notification in the console as they happen. */
-export const ALARM_NOTIFY_LEVEL = 3;
-export const ALARM_NOTE_MAX = 256;
-/** Alarms one processing request may handle. */
-export const ALARM_BULK_MAX = 500;
-export const ALARM_EXPORT_MAX = 10_000;
-
 const dateTime = z.iso.datetime({ offset: true });
 const level = z.coerce.number().int().min(1).max(4);
 

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, LANGUAGES, USER_TYPES } from './enums.js';
-import { USER_LIMITS } from './limits.js';
-
-/** §5: the message the spec gives for a short password. */
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MIN_MESSAGE = 'the password can not be less than 6 digits';
-export const PASSWORD_MAX = 128;
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, USER_LIMITS } from './limits.js';
 
 export const captchaInfoSchema = z.object({
   key: z.string(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { editOf } from './edit.js';
 import { idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
-import { PATTERNS } from './limits.js';
+import { CARD_CARRIERS, CARD_STATUSES, ORDER_KINDS, ORDER_STATUSES, PAYMENT_OUTCOMES, type OrderKind } from './enums.js';
+import { CARD_LIMITS, PATTERNS } from './limits.js';
 
 /**
  * SIM cards and card orders (§2 /card/index, /card/orderManagement; §7 Cards). The spec does not
@@ -10,42 +11,6 @@ import { PATTERNS } from './limits.js';
  * China Mobile OneLink operations (sim-basic-info, sim-voice-margin, member-voice-whitelist).
  */
 
-export const CARD_STATUSES = ['inventory', 'testing', 'active', 'suspended', 'deactivated'] as const;
-export type CardStatus = (typeof CARD_STATUSES)[number];
-export const CARD_CARRIERS = ['chinaMobile', 'chinaUnicom', 'chinaTelecom', 'other'] as const;
-export type CardCarrier = (typeof CARD_CARRIERS)[number];
-
-export const ORDER_STATUSES = ['unpaid', 'paid', 'cancelled', 'refunded', 'expired'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-/** A renewal extends the cards' expiry by its months; a top-up adds data to the allowance. */
-export const ORDER_KINDS = ['renewal', 'topup'] as const;
-export type OrderKind = (typeof ORDER_KINDS)[number];
-/** How a payment notification was answered (the payment log). */
-export const PAYMENT_OUTCOMES = ['paid', 'replay', 'badSignature', 'badAmount', 'unknownOrder', 'notPayable', 'failed'] as const;
-export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
-
-export const CARD_LIMITS = {
-  iccid: 20,
-  msisdn: 15,
-  imsi: 15,
-  plan: 64,
-  groupId: 32,
-  remarks: 500,
-  /** Voice whitelist numbers a member card may hold (OneLink's member whitelist limit). */
-  whitelistMax: 10,
-  whiteNumber: 20,
-  /** Months of one renewal. */
-  months: 36,
-  /** Cards of one order. */
-  orderCards: 500,
-  /** Price of one card for one month (or one top-up), in cents. */
-  unitPriceCents: 1_000_000,
-  /** An order's whole amount, in cents (¥10,000,000). */
-  amountCents: 1_000_000_000,
-  topupMb: 1_000_000,
-  /** Days of the expiring list. */
-  expiringDays: 366,
-} as const;
 
 const order = z.enum(['asc', 'desc']).default('desc');
 const text = (max: number) => z.string().trim().max(max).default('');

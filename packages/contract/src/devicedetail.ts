@@ -26,9 +26,6 @@ export type DisplayParam = z.infer<typeof displayParamSchema>;
 export const displayGroupSchema = z.object({ group: z.string(), params: z.array(displayParamSchema) });
 export type DisplayGroup = z.infer<typeof displayGroupSchema>;
 
-/** A value older than this many seconds is shown as stale. */
-export const STALE_AFTER_SECONDS = 300;
-
 // ---------------------------------------------------------------- set parameters
 
 /** Values to set, keyed by semaphore id (each checked against the type's definition). */
@@ -168,21 +165,4 @@ export const energyDataSchema = z.object({
 });
 export type EnergyData = z.infer<typeof energyDataSchema>;
 
-/**
- * The parameters energy is computed from (the built-in battery type's): the pack voltage and the
- * cumulative charge and discharge counters in Ah. A type that has all three gets the energy tab.
- */
-export const ENERGY_PARAMS = { packVoltage: '01111001', totalCharge: '02117001', totalDischarge: '02116001' } as const;
 
-/**
- * The battery pack view: a type whose parameters include these shows cell voltages as a bar
- * chart (cell ids `01117NNN`, temperatures `01119NNN`: docs/PROTOCOL.md).
- */
-export const PACK_PARAMS = {
-  packVoltage: '01111001',
-  current: '01112001',
-  soc: '02109001',
-  state: '10000006',
-  cellVoltagePrefix: '01117',
-  cellTempPrefix: '01119',
-} as const;

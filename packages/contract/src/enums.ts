@@ -32,3 +32,47 @@ export type LoginResult = (typeof LOGIN_RESULTS)[number];
 
 export const SESSION_END_REASONS = ['logout', 'password', 'replaced', 'disabled', 'admin'] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+/** Alarms: their handling state, where they come from, their levels. */
+export const ALARM_STATES = ['untreated', 'processed', 'ignored'] as const;
+/** untreated; processed; ignored = "no processing required". */
+export type AlarmState = (typeof ALARM_STATES)[number];
+export const ALARM_SOURCES = ['rule', 'device'] as const;
+export type AlarmSource = (typeof ALARM_SOURCES)[number];
+export const ALARM_LEVELS = [1, 2, 3, 4] as const;
+/** Levels that raise a notification in the console as they happen. */
+export const ALARM_NOTIFY_LEVEL = 3;
+
+/** SIM cards and card orders. */
+export const CARD_STATUSES = ['inventory', 'testing', 'active', 'suspended', 'deactivated'] as const;
+export type CardStatus = (typeof CARD_STATUSES)[number];
+export const CARD_CARRIERS = ['chinaMobile', 'chinaUnicom', 'chinaTelecom', 'other'] as const;
+export type CardCarrier = (typeof CARD_CARRIERS)[number];
+
+export const ORDER_STATUSES = ['unpaid', 'paid', 'cancelled', 'refunded', 'expired'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** A renewal extends the cards' expiry by its months; a top-up adds data to the allowance. */
+export const ORDER_KINDS = ['renewal', 'topup'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+/** How a payment notification was answered (the payment log). */
+export const PAYMENT_OUTCOMES = ['paid', 'replay', 'badSignature', 'badAmount', 'unknownOrder', 'notPayable', 'failed'] as const;
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
+
+/**
+ * How a device is placed on maps: 0 at the position it reports (GPS), 1 at the fixed lng/lat
+ * entered here, 2 not shown on maps.
+ */
+export const MAP_MODES = [0, 1, 2] as const;
+
+/** What the device log records (GET /logs/devicelogs). */
+export const DEVICE_LOG_KINDS = [
+  'connected',
+  'disconnected',
+  'online',
+  'offline',
+  'rejected',
+  'alarm',
+  'command',
+  'ack',
+] as const;
+export type DeviceLogKind = (typeof DEVICE_LOG_KINDS)[number];

@@ -77,3 +77,41 @@ export const DEVICE_LIMITS = {
   remarks: 500,
   description: 1000,
 } as const;
+
+/** §5: the message the spec gives for a short password. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MIN_MESSAGE = 'the password can not be less than 6 digits';
+export const PASSWORD_MAX = 128;
+
+/** §5: at most 3 emails per user. */
+export const MAX_EMAILS = 3;
+
+/** Alarms: a processing note, one processing request, one export. */
+export const ALARM_NOTE_MAX = 256;
+/** Alarms one processing request may handle. */
+export const ALARM_BULK_MAX = 500;
+export const ALARM_EXPORT_MAX = 10_000;
+
+/** SIM cards and card orders. */
+export const CARD_LIMITS = {
+  iccid: 20,
+  msisdn: 15,
+  imsi: 15,
+  plan: 64,
+  groupId: 32,
+  remarks: 500,
+  /** Voice whitelist numbers a member card may hold (OneLink's member whitelist limit). */
+  whitelistMax: 10,
+  whiteNumber: 20,
+  /** Months of one renewal. */
+  months: 36,
+  /** Cards of one order. */
+  orderCards: 500,
+  /** Price of one card for one month (or one top-up), in cents. */
+  unitPriceCents: 1_000_000,
+  /** An order's whole amount, in cents (¥10,000,000). */
+  amountCents: 1_000_000_000,
+  topupMb: 1_000_000,
+  /** Days of the expiring list. */
+  expiringDays: 366,
+} as const;

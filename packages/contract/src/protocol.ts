@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_LOG_KINDS } from './enums.js';
 import { afterQuerySchema, idSchema, pageQuerySchema } from './envelope.js';
 import { PROTOCOL_LIMITS } from './limits.js';
 
@@ -139,19 +140,6 @@ export type Command = z.infer<typeof commandSchema>;
  */
 export const COMMAND_STATUSES = ['pending', 'sent', 'succeeded', 'failed', 'timeout', 'offline'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
-
-/** What the device log records (GET /logs/devicelogs). */
-export const DEVICE_LOG_KINDS = [
-  'connected',
-  'disconnected',
-  'online',
-  'offline',
-  'rejected',
-  'alarm',
-  'command',
-  'ack',
-] as const;
-export type DeviceLogKind = (typeof DEVICE_LOG_KINDS)[number];
 
 /** Why a message or one value of it was dropped (device log `reason`). */
 export const INGEST_REASONS = [

@@ -52,8 +52,9 @@ export interface RouteExtras {
 }
 
 /**
- * Registers a route from its contract declaration (packages/contract/src/api): method, path,
- * permission and audit action for the hooks, query/body schemas for validation, and the
+ * Registers a route from its contract declaration (an `api` endpoint: the route of
+ * packages/contract/src/routes joined with its schemas in src/api): method, path, permission and
+ * audit action for the hooks, query/body schemas for validation, and the
  * envelope around `data` for serialization and the OpenAPI document. A route is one declaration
  * plus a handler that calls its service.
  */
@@ -114,7 +115,7 @@ export const endpointParityPlugin = fp(async (app: FastifyInstance, opts: { endp
       if (!ep && NOT_ENDPOINTS.has(keyOf(method, r.url))) continue;
       // The very declaration of the table: a route made from a look-alike is not declared.
       if (!ep || declared.get(keyOf(method, r.url)) !== ep) {
-        throw new Error(`Route ${method} ${r.url} is not declared in the contract's endpoint table (packages/contract/src/api)`);
+        throw new Error(`Route ${method} ${r.url} is not declared in the contract's endpoint table (packages/contract/src/routes and src/api)`);
       }
       registered.add(keyOf(method, r.url));
     }

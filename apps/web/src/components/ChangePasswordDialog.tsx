@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, SESSION_CODES } from '@iot/contract';
+import { PASSWORD_MIN, SESSION_CODES } from '@iot/contract/plain';
 import { feedbackMessage } from '../lib/feedback';
 import { ApiError, describeError, reportError } from '../lib/http';
 import { changePassword, type ChangePasswordInput } from '../lib/session';

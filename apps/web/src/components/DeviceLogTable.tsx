@@ -3,7 +3,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DEVICE_LOG_KINDS, deviceDataApi, type DeviceLogDto, type EndpointQuery, type RejectedValue } from '@iot/contract';
+import { DEVICE_LOG_KINDS, deviceDataRoutes } from '@iot/contract/plain';
+import type { DeviceLogDto, EndpointQuery, RejectedValue } from '@iot/contract';
 import { FilterBar } from './FilterBar';
 import { parseTime } from '../lib/format';
 import { useServerTable } from '../lib/use-server-table';
@@ -11,14 +12,14 @@ import { withTimeRange, type RangeValue } from '../lib/time-range';
 import { api } from '../lib/api';
 import { logKeys } from '../lib/query-keys';
 
-type DeviceLogParams = EndpointQuery<typeof deviceDataApi.logs>;
+type DeviceLogParams = EndpointQuery<typeof deviceDataRoutes.logs>;
 type DeviceLogFilters = Omit<DeviceLogParams, 'page' | 'limit' | 'deviceId'>;
 
 /** GET /logs/devicelogs: the device log (every device, or one device's on its details page). */
 function useDeviceLogs(params: DeviceLogParams) {
   return useQuery({
     queryKey: logKeys.device(params),
-    queryFn: () => api(deviceDataApi.logs, { query: params }),
+    queryFn: () => api(deviceDataRoutes.logs, { query: params }),
     placeholderData: keepPreviousData,
   });
 }

@@ -3,7 +3,8 @@ import { Alert, Button, Form, Input, Popconfirm, Space, Table, Typography } from
 import { DeleteOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ErrorCode, MAX_EMAILS, userAdminApi, type EmailDto } from '@iot/contract';
+import { ErrorCode, MAX_EMAILS, userAdminRoutes } from '@iot/contract/plain';
+import type { EmailDto } from '@iot/contract';
 import { feedbackMessage } from '../lib/feedback';
 import { parseTime } from '../lib/format';
 import { api } from '../lib/api';
@@ -28,7 +29,7 @@ export function EmailManager({ userId, canEdit }: Props) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const { data: emails = [], isFetching } = useQuery({
     queryKey: userKeys.emails(userId),
-    queryFn: () => api(userAdminApi.emails, { query: { id: userId } }),
+    queryFn: () => api(userAdminRoutes.emails, { query: { id: userId } }),
   });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: userKeys.emails(userId) });
@@ -37,7 +38,7 @@ export function EmailManager({ userId, canEdit }: Props) {
     setAdding(true);
     setRefusal(null);
     try {
-      await api(userAdminApi.addEmail, { body: { userId, email: email.trim() }, silent: true });
+      await api(userAdminRoutes.addEmail, { body: { userId, email: email.trim() }, silent: true });
       feedbackMessage().success(t('emails:added'));
       form.resetFields();
     } catch (err) {
@@ -56,7 +57,7 @@ export function EmailManager({ userId, canEdit }: Props) {
 
   const remove = async (id: number) => {
     try {
-      await api(userAdminApi.removeEmail, { query: { id } });
+      await api(userAdminRoutes.removeEmail, { query: { id } });
       feedbackMessage().success(t('emails:deleted'));
       setRefusal(null);
     } catch {

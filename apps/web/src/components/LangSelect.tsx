@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import TranslationOutlined from '@ant-design/icons-svg/es/asn/TranslationOutlined';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '@iot/contract';
+import { LANGUAGES } from '@iot/contract/plain';
+import type { Language } from '@iot/contract';
 import { IconButton } from './IconButton';
 import { SvgIcon } from './SvgIcon';
 

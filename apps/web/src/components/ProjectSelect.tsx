@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { projectApi } from '@iot/contract';
+import { projectRoutes } from '@iot/contract/plain';
 import { api } from '../lib/api';
 import { useDebounced } from '../lib/use-debounced';
 import { projectKeys } from '../lib/query-keys';
@@ -12,7 +12,7 @@ function useProjectOptions(name: string) {
   const query = { name: name.trim(), limit: 50, sort: 'name', order: 'asc' } as const;
   return useQuery({
     queryKey: projectKeys.list(query),
-    queryFn: () => api(projectApi.list, { query }),
+    queryFn: () => api(projectRoutes.list, { query }),
     placeholderData: keepPreviousData,
     select: (page) => page.items.map((p) => ({ id: p.id, name: p.name })),
   });

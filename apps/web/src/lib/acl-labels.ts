@@ -1,4 +1,5 @@
-import { PERMISSIONS, type Language, type PermissionCode } from '@iot/contract';
+import { PERMISSIONS } from '@iot/contract/plain';
+import type { Language, PermissionCode } from '@iot/contract';
 import i18n from './i18n';
 
 /** Anything named in the four languages (menus, menu options, permission-tree nodes). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { authApi, deviceDataApi, projectApi, userAdminApi } from '@iot/contract';
+import { authRoutes, deviceDataRoutes, projectRoutes, userAdminRoutes } from '@iot/contract/plain';
 import { api, pathOf } from './api';
 import { ApiError } from './http';
 
@@ -17,13 +17,13 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('api(): the declaration decides the request', () => {
   it('fills path parameters from `params`', () => {
-    expect(pathOf(deviceDataApi.ingest, { kind: 'telemetry' })).toBe('/ingest/telemetry');
-    expect(pathOf(projectApi.list)).toBe('/project/list');
+    expect(pathOf(deviceDataRoutes.ingest, { kind: 'telemetry' })).toBe('/ingest/telemetry');
+    expect(pathOf(projectRoutes.list)).toBe('/project/list');
   });
 
   it('sends the method, path and query of the declaration and resolves with `data`', async () => {
     const sent = recordFetch({ code: 20000, message: 'success', data: { total: 0, items: [] } });
-    const page = await api(projectApi.list, { query: { name: 'a b', page: 2, limit: 10, sort: 'name' } });
+    const page = await api(projectRoutes.list, { query: { name: 'a b', page: 2, limit: 10, sort: 'name' } });
     expect(page).toEqual({ total: 0, items: [] });
     expect(sent).toEqual([
       { url: '/api/v1/project/list?name=a+b&page=2&limit=10&sort=name', method: 'GET', body: undefined },
@@ -32,9 +32,9 @@ describe('api(): the declaration decides the request', () => {
 
   it('sends a JSON body (an empty object when a POST declares none)', async () => {
     const sent = recordFetch({ code: 20000, message: 'ok', data: null });
-    await api(userAdminApi.unlock, { body: { id: 7 } });
-    await api(authApi.logout);
-    await api(userAdminApi.remove, { query: { id: 3 } });
+    await api(userAdminRoutes.unlock, { body: { id: 7 } });
+    await api(authRoutes.logout);
+    await api(userAdminRoutes.remove, { query: { id: 3 } });
     expect(sent).toEqual([
       { url: '/api/v1/user/unlock', method: 'POST', body: { id: 7 } },
       { url: '/api/v1/user/logout', method: 'POST', body: {} },
@@ -44,7 +44,7 @@ describe('api(): the declaration decides the request', () => {
 
   it('rejects with the envelope of a refusal', async () => {
     recordFetch({ code: 40300, message: 'forbidden', data: { reason: 'missingPermission' } });
-    const err = await api(userAdminApi.list, { query: {}, silent: true }).catch((e: unknown) => e);
+    const err = await api(userAdminRoutes.list, { query: {}, silent: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 40300, data: { reason: 'missingPermission' } });
   });

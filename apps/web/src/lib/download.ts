@@ -1,4 +1,5 @@
-import { SUCCESS, type AnyEndpoint, type EndpointKind, type EndpointQuery, type Envelope } from '@iot/contract';
+import { SUCCESS } from '@iot/contract/plain';
+import type { AnyRoute, EndpointKind, EndpointQuery, Envelope } from '@iot/contract';
 import { pathOf } from './api';
 import { getToken } from './cookies';
 import { API_BASE, ApiError, ClientCode, REQUEST_TIMEOUT_MS, reportError, type QueryValue } from './http';
@@ -11,8 +12,8 @@ import { currentLanguage } from './i18n';
  * upload with progress builds on these in features/devices/transfer.ts.
  */
 
-/** The address of a declared endpoint (packages/contract/src/api) with its query string. */
-export function endpointUrl(ep: AnyEndpoint, query: object = {}): string {
+/** The address of a declared route (packages/contract/src/routes) with its query string. */
+export function endpointUrl(ep: AnyRoute, query: object = {}): string {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(query as Record<string, QueryValue>)) {
     if (v !== undefined && v !== null && v !== '') search.append(k, String(v));
@@ -21,7 +22,7 @@ export function endpointUrl(ep: AnyEndpoint, query: object = {}): string {
   return `${API_BASE}${pathOf(ep)}${qs ? `?${qs}` : ''}`;
 }
 
-export type EndpointOf<K extends EndpointKind> = AnyEndpoint & { kind: K };
+export type EndpointOf<K extends EndpointKind> = AnyRoute & { kind: K };
 
 export function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'Accept-Language': currentLanguage() };

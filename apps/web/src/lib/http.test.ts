@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorCode, REFUSALS, refusalMessage } from '@iot/contract';
+import { ErrorCode, REFUSALS, refusalMessage } from '@iot/contract/plain';
 import { ApiError, describeError } from './http';
 import i18n from './i18n';
 

@@ -1,4 +1,5 @@
-import { SESSION_CODES, SUCCESS, type Envelope } from '@iot/contract';
+import { SESSION_CODES, SUCCESS } from '@iot/contract/plain';
+import type { Envelope } from '@iot/contract';
 import i18n, { currentLanguage } from './i18n';
 import { getToken } from './cookies';
 import { feedbackMessage } from './feedback';

@@ -1,6 +1,7 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type Language } from '@iot/contract';
+import { LANGUAGES } from '@iot/contract/plain';
+import type { Language } from '@iot/contract';
 import { loadAntdLocale } from './antd-locale';
 import { getLanguageCookie, setLanguageCookie } from './cookies';
 

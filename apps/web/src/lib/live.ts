@@ -1,10 +1,5 @@
-import {
-  LIVE_TIMING,
-  LiveType,
-  MAX_LIVE_DEVICES,
-  type LiveClientMessage,
-  type LiveServerMessage,
-} from '@iot/contract';
+import { LIVE_TIMING, LiveType, MAX_LIVE_DEVICES } from '@iot/contract/plain';
+import type { LiveClientMessage, LiveServerMessage } from '@iot/contract';
 import { API_BASE } from './http';
 
 export type LiveListener = (message: LiveServerMessage) => void;

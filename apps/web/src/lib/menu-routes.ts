@@ -1,4 +1,5 @@
-import { menuUrlProblem, type Language, type MenuNode } from '@iot/contract';
+import { menuUrlProblem } from '@iot/contract/plain';
+import type { Language, MenuNode } from '@iot/contract';
 
 /** One client route built from the menu tree (§2). */
 export interface MenuRoute {

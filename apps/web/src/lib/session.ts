@@ -1,16 +1,5 @@
-import {
-  LiveType,
-  authApi,
-  userApi,
-  type EndpointBody,
-  type EndpointData,
-  type Language,
-  type LoginBody,
-  type LoginResultDto,
-  type MenuNode,
-  type PermissionCode,
-  type UserInfo,
-} from '@iot/contract';
+import { LiveType, authRoutes, userRoutes } from '@iot/contract/plain';
+import type { EndpointBody, EndpointData, Language, LoginBody, LoginResultDto, MenuNode, PermissionCode, UserInfo } from '@iot/contract';
 import { useMemo } from 'react';
 import i18n, { currentLanguage } from './i18n';
 import { getToken, removeToken, setToken } from './cookies';
@@ -75,14 +64,14 @@ export function useMenuPage(path: string): boolean {
 }
 
 export async function login(body: LoginBody): Promise<LoginResultDto> {
-  const result = await api(authApi.login, { body });
+  const result = await api(authRoutes.login, { body });
   setToken(result.token);
   store.set({ token: result.token, status: 'idle', user: null, menus: [] });
   return result;
 }
 
 async function fetchUserInfo(): Promise<UserInfo> {
-  const info: UserInfo | null = await api(userApi.info, { silent: true });
+  const info: UserInfo | null = await api(userRoutes.info, { silent: true });
   if (!info) throw new Error(i18n.t('errors:verifyFailed'));
   if (!Array.isArray(info.roles) || info.roles.length === 0) {
     throw new Error(i18n.t('errors:rolesRequired'));
@@ -92,7 +81,7 @@ async function fetchUserInfo(): Promise<UserInfo> {
 
 async function fetchMenus(): Promise<MenuNode[]> {
   try {
-    const menus = await api(userApi.menus, { silent: true });
+    const menus = await api(userRoutes.menus, { silent: true });
     return Array.isArray(menus) ? menus : [];
   } catch (err) {
     if (err instanceof ApiError && err.code === ClientCode.NETWORK) throw err;
@@ -112,7 +101,7 @@ export function saveLanguage(language: Language): Promise<void> {
   const previous = store.get().user?.language;
   if (!store.get().token || previous === undefined || previous === language) return Promise.resolve();
   patchUser({ language });
-  return api(userApi.preferences, { body: { language }, silent: true }).then(
+  return api(userRoutes.preferences, { body: { language }, silent: true }).then(
     () => undefined,
     () => {
       // Not stored: forget the optimistic copy so the next switch tries again.
@@ -168,11 +157,11 @@ export function refreshMenusIfStale(): void {
   reloadMenus().catch(() => undefined);
 }
 
-export type ChangePasswordInput = EndpointBody<typeof userApi.changePassword>;
+export type ChangePasswordInput = EndpointBody<typeof userRoutes.changePassword>;
 
 /** Changes the caller's password; answers how many of its other sessions were ended. */
-export async function changePassword(input: ChangePasswordInput): Promise<EndpointData<typeof userApi.changePassword>> {
-  return api(userApi.changePassword, { body: input, silent: true });
+export async function changePassword(input: ChangePasswordInput): Promise<EndpointData<typeof userRoutes.changePassword>> {
+  return api(userRoutes.changePassword, { body: input, silent: true });
 }
 
 export function patchUser(patch: Partial<UserInfo>): void {
@@ -192,7 +181,7 @@ export async function logout(): Promise<void> {
   // not open the "Confirm logout" box meant for sessions ended elsewhere.
   live.stop();
   try {
-    await api(authApi.logout, { silent: true });
+    await api(authRoutes.logout, { silent: true });
   } catch {
     // The server may already have ended the session; the local logout still happens.
   }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { siteApi, type Language, type SiteConfig } from '@iot/contract';
+import { siteRoutes } from '@iot/contract/plain';
+import type { Language, SiteConfig } from '@iot/contract';
 import { api } from './api';
 import { languageSuffix } from './i18n';
 import { siteKeys } from './query-keys';
@@ -10,7 +11,7 @@ type LocalisedField = 'title' | 'company' | 'copyright' | 'address';
 export function useSiteConfig() {
   return useQuery({
     queryKey: siteKeys.config,
-    queryFn: () => api(siteApi.config, { silent: true }),
+    queryFn: () => api(siteRoutes.config, { silent: true }),
     staleTime: Infinity,
   });
 }

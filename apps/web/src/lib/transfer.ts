@@ -1,4 +1,5 @@
-import { SUCCESS, deviceApi, type EndpointData, type EndpointQuery, type Envelope, type ImportMode } from '@iot/contract';
+import { SUCCESS, deviceRoutes } from '@iot/contract/plain';
+import type { EndpointData, EndpointQuery, Envelope, ImportMode } from '@iot/contract';
 import { ApiError, ClientCode, REQUEST_TIMEOUT_MS } from './http';
 import { authHeaders, endpointUrl as url, errorFrom } from './download';
 
@@ -8,9 +9,9 @@ import { authHeaders, endpointUrl as url, errorFrom } from './download';
  */
 export { downloadFile } from './download';
 
-type ImportReport = EndpointData<typeof deviceApi.import>;
+type ImportReport = EndpointData<typeof deviceRoutes.import>;
 /** An import endpoint: multipart upload with mode and dry run, answering an import report. */
-type ImportEndpoint = Pick<typeof deviceApi.import, 'method' | 'path' | 'kind' | 'query' | 'data'>;
+type ImportEndpoint = Omit<typeof deviceRoutes.import, 'permission' | 'audit'>;
 
 export interface UploadHandle {
   promise: Promise<ImportReport>;
@@ -25,10 +26,10 @@ export function uploadImport(
   file: File,
   options: { mode: ImportMode; dryRun: boolean; onProgress: (percent: number) => void; endpoint?: ImportEndpoint },
 ): UploadHandle {
-  const ep = (options.endpoint ?? deviceApi.import) as typeof deviceApi.import;
+  const ep = (options.endpoint ?? deviceRoutes.import) as typeof deviceRoutes.import;
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportReport>((resolve, reject) => {
-    const query: EndpointQuery<typeof deviceApi.import> = { mode: options.mode, dryRun: options.dryRun ? 'true' : 'false' };
+    const query: EndpointQuery<typeof deviceRoutes.import> = { mode: options.mode, dryRun: options.dryRun ? 'true' : 'false' };
     xhr.open(ep.method, url(ep, query));
     xhr.timeout = REQUEST_TIMEOUT_MS;
     for (const [k, v] of Object.entries({ ...authHeaders(), Accept: 'application/json' })) xhr.setRequestHeader(k, v);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { LiveType } from '@iot/contract';
+import { LiveType } from '@iot/contract/plain';
 import { live } from './live';
 
 export interface LiveDeviceState {

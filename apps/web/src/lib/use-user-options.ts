@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { userAdminApi } from '@iot/contract';
+import { userAdminRoutes } from '@iot/contract/plain';
 import { api } from './api';
 import { userKeys } from './query-keys';
 
@@ -13,7 +13,7 @@ export function useUserOptions(q: string, enabled: boolean, { limit = 20, silent
   const text = q.trim();
   return useQuery({
     queryKey: userKeys.options(text, limit),
-    queryFn: () => api(userAdminApi.options, { query: { q: text, limit }, silent }),
+    queryFn: () => api(userAdminRoutes.options, { query: { q: text, limit }, silent }),
     enabled,
     placeholderData: keepPreviousData,
   });

@@ -9,7 +9,8 @@ import { render } from '@testing-library/react';
 import { App } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { userApi, type PermissionCode } from '@iot/contract';
+import { userRoutes } from '@iot/contract/plain';
+import type { PermissionCode } from '@iot/contract';
 import { api } from '../lib/api';
 import { i18nReady } from '../lib/i18n';
 import { login, sessionStore } from '../lib/session';
@@ -61,7 +62,7 @@ export async function userWith(admin: string, name: string, codes: PermissionCod
 export async function signIn(username: string, password: string): Promise<void> {
   await i18nReady;
   await login({ username, password, captcha: '', key: '' });
-  const user = await api(userApi.info);
+  const user = await api(userRoutes.info);
   sessionStore.set((s) => ({ ...s, status: 'ready', user, menus: [] }));
 }
 

@@ -9,57 +9,37 @@ import {
 } from '../alarms.js';
 import { pageOf } from '../envelope.js';
 import { LANGUAGES } from '../enums.js';
-import { endpoint } from '../endpoint.js';
-import { AUTHENTICATED } from '../permissions.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { alarmRoutes } from '../routes/alarms.js';
 
 const tags = ['alarms'];
 
-/** §1 monitor alarms; §7 /device/alarmlist, /device/alarmgroupinfo; the /project/alarminfo page. */
-export const alarmApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/device/alarmlist',
-    permission: ['alarm:list', 'device:detail'],
+/** The schemas of `alarmRoutes` (routes/alarms.ts). */
+export const alarmSchemas = {
+  list: {
     tags,
     summary: 'Alarms the caller may see, filtered, sorted and paged on the server',
     query: alarmListQuerySchema,
     data: pageOf(alarmDtoSchema),
-  }),
-  groups: endpoint({
-    method: 'GET',
-    path: '/device/alarmgroupinfo',
-    permission: ['alarm:list', 'device:detail'],
+  },
+  groups: {
     tags,
     summary: 'Alarm counts by level and by state for the same filters',
     query: alarmFilterSchema,
     data: alarmGroupSchema,
-  }),
-  bell: endpoint({
-    method: 'GET',
-    path: '/device/alarmbell',
-    permission: AUTHENTICATED,
-    tags,
-    summary: 'Untreated alarms the caller may see, and the newest five',
-    data: alarmBellSchema,
-  }),
-  process: endpoint({
-    method: 'POST',
-    path: '/device/processalarm',
-    permission: 'alarm:handle',
-    audit: 'alarm.process',
+  },
+  bell: { tags, summary: 'Untreated alarms the caller may see, and the newest five', data: alarmBellSchema },
+  process: {
     tags,
     summary: 'Mark alarms processed or “no processing required”, with a note',
     body: alarmProcessSchema,
     data: z.object({ processed: z.number().int() }),
-  }),
-  export: endpoint({
-    method: 'GET',
-    path: '/device/alarmexport',
-    permission: ['alarm:list', 'device:detail'],
+  },
+  export: {
     tags,
-    kind: 'file',
     summary: 'The filtered alarms as an .xlsx file',
     query: alarmListQuerySchema.omit({ page: true, limit: true, after: true }).extend({ lang: z.enum(LANGUAGES).default('en') }),
     data: z.null(),
-  }),
-};
+  },
+} satisfies EndpointSchemaTable;
+export const alarmApi = endpoints(alarmRoutes, alarmSchemas);

@@ -1,27 +1,13 @@
 import { loginLogDtoSchema, loginLogQuerySchema, operationLogDtoSchema, operationLogQuerySchema } from '../admin.js';
 import { pageOf } from '../envelope.js';
-import { endpoint } from '../endpoint.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { auditRoutes } from '../routes/audit.js';
 
 const tags = ['logs'];
 
-/** §6 logs: operations and administrator logins, scoped to the caller's subtree (the device log: devicedata.ts). */
-export const auditApi = {
-  operations: endpoint({
-    method: 'GET',
-    path: '/logs/list',
-    permission: 'log:operation',
-    tags,
-    summary: 'Operation logs',
-    query: operationLogQuerySchema,
-    data: pageOf(operationLogDtoSchema),
-  }),
-  logins: endpoint({
-    method: 'GET',
-    path: '/logs/loginlist',
-    permission: 'log:device',
-    tags,
-    summary: 'Administrator login logs',
-    query: loginLogQuerySchema,
-    data: pageOf(loginLogDtoSchema),
-  }),
-};
+/** The schemas of `auditRoutes` (routes/audit.ts). */
+export const auditSchemas = {
+  operations: { tags, summary: 'Operation logs', query: operationLogQuerySchema, data: pageOf(operationLogDtoSchema) },
+  logins: { tags, summary: 'Administrator login logs', query: loginLogQuerySchema, data: pageOf(loginLogDtoSchema) },
+} satisfies EndpointSchemaTable;
+export const auditApi = endpoints(auditRoutes, auditSchemas);

@@ -1,38 +1,20 @@
 import { captchaInfoSchema, loginBodySchema, loginResultSchema } from '../auth.js';
-import { endpoint } from '../endpoint.js';
-import { AUTHENTICATED, PUBLIC } from '../permissions.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { authRoutes } from '../routes/auth.js';
 import { noDataSchema } from './common.js';
 
 const tags = ['auth'];
 
-/** §1 login page: captcha, login, logout. */
-export const authApi = {
-  captcha: endpoint({
-    method: 'GET',
-    path: '/login/captchaInfo',
-    permission: PUBLIC,
-    tags,
-    summary: 'A single-use captcha (SVG), valid for 2 minutes',
-    data: captchaInfoSchema,
-  }),
-  login: endpoint({
-    method: 'POST',
-    path: '/user/login',
-    permission: PUBLIC,
-    audit: false,
+/** The schemas of `authRoutes` (routes/auth.ts). */
+export const authSchemas = {
+  captcha: { tags, summary: 'A single-use captcha (SVG), valid for 2 minutes', data: captchaInfoSchema },
+  login: {
     tags,
     summary: 'Log in; 5 failures from one address lock the account for 15 minutes',
     body: loginBodySchema,
     data: loginResultSchema,
-  }),
-  logout: endpoint({
-    method: 'POST',
-    path: '/user/logout',
-    permission: AUTHENTICATED,
-    audit: false,
-    tags,
-    summary: 'End this session',
-    data: noDataSchema,
-  }),
-};
+  },
+  logout: { tags, summary: 'End this session', data: noDataSchema },
+} satisfies EndpointSchemaTable;
+export const authApi = endpoints(authRoutes, authSchemas);
 

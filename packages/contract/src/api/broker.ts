@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { endpoint } from '../endpoint.js';
-import { PUBLIC } from '../permissions.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { brokerRoutes } from '../routes/broker.js';
 
 /** Brokers send strings, numbers (go-auth's `acc` in JSON) or nothing; all become strings. */
 const field = z
@@ -20,62 +20,43 @@ const emqxAuthzAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']) }
 /** mosquitto-go-auth: the status decides (`http_response_mode status`), `ok` too (`json`). */
 const goAuthAnswer = z.object({ ok: z.boolean(), error: z.string() });
 
-/**
- * Hooks an external broker calls (docs/OPERATIONS.md, "Running with an external broker"): EMQX 5
- * HTTP authentication and authorization, and the HTTP backend of mosquitto-go-auth. The broker,
- * not a console user, calls them (PUBLIC, guarded by BROKER_AUTH_SECRET); they answer the
- * broker's own format (`raw`), not the envelope.
- */
-const hook = {
-  permission: PUBLIC,
-  audit: false,
-  tags: ['broker hooks'],
-  kind: 'raw',
-  query: secretQuery,
-} as const;
+/** What every hook's schemas share. */
+const hook = { tags: ['broker hooks'], query: secretQuery } as const;
 
-export const brokerApi = {
-  emqxAuthn: endpoint({
+/** The schemas of `brokerRoutes` (routes/broker.ts). */
+export const brokerSchemas = {
+  emqxAuthn: {
     ...hook,
-    method: 'POST',
-    path: '/broker/emqx/authn',
     summary: 'EMQX 5 HTTP authentication: device SN + secret, or the console’s own login (superuser)',
     body: loginBody,
     data: emqxAuthnAnswer,
-  }),
-  emqxAuthz: endpoint({
+  },
+  emqxAuthz: {
     ...hook,
-    method: 'POST',
-    path: '/broker/emqx/authz',
     summary: 'EMQX 5 HTTP authorization: a device publishes to dev/<its sn>/<kind>, subscribes to dev/<its sn>/cmd',
     body: emqxAuthzBody,
     data: emqxAuthzAnswer,
-  }),
-  goAuthUser: endpoint({
+  },
+  goAuthUser: {
     ...hook,
-    method: 'POST',
-    path: '/broker/mosquitto/user',
     summary: 'mosquitto-go-auth HTTP backend, user check: 200 allows, 403 refuses',
     body: loginBody,
     data: goAuthAnswer,
     otherAnswers: { 403: goAuthAnswer },
-  }),
-  goAuthSuperuser: endpoint({
+  },
+  goAuthSuperuser: {
     ...hook,
-    method: 'POST',
-    path: '/broker/mosquitto/superuser',
     summary: 'mosquitto-go-auth HTTP backend, superuser check: only the console’s own login',
     body: goAuthSuperBody,
     data: goAuthAnswer,
     otherAnswers: { 403: goAuthAnswer },
-  }),
-  goAuthAcl: endpoint({
+  },
+  goAuthAcl: {
     ...hook,
-    method: 'POST',
-    path: '/broker/mosquitto/acl',
     summary: 'mosquitto-go-auth HTTP backend, ACL check (acc 1 read, 2 write, 4 subscribe)',
     body: goAuthAclBody,
     data: goAuthAnswer,
     otherAnswers: { 403: goAuthAnswer },
-  }),
-};
+  },
+} satisfies EndpointSchemaTable;
+export const brokerApi = endpoints(brokerRoutes, brokerSchemas);

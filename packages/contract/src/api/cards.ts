@@ -30,284 +30,148 @@ import {
 } from '../cards.js';
 import { idsQuerySchema, importQuerySchema, importReportSchema, templateQuerySchema } from '../devices.js';
 import { errorEnvelopeSchema, pageOf } from '../envelope.js';
-import { endpoint } from '../endpoint.js';
-import { PUBLIC } from '../permissions.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { cardRoutes, cardOrderRoutes, cardPriceRoutes, videoRoutes } from '../routes/cards.js';
 import { countSchema, createdSchema, noDataSchema } from './common.js';
 
 const tags = ['cards'];
 
-/** §7 Cards: SIM cards, their live carrier data and voice whitelist. */
-export const cardApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/card/getSimList',
-    permission: 'card:list',
+/** The schemas of `cardRoutes` (routes/cards.ts). */
+export const cardSchemas = {
+  list: {
     tags,
     summary: 'SIM cards with filters, search, sorting and paging',
     query: cardListQuerySchema,
     data: pageOf(cardDtoSchema),
-  }),
-  expiring: endpoint({
-    method: 'GET',
-    path: '/card/getExpirationSimList',
-    permission: 'card:list',
+  },
+  expiring: {
     tags,
     summary: 'SIM cards expiring within `days` (expired ones included), soonest first',
     query: expiringQuerySchema,
     data: pageOf(cardDtoSchema),
-  }),
-  item: endpoint({
-    method: 'GET',
-    path: '/card/getSimItem',
-    permission: 'card:list',
-    tags,
-    query: cardIdQuerySchema,
-    data: cardDtoSchema,
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: '/card/addCard',
-    permission: 'card:edit',
-    audit: 'card.add',
-    tags,
-    body: cardFieldsSchema,
-    data: createdSchema,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/card/editCard',
-    permission: 'card:edit',
-    audit: 'card.edit',
+  },
+  item: { tags, query: cardIdQuerySchema, data: cardDtoSchema },
+  add: { tags, body: cardFieldsSchema, data: createdSchema },
+  edit: {
     tags,
     summary: 'Change the fields sent; a linked device gets the card’s number as its SIM number',
     body: cardEditSchema,
     data: noDataSchema,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/card/deleteCard',
-    permission: 'card:edit',
-    audit: 'card.delete',
-    tags,
-    summary: 'Delete SIM cards (id=1,2,3)',
-    query: idsQuerySchema,
-    data: countSchema,
-  }),
-  basicInfo: endpoint({
-    method: 'GET',
-    path: '/card/sim_basic_info',
-    permission: 'card:list',
+  },
+  remove: { tags, summary: 'Delete SIM cards (id=1,2,3)', query: idsQuerySchema, data: countSchema },
+  basicInfo: {
     tags,
     summary: 'Carrier: basic SIM info (OneLink CMIOT_API23S00), cached briefly; refresh=true asks again',
     description: 'A carrier failure answers 20000 with ok=false and the carrier’s code and message.',
     query: cardLiveQuerySchema,
     data: simBasicInfoResultSchema,
-  }),
-  voiceMargin: endpoint({
-    method: 'GET',
-    path: '/card/sim_voice_margin',
-    permission: 'card:list',
+  },
+  voiceMargin: {
     tags,
     summary: 'Carrier: voice margin per offering (OneLink CMIOT_API23U05)',
     query: cardLiveQuerySchema,
     data: voiceMarginResultSchema,
-  }),
-  whitelist: endpoint({
-    method: 'GET',
-    path: '/card/member_voice_whitelist',
-    permission: 'card:list',
+  },
+  whitelist: {
     tags,
     summary: 'Carrier: the member voice whitelist (OneLink CMIOT_API23M15)',
     query: cardLiveQuerySchema,
     data: voiceWhitelistResultSchema,
-  }),
-  configWhitelist: endpoint({
-    method: 'POST',
-    path: '/card/config_member_voice_whitelist',
-    permission: 'card:edit',
-    audit: 'card.whitelist',
+  },
+  configWhitelist: {
     tags,
     summary: 'Carrier: add or delete a member voice whitelist number (OneLink CMIOT_API23M16)',
     body: whitelistConfigSchema,
     data: whitelistConfigResultSchema,
-  }),
-  importTemplate: endpoint({
-    method: 'GET',
-    path: '/card/importtemplate',
-    permission: 'card:edit',
+  },
+  importTemplate: {
     tags,
     summary: 'SIM card import template (.xlsx) with headers in a language',
-    kind: 'file',
     query: templateQuerySchema,
     data: z.null(),
-  }),
-  import: endpoint({
-    method: 'POST',
-    path: '/card/import',
-    permission: 'card:edit',
-    audit: 'card.import',
+  },
+  import: {
     tags,
     summary: 'Import SIM cards from an .xlsx/.xls file (multipart field `file`)',
-    kind: 'upload',
     query: importQuerySchema,
     data: importReportSchema,
-  }),
-  export: endpoint({
-    method: 'GET',
-    path: '/card/export',
-    permission: 'card:list',
+  },
+  export: {
     tags,
     summary: 'SIM cards matching the list filters as .xlsx (expiringWithin=N for the expiring list)',
-    kind: 'file',
     query: cardListQuerySchema.omit({ page: true, limit: true }).extend({ lang: templateQuerySchema.shape.lang }),
     data: z.null(),
-  }),
-};
+  },
+} satisfies EndpointSchemaTable;
+export const cardApi = endpoints(cardRoutes, cardSchemas);
 
 const orderTags = ['card orders'];
 
-/** §7 Cards: card orders and their payment (WeChat Pay Native or the simulated provider). */
-export const cardOrderApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/card/getCardOrderList',
-    permission: 'card:order',
-    tags: orderTags,
-    query: orderListQuerySchema,
-    data: pageOf(orderDtoSchema),
-  }),
-  item: endpoint({
-    method: 'GET',
-    path: '/card/getCardOrderItem',
-    permission: 'card:order',
+/** The schemas of `cardOrderRoutes` (routes/cards.ts). */
+export const cardOrderSchemas = {
+  list: { tags: orderTags, query: orderListQuerySchema, data: pageOf(orderDtoSchema) },
+  item: {
     tags: orderTags,
     summary: 'One order with its cards; an unknown one answers 40400 "no card order data" (§8)',
     query: cardIdQuerySchema,
     data: orderDetailSchema,
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: '/card/addCardOrder',
-    permission: 'card:order',
-    audit: 'cardorder.add',
+  },
+  add: {
     tags: orderTags,
     summary: 'A renewal or top-up of one or many cards, unpaid until the provider notifies',
     body: orderCreateSchema,
     data: orderCreatedSchema,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/card/editCardOrder',
-    permission: 'card:order',
-    audit: 'cardorder.edit',
-    tags: orderTags,
-    body: orderEditSchema,
-    data: noDataSchema,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/card/deleteCardOrder',
-    permission: 'card:order',
-    audit: 'cardorder.delete',
+  },
+  edit: { tags: orderTags, body: orderEditSchema, data: noDataSchema },
+  remove: {
     tags: orderTags,
     summary: 'Delete unpaid, cancelled or expired orders (id=1,2,3)',
     query: idsQuerySchema,
     data: countSchema,
-  }),
-  payQr: endpoint({
-    method: 'GET',
-    path: '/wechat/getPayQRCode',
-    permission: 'card:order',
+  },
+  payQr: {
     tags: orderTags,
     summary: 'The payment QR code (code_url) of an unpaid order',
     query: cardIdQuerySchema,
     data: payQrSchema,
-  }),
-  notify: endpoint({
-    method: 'POST',
-    path: '/wechat/notify',
-    permission: PUBLIC,
-    audit: false,
+  },
+  notify: {
     tags: orderTags,
-    kind: 'raw',
     summary: 'The payment provider’s signed notification (WeChat Pay v3 or the simulated provider)',
     description: 'Signature and amount are checked; an order is marked paid once; every notification is logged.',
     body: z.record(z.string(), z.unknown()),
     data: z.object({ code: z.string(), message: z.string() }),
     // A refused notification (`FAIL`), or the API's error envelope for a body that is not JSON.
     otherAnswers: { 400: z.union([z.object({ code: z.string(), message: z.string() }), errorEnvelopeSchema]) },
-  }),
-  simulatePay: endpoint({
-    method: 'POST',
-    path: '/wechat/simulatePay',
-    permission: 'card:order',
-    audit: 'cardorder.simulatepay',
+  },
+  simulatePay: {
     tags: orderTags,
     summary: 'Simulated provider only: the customer pays (a signed notification is delivered)',
     body: simulatePaySchema,
     data: simulatePayResultSchema,
-  }),
-};
+  },
+} satisfies EndpointSchemaTable;
+export const cardOrderApi = endpoints(cardOrderRoutes, cardOrderSchemas);
 
 const priceTags = ['card prices'];
 
-/** The price list orders take their unit price from (card:price sets it, card:order picks from it). */
-export const cardPriceApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/card/getPriceList',
-    permission: 'card:price',
-    tags: priceTags,
-    query: priceListQuerySchema,
-    data: pageOf(priceDtoSchema),
-  }),
-  options: endpoint({
-    method: 'GET',
-    path: '/card/priceOptions',
-    permission: 'card:order',
-    tags: priceTags,
-    summary: 'The enabled prices an order may be made at',
-    data: z.array(priceDtoSchema),
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: '/card/addPrice',
-    permission: 'card:price',
-    audit: 'cardprice.add',
-    tags: priceTags,
-    body: priceCreateSchema,
-    data: z.object({ id: z.number().int() }),
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/card/editPrice',
-    permission: 'card:price',
-    audit: 'cardprice.edit',
+/** The schemas of `cardPriceRoutes` (routes/cards.ts). */
+export const cardPriceSchemas = {
+  list: { tags: priceTags, query: priceListQuerySchema, data: pageOf(priceDtoSchema) },
+  options: { tags: priceTags, summary: 'The enabled prices an order may be made at', data: z.array(priceDtoSchema) },
+  add: { tags: priceTags, body: priceCreateSchema, data: z.object({ id: z.number().int() }) },
+  edit: {
     tags: priceTags,
     summary: 'A price’s new terms apply to orders made from now on; orders already made keep theirs',
     body: priceEditSchema,
     data: noDataSchema,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/card/deletePrice',
-    permission: 'card:price',
-    audit: 'cardprice.delete',
-    tags: priceTags,
-    query: idsQuerySchema,
-    data: countSchema,
-  }),
-};
+  },
+  remove: { tags: priceTags, query: idsQuerySchema, data: countSchema },
+} satisfies EndpointSchemaTable;
+export const cardPriceApi = endpoints(cardPriceRoutes, cardPriceSchemas);
 
-/** §7 POST /getVideoH5Url: a playable H5 address of a device's camera. */
-export const videoApi = {
-  h5Url: endpoint({
-    method: 'POST',
-    path: '/getVideoH5Url',
-    permission: 'device:detail',
-    audit: 'video.open',
-    tags: ['video'],
-    body: videoH5Schema,
-    data: videoH5ResultSchema,
-  }),
-};
+/** The schemas of `videoRoutes` (routes/cards.ts). */
+export const videoSchemas = {
+  h5Url: { tags: ['video'], body: videoH5Schema, data: videoH5ResultSchema },
+} satisfies EndpointSchemaTable;
+export const videoApi = endpoints(videoRoutes, videoSchemas);

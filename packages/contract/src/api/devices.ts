@@ -16,134 +16,57 @@ import {
   templateQuerySchema,
 } from '../devices.js';
 import { idNumberSchema, idSchema, pageOf, pageQuerySchema } from '../envelope.js';
-import { endpoint } from '../endpoint.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { deviceRoutes } from '../routes/devices.js';
 import { countSchema, noDataSchema } from './common.js';
 
 const tags = ['devices'];
 
-/** §2 the device registry (latest values and the device log: devicedata.ts). */
-export const deviceApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/device/list',
-    permission: 'device:list',
+/** The schemas of `deviceRoutes` (routes/devices.ts). */
+export const deviceSchemas = {
+  list: {
     tags,
     summary: 'Devices with filters, sorting and paging',
     query: deviceListQuerySchema,
     data: pageOf(deviceDtoSchema),
-  }),
-  search: endpoint({
-    method: 'GET',
-    path: '/device/seachList',
-    permission: 'device:list',
+  },
+  search: {
     tags,
     summary: 'Typeahead by SN or name prefix',
     query: deviceSearchQuerySchema,
     data: z.array(deviceSearchItemSchema),
-  }),
-  basic: endpoint({
-    method: 'GET',
-    path: '/device/basic',
-    permission: ['device:list', 'device:detail'],
-    tags,
-    query: idQuerySchema,
-    data: deviceDtoSchema,
-  }),
-  subDevices: endpoint({
-    method: 'GET',
-    path: '/device/subdevicelist',
-    permission: ['device:list', 'device:detail'],
-    tags,
-    query: pageQuerySchema.extend({ id: idSchema }),
-    data: pageOf(deviceDtoSchema),
-  }),
-  subCount: endpoint({
-    method: 'GET',
-    path: '/device/subnum',
-    permission: ['device:list', 'device:detail'],
-    tags,
-    query: idQuerySchema,
-    data: countSchema,
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: '/device/add',
-    permission: 'device:add',
-    audit: 'device.add',
+  },
+  basic: { tags, query: idQuerySchema, data: deviceDtoSchema },
+  subDevices: { tags, query: pageQuerySchema.extend({ id: idSchema }), data: pageOf(deviceDtoSchema) },
+  subCount: { tags, query: idQuerySchema, data: countSchema },
+  add: {
     tags,
     summary: 'Create a device; answers its ingestion secret once',
     body: deviceFieldsSchema,
     data: deviceCredentialSchema.extend({ id: z.number().int() }),
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/device/edit',
-    permission: 'device:edit',
-    audit: 'device.edit',
-    tags,
-    body: deviceEditSchema,
-    data: noDataSchema,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/device/delete',
-    permission: 'device:delete',
-    audit: 'device.delete',
-    tags,
-    summary: 'Delete devices (id=1,2,3)',
-    query: idsQuerySchema,
-    data: countSchema,
-  }),
-  move: endpoint({
-    method: 'POST',
-    path: '/device/editdevicelistproject',
-    permission: 'device:edit',
-    audit: 'device.move',
-    tags,
-    summary: 'Move devices to a project (or none)',
-    body: moveDevicesSchema,
-    data: countSchema,
-  }),
-  credential: endpoint({
-    method: 'POST',
-    path: '/device/credential',
-    permission: 'device:edit',
-    audit: 'device.credential',
+  },
+  edit: { tags, body: deviceEditSchema, data: noDataSchema },
+  remove: { tags, summary: 'Delete devices (id=1,2,3)', query: idsQuerySchema, data: countSchema },
+  move: { tags, summary: 'Move devices to a project (or none)', body: moveDevicesSchema, data: countSchema },
+  credential: {
     tags,
     summary: 'Regenerate a device’s ingestion secret (shown once)',
     body: z.object({ id: idNumberSchema }),
     data: deviceCredentialSchema,
-  }),
-  importTemplate: endpoint({
-    method: 'GET',
-    path: '/device/importtemplate',
-    permission: 'device:import',
+  },
+  importTemplate: {
     tags,
     summary: 'Import template (.xlsx) with headers in a language',
-    kind: 'file',
     query: templateQuerySchema,
     data: z.null(),
-  }),
-  import: endpoint({
-    method: 'POST',
-    path: '/device/import',
-    permission: 'device:import',
-    audit: 'device.import',
+  },
+  import: {
     tags,
     summary: 'Import devices from an .xlsx/.xls file (multipart field `file`)',
     description: 'mode=all writes nothing when any row is wrong; mode=valid writes the valid rows; dryRun=true only reports.',
-    kind: 'upload',
     query: importQuerySchema,
     data: importReportSchema,
-  }),
-  export: endpoint({
-    method: 'GET',
-    path: '/device/export',
-    permission: 'device:list',
-    tags,
-    summary: 'Devices matching the list filters as .xlsx',
-    kind: 'file',
-    query: exportQuerySchema,
-    data: z.null(),
-  }),
-};
+  },
+  export: { tags, summary: 'Devices matching the list filters as .xlsx', query: exportQuerySchema, data: z.null() },
+} satisfies EndpointSchemaTable;
+export const deviceApi = endpoints(deviceRoutes, deviceSchemas);

@@ -14,109 +14,34 @@ import {
   roadSectionSchema,
 } from '../devices.js';
 import { pageOf } from '../envelope.js';
-import { endpoint } from '../endpoint.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { projectRoutes } from '../routes/projects.js';
 import { createdSchema, noDataSchema } from './common.js';
 
 const tags = ['projects'];
 
-/** §2 /project/index, /project/details, /project/userprojectlist. */
-export const projectApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/project/list',
-    permission: ['project:list', 'device:list', 'device:add', 'device:edit'],
-    tags,
-    query: projectListQuerySchema,
-    data: pageOf(projectDtoSchema),
-  }),
-  item: endpoint({
-    method: 'GET',
-    path: '/project/item',
-    permission: ['project:list', 'project:detail'],
-    tags,
-    query: idQuerySchema,
-    data: projectDtoSchema,
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: '/project/addproject',
-    permission: 'project:add',
-    audit: 'project.add',
-    tags,
-    body: projectCreateSchema,
-    data: createdSchema,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/project/editproject',
-    permission: 'project:edit',
-    audit: 'project.edit',
-    tags,
-    body: projectEditSchema,
-    data: noDataSchema,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/project/deleteproject',
-    permission: 'project:delete',
-    audit: 'project.delete',
+/** The schemas of `projectRoutes` (routes/projects.ts). */
+export const projectSchemas = {
+  list: { tags, query: projectListQuerySchema, data: pageOf(projectDtoSchema) },
+  item: { tags, query: idQuerySchema, data: projectDtoSchema },
+  add: { tags, body: projectCreateSchema, data: createdSchema },
+  edit: { tags, body: projectEditSchema, data: noDataSchema },
+  remove: {
     tags,
     summary: 'Delete a project; with devices, `moveTo` (project id, or 0 for none) is required',
     query: projectDeleteQuerySchema,
     data: noDataSchema,
-  }),
-  roadSections: endpoint({
-    method: 'GET',
-    path: '/project/roadsectionlist',
-    permission: ['project:list', 'project:detail'],
-    tags,
-    query: roadSectionListQuerySchema,
-    data: pageOf(roadSectionDtoSchema),
-  }),
-  addRoadSection: endpoint({
-    method: 'POST',
-    path: '/project/addroadsection',
-    permission: 'project:edit',
-    audit: 'roadsection.add',
-    tags,
-    body: roadSectionSchema,
-    data: createdSchema,
-  }),
-  editRoadSection: endpoint({
-    method: 'POST',
-    path: '/project/editroadsection',
-    permission: 'project:edit',
-    audit: 'roadsection.edit',
-    tags,
-    body: roadSectionEditSchema,
-    data: noDataSchema,
-  }),
-  removeRoadSection: endpoint({
-    method: 'DELETE',
-    path: '/project/deleteroadsection',
-    permission: 'project:edit',
-    audit: 'roadsection.delete',
-    tags,
-    query: idQuerySchema,
-    data: noDataSchema,
-  }),
-  users: endpoint({
-    method: 'GET',
-    path: '/project/userprojectlist',
-    permission: ['project:users', 'project:detail'],
-    tags,
-    summary: 'Users assigned to a project',
-    query: idQuerySchema,
-    data: z.array(projectUserSchema),
-  }),
-  setUsers: endpoint({
-    method: 'POST',
-    path: '/project/setuserproject',
-    permission: 'project:users',
-    audit: 'project.users',
+  },
+  roadSections: { tags, query: roadSectionListQuerySchema, data: pageOf(roadSectionDtoSchema) },
+  addRoadSection: { tags, body: roadSectionSchema, data: createdSchema },
+  editRoadSection: { tags, body: roadSectionEditSchema, data: noDataSchema },
+  removeRoadSection: { tags, query: idQuerySchema, data: noDataSchema },
+  users: { tags, summary: 'Users assigned to a project', query: idQuerySchema, data: z.array(projectUserSchema) },
+  setUsers: {
     tags,
     summary: 'Assign users (of the caller’s subtree) to a project',
     body: projectUsersSetSchema,
     data: noDataSchema,
-  }),
-};
+  },
+} satisfies EndpointSchemaTable;
+export const projectApi = endpoints(projectRoutes, projectSchemas);

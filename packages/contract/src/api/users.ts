@@ -14,173 +14,69 @@ import {
 } from '../admin.js';
 import { changePasswordBodySchema, loginRecordSchema, userInfoQuerySchema, userInfoSchema } from '../auth.js';
 import { idNumberSchema, pageOf, pageQuerySchema } from '../envelope.js';
-import { endpoint } from '../endpoint.js';
+import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
 import { menuNodeSchema } from '../menu.js';
-import { AUTHENTICATED, USER_PICKER_PERMISSIONS, type PermissionCode } from '../permissions.js';
+import { userAdminRoutes, userRoutes } from '../routes/users.js';
 import { createdSchema, noDataSchema } from './common.js';
 
 /** `data` of POST /user/changepassword: how many of the caller's other sessions were ended. */
 export const changePasswordResultSchema = z.object({ endedSessions: z.number().int() });
 
-/** The signed-in user's own account (§1, §4 personal centre). */
-export const userApi = {
-  info: endpoint({
-    method: 'GET',
-    path: '/user/info',
-    permission: AUTHENTICATED,
+/** The schemas of `userRoutes` (routes/users.ts). */
+export const userSchemas = {
+  info: {
     tags: ['user'],
     summary: 'The caller: roles, name, avatar, type, dashboard style, language, permissions',
     query: userInfoQuerySchema,
     data: userInfoSchema,
-  }),
-  menus: endpoint({
-    method: 'GET',
-    path: '/user/menutestlist',
-    permission: AUTHENTICATED,
-    tags: ['user'],
-    summary: 'The menu tree filtered by the caller’s permissions',
-    data: z.array(menuNodeSchema),
-  }),
-  changePassword: endpoint({
-    method: 'POST',
-    path: '/user/changepassword',
-    permission: AUTHENTICATED,
-    audit: 'user.changepassword',
+  },
+  menus: { tags: ['user'], summary: 'The menu tree filtered by the caller’s permissions', data: z.array(menuNodeSchema) },
+  changePassword: {
     tags: ['user'],
     summary: 'Change the caller’s password; ends the caller’s other sessions',
     body: changePasswordBodySchema,
     data: changePasswordResultSchema,
-  }),
-  preferences: endpoint({
-    method: 'POST',
-    path: '/user/preferences',
-    permission: AUTHENTICATED,
-    audit: 'user.preferences',
+  },
+  preferences: {
     tags: ['user'],
     summary:
-      'Update the caller’s own profile (language, dashboard style, company details): only the fields sent, and only when they differ',
+    'Update the caller’s own profile (language, dashboard style, company details): only the fields sent, and only when they differ',
     body: preferencesSchema,
     data: noDataSchema,
-  }),
-  logins: endpoint({
-    method: 'GET',
-    path: '/user/logins',
-    permission: AUTHENTICATED,
+  },
+  logins: {
     tags: ['user'],
     summary: 'The caller’s own login history, newest first',
     query: pageQuerySchema,
     data: pageOf(loginRecordSchema),
-  }),
-};
+  },
+} satisfies EndpointSchemaTable;
+export const userApi = endpoints(userRoutes, userSchemas);
 
-/** One API behind three screens (/sys/adminuser, /sys/user, /user/agent): any of their codes opens it. */
-const any = (verb: 'list' | 'add' | 'edit' | 'delete'): readonly PermissionCode[] => [
-  `admin:${verb}`,
-  `user:${verb}`,
-  `agent:${verb}`,
-];
 const tags = ['users'];
 
-/** §5 user management (administrators, users, agents) and a user's emails. */
-export const userAdminApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/user/list',
-    permission: any('list'),
+/** The schemas of `userAdminRoutes` (routes/users.ts). */
+export const userAdminSchemas = {
+  list: {
     tags,
     summary: 'Users of the caller’s subtree (kind: admin | user | agent)',
     query: userListQuerySchema,
     data: pageOf(userDtoSchema),
-  }),
-  item: endpoint({
-    method: 'GET',
-    path: '/user/item',
-    permission: any('list'),
-    tags,
-    query: idQuerySchema,
-    data: userDtoSchema,
-  }),
-  options: endpoint({
-    method: 'GET',
-    path: '/user/options',
-    permission: USER_PICKER_PERMISSIONS,
-    tags,
-    summary: 'Searchable parent-user options',
-    query: userOptionsQuerySchema,
-    data: z.array(optionSchema),
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: '/user/add',
-    permission: any('add'),
-    audit: 'user.add',
-    tags,
-    body: userCreateSchema,
-    data: createdSchema,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/user/edit',
-    permission: any('edit'),
-    audit: 'user.edit',
-    tags,
-    body: userEditSchema,
-    data: noDataSchema,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/user/delete',
-    permission: any('delete'),
-    audit: 'user.delete',
-    tags,
-    query: idQuerySchema,
-    data: noDataSchema,
-  }),
-  resetPassword: endpoint({
-    method: 'POST',
-    path: '/user/repassword',
-    permission: any('edit'),
-    audit: 'user.repassword',
+  },
+  item: { tags, query: idQuerySchema, data: userDtoSchema },
+  options: { tags, summary: 'Searchable parent-user options', query: userOptionsQuerySchema, data: z.array(optionSchema) },
+  add: { tags, body: userCreateSchema, data: createdSchema },
+  edit: { tags, body: userEditSchema, data: noDataSchema },
+  remove: { tags, query: idQuerySchema, data: noDataSchema },
+  resetPassword: {
     tags,
     summary: 'Reset another user’s password; ends its sessions',
     body: userRepasswordSchema,
     data: noDataSchema,
-  }),
-  unlock: endpoint({
-    method: 'POST',
-    path: '/user/unlock',
-    permission: any('edit'),
-    audit: 'user.unlock',
-    tags,
-    summary: 'Lift a failed-login lock',
-    body: z.object({ id: idNumberSchema }),
-    data: noDataSchema,
-  }),
-  emails: endpoint({
-    method: 'GET',
-    path: '/user/emaillist',
-    permission: AUTHENTICATED,
-    tags,
-    summary: 'Emails of a user (id = user id)',
-    query: idQuerySchema,
-    data: z.array(emailDtoSchema),
-  }),
-  addEmail: endpoint({
-    method: 'POST',
-    path: '/user/addemail',
-    permission: AUTHENTICATED,
-    audit: 'email.add',
-    tags,
-    body: emailAddSchema,
-    data: createdSchema,
-  }),
-  removeEmail: endpoint({
-    method: 'DELETE',
-    path: '/user/deleteemail',
-    permission: AUTHENTICATED,
-    audit: 'email.delete',
-    tags,
-    query: idQuerySchema,
-    data: noDataSchema,
-  }),
-};
+  },
+  unlock: { tags, summary: 'Lift a failed-login lock', body: z.object({ id: idNumberSchema }), data: noDataSchema },
+  emails: { tags, summary: 'Emails of a user (id = user id)', query: idQuerySchema, data: z.array(emailDtoSchema) },
+  addEmail: { tags, body: emailAddSchema, data: createdSchema },
+  removeEmail: { tags, query: idQuerySchema, data: noDataSchema },
+} satisfies EndpointSchemaTable;
+export const userAdminApi = endpoints(userAdminRoutes, userAdminSchemas);

@@ -6,7 +6,7 @@ import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
 import type { DeviceDetailService } from './devicedetail.service.js';
 
-/** §7 device details (packages/contract/src/api/devicedetail.ts). */
+/** §7 device details (packages/contract/src/routes/devicedetail.ts, schemas in api/devicedetail.ts). */
 export const deviceDetailRoutes: FastifyPluginAsync<{ details: DeviceDetailService }> = async (app, { details }) => {
   route(app, api.groupInfo, async (req) => ok(await details.groups(authOf(req), req.query.id)));
   route(app, api.displayGroups, async (req) => ok(await details.displayGroups(authOf(req), req.query.id)));

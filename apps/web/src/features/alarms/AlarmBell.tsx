@@ -4,7 +4,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ALARM_NOTIFY_LEVEL, LiveType } from '@iot/contract';
+import { ALARM_NOTIFY_LEVEL, LiveType } from '@iot/contract/plain';
 import { IconButton } from '../../components/IconButton';
 import { parseTime } from '../../lib/format';
 import { live } from '../../lib/live';

@@ -1,18 +1,19 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { alarmApi, deviceTypeApi, projectApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { alarmRoutes, deviceTypeRoutes, projectRoutes } from '@iot/contract/plain';
+import type { EndpointBody, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { currentLanguage } from '../../lib/i18n';
 import { alarmKeys, deviceTypeKeys, projectKeys } from '../../lib/query-keys';
 
-export type AlarmListParams = EndpointQuery<typeof alarmApi.list>;
+export type AlarmListParams = EndpointQuery<typeof alarmRoutes.list>;
 export type AlarmFilters = Omit<AlarmListParams, 'page' | 'limit' | 'sort' | 'order'>;
-export type AlarmProcessBody = EndpointBody<typeof alarmApi.process>;
+export type AlarmProcessBody = EndpointBody<typeof alarmRoutes.process>;
 
 export function useAlarmList(params: AlarmListParams) {
   return useQuery({
     queryKey: alarmKeys.list(params),
-    queryFn: () => api(alarmApi.list, { query: params }),
+    queryFn: () => api(alarmRoutes.list, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
@@ -20,7 +21,7 @@ export function useAlarmList(params: AlarmListParams) {
 export function useAlarmGroups(filters: AlarmFilters) {
   return useQuery({
     queryKey: alarmKeys.groups(filters),
-    queryFn: () => api(alarmApi.groups, { query: filters }),
+    queryFn: () => api(alarmRoutes.groups, { query: filters }),
     placeholderData: keepPreviousData,
   });
 }
@@ -28,7 +29,7 @@ export function useAlarmGroups(filters: AlarmFilters) {
 export function useAlarmBell(enabled: boolean) {
   return useQuery({
     queryKey: alarmKeys.bell,
-    queryFn: () => api(alarmApi.bell, {}),
+    queryFn: () => api(alarmRoutes.bell, {}),
     enabled,
   });
 }
@@ -37,7 +38,7 @@ export function useProjectOptions() {
   const query = { page: 1, limit: 200, sort: 'name', order: 'asc' } as const;
   return useQuery({
     queryKey: projectKeys.list(query),
-    queryFn: () => api(projectApi.list, { query }),
+    queryFn: () => api(projectRoutes.list, { query }),
   });
 }
 
@@ -45,7 +46,7 @@ export function useProjectOptions() {
 export function useTypeOptions() {
   return useQuery({
     queryKey: deviceTypeKeys.visible,
-    queryFn: () => api(deviceTypeApi.visible),
+    queryFn: () => api(deviceTypeRoutes.visible),
     staleTime: 60_000,
   });
 }
@@ -53,11 +54,11 @@ export function useTypeOptions() {
 export function useProcessAlarms() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: AlarmProcessBody) => api(alarmApi.process, { body }),
+    mutationFn: (body: AlarmProcessBody) => api(alarmRoutes.process, { body }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: alarmKeys.all }),
   });
 }
 
 export function exportAlarms(params: Omit<AlarmListParams, 'page' | 'limit'>) {
-  return downloadFile(alarmApi.export, { ...params, lang: currentLanguage() }, 'alarms.xlsx');
+  return downloadFile(alarmRoutes.export, { ...params, lang: currentLanguage() }, 'alarms.xlsx');
 }

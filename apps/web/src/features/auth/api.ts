@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { authApi } from '@iot/contract';
+import { authRoutes } from '@iot/contract/plain';
 import { api } from '../../lib/api';
 import { authKeys } from '../../lib/query-keys';
 
@@ -7,7 +7,7 @@ import { authKeys } from '../../lib/query-keys';
 export function useCaptcha() {
   return useQuery({
     queryKey: authKeys.captcha,
-    queryFn: () => api(authApi.captcha, { silent: true }),
+    queryFn: () => api(authRoutes.captcha, { silent: true }),
     staleTime: 0,
     gcTime: 0,
   });

@@ -3,7 +3,8 @@ import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { CARD_CARRIERS, CARD_LIMITS, CARD_STATUSES, deviceApi, type CardDto, type CardFields } from '@iot/contract';
+import { CARD_CARRIERS, CARD_LIMITS, CARD_STATUSES, deviceRoutes } from '@iot/contract/plain';
+import type { CardDto, CardFields } from '@iot/contract';
 import { api } from '../../lib/api';
 import { useDebounced } from '../../lib/use-debounced';
 import { FormModal } from '../../components/FormModal';
@@ -22,7 +23,7 @@ function DeviceSelect({ value, onChange, current }: { value?: number | null; onC
   const text = useDebounced(q.trim(), 250);
   const found = useQuery({
     queryKey: deviceKeys.search(text),
-    queryFn: () => api(deviceApi.search, { query: { q: text, limit: 20 } }),
+    queryFn: () => api(deviceRoutes.search, { query: { q: text, limit: 20 } }),
     enabled: text.length > 0,
   });
   const options = [

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Modal, Radio, Space, Table, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { cardApi, type ImportError, type ImportMode, type ImportReport } from '@iot/contract';
+import { cardRoutes } from '@iot/contract/plain';
+import type { ImportError, ImportMode, ImportReport } from '@iot/contract';
 import { ApiError, describeError, refusalText } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
 import { downloadFile, uploadImport } from '../../lib/transfer';
@@ -30,7 +31,7 @@ export function CardImportDialog({ open, onClose }: { open: boolean; onClose: ()
     setBusy(true);
     setProblem(null);
     try {
-      const res = await uploadImport(file, { mode, dryRun: false, onProgress: () => undefined, endpoint: cardApi.import }).promise;
+      const res = await uploadImport(file, { mode, dryRun: false, onProgress: () => undefined, endpoint: cardRoutes.import }).promise;
       setReport(res);
       if (res.imported > 0) invalidate();
     } catch (err) {
@@ -50,7 +51,7 @@ export function CardImportDialog({ open, onClose }: { open: boolean; onClose: ()
   return (
     <Modal open={open} title={t('cards:import.title')} onCancel={close} width={720} footer={null} destroyOnHidden data-testid="card-import">
       <Space orientation="vertical" style={{ width: '100%' }}>
-        <Button icon={<DownloadOutlined />} onClick={() => void downloadFile(cardApi.importTemplate, { lang: currentLanguage() }, 'sim-cards-template.xlsx').catch(() => undefined)}>
+        <Button icon={<DownloadOutlined />} onClick={() => void downloadFile(cardRoutes.importTemplate, { lang: currentLanguage() }, 'sim-cards-template.xlsx').catch(() => undefined)}>
           {t('cards:import.template')}
         </Button>
         <Upload.Dragger

@@ -4,7 +4,8 @@ import type { ColumnsType } from 'antd/es/table/interface';
 import { DownloadOutlined, ShoppingCartOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { CARD_CARRIERS, CARD_STATUSES, cardApi, type CardDto, type CardStatus } from '@iot/contract';
+import { CARD_CARRIERS, CARD_STATUSES, cardRoutes } from '@iot/contract/plain';
+import type { CardDto, CardStatus } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { currentLanguage } from '../../lib/i18n';
 import { downloadFile } from '../../lib/download';
@@ -145,7 +146,7 @@ export default function CardListPage() {
               icon={<DownloadOutlined />}
               onClick={() => {
                 const { page: _p, limit: _l, ...q } = table.params;
-                void downloadFile(cardApi.export, { ...q, lang: currentLanguage() }, 'sim-cards.xlsx').catch(() => undefined);
+                void downloadFile(cardRoutes.export, { ...q, lang: currentLanguage() }, 'sim-cards.xlsx').catch(() => undefined);
               }}
               data-testid="btn-export"
             >

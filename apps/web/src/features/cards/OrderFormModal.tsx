@@ -1,6 +1,7 @@
 import { Alert, Form, Input, InputNumber, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CARD_LIMITS, type OrderDto } from '@iot/contract';
+import { CARD_LIMITS } from '@iot/contract/plain';
+import type { OrderDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { useCreateOrder, useEditOrder, usePriceOptions, yuan } from './api';
 import { priceLabel } from './labels';

@@ -1,34 +1,27 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  cardApi,
-  cardOrderApi,
-  cardPriceApi,
-  type CardFields,
-  type EndpointBody,
-  type EndpointData,
-  type EndpointQuery,
-} from '@iot/contract';
+import { cardRoutes, cardOrderRoutes, cardPriceRoutes } from '@iot/contract/plain';
+import type { CardFields, EndpointBody, EndpointData, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { cardKeys, cardOrderKeys, cardPriceKeys } from '../../lib/query-keys';
 
-export type CardListParams = EndpointQuery<typeof cardApi.list>;
+export type CardListParams = EndpointQuery<typeof cardRoutes.list>;
 export type CardSort = NonNullable<CardListParams['sort']>;
-export type OrderListParams = EndpointQuery<typeof cardOrderApi.list>;
+export type OrderListParams = EndpointQuery<typeof cardOrderRoutes.list>;
 export type OrderSort = NonNullable<OrderListParams['sort']>;
-export type PriceListParams = EndpointQuery<typeof cardPriceApi.list>;
+export type PriceListParams = EndpointQuery<typeof cardPriceRoutes.list>;
 export type PriceSort = NonNullable<PriceListParams['sort']>;
-export type PriceBody = EndpointBody<typeof cardPriceApi.add>;
+export type PriceBody = EndpointBody<typeof cardPriceRoutes.add>;
 
 export function useCardList(params: CardListParams) {
   return useQuery({
     queryKey: cardKeys.list(params),
-    queryFn: () => api(cardApi.list, { query: params }),
+    queryFn: () => api(cardRoutes.list, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useCard(id: number | undefined) {
-  return useQuery({ queryKey: cardKeys.item(id), queryFn: () => api(cardApi.item, { query: { id: id! } }), enabled: !!id });
+  return useQuery({ queryKey: cardKeys.item(id), queryFn: () => api(cardRoutes.item, { query: { id: id! } }), enabled: !!id });
 }
 
 type CarrierKind = 'basicInfo' | 'voiceMargin' | 'whitelist';
@@ -39,8 +32,8 @@ export function useCarrier<K extends CarrierKind>(kind: K, id: number | undefine
   const key = cardKeys.carrier(kind, id);
   // The three calls share their query schema; a carrier failure is an answer (ok: false).
   const call = (refresh: boolean) =>
-    api(cardApi[kind] as typeof cardApi.basicInfo, { query: { id: id!, refresh: refresh ? 'true' : 'false' } }) as unknown as Promise<
-      EndpointData<(typeof cardApi)[K]>
+    api(cardRoutes[kind] as typeof cardRoutes.basicInfo, { query: { id: id!, refresh: refresh ? 'true' : 'false' } }) as unknown as Promise<
+      EndpointData<(typeof cardRoutes)[K]>
     >;
   const query = useQuery({ queryKey: key, queryFn: () => call(false), enabled: !!id });
   const refresh = async () => {
@@ -61,23 +54,23 @@ export function useSaveCard() {
   const invalidate = useInvalidateCards();
   return useMutation({
     mutationFn: ({ id, fields }: { id?: number; fields: CardFields }) =>
-      id ? api(cardApi.edit, { body: { ...fields, id }, silent: true }) : api(cardApi.add, { body: fields, silent: true }),
+      id ? api(cardRoutes.edit, { body: { ...fields, id }, silent: true }) : api(cardRoutes.add, { body: fields, silent: true }),
     onSuccess: invalidate,
   });
 }
 
 export function useDeleteCards() {
   const invalidate = useInvalidateCards();
-  return useMutation({ mutationFn: (ids: number[]) => api(cardApi.remove, { query: { id: ids.join(',') } }), onSuccess: invalidate });
+  return useMutation({ mutationFn: (ids: number[]) => api(cardRoutes.remove, { query: { id: ids.join(',') } }), onSuccess: invalidate });
 }
 
 export function useConfigWhitelist(id: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: Omit<EndpointBody<typeof cardApi.configWhitelist>, 'id'>) =>
-      api(cardApi.configWhitelist, { body: { ...body, id }, silent: true }),
+    mutationFn: (body: Omit<EndpointBody<typeof cardRoutes.configWhitelist>, 'id'>) =>
+      api(cardRoutes.configWhitelist, { body: { ...body, id }, silent: true }),
     onSettled: async () => {
-      const fresh = await api(cardApi.whitelist, { query: { id, refresh: 'true' } });
+      const fresh = await api(cardRoutes.whitelist, { query: { id, refresh: 'true' } });
       qc.setQueryData(cardKeys.carrier('whitelist', id), fresh);
     },
   });
@@ -86,7 +79,7 @@ export function useConfigWhitelist(id: number) {
 export function useOrderList(params: OrderListParams) {
   return useQuery({
     queryKey: cardOrderKeys.list(params),
-    queryFn: () => api(cardOrderApi.list, { query: params }),
+    queryFn: () => api(cardOrderRoutes.list, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
@@ -95,7 +88,7 @@ export function useOrderList(params: OrderListParams) {
 export function useOrder(id: number | undefined, pollMs?: number) {
   return useQuery({
     queryKey: cardOrderKeys.item(id),
-    queryFn: () => api(cardOrderApi.item, { query: { id: id! } }),
+    queryFn: () => api(cardOrderRoutes.item, { query: { id: id! } }),
     enabled: !!id,
     refetchInterval: pollMs,
   });
@@ -104,40 +97,40 @@ export function useOrder(id: number | undefined, pollMs?: number) {
 export function useCreateOrder() {
   const invalidate = useInvalidateCards();
   return useMutation({
-    mutationFn: (body: EndpointBody<typeof cardOrderApi.add>) => api(cardOrderApi.add, { body, silent: true }),
+    mutationFn: (body: EndpointBody<typeof cardOrderRoutes.add>) => api(cardOrderRoutes.add, { body, silent: true }),
     onSuccess: invalidate,
   });
 }
 
 export function useEditOrder() {
   const invalidate = useInvalidateCards();
-  return useMutation({ mutationFn: (body: EndpointBody<typeof cardOrderApi.edit>) => api(cardOrderApi.edit, { body }), onSuccess: invalidate });
+  return useMutation({ mutationFn: (body: EndpointBody<typeof cardOrderRoutes.edit>) => api(cardOrderRoutes.edit, { body }), onSuccess: invalidate });
 }
 
 export function useDeleteOrders() {
   const invalidate = useInvalidateCards();
-  return useMutation({ mutationFn: (ids: number[]) => api(cardOrderApi.remove, { query: { id: ids.join(',') } }), onSuccess: invalidate });
+  return useMutation({ mutationFn: (ids: number[]) => api(cardOrderRoutes.remove, { query: { id: ids.join(',') } }), onSuccess: invalidate });
 }
 
 export function usePayQr(id: number | undefined) {
-  return useQuery({ queryKey: cardOrderKeys.payQr(id), queryFn: () => api(cardOrderApi.payQr, { query: { id: id! } }), enabled: !!id, retry: false });
+  return useQuery({ queryKey: cardOrderKeys.payQr(id), queryFn: () => api(cardOrderRoutes.payQr, { query: { id: id! } }), enabled: !!id, retry: false });
 }
 
 export function useSimulatePay() {
   const invalidate = useInvalidateCards();
-  return useMutation({ mutationFn: (id: number) => api(cardOrderApi.simulatePay, { body: { id } }), onSuccess: invalidate });
+  return useMutation({ mutationFn: (id: number) => api(cardOrderRoutes.simulatePay, { body: { id } }), onSuccess: invalidate });
 }
 
 /** The prices an order may be made at (card:order). */
 export function usePriceOptions(enabled: boolean) {
-  return useQuery({ queryKey: cardPriceKeys.options, queryFn: () => api(cardPriceApi.options), enabled });
+  return useQuery({ queryKey: cardPriceKeys.options, queryFn: () => api(cardPriceRoutes.options), enabled });
 }
 
 /** The price list (card:price). */
 export function usePriceList(params: PriceListParams, enabled: boolean) {
   return useQuery({
     queryKey: cardPriceKeys.list(params),
-    queryFn: () => api(cardPriceApi.list, { query: params }),
+    queryFn: () => api(cardPriceRoutes.list, { query: params }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -149,8 +142,8 @@ export function useSavePrice() {
     // `silent`: the form shows the refusal beside its field; a switch in the list reports it itself.
     mutationFn: ({ id, body, silent = true }: { id?: number; body: Partial<PriceBody>; silent?: boolean }) =>
       id
-        ? api(cardPriceApi.edit, { body: { ...body, kind: undefined, id } as EndpointBody<typeof cardPriceApi.edit>, silent })
-        : api(cardPriceApi.add, { body: body as PriceBody, silent }),
+        ? api(cardPriceRoutes.edit, { body: { ...body, kind: undefined, id } as EndpointBody<typeof cardPriceRoutes.edit>, silent })
+        : api(cardPriceRoutes.add, { body: body as PriceBody, silent }),
     onSuccess: () => qc.invalidateQueries({ queryKey: cardPriceKeys.all }),
   });
 }
@@ -158,7 +151,7 @@ export function useSavePrice() {
 export function useDeletePrices() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (ids: number[]) => api(cardPriceApi.remove, { query: { id: ids.join(',') } }),
+    mutationFn: (ids: number[]) => api(cardPriceRoutes.remove, { query: { id: ids.join(',') } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: cardPriceKeys.all }),
   });
 }

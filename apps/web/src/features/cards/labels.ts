@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { ORDER_KINDS, type OrderKind, type PriceDto } from '@iot/contract';
+import { ORDER_KINDS } from '@iot/contract/plain';
+import type { OrderKind, PriceDto } from '@iot/contract';
 import { yuan } from './api';
 
 /** The order kinds as select / radio options, in the UI language. */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { userApi } from '@iot/contract';
+import { userRoutes } from '@iot/contract/plain';
 import { api } from '../../lib/api';
 import { profileKeys } from '../../lib/query-keys';
 
@@ -7,7 +7,7 @@ import { profileKeys } from '../../lib/query-keys';
 export function useLoginHistory(page: number, limit: number) {
   return useQuery({
     queryKey: profileKeys.logins(page, limit),
-    queryFn: () => api(userApi.logins, { query: { page, limit } }),
+    queryFn: () => api(userRoutes.logins, { query: { page, limit } }),
     placeholderData: keepPreviousData,
   });
 }

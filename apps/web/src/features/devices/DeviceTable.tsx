@@ -8,7 +8,8 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { deviceApi, type DeviceDto } from '@iot/contract';
+import { deviceRoutes } from '@iot/contract/plain';
+import type { DeviceDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
@@ -154,7 +155,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     setExporting(true);
     try {
       await downloadFile(
-        deviceApi.export,
+        deviceRoutes.export,
         { ...filters, q: filters.q?.trim(), topLevel: topLevelOf(filters), sort: table.params.sort, order: table.params.order, lang: currentLanguage() },
         'devices.xlsx',
       );

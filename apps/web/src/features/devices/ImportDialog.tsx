@@ -3,7 +3,8 @@ import { Alert, Button, Form, Modal, Progress, Radio, Space, Statistic, Steps, T
 import type { UploadFile } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, deviceApi, type ImportError, type ImportMode, type ImportReport } from '@iot/contract';
+import { LANGUAGES, deviceRoutes } from '@iot/contract/plain';
+import type { ImportError, ImportMode, ImportReport } from '@iot/contract';
 import { ApiError, reportError } from '../../lib/http';
 import { currentLanguage } from '../../lib/i18n';
 import { columnLabel, importFileProblem, importReason, isSpreadsheet } from './sheet-text';
@@ -148,7 +149,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
                 icon={<DownloadOutlined />}
                 data-testid={`import-template-${l}`}
                 onClick={() =>
-                  void downloadFile(deviceApi.importTemplate, { lang: l }, `devices-template-${l}.xlsx`).catch(() => undefined)
+                  void downloadFile(deviceRoutes.importTemplate, { lang: l }, `devices-template-${l}.xlsx`).catch(() => undefined)
                 }
               >
                 {t(`devices:import.templateLangs.${l}`)}

@@ -1,18 +1,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  deviceApi,
-  deviceTypeApi,
-  projectApi,
-  type DeviceFields,
-  type EndpointBody,
-  type EndpointData,
-  type EndpointQuery,
-} from '@iot/contract';
+import { deviceRoutes, deviceTypeRoutes, projectRoutes } from '@iot/contract/plain';
+import type { DeviceFields, EndpointBody, EndpointData, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { deviceKeys, deviceTypeKeys, projectKeys } from '../../lib/query-keys';
 
 /** Filters, paging and sorting of GET /device/list (and of the export, without paging). */
-export type DeviceListParams = EndpointQuery<typeof deviceApi.list>;
+export type DeviceListParams = EndpointQuery<typeof deviceRoutes.list>;
 /** The list's filters as the screen holds them: the query's, with its coerced ids as numbers. */
 export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'enabled' | 'warningLevel' | 'q' | 'parentId'> & {
   projectId?: number;
@@ -22,7 +15,7 @@ export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'onl
 };
 export type DeviceSort = NonNullable<DeviceListParams['sort']>;
 /** The ingestion secret, shown once when a device is created or its secret regenerated. */
-export type DeviceCredential = EndpointData<typeof deviceApi.credential>;
+export type DeviceCredential = EndpointData<typeof deviceRoutes.credential>;
 
 /**
  * The list shows top-level devices (each with its sub-device count, expandable) unless a text
@@ -33,7 +26,7 @@ export const topLevelOf = (f: { q?: string; parentId?: unknown }): 'true' | unde
 export function useDeviceList(params: DeviceListParams) {
   return useQuery({
     queryKey: deviceKeys.list(params),
-    queryFn: () => api(deviceApi.list, { query: { ...params, q: params.q?.trim(), topLevel: topLevelOf(params) } }),
+    queryFn: () => api(deviceRoutes.list, { query: { ...params, q: params.q?.trim(), topLevel: topLevelOf(params) } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -41,7 +34,7 @@ export function useDeviceList(params: DeviceListParams) {
 export function useSubDevices(id: number, page: number, limit: number) {
   return useQuery({
     queryKey: deviceKeys.sub(id, page, limit),
-    queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
+    queryFn: () => api(deviceRoutes.subDevices, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -50,7 +43,7 @@ export function useSubDevices(id: number, page: number, limit: number) {
 export function useTypeOptions() {
   return useQuery({
     queryKey: deviceTypeKeys.options,
-    queryFn: () => api(deviceTypeApi.options),
+    queryFn: () => api(deviceTypeRoutes.options),
     staleTime: 60_000,
   });
 }
@@ -60,7 +53,7 @@ export function useDeviceSearch(q: string) {
   const text = q.trim();
   return useQuery({
     queryKey: deviceKeys.search(text),
-    queryFn: () => api(deviceApi.search, { query: { q: text, limit: 20 } }),
+    queryFn: () => api(deviceRoutes.search, { query: { q: text, limit: 20 } }),
     enabled: text.length > 0,
     placeholderData: keepPreviousData,
   });
@@ -70,7 +63,7 @@ export function useDeviceSearch(q: string) {
 export function useDevice(id: number | null | undefined) {
   return useQuery({
     queryKey: deviceKeys.basic(id),
-    queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
+    queryFn: () => api(deviceRoutes.basic, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -90,8 +83,8 @@ export function useSaveDevice() {
   return useMutation({
     mutationFn: ({ id, fields }: { id?: number; fields: DeviceFields }) =>
       id
-        ? api(deviceApi.edit, { body: { ...fields, id }, silent: true })
-        : api(deviceApi.add, { body: fields, silent: true }),
+        ? api(deviceRoutes.edit, { body: { ...fields, id }, silent: true })
+        : api(deviceRoutes.add, { body: fields, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -99,7 +92,7 @@ export function useSaveDevice() {
 export function useDeleteDevices() {
   const invalidate = useInvalidateDevices();
   return useMutation({
-    mutationFn: (ids: number[]) => api(deviceApi.remove, { query: { id: ids.join(',') } }),
+    mutationFn: (ids: number[]) => api(deviceRoutes.remove, { query: { id: ids.join(',') } }),
     onSuccess: invalidate,
   });
 }
@@ -107,14 +100,14 @@ export function useDeleteDevices() {
 export function useMoveDevices() {
   const invalidate = useInvalidateDevices();
   return useMutation({
-    mutationFn: (body: EndpointBody<typeof deviceApi.move>) => api(deviceApi.move, { body }),
+    mutationFn: (body: EndpointBody<typeof deviceRoutes.move>) => api(deviceRoutes.move, { body }),
     onSuccess: invalidate,
   });
 }
 
 export function useRegenerateSecret() {
   return useMutation({
-    mutationFn: (id: number) => api(deviceApi.credential, { body: { id } }),
+    mutationFn: (id: number) => api(deviceRoutes.credential, { body: { id } }),
   });
 }
 
@@ -125,7 +118,7 @@ export function useRegenerateSecret() {
 export function useProjectName(id: number | undefined) {
   return useQuery({
     queryKey: projectKeys.item(id),
-    queryFn: () => api(projectApi.item, { query: { id: id! }, silent: true }),
+    queryFn: () => api(projectRoutes.item, { query: { id: id! }, silent: true }),
     enabled: !!id,
     select: (p) => p.name,
   });

@@ -1,11 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  ErrorCode,
-  LANGUAGES,
-  refusalMessage,
-  type RefusalParams,
-  type RefusalReason,
-} from '@iot/contract';
+import { ErrorCode, LANGUAGES, refusalMessage } from '@iot/contract/plain';
+import type { RefusalParams, RefusalReason } from '@iot/contract';
 import { ApiError } from '../../lib/http';
 import i18n from '../../lib/i18n';
 import { columnLabel, importFileProblem, importReason, isSpreadsheet } from './sheet-text';

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { DEVICE_SHEET_COLUMNS, type ImportError, type Language } from '@iot/contract';
+import { DEVICE_SHEET_COLUMNS } from '@iot/contract/plain';
+import type { ImportError, Language } from '@iot/contract';
 import { describeError, refusalOf, refusalText, type ApiError } from '../../lib/http';
 
 /** A spreadsheet column's header in a language (the same text the template carries). */

@@ -3,16 +3,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, Popconfirm, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import {
-  ALARM_LIMITS,
-  alarmRuleProblems,
-  COMPARISONS_BY_TYPE,
-  isRangeComparison,
-  type AlarmRuleDto,
-  type AlarmRuleField,
-  type DeviceTypeDto,
-  type ParamDto,
-} from '@iot/contract';
+import { ALARM_LIMITS, alarmRuleProblems, COMPARISONS_BY_TYPE, isRangeComparison } from '@iot/contract/plain';
+import type { AlarmRuleDto, AlarmRuleField, DeviceTypeDto, ParamDto } from '@iot/contract';
 import { useMenuPage } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';

@@ -4,7 +4,7 @@ import { Button, Form, Input, Modal, Table, Tooltip, type TableColumnsType } fro
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../lib/i18n';
 import { enumLabel } from '../../lib/localize';
-import { enumValueProblems, PARAM_LIMITS as LIMITS } from '@iot/contract';
+import { enumValueProblems, PARAM_LIMITS as LIMITS } from '@iot/contract/plain';
 import { problemRule } from './list-editor';
 import type { EnumOptionRow } from './param-rows';
 

@@ -2,15 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
 import { useTranslation } from 'react-i18next';
-import {
-  alarmRuleProblems,
-  PARAM_LIMITS,
-  paramProblems,
-  type AlarmRuleDto,
-  type DeviceTypeDto,
-  type ParamDto,
-  type ParamField,
-} from '@iot/contract';
+import { alarmRuleProblems, PARAM_LIMITS, paramProblems } from '@iot/contract/plain';
+import type { AlarmRuleDto, DeviceTypeDto, ParamDto, ParamField } from '@iot/contract';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import { toRuleRow } from './alarm-rows';

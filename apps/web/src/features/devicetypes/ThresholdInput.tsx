@@ -1,6 +1,7 @@
 import { Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ALARM_LIMITS, type ParamDto } from '@iot/contract';
+import { ALARM_LIMITS } from '@iot/contract/plain';
+import type { ParamDto } from '@iot/contract';
 import { currentLanguage } from '../../lib/i18n';
 import { enumLabel } from '../../lib/localize';
 

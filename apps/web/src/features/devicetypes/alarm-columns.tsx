@@ -17,15 +17,8 @@ import {
   type TableColumnsType,
 } from 'antd';
 import type { TFunction } from 'i18next';
-import {
-  ALARM_LIMITS,
-  COMPARISONS_BY_TYPE,
-  isNumericType,
-  isRangeComparison,
-  type AlarmComparison,
-  type AlarmRuleField,
-  type ParamDto,
-} from '@iot/contract';
+import { ALARM_LIMITS, COMPARISONS_BY_TYPE, isNumericType, isRangeComparison } from '@iot/contract/plain';
+import type { AlarmComparison, AlarmRuleField, ParamDto } from '@iot/contract';
 import { LEVEL_COLORS, type RuleRow } from './alarm-rows';
 import { ThresholdInput } from './ThresholdInput';
 import { cellLabel } from './shared';

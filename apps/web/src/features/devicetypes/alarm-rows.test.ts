@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alarmRuleProblems, alarmRuleSchema, type ParamInfo } from '@iot/contract';
+import { alarmRuleProblems } from '@iot/contract/plain';
+// The contract's schema in a test (node, not the bundle): the rows the page sends pass it.
+import { alarmRuleSchema } from '@iot/contract';
+import type { ParamInfo } from '@iot/contract';
 import { fitToParam, newRuleRow, normalizeThreshold, toRuleInput, type RuleRow } from './alarm-rows';
 
 // The checks of the rows are the contract's: packages/contract/src/devicetype-rules.test.ts.

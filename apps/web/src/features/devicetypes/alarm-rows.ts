@@ -1,12 +1,5 @@
-import {
-  COMPARISONS_BY_TYPE,
-  isNumericType,
-  isRangeComparison,
-  type AlarmRuleDraft,
-  type AlarmRuleDto,
-  type AlarmRuleInput,
-  type ParamInfo,
-} from '@iot/contract';
+import { COMPARISONS_BY_TYPE, isNumericType, isRangeComparison } from '@iot/contract/plain';
+import type { AlarmRuleDraft, AlarmRuleDto, AlarmRuleInput, ParamInfo } from '@iot/contract';
 
 /**
  * The alarm table's rows: what a form row holds, the request body it becomes, and how a row

@@ -1,11 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deviceTypeApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { deviceTypeRoutes } from '@iot/contract/plain';
+import type { EndpointBody, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { deviceTypeKeys } from '../../lib/query-keys';
 
 /** Fields of the add/edit form (contract `deviceTypeCreateSchema`). */
-export type DeviceTypeFields = EndpointBody<typeof deviceTypeApi.add>;
-export type DeviceTypeListParams = EndpointQuery<typeof deviceTypeApi.list>;
+export type DeviceTypeFields = EndpointBody<typeof deviceTypeRoutes.add>;
+export type DeviceTypeListParams = EndpointQuery<typeof deviceTypeRoutes.list>;
 export type DeviceTypeSort = NonNullable<DeviceTypeListParams['sort']>;
 export type DeviceTypeFilters = Pick<DeviceTypeListParams, 'name' | 'code'>;
 
@@ -13,7 +14,7 @@ export type DeviceTypeFilters = Pick<DeviceTypeListParams, 'name' | 'code'>;
 export function useDeviceTypeList(params: DeviceTypeListParams) {
   return useQuery({
     queryKey: deviceTypeKeys.list(params),
-    queryFn: ({ signal }) => api(deviceTypeApi.list, { query: params, signal }),
+    queryFn: ({ signal }) => api(deviceTypeRoutes.list, { query: params, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -21,7 +22,7 @@ export function useDeviceTypeList(params: DeviceTypeListParams) {
 export function useDeviceType(id: number | undefined) {
   return useQuery({
     queryKey: deviceTypeKeys.item(id ?? 0),
-    queryFn: ({ signal }) => api(deviceTypeApi.item, { query: { id: id! }, signal }),
+    queryFn: ({ signal }) => api(deviceTypeRoutes.item, { query: { id: id! }, signal }),
     enabled: id !== undefined,
     staleTime: 0,
   });
@@ -31,7 +32,7 @@ export function useDeviceType(id: number | undefined) {
 export function useTypeParams(id: number | undefined) {
   return useQuery({
     queryKey: deviceTypeKeys.params(id ?? 0),
-    queryFn: ({ signal }) => api(deviceTypeApi.params, { query: { id: id! }, signal }),
+    queryFn: ({ signal }) => api(deviceTypeRoutes.params, { query: { id: id! }, signal }),
     enabled: id !== undefined,
     staleTime: 0,
   });
@@ -41,7 +42,7 @@ export function useTypeParams(id: number | undefined) {
 export function useTypeAlarms(id: number | undefined, { silent = false } = {}) {
   return useQuery({
     queryKey: deviceTypeKeys.alarms(id ?? 0),
-    queryFn: ({ signal }) => api(deviceTypeApi.alarms, { query: { id: id! }, signal, silent }),
+    queryFn: ({ signal }) => api(deviceTypeRoutes.alarms, { query: { id: id! }, signal, silent }),
     enabled: id !== undefined,
     staleTime: 0,
   });
@@ -62,8 +63,8 @@ export function useSaveDeviceType() {
   return useMutation({
     mutationFn: ({ id, ...fields }: DeviceTypeFields & { id?: number }) =>
       id === undefined
-        ? api(deviceTypeApi.add, { body: fields, silent: true })
-        : api(deviceTypeApi.edit, { body: { ...fields, id }, silent: true }),
+        ? api(deviceTypeRoutes.add, { body: fields, silent: true })
+        : api(deviceTypeRoutes.edit, { body: { ...fields, id }, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -72,7 +73,7 @@ export function useSaveDeviceType() {
 export function useDeleteDeviceType() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: number) => api(deviceTypeApi.remove, { query: { id }, silent: true }),
+    mutationFn: (id: number) => api(deviceTypeRoutes.remove, { query: { id }, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -81,7 +82,7 @@ export function useDeleteDeviceType() {
 export function useSaveParams() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: EndpointBody<typeof deviceTypeApi.setParams>) => api(deviceTypeApi.setParams, { body, silent: true }),
+    mutationFn: (body: EndpointBody<typeof deviceTypeRoutes.setParams>) => api(deviceTypeRoutes.setParams, { body, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -90,7 +91,7 @@ export function useSaveParams() {
 export function useSaveAlarms() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: EndpointBody<typeof deviceTypeApi.setAlarms>) => api(deviceTypeApi.setAlarms, { body, silent: true }),
+    mutationFn: (body: EndpointBody<typeof deviceTypeRoutes.setAlarms>) => api(deviceTypeRoutes.setAlarms, { body, silent: true }),
     onSuccess: invalidate,
   });
 }

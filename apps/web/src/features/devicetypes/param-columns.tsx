@@ -16,7 +16,8 @@ import {
   type TableColumnsType,
 } from 'antd';
 import type { TFunction } from 'i18next';
-import { isNumericType as isNumeric, PARAM_DATA_TYPES, PARAM_LIMITS as LIMITS, type ParamField } from '@iot/contract';
+import { isNumericType as isNumeric, PARAM_DATA_TYPES, PARAM_LIMITS as LIMITS } from '@iot/contract/plain';
+import type { ParamField } from '@iot/contract';
 import { EnumValuesInput } from './EnumValuesInput';
 import { cellLabel } from './shared';
 import type { ParamRow } from './param-rows';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { paramProblems, paramSchema } from '@iot/contract';
+import { paramProblems } from '@iot/contract/plain';
+// The contract's schema in a test (node, not the bundle): the rows the page sends pass it.
+import { paramSchema } from '@iot/contract';
 import { newParamRow, removedIds, toParamInput, type ParamRow } from './param-rows';
 
 // The checks of the rows are the contract's: packages/contract/src/devicetype-rules.test.ts.

@@ -1,4 +1,5 @@
-import { isNumericType, type EnumOptionDraft, type ParamDraft, type ParamDto, type ParamInput } from '@iot/contract';
+import { isNumericType } from '@iot/contract/plain';
+import type { EnumOptionDraft, ParamDraft, ParamDto, ParamInput } from '@iot/contract';
 
 /**
  * The parameter table's rows: what a form row holds and the request body it becomes. The checks

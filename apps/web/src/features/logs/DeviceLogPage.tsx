@@ -1,7 +1,8 @@
 import { Card, DatePicker, Form, Input, Select, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import { LOGIN_RESULTS, type LoginLogDto } from '@iot/contract';
+import { LOGIN_RESULTS } from '@iot/contract/plain';
+import type { LoginLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';

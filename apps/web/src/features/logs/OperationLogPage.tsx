@@ -2,7 +2,8 @@ import { Button, Card, DatePicker, Descriptions, Form, Input, Select, Table, Tag
 import type { ColumnsType } from 'antd/es/table';
 import { DownOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditEntityOf, type OperationLogDto } from '@iot/contract';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditEntityOf } from '@iot/contract/plain';
+import type { OperationLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';

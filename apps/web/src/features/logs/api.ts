@@ -1,17 +1,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { auditApi, type EndpointQuery } from '@iot/contract';
+import { auditRoutes } from '@iot/contract/plain';
+import type { EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { logKeys } from '../../lib/query-keys';
 
-export type OperationLogParams = EndpointQuery<typeof auditApi.operations>;
+export type OperationLogParams = EndpointQuery<typeof auditRoutes.operations>;
 export type OperationLogFilters = Omit<OperationLogParams, 'page' | 'limit' | 'order'>;
-export type LoginLogParams = EndpointQuery<typeof auditApi.logins>;
+export type LoginLogParams = EndpointQuery<typeof auditRoutes.logins>;
 export type LoginLogFilters = Omit<LoginLogParams, 'page' | 'limit' | 'order'>;
 
 export function useOperationLogs(params: OperationLogParams) {
   return useQuery({
     queryKey: logKeys.operations(params),
-    queryFn: () => api(auditApi.operations, { query: params }),
+    queryFn: () => api(auditRoutes.operations, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
@@ -19,7 +20,7 @@ export function useOperationLogs(params: OperationLogParams) {
 export function useLoginLogs(params: LoginLogParams) {
   return useQuery({
     queryKey: logKeys.logins(params),
-    queryFn: () => api(auditApi.logins, { query: params }),
+    queryFn: () => api(auditRoutes.logins, { query: params }),
     placeholderData: keepPreviousData,
   });
 }

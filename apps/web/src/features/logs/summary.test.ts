@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, LANGUAGES } from '@iot/contract';
+import { AUDIT_ACTIONS, LANGUAGES } from '@iot/contract/plain';
 import i18n from '../../lib/i18n';
 import { actionLabel, logRoleLabel, readableSummary, VALUE_MAX } from './summary';
 

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Switch, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ACL_LIMITS, PATTERNS, type MenuNode, type MenuOption } from '@iot/contract';
+import { ACL_LIMITS, PATTERNS } from '@iot/contract/plain';
+import type { MenuNode, MenuOption } from '@iot/contract';
 import { MenuIcon, MENU_ICON_NAMES } from '../../components/MenuIcon';
 import { FormModal } from '../../components/FormModal';
 import { localizedName } from '../../lib/acl-labels';

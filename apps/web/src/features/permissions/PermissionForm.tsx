@@ -1,6 +1,7 @@
 import { Form, Input, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ACL_LIMITS, PATTERNS, type PermissionDto } from '@iot/contract';
+import { ACL_LIMITS, PATTERNS } from '@iot/contract/plain';
+import type { PermissionDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { isConsoleCode } from '../../lib/acl-labels';
 import type { PermissionInput } from './api';

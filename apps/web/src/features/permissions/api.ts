@@ -1,16 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { permissionApi, type EndpointBody, type EndpointQuery } from '@iot/contract';
+import { permissionRoutes } from '@iot/contract/plain';
+import type { EndpointBody, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { permissionKeys } from '../../lib/query-keys';
 
-export type PermissionListParams = EndpointQuery<typeof permissionApi.list>;
+export type PermissionListParams = EndpointQuery<typeof permissionRoutes.list>;
 export type PermissionSort = NonNullable<PermissionListParams['sort']>;
 export type PermissionFilters = Pick<PermissionListParams, 'name' | 'identification' | 'menuId'>;
 
 export function usePermissionList(params: PermissionListParams) {
   return useQuery({
     queryKey: permissionKeys.list(params),
-    queryFn: () => api(permissionApi.list, { query: params }),
+    queryFn: () => api(permissionRoutes.list, { query: params }),
     placeholderData: keepPreviousData,
   });
 }
@@ -19,12 +20,12 @@ export function usePermissionList(params: PermissionListParams) {
 export function usePermissionMenuOptions() {
   return useQuery({
     queryKey: permissionKeys.menuOptions,
-    queryFn: () => api(permissionApi.menuOptions),
+    queryFn: () => api(permissionRoutes.menuOptions),
   });
 }
 
-export type PermissionInput = EndpointBody<typeof permissionApi.add>;
+export type PermissionInput = EndpointBody<typeof permissionRoutes.add>;
 
-export const createPermission = (body: PermissionInput) => api(permissionApi.add, { body });
-export const editPermission = (body: EndpointBody<typeof permissionApi.edit>) => api(permissionApi.edit, { body });
-export const deletePermission = (id: number) => api(permissionApi.remove, { query: { id } });
+export const createPermission = (body: PermissionInput) => api(permissionRoutes.add, { body });
+export const editPermission = (body: EndpointBody<typeof permissionRoutes.edit>) => api(permissionRoutes.edit, { body });
+export const deletePermission = (id: number) => api(permissionRoutes.remove, { query: { id } });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PATTERNS, USER_LIMITS, userApi, type UserInfo } from '@iot/contract';
+import { PATTERNS, USER_LIMITS, userRoutes } from '@iot/contract/plain';
+import type { UserInfo } from '@iot/contract';
 import { patchUser } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { api } from '../../lib/api';
@@ -24,7 +25,7 @@ export function CompanyDetailsForm({ user }: { user: UserInfo }) {
     };
     setSaving(true);
     try {
-      await api(userApi.preferences, { body });
+      await api(userRoutes.preferences, { body });
       patchUser(body);
       feedbackMessage().success(t('profile:saved'));
     } catch {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Form, Row, Select, Switch, Tag } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { DASHBOARD_STYLES, LANGUAGES, userApi, type DashboardStyle, type Language } from '@iot/contract';
+import { DASHBOARD_STYLES, LANGUAGES, userRoutes } from '@iot/contract/plain';
+import type { DashboardStyle, Language } from '@iot/contract';
 import { changeLanguage } from '../../lib/language';
 import { patchUser, useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
@@ -23,7 +24,7 @@ export default function ProfilePage() {
   const save = async (prefs: { dashboardStyle?: DashboardStyle; alarmMail?: boolean }) => {
     setSaving(true);
     try {
-      await api(userApi.preferences, { body: prefs });
+      await api(userRoutes.preferences, { body: prefs });
       patchUser(prefs);
       feedbackMessage().success(t('profile:saved'));
     } catch {

@@ -1,7 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { Col, Form, Input, InputNumber, Modal, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS as LIMITS, type ProjectDto } from '@iot/contract';
+import { PROJECT_LIMITS as LIMITS } from '@iot/contract/plain';
+import type { ProjectDto } from '@iot/contract';
 import { useSession } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Button, Form, Input, InputNumber, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS as LIMITS } from '@iot/contract';
+import { PROJECT_LIMITS as LIMITS } from '@iot/contract/plain';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { useSaveRoadSection, type RoadSection } from './api';

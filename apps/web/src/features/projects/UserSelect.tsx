@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { USER_PICKER_PERMISSIONS, type UserOption } from '@iot/contract';
+import { USER_PICKER_PERMISSIONS } from '@iot/contract/plain';
+import type { UserOption } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { useDebounced } from '../../lib/use-debounced';
 // Users are searched as on the user screens (one hook, one contract type).

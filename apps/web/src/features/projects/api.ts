@@ -1,19 +1,20 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { projectApi, type EndpointBody, type EndpointData, type EndpointQuery } from '@iot/contract';
+import { projectRoutes } from '@iot/contract/plain';
+import type { EndpointBody, EndpointData, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
 import { deviceKeys, projectKeys } from '../../lib/query-keys';
 
-export type ProjectListParams = EndpointQuery<typeof projectApi.list>;
+export type ProjectListParams = EndpointQuery<typeof projectRoutes.list>;
 export type ProjectSort = NonNullable<ProjectListParams['sort']>;
-export type ProjectInput = EndpointBody<typeof projectApi.add>;
-export type RoadSection = EndpointData<typeof projectApi.roadSections>['items'][number];
-export type RoadSectionInput = Omit<EndpointBody<typeof projectApi.addRoadSection>, 'projectId'>;
-export type ProjectUser = EndpointData<typeof projectApi.users>[number];
+export type ProjectInput = EndpointBody<typeof projectRoutes.add>;
+export type RoadSection = EndpointData<typeof projectRoutes.roadSections>['items'][number];
+export type RoadSectionInput = Omit<EndpointBody<typeof projectRoutes.addRoadSection>, 'projectId'>;
+export type ProjectUser = EndpointData<typeof projectRoutes.users>[number];
 
 export function useProjectList(params: ProjectListParams) {
   return useQuery({
     queryKey: projectKeys.list(params),
-    queryFn: () => api(projectApi.list, { query: { ...params, name: params.name?.trim() } }),
+    queryFn: () => api(projectRoutes.list, { query: { ...params, name: params.name?.trim() } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -21,7 +22,7 @@ export function useProjectList(params: ProjectListParams) {
 export function useProject(id: number | undefined) {
   return useQuery({
     queryKey: projectKeys.item(id),
-    queryFn: () => api(projectApi.item, { query: { id: id! } }),
+    queryFn: () => api(projectRoutes.item, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -41,8 +42,8 @@ export function useSaveProject() {
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: ProjectInput }) =>
       id
-        ? api(projectApi.edit, { body: { ...input, id }, silent: true })
-        : api(projectApi.add, { body: input, silent: true }),
+        ? api(projectRoutes.edit, { body: { ...input, id }, silent: true })
+        : api(projectRoutes.add, { body: input, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -52,7 +53,7 @@ export function useDeleteProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
     mutationFn: ({ id, moveTo }: { id: number; moveTo?: number }) =>
-      api(projectApi.remove, { query: { id, moveTo }, silent: true }),
+      api(projectRoutes.remove, { query: { id, moveTo }, silent: true }),
     onSuccess: invalidate,
   });
 }
@@ -60,7 +61,7 @@ export function useDeleteProject() {
 export function useRoadSections(projectId: number, page: number, limit: number) {
   return useQuery({
     queryKey: projectKeys.roads(projectId, page, limit),
-    queryFn: () => api(projectApi.roadSections, { query: { projectId, page, limit } }),
+    queryFn: () => api(projectRoutes.roadSections, { query: { projectId, page, limit } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -70,8 +71,8 @@ export function useSaveRoadSection(projectId: number) {
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: RoadSectionInput }) =>
       id
-        ? api(projectApi.editRoadSection, { body: { ...input, id }, silent: true })
-        : api(projectApi.addRoadSection, { body: { ...input, projectId }, silent: true }),
+        ? api(projectRoutes.editRoadSection, { body: { ...input, id }, silent: true })
+        : api(projectRoutes.addRoadSection, { body: { ...input, projectId }, silent: true }),
     onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.roadsOf(projectId) }),
   });
 }
@@ -79,7 +80,7 @@ export function useSaveRoadSection(projectId: number) {
 export function useDeleteRoadSection(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api(projectApi.removeRoadSection, { query: { id } }),
+    mutationFn: (id: number) => api(projectRoutes.removeRoadSection, { query: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.roadsOf(projectId) }),
   });
 }
@@ -87,7 +88,7 @@ export function useDeleteRoadSection(projectId: number) {
 export function useProjectUsers(id: number | undefined) {
   return useQuery({
     queryKey: projectKeys.users(id),
-    queryFn: () => api(projectApi.users, { query: { id: id! } }),
+    queryFn: () => api(projectRoutes.users, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -95,7 +96,7 @@ export function useProjectUsers(id: number | undefined) {
 export function useSetProjectUsers(id: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userIds: number[]) => api(projectApi.setUsers, { body: { id, userIds } }),
+    mutationFn: (userIds: number[]) => api(projectRoutes.setUsers, { body: { id, userIds } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.users(id) }),
   });
 }

@@ -1,6 +1,7 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ACL_LIMITS, PATTERNS, type RoleDto } from '@iot/contract';
+import { ACL_LIMITS, PATTERNS } from '@iot/contract/plain';
+import type { RoleDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import type { RoleInput } from './api';
 

@@ -1,6 +1,7 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, type UserDto } from '@iot/contract';
+import { PASSWORD_MIN } from '@iot/contract/plain';
+import type { UserDto } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 
 interface Values {

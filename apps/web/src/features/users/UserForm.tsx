@@ -1,6 +1,7 @@
 import { Col, Form, Input, Radio, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DASHBOARD_STYLES, LANGUAGES, PASSWORD_MIN, PATTERNS, USER_LIMITS, type UserDto, type UserKind } from '@iot/contract';
+import { DASHBOARD_STYLES, LANGUAGES, PASSWORD_MIN, PATTERNS, USER_LIMITS } from '@iot/contract/plain';
+import type { UserDto, UserKind } from '@iot/contract';
 import { FormModal } from '../../components/FormModal';
 import { roleLabel } from '../../lib/acl-labels';
 import { currentLanguage } from '../../lib/i18n';

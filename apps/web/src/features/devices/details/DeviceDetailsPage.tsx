@@ -3,7 +3,7 @@ import { Card, Empty, Space, Spin, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { ENERGY_PARAMS } from '@iot/contract';
+import { ENERGY_PARAMS } from '@iot/contract/plain';
 import { usePermission } from '../../../lib/session';
 import { DeviceLogTable } from '../../../components/DeviceLogTable';
 import { usePageTitle } from '../../../lib/page-title';

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { Card, Col, Progress, Row, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PACK_PARAMS, type DisplayGroup, type DisplayParam } from '@iot/contract';
+import { PACK_PARAMS } from '@iot/contract/plain';
+import type { DisplayGroup, DisplayParam } from '@iot/contract';
 import { EChart, type ChartOption } from '../../../lib/echarts';
 import { currentLanguage } from '../../../lib/i18n';
 import { current } from './LiveParams';

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deviceApi, deviceDetailApi, videoApi, type EndpointQuery } from '@iot/contract';
+import { deviceRoutes, deviceDetailRoutes, videoRoutes } from '@iot/contract/plain';
+import type { EndpointQuery } from '@iot/contract';
 import { api } from '../../../lib/api';
 import { downloadFile } from '../../../lib/transfer';
 import { deviceDetailKeys, deviceKeys } from '../../../lib/query-keys';
@@ -8,7 +9,7 @@ import { deviceDetailKeys, deviceKeys } from '../../../lib/query-keys';
 export function useDeviceBasic(id: number | undefined) {
   return useQuery({
     queryKey: deviceKeys.basic(id),
-    queryFn: () => api(deviceApi.basic, { query: { id: id! } }),
+    queryFn: () => api(deviceRoutes.basic, { query: { id: id! } }),
     enabled: !!id,
   });
 }
@@ -16,7 +17,7 @@ export function useDeviceBasic(id: number | undefined) {
 export function useChildren(id: number, page: number, limit: number, enabled: boolean) {
   return useQuery({
     queryKey: deviceKeys.sub(id, page, limit),
-    queryFn: () => api(deviceApi.subDevices, { query: { id, page, limit } }),
+    queryFn: () => api(deviceRoutes.subDevices, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -25,14 +26,14 @@ export function useChildren(id: number, page: number, limit: number, enabled: bo
 export function useDisplayGroups(id: number) {
   return useQuery({
     queryKey: deviceDetailKeys.groups(id),
-    queryFn: () => api(deviceDetailApi.displayGroups, { query: { id } }),
+    queryFn: () => api(deviceDetailRoutes.displayGroups, { query: { id } }),
   });
 }
 
 export function useWritableParams(id: number, enabled: boolean) {
   return useQuery({
     queryKey: deviceDetailKeys.writable(id),
-    queryFn: () => api(deviceDetailApi.setParamList, { query: { id } }),
+    queryFn: () => api(deviceDetailRoutes.setParamList, { query: { id } }),
     enabled,
   });
 }
@@ -40,7 +41,7 @@ export function useWritableParams(id: number, enabled: boolean) {
 export function useCommands(id: number, page: number, limit: number) {
   return useQuery({
     queryKey: deviceDetailKeys.commands(id, page, limit),
-    queryFn: () => api(deviceDetailApi.commands, { query: { id, page, limit } }),
+    queryFn: () => api(deviceDetailRoutes.commands, { query: { id, page, limit } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -49,45 +50,45 @@ export function useSetParams() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: { id: number; values: Record<string, string | number | boolean> }) =>
-      api(deviceDetailApi.setParams, { body, silent: true }),
+      api(deviceDetailRoutes.setParams, { body, silent: true }),
     onSuccess: (_cmd, body) => void qc.invalidateQueries({ queryKey: deviceDetailKeys.commandsOf(body.id) }),
   });
 }
 
-export type HistoryQuery = EndpointQuery<typeof deviceDetailApi.history>;
+export type HistoryQuery = EndpointQuery<typeof deviceDetailRoutes.history>;
 export function useHistory(q: HistoryQuery | undefined) {
   return useQuery({
     queryKey: deviceDetailKeys.history(q),
-    queryFn: () => api(deviceDetailApi.history, { query: q! }),
+    queryFn: () => api(deviceDetailRoutes.history, { query: q! }),
     enabled: !!q,
     placeholderData: keepPreviousData,
   });
 }
 
-export type ChartQuery = EndpointQuery<typeof deviceDetailApi.chart>;
+export type ChartQuery = EndpointQuery<typeof deviceDetailRoutes.chart>;
 export function useChart(q: ChartQuery | undefined) {
   return useQuery({
     queryKey: deviceDetailKeys.chart(q),
-    queryFn: () => api(deviceDetailApi.chart, { query: q! }),
+    queryFn: () => api(deviceDetailRoutes.chart, { query: q! }),
     enabled: !!q,
     placeholderData: keepPreviousData,
   });
 }
 
-export type EnergyQuery = EndpointQuery<typeof deviceDetailApi.energy>;
+export type EnergyQuery = EndpointQuery<typeof deviceDetailRoutes.energy>;
 export function useEnergy(q: EnergyQuery) {
   return useQuery({
     queryKey: deviceDetailKeys.energy(q),
-    queryFn: () => api(deviceDetailApi.energy, { query: q }),
+    queryFn: () => api(deviceDetailRoutes.energy, { query: q }),
     placeholderData: keepPreviousData,
   });
 }
 
-export function exportHistory(q: EndpointQuery<typeof deviceDetailApi.historyExport>) {
-  return downloadFile(deviceDetailApi.historyExport, q, `history.${q.format ?? 'xlsx'}`);
+export function exportHistory(q: EndpointQuery<typeof deviceDetailRoutes.historyExport>) {
+  return downloadFile(deviceDetailRoutes.historyExport, q, `history.${q.format ?? 'xlsx'}`);
 }
 
 /** POST /getVideoH5Url: a playable H5 address of the device's camera (video provider). */
 export function useVideoUrl() {
-  return useMutation({ mutationFn: (deviceId: number) => api(videoApi.h5Url, { body: { deviceId } }) });
+  return useMutation({ mutationFn: (deviceId: number) => api(videoRoutes.h5Url, { body: { deviceId } }) });
 }

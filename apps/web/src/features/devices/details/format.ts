@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { STALE_AFTER_SECONDS, type DetailParam, type Language } from '@iot/contract';
+import { STALE_AFTER_SECONDS } from '@iot/contract/plain';
+import type { DetailParam, Language } from '@iot/contract';
 import { enumLabel, localName } from '../../../lib/localize';
 
 export const paramLabel = (p: DetailParam, lang: Language) => localName(p, lang) || p.semaphoreId;

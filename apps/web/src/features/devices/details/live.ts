@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { LiveType, type LiveServerMessage } from '@iot/contract';
+import { LiveType } from '@iot/contract/plain';
+import type { LiveServerMessage } from '@iot/contract';
 import { live } from '../../../lib/live';
 
 type CommandMessage = Extract<LiveServerMessage, { type: typeof LiveType.DEVICE_COMMAND }>;

@@ -1,0 +1,10 @@
+import type { authSchemas } from '../api/auth.js';
+import { AUTHENTICATED, PUBLIC } from '../permissions.js';
+import { routes } from '../route.js';
+
+/** §1 login page: captcha, login, logout. */
+export const authRoutes = routes<typeof authSchemas>()({
+  captcha: { method: 'GET', path: '/login/captchaInfo', permission: PUBLIC },
+  login: { method: 'POST', path: '/user/login', permission: PUBLIC, audit: false },
+  logout: { method: 'POST', path: '/user/logout', permission: AUTHENTICATED, audit: false },
+});
