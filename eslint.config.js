@@ -12,14 +12,14 @@ const NO_REPO = {
   message: 'Call the module’s service: only the module’s own service reads its repository',
 };
 /**
- * Only the files of a repository's own folder import it: services of modules/, src/ingest and
- * src/demo never read another module's or ingestion's *.repo.ts (they call its service).
+ * Only the files of a repository's own folder import it: services of modules/, src/telemetry and
+ * src/demo never read another module's or telemetry's *.repo.ts (they call its service).
  */
 const FOREIGN_REPO = {
   regex: '^(?!\\./).*\\.repo(\\.js)?$',
-  message: 'A repository belongs to its folder: call the owner’s service (modules/<m>/*.service.ts, ingest/*.service.ts)',
+  message: 'A repository belongs to its folder: call the owner’s service (modules/<m>/*.service.ts, telemetry/*.service.ts)',
 };
-/** Outside modules/ (src/ingest, src/demo): a module is reached through its *.service.ts (or a *.types.ts) only. */
+/** Outside modules/ (src/telemetry, src/demo): a module is reached through its *.service.ts (or a *.types.ts) only. */
 const MODULE_VIA_SERVICE = {
   regex: '(^|/)modules/[^/]+/(?![^/]+\\.(?:service|types)(?:\\.js)?$)',
   message: 'A module is reached through its *.service.ts (or a *.types.ts) only',
@@ -104,8 +104,8 @@ export default tseslint.config(
   },
   // One-way imports. Server: lib/ and plugins/ never reach into a repository; a module reaches
   // another only through its *.service.ts (or a *.types.ts); a repository is imported only from
-  // its own folder (no service reads another module's or ingestion's *.repo.ts); services,
-  // src/ingest and src/demo never import plugins (the HTTP layer); routes call services, never
+  // its own folder (no service reads another module's or telemetry's *.repo.ts); services,
+  // src/telemetry and src/demo never import plugins (the HTTP layer); routes call services, never
   // repositories or the database. Web: components/ and
   // lib/ never import app/ or features/; a feature never imports app/ or another feature (its
   // own files import each other; the app composes features, e.g. app/ProjectDetails.tsx); only
@@ -126,12 +126,12 @@ export default tseslint.config(
   {
     // Ingestion and the demo fleet follow the services' rules: SQL in their own *.repo.ts, modules
     // through their services. (The demo's two exemptions are commented where they are taken.)
-    files: ['apps/server/src/ingest/**/*.ts', 'apps/server/src/demo/**/*.ts'],
+    files: ['apps/server/src/telemetry/**/*.ts', 'apps/server/src/demo/**/*.ts'],
     ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, MODULE_VIA_SERVICE, NO_PLUGINS, FOREIGN_REPO] }] },
   },
   {
-    files: ['apps/server/src/ingest/**/*.repo.ts', 'apps/server/src/demo/**/*.repo.ts'],
+    files: ['apps/server/src/telemetry/**/*.repo.ts', 'apps/server/src/demo/**/*.repo.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [MODULE_VIA_SERVICE, FOREIGN_REPO] }] },
   },
   {

@@ -18,8 +18,8 @@ import {
 import type { z } from 'zod';
 import type { chartQuerySchema, energyQuerySchema, historyExportQuerySchema, historyQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { checkValue, type Value } from '../../ingest/decode.js';
-import type { CommandRow, CommandService } from '../../ingest/commands.js';
+import { checkValue, type Value } from '../../telemetry/decode.js';
+import type { CommandRow, CommandService } from '../../telemetry/commands.js';
 import { invalid, refuse } from '../../lib/errors.js';
 import { ErrorCode } from '@iot/contract';
 import { writeSheet, neutralizeCell } from '../../lib/sheet.js';
