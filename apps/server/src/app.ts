@@ -26,7 +26,7 @@ import { permissionRoutes } from './modules/permission/permission.routes.js';
 import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
-import { AuditService } from './modules/audit/audit.service.js';
+import { AuditService, auditRequest } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
 import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
 import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
@@ -273,7 +273,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
-  await app.register(auditPlugin, { db });
+  await app.register(auditPlugin, { record: (caller, request) => auditRequest(db, caller, request) });
   await app.register(endpointParityPlugin, { endpoints: deps.endpoints });
   await app.register(realtimePlugin, {
     auth,
