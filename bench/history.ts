@@ -17,7 +17,7 @@
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client.js';
-import { createPartition } from '../apps/server/src/ingest/ingest.repo.js';
+import { createPartition } from '../apps/server/src/telemetry/ingest.repo.js';
 import { startApp, withBenchDatabase } from './engines.js';
 
 const arg = (name: string, fallback: number) => {

@@ -26,7 +26,7 @@ import { permissionRoutes } from './modules/permission/permission.routes.js';
 import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
-import { AuditService } from './modules/audit/audit.service.js';
+import { AuditService, auditRequest } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
 import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
 import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
@@ -37,18 +37,20 @@ import { deviceRoutes } from './modules/device/device.routes.js';
 import { DeviceSheetService, IMPORT_LIMITS, type ImportLimits } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import multipart from '@fastify/multipart';
-import { DEFAULT_INGEST, IngestService, type IngestOptions } from './ingest/ingest.service.js';
-import { PartitionKeeper } from './ingest/partitions.js';
-import { CommandService } from './ingest/commands.js';
+import type { IngestService } from './telemetry/ingest.service.js';
+import type { CommandService } from './telemetry/commands.js';
+import type { PartitionKeeper } from './telemetry/partitions.js';
+import type { HistoryRollup } from './telemetry/history.rollup.js';
+import { DEFAULT_ENGINE, type AlarmEngine } from './telemetry/alarm.engine.js';
+import { createTelemetry, DEFAULT_INGEST, type IngestOptions } from './telemetry/pipeline.js';
+import { HttpUplink } from './telemetry/transports/http.js';
 import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
 import { DeviceDetailService } from './modules/devicedetail/devicedetail.service.js';
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
-import { HistoryRollup } from './modules/devicedetail/history.rollup.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { AlarmService } from './modules/alarm/alarm.service.js';
-import { DEFAULT_ENGINE } from './modules/alarm/alarm.engine.js';
 import { alarmRoutes } from './modules/alarm/alarm.routes.js';
 import { AlarmMailer } from './modules/alarm/alarm.mail.js';
 import { CardService } from './modules/card/card.service.js';
@@ -75,6 +77,8 @@ declare module 'fastify' {
     commands: CommandService;
     partitions: PartitionKeeper;
     rollups: HistoryRollup;
+    /** The alarm stage of the telemetry pipeline (tests make it forget its memory). */
+    alarmEngine: AlarmEngine;
     alarms: AlarmService;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
@@ -189,7 +193,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const projects = new ProjectService(db, admin);
   const devices = new DeviceService(db, projects, types, bus);
   const sheets = new DeviceSheetService(db, types, projects, { ...IMPORT_LIMITS, maxRows: config.importMaxRows, ...deps.importLimits });
-  const commands = new CommandService(db, bus, app.log);
   const mailer = new AlarmMailer(
     {
       smtpUrl: config.smtpUrl,
@@ -200,35 +203,30 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     app.log,
   );
-  const alarms = new AlarmService(db, bus, app.log, mailer, { ...DEFAULT_ENGINE, deviceAlarmLevel: config.deviceAlarmLevel });
-  const ingest = new IngestService(
+  const alarms = new AlarmService(db, bus, app.log, mailer);
+  // The device path, transport to live event: telemetry/pipeline.ts.
+  const telemetry = createTelemetry(
     db,
     bus,
     app.log,
     {
-      ...DEFAULT_INGEST,
-      offlineAfterMs: config.deviceOfflineAfter * 1000,
-      perDeviceRate: config.deviceRateLimit,
-      // PostgreSQL's pool writes several batches at once; PGlite has a single connection.
-      writer: { ...DEFAULT_INGEST.writer, concurrency: deps.database.engine === 'postgres' ? 3 : 1 },
-      ...deps.ingest,
+      ingest: {
+        ...DEFAULT_INGEST,
+        offlineAfterMs: config.deviceOfflineAfter * 1000,
+        perDeviceRate: config.deviceRateLimit,
+        // PostgreSQL's pool writes several batches at once; PGlite has a single connection.
+        writer: { ...DEFAULT_INGEST.writer, concurrency: deps.database.engine === 'postgres' ? 3 : 1 },
+        ...deps.ingest,
+      },
+      engine: { ...DEFAULT_ENGINE, deviceAlarmLevel: config.deviceAlarmLevel },
+      retentionDays: config.telemetryRetentionDays,
     },
-    commands,
     alarms,
   );
-  const partitions = new PartitionKeeper(db, app.log, {
-    retentionDays: config.telemetryRetentionDays,
-    behindMs: ingest.opts.maxPastMs,
-  });
-  // Every day a message may be dated in exists before the first message arrives.
-  await partitions.run();
-  partitions.start();
-  await ingest.start();
-  commands.start();
-  const deviceData = new DeviceDataService(db, ingest, devices, commands);
+  await telemetry.start();
+  const { ingest, commands } = telemetry;
+  const deviceData = new DeviceDataService(db, devices);
   const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
-  const rollups = new HistoryRollup(db, app.log, { retentionDays: config.telemetryRetentionDays, lateMs: ingest.opts.maxPastMs });
-  rollups.start();
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
@@ -248,8 +246,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('cardJobs', cardJobs);
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
-  app.decorate('partitions', partitions);
-  app.decorate('rollups', rollups);
+  app.decorate('partitions', telemetry.partitions);
+  app.decorate('rollups', telemetry.rollups);
+  app.decorate('alarmEngine', telemetry.alarms);
   app.decorate('alarms', alarms);
 
   await app.register(envelopePlugin);
@@ -274,7 +273,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
-  await app.register(auditPlugin, { db });
+  await app.register(auditPlugin, { record: (caller, request) => auditRequest(db, caller, request) });
   await app.register(endpointParityPlugin, { endpoints: deps.endpoints });
   await app.register(realtimePlugin, {
     auth,
@@ -299,7 +298,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(projectRoutes, { projects });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
-      await api.register(deviceDataRoutes, { data: deviceData });
+      await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
@@ -313,12 +312,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {
-    partitions.stop();
     cardJobs.stop();
-    await rollups.stop();
-    commands.stop();
-    // What is queued is written before the database closes (SIGTERM drains).
-    await ingest.stop();
+    await telemetry.stop();
     mailer.close();
     await bus.close();
     await authChanges?.stop();

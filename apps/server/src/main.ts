@@ -3,8 +3,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from './plugins/mqtt.js';
-import { externalBrokerOptions, startExternalBroker, type ExternalBroker } from './plugins/mqtt-external.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from './telemetry/transports/mqtt.js';
+import { externalBrokerOptions, startExternalBroker, type ExternalBroker } from './telemetry/transports/mqtt-external.js';
 
 async function main() {
   let config: Config;

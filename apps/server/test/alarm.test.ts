@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
 import { readSheet } from '../src/lib/sheet.js';
-import { AlarmEngine, DEFAULT_ENGINE, type AlarmChange, type EngineBatch } from '../src/modules/alarm/alarm.engine.js';
+import { AlarmEngine, DEFAULT_ENGINE, type AlarmChange, type EngineBatch } from '../src/telemetry/alarm.engine.js';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -157,11 +157,11 @@ describe('alarms', () => {
     await value(d, 0, { V: 9 });
     expect(await alarmsOf(d.id)).toHaveLength(1);
     // The engine's memory is gone (as after a restart): the same breach again opens nothing…
-    t.app.alarms.engine.forget();
+    t.app.alarmEngine.forget();
     await value(d, 1, { V: 9 });
     expect(await alarmsOf(d.id)).toHaveLength(1);
     // … and the next recovering value ends the alarm that was active before.
-    t.app.alarms.engine.forget();
+    t.app.alarmEngine.forget();
     await value(d, 2, { V: 12 });
     expect((await alarmsOf(d.id))[0]!.endedAt).toBe(new Date(at(2)).toISOString());
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { COMMAND_KINDS, ErrorCode, commandEnvelopeSchema, type CommandKind } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
-import { commandById } from '../src/ingest/ingest.repo.js';
+import { commandById } from '../src/telemetry/ingest.repo.js';
 
 /** A valid payload of every command kind (packages/contract commands.ts). */
 const GOOD: Record<CommandKind, unknown> = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
-import { commandById } from '../src/ingest/ingest.repo.js';
+import { commandById } from '../src/telemetry/ingest.repo.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from '../src/demo/demo.js';
 
 /** The demo fleet: created on an empty database, streaming through the real ingestion path. */

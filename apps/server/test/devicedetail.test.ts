@@ -3,8 +3,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { CHART_MAX_POINTS } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
-import { createPartition } from '../src/ingest/ingest.repo.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
+import { createPartition } from '../src/telemetry/ingest.repo.js';
 
 const DAY = 86_400_000;
 const CHARGE = '10000030';

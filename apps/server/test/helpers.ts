@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
 import { seed } from '../src/db/seed/index.js';
-import { hashPassword } from '../src/lib/password.js';
+import { hashPassword } from '../src/db/password.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
 

@@ -6,8 +6,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed/index.js';
-import { rollupDay } from '../src/modules/devicedetail/devicedetail.repo.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { rollupDay } from '../src/telemetry/rollup.repo.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 import { ADMIN, addTestDevice, bearer, connectTestDevice, openTestDatabase } from './helpers.js';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 
 /** The writer's queue as set here: a tiny queue makes the bound visible. */
 const MAX_QUEUED = 200;

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { LiveType, type LiveServerMessage } from '@iot/contract';
 import { sql } from 'drizzle-orm';
 import { addTestDevice, bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 
 /** Devices over a real MQTT broker and real HTTP into the real database. */
 describe('device ingestion', () => {

@@ -8,7 +8,7 @@ import { Aedes } from 'aedes';
 import { sql } from 'drizzle-orm';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 import { createLocalBus } from '../src/lib/events.js';
-import { externalBrokerOptions, startExternalBroker, type ExternalBroker, type ExternalBrokerOptions } from '../src/plugins/mqtt-external.js';
+import { externalBrokerOptions, startExternalBroker, type ExternalBroker, type ExternalBrokerOptions } from '../src/telemetry/transports/mqtt-external.js';
 
 const run = promisify(execFile);
 

@@ -3,9 +3,9 @@ import type { MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { ErrorCode } from '@iot/contract';
 import { addTestDevice, bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
-import { writeBatch, type TelemetryRow } from '../src/ingest/ingest.repo.js';
-import { BatchWriter, NotStoredError } from '../src/ingest/writer.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
+import { writeBatch, type TelemetryRow } from '../src/telemetry/ingest.repo.js';
+import { BatchWriter, NotStoredError } from '../src/telemetry/writer.js';
 
 /**
  * A bad message can only hurt its sender (docs/PROTOCOL.md §5): over the real embedded broker

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
 import { addTestDevice, bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 
 /**
  * Device protocol 1.1 on the embedded broker (docs/PROTOCOL.md): identity bound to the SN, a rate

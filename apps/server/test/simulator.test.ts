@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleApi, provision, startFleet, type Fleet, type SimDevice } from '@iot/simulator';
-import { commandById } from '../src/ingest/ingest.repo.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../src/plugins/mqtt.js';
+import { commandById } from '../src/telemetry/ingest.repo.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 import { ADMIN, bearer, buildTestApp, type TestApp } from './helpers.js';
 
 /**

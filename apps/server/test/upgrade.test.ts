@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { createPartition } from '../src/ingest/ingest.repo.js';
+import { createPartition } from '../src/telemetry/ingest.repo.js';
 import { createTestPostgres } from './helpers.js';
 
 /**

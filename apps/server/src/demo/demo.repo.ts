@@ -5,7 +5,7 @@ import { devices, deviceTypes, projects, roles, users } from '../db/schema/index
 // Exemption from the one-way imports (eslint.config.js): the demo's devices are handed to ingestion
 // as ingestion's own device rows, so it selects ingestion's column set rather than a copy of it.
 // eslint-disable-next-line no-restricted-imports -- see above
-import { INGEST_DEVICE_COLUMNS } from '../ingest/ingest.repo.js';
+import { INGEST_DEVICE_COLUMNS } from '../telemetry/ingest.repo.js';
 
 /** Whether the registry holds no device and no project yet (auto mode creates the demo only then). */
 export async function registryEmpty(db: Executor): Promise<boolean> {

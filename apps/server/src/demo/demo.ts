@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Command } from '@iot/contract';
 import { BmuModel, DEFAULT_CENTRE, type LngLat } from '@iot/sim-model';
 import type { Db } from '../db/client.js';
-import type { CommandService, Downlink } from '../ingest/commands.js';
-import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
+import type { CommandService, Downlink } from '../telemetry/commands.js';
+import type { IngestDevice, IngestService } from '../telemetry/ingest.service.js';
 import { hashToken } from '../lib/tokens.js';
 // Exemption from the one-way imports (eslint.config.js): the demo writes its project and 50 devices
 // straight through the two repositories, in one transaction under an advisory lock so that several

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ackSchema, deviceAlarmSchema, gpsSchema, paramSchema, statusSchema, telemetrySchema } from '@iot/contract';
 import { BmuModel } from '@iot/sim-model';
 import { BMU_PARAMS } from '../db/seed/bmu.js';
-import { decodeValues, type ParamDef } from '../ingest/decode.js';
+import { decodeValues, type ParamDef } from '../telemetry/decode.js';
 
 /**
  * The simulated battery (packages/sim-model) against the built-in battery type it plays: every

@@ -1,5 +1,5 @@
 import { SUPERADMIN } from '@iot/contract';
-import type { AuthContext } from '../modules/auth/auth.service.js';
+import type { AuthContext } from './caller.js';
 
 export function isSuper(ctx: Pick<AuthContext, 'role'>): boolean {
   return ctx.role === SUPERADMIN;

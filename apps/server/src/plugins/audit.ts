@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, type AuditAction } from '@iot/contract';
-import type { Executor } from '../db/client.js';
 import { conflictFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
-import { auditRequest, boundName, type Actor } from '../modules/audit/audit.service.js';
+import type { Actor, AuthContext, ClientInfo } from '../lib/caller.js';
 import { API_PREFIX, authOf, clientOf } from './auth.js';
 
 declare module 'fastify' {
@@ -56,15 +55,23 @@ function entityIdOf(req: FastifyRequest): string {
 /** The name a refused request gives its object (`name` or `username` of the body), if any. */
 function entityNameOf(req: FastifyRequest): string {
   const body = req.body as { name?: unknown; username?: unknown } | undefined;
-  const name = typeof body?.name === 'string' ? body.name : typeof body?.username === 'string' ? body.username : '';
-  return boundName(name);
+  return typeof body?.name === 'string' ? body.name : typeof body?.username === 'string' ? body.username : '';
 }
+
+/**
+ * Writes the operation-log row of a request whose service wrote none (modules/audit's
+ * `auditRequest`, passed by app.ts); it bounds the name as the log keeps it.
+ */
+export type RecordRequest = (
+  caller: AuthContext,
+  request: ClientInfo & { action: string; entityId: string; entityName: string; failed: boolean; summary?: unknown },
+) => Promise<void>;
 
 /**
  * Every state-changing route declares its action; failures of authenticated callers (refused
  * permission, validation, conflicts) are logged too, outside the rolled-back transaction.
  */
-export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor }) => {
+export const auditPlugin = fp(async (app: FastifyInstance, opts: { record: RecordRequest }) => {
   app.decorateRequest('auditWritten', false);
   app.decorateRequest('auditError', null);
 
@@ -108,7 +115,7 @@ export const auditPlugin = fp(async (app: FastifyInstance, opts: { db: Executor 
     const failed = reply.statusCode >= 400;
     if (!failed) req.log.warn({ action }, 'a change finished without its operation-log row');
     try {
-      await auditRequest(opts.db, req.auth, {
+      await opts.record(req.auth, {
         action,
         entityId: entityIdOf(req),
         entityName: entityNameOf(req),

@@ -8,8 +8,7 @@ import {
   type RoutePermission,
 } from '@iot/contract';
 import { AppError, forbidden } from '../lib/errors.js';
-import type { AuthContext, AuthService, ClientInfo } from '../modules/auth/auth.service.js';
-import type { PermissionService } from '../modules/permission/permission.service.js';
+import type { AuthContext, ClientInfo } from '../lib/caller.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,12 +59,19 @@ export function authOf(req: FastifyRequest): AuthContext {
   return req.auth;
 }
 
+/** What the hook needs of modules/auth and modules/permission (app.ts passes their services). */
+export interface AuthPluginOptions {
+  auth: { authenticate(token: string | undefined): Promise<AuthContext>; sessions: { clear(): void } };
+  permissions: { hasAny(auth: AuthContext, codes: readonly string[]): Promise<boolean> };
+  perSessionPerMinute: number;
+}
+
 /**
  * One hook enforces the permission every route declares, after the per-session rate limit. A route under /api/v1 without a
  * declaration fails at registration, so nothing ships unguarded.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { auth: AuthService; permissions: PermissionService; perSessionPerMinute: number }) => {
+  async (app: FastifyInstance, opts: AuthPluginOptions) => {
     app.decorateRequest('auth', null);
     app.decorate('apiRoutes', []);
     // One session cannot monopolise the server: a generous budget per session and minute.

@@ -9,7 +9,7 @@ import {
   type LiveServerMessage,
 } from '@iot/contract';
 import type { EventBus } from '../lib/events.js';
-import type { AuthContext, AuthService } from '../modules/auth/auth.service.js';
+import type { AuthContext } from '../lib/caller.js';
 import { API_PREFIX } from './auth.js';
 
 interface Conn {
@@ -49,7 +49,8 @@ export interface LiveLimits {
 export const LIVE_LIMITS: LiveLimits = { unauthenticatedPerAddress: 20, unauthenticatedTotal: 1000 };
 
 export interface RealtimeOptions {
-  auth: AuthService;
+  /** Signs a socket in with its session token (modules/auth's AuthService). */
+  auth: { authenticate(token: string | undefined): Promise<AuthContext> };
   bus: EventBus;
   /** The subset of `ids` the user may see (device scoping lives in the device service). */
   visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;

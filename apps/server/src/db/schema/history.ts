@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
 import { devices } from './projects.js';
 
@@ -5,7 +6,7 @@ import { devices } from './projects.js';
  * Ten-minute min/max rollups of telemetry for charts over long ranges (the device details page):
  * one row per device and ten-minute bucket, `mm` = { semaphoreId: [min, minMs, max, maxMs] } for
  * every numeric value (booleans as 0/1) the device sent in it. Written per whole UTC day by
- * modules/devicedetail/history.rollup.ts; a chart over a week or more reads these instead of up
+ * telemetry/history.rollup.ts; a chart over a week or more reads these instead of up
  * to millions of messages, and still keeps every peak and trough with its time.
  */
 export const telemetryRollup = pgTable(
@@ -39,3 +40,15 @@ export const telemetryRollupDays = pgTable('telemetry_rollup_days', {
   final: boolean('final').notNull().default(false),
   rolledAt: timestamp('rolled_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A value as a number for charts: numbers, booleans as 0/1, numeric text (enum values); else null.
+ * jsonb casts straight to float8 / bool (no detour through text): this runs once per message and
+ * series. Here because the rollups (telemetry/rollup.repo.ts) and the charts read from messages
+ * (modules/devicedetail) must agree on it.
+ */
+export const numericValue = (v: SQL) => sql`case jsonb_typeof(${v})
+  when 'number' then (${v})::float8
+  when 'boolean' then (${v})::bool::int::float8
+  when 'string' then case when (${v} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${v} #>> '{}')::float8 end
+end`;

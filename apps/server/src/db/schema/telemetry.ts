@@ -21,7 +21,7 @@ import { check } from 'drizzle-orm/pg-core';
  * is identified by its device and time: (device_id, ts) is unique (migration 0035), so a message
  * sent again (QoS 1 redelivery) is stored once, and two messages of the same time are merged into
  * one row (ingest.repo.ts writeBatch). The table is PARTITIONED BY RANGE (ts), one partition per
- * UTC day (migration 0008 declares it; `ingest/partitions.ts` creates days ahead and drops whole
+ * UTC day (migration 0008 declares it; `telemetry/partitions.ts` creates days ahead and drops whole
  * days past the retention); the unique index includes ts, the partition key, as PostgreSQL
  * requires, and every partition gets its own. A device's history over a time range is an index
  * range scan on (device_id, ts) in each day. No primary key: nothing refers to a row.

@@ -23,7 +23,7 @@ import {
   users,
 } from '../schema/index.js';
 import { BMU_ALARMS, BMU_PARAMS, BMU_TYPE, LEGACY_BMU_IDS } from './bmu.js';
-import { hashPassword } from '../../lib/password.js';
+import { hashPassword } from '../password.js';
 import { MENU_SEED, MOVED_PERMISSIONS } from './menus.js';
 import { SITE_DEFAULTS } from './site.js';
 

@@ -11,14 +11,13 @@ import {
   type Page,
   type alarmApi,
 } from '@iot/contract';
-import type { Db, Executor } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import type { EventBus } from '../../lib/events.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import { writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { AlarmEngine, DEFAULT_ENGINE, type EngineBatch, type EngineOptions } from './alarm.engine.js';
 import type { AlarmMailer } from './alarm.mail.js';
 import * as repo from './alarm.repo.js';
 
@@ -73,41 +72,28 @@ const pick = (lang: Language, zh: string, en: string, es: string, ja: string) =>
   (lang === 'zh' ? zh : lang === 'es' ? es || en : lang === 'ja' ? ja || en : en) || zh || en;
 
 /**
- * Alarms: the engine's hook on the ingestion batches, the lists and counts of the alarm pages,
- * processing (scoped to the caller's devices, in the operation log), the live events and e-mails.
+ * Alarms: what the alarm stage of the telemetry pipeline started or ended told to the live channel
+ * and by e-mail, the lists and counts of the alarm pages, processing (scoped to the caller's
+ * devices, in the operation log).
  */
 export class AlarmService {
-  readonly engine: AlarmEngine;
-
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
     private readonly mailer?: AlarmMailer,
-    engineOpts: EngineOptions = DEFAULT_ENGINE,
-  ) {
-    this.engine = new AlarmEngine(engineOpts);
-    bus.on('devicetype.changed', ({ typeId }) => this.engine.invalidateRules(typeId));
-  }
+  ) {}
 
-  // ---- ingestion hook (IngestService's BatchHook) -------------------------------------------------
-
-  apply(tx: Executor, batch: EngineBatch) {
-    return this.engine.apply(tx, batch);
-  }
-
-  failed(batch: EngineBatch): void {
-    this.engine.failed(batch);
-  }
-
-  /** A batch committed: its alarm changes go to the live channel and the mailer. */
-  committed(batch: EngineBatch): void {
-    const changes = this.engine.takeCommitted(batch);
+  /**
+   * The alarms a committed ingestion batch started or ended (the alarm stage, telemetry/
+   * alarm.engine.ts) go to the live channel and the mailer.
+   */
+  announce(changes: { event: 'started' | 'ended'; id: number }[]): void {
     if (changes.length === 0) return;
-    void this.announce(changes).catch((err) => this.log.error({ err }, 'alarm announcement failed'));
+    void this.tell(changes).catch((err) => this.log.error({ err }, 'alarm announcement failed'));
   }
 
-  private async announce(changes: { event: 'started' | 'ended'; id: number }[]) {
+  private async tell(changes: { event: 'started' | 'ended'; id: number }[]) {
     const rows = new Map((await repo.alarmsByIds(this.db, changes.map((c) => c.id))).map((r) => [r.id, toDto(r)]));
     const started = changes.filter((c) => c.event === 'started').flatMap((c) => rows.get(c.id) ?? []);
     const ended = changes.filter((c) => c.event === 'ended').flatMap((c) => rows.get(c.id) ?? []);

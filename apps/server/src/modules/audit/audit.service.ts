@@ -1,20 +1,13 @@
-import { auditEntityOf, type AuditAction, type LoginLogDto, type OperationLogDto, type Page } from '@iot/contract';
+import { auditEntityOf, type LoginLogDto, type OperationLogDto, type Page } from '@iot/contract';
 import type { z } from 'zod';
 import type { loginLogQuerySchema, operationLogQuerySchema } from '@iot/contract';
 import type { Db, Executor } from '../../db/client.js';
 import { scopeOf } from '../../lib/scope.js';
 import { summarize } from '../../lib/summary.js';
-import type { AuthContext, ClientInfo } from '../auth/auth.service.js';
+import type { Actor, AuthContext, ClientInfo } from '../../lib/caller.js';
 import * as repo from './audit.repo.js';
 
-/** Who does what, from where: passed by routes to services, which log inside their transaction. */
-export interface Actor extends AuthContext {
-  action: AuditAction;
-  ip: string;
-  userAgent: string;
-  /** Set when the service has written its log row. */
-  markWritten(): void;
-}
+export type { Actor };
 
 const NAME_MAX = 128;
 /** An object's name as the log keeps it: trimmed, at most 128 characters. */

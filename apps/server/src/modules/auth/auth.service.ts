@@ -4,7 +4,8 @@ import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
-import { dummyHash, verifyPassword } from '../../lib/password.js';
+import { dummyHash, verifyPassword } from '../../db/password.js';
+import type { AuthContext, ClientInfo } from '../../lib/caller.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import * as repo from './auth.repo.js';
 import { SessionCache, type CachedSession } from './session-cache.js';
@@ -12,29 +13,7 @@ import { SessionCache, type CachedSession } from './session-cache.js';
 export const CAPTCHA_TTL_SECONDS = 120;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface ClientInfo {
-  ip: string;
-  userAgent: string;
-}
-
-/** What an authenticated request knows about its caller. */
-export interface AuthContext {
-  sessionId: number;
-  userId: number;
-  username: string;
-  type: number;
-  /** Materialised ancestry of the user, for subtree scoping. */
-  path: string;
-  roleId: number;
-  role: string;
-  language: string;
-  /**
-   * The role's permission codes, read with the session in the same query (a sub-user's request
-   * then checks its route's code without a second query). Absent where a context is built
-   * otherwise: the permission check reads them itself.
-   */
-  codes?: readonly string[];
-}
+export type { AuthContext, ClientInfo };
 
 export class AuthService {
   /** Sessions read by recent requests (app.ts feeds it the database's `auth_changed`). */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DOWNLINK_KIND, REPLY_KIND, UPLINK_KINDS, isOwnClientId, parseDeviceTopic } from '@iot/contract';
-import type { IngestService } from '../../ingest/ingest.service.js';
+import type { IngestService } from '../../telemetry/ingest.service.js';
 
 /** What a client asks the broker for: publish (write), subscribe, or receive a message (read). */
 export type BrokerAccess = 'publish' | 'subscribe' | 'read' | 'other';

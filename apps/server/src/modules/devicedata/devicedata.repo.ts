@@ -6,7 +6,7 @@ import { pageAndTotal } from '../../lib/paging.js';
 import { boundTime } from '../../lib/sql.js';
 import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
 
-// Reads of what ingestion wrote (src/ingest writes these tables; this module reads them).
+// Reads of what ingestion wrote (src/telemetry writes these tables; this module reads them).
 
 /** A device's newest value of each parameter, by semaphore id. */
 export async function latestValues(db: Executor, deviceId: number) {

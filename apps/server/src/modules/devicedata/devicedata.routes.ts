@@ -5,6 +5,7 @@ import { findHostile } from '../../lib/hostile.js';
 import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
+import type { HttpUplink } from '../../telemetry/transports/http.js';
 import type { DeviceDataService } from './devicedata.service.js';
 
 /** `Authorization: Basic base64(sn:secret)` of an HTTP device. */
@@ -43,10 +44,11 @@ function refusedBody(req: FastifyRequest, err: FastifyError | AppError): { parse
 const JSON_TYPE = /^\s*application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
 /**
- * Device data: the HTTP uplink devices without MQTT use (docs/PROTOCOL.md), the latest values of
- * a device and the device log.
+ * Device data: the HTTP uplink devices without MQTT use (docs/PROTOCOL.md; the telemetry
+ * pipeline's HTTP transport, telemetry/transports/http.ts), the latest values of a device and the
+ * device log.
  */
-export const deviceDataRoutes: FastifyPluginAsync<{ data: DeviceDataService }> = async (app, { data }) => {
+export const deviceDataRoutes: FastifyPluginAsync<{ data: DeviceDataService; uplink: HttpUplink }> = async (app, { data, uplink }) => {
   /** Uplink requests that reached the handler (their refusals are the handler's own). */
   const handled = new WeakSet<FastifyRequest>();
   route(
@@ -59,7 +61,7 @@ export const deviceDataRoutes: FastifyPluginAsync<{ data: DeviceDataService }> =
         reply.header('www-authenticate', 'Basic realm="devices"');
         throw new AppError(ErrorCode.BAD_CREDENTIALS, 'device credentials required: Basic base64(sn:secret)');
       }
-      const result = await data.httpUplink(credentials.sn, credentials.secret, req.params.kind, req.body);
+      const result = await uplink.uplink(credentials.sn, credentials.secret, req.params.kind, req.body);
       if (!result) {
         reply.header('www-authenticate', 'Basic realm="devices"');
         throw new AppError(ErrorCode.BAD_CREDENTIALS, 'unknown device or wrong secret');
@@ -79,7 +81,7 @@ export const deviceDataRoutes: FastifyPluginAsync<{ data: DeviceDataService }> =
     const credentials = basicCredentials(req.headers.authorization);
     if (!credentials) return;
     const kind = String((req.params as { kind?: unknown } | undefined)?.kind ?? '');
-    await data.httpRefused(credentials.sn, credentials.secret, kind, body.parsed).catch((e: unknown) => {
+    await uplink.refused(credentials.sn, credentials.secret, kind, body.parsed).catch((e: unknown) => {
       req.log.error({ err: e }, 'refused uplink not recorded');
     });
   });

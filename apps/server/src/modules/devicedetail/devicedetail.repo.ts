@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.js';
-import { deviceCommands, users } from '../../db/schema/index.js';
+import type { Executor } from '../../db/client.js';
+import { deviceCommands, numericValue, users } from '../../db/schema/index.js';
 
 /**
  * Reads of a device's past: history rows, downsampled chart series and energy, all over the
@@ -65,17 +65,6 @@ export async function historyRows(db: Executor, f: RangeFilter, max: number) {
   return rowsOf<{ ts: Date | string; values: Record<string, unknown> }>(res).map((r) => ({ ts: new Date(r.ts), values: r.values }));
 }
 
-/**
- * A value as a number for charts: numbers, booleans as 0/1, numeric text (enum values); else null.
- * jsonb casts straight to float8 / bool (no detour through text): this runs once per message and
- * series.
- */
-const numeric = (v: SQL) => sql`case jsonb_typeof(${v})
-  when 'number' then (${v})::float8
-  when 'boolean' then (${v})::bool::int::float8
-  when 'string' then case when (${v} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${v} #>> '{}')::float8 end
-end`;
-
 export interface BucketRow {
   semaphoreId: string;
   bucket: number;
@@ -125,7 +114,7 @@ export async function chartBuckets(
   );
   const n = f.semaphoreIds.length;
   const each = (fn: (i: number) => string, sep = ', ') => sql.raw(Array.from({ length: n }, (_, i) => fn(i)).join(sep));
-  const xs = sql.join(f.semaphoreIds.map((id, i) => sql`${numeric(sql`t.vals -> ${id}::text`)} as ${sql.raw(`x${i}`)}`), sql`, `);
+  const xs = sql.join(f.semaphoreIds.map((id, i) => sql`${numericValue(sql`t.vals -> ${id}::text`)} as ${sql.raw(`x${i}`)}`), sql`, `);
   const res = await db.execute(sql`
     with r as materialized (
       select floor((ms - ${fromMs}) / ${f.bucketMs})::int as bucket, ms, ${each((i) => `x${i}`)}
@@ -180,67 +169,6 @@ export async function rollupBuckets(
 export async function rolledDays(db: Executor, from: string, to: string): Promise<string[]> {
   const res = await db.execute(sql`select day::text as day from telemetry_rollup_days where day >= ${from}::date and day <= ${to}::date order by day`);
   return rowsOf<{ day: string }>(res).map((r) => r.day);
-}
-
-/** Days with telemetry partitions that need a (first or final) rollup, oldest first. */
-export async function daysToRoll(db: Executor, f: { days: string[]; finalBefore: string }): Promise<{ day: string; final: boolean }[]> {
-  if (f.days.length === 0) return [];
-  const res = await db.execute(sql`
-    select d.day::text as day, d.day < ${f.finalBefore}::date as final
-    from unnest(${sql`array[${sql.join(f.days.map((d) => sql`${d}`), sql`, `)}]::date[]`}) d(day)
-    left join telemetry_rollup_days r on r.day = d.day
-    where r.day is null or (not r.final and d.day < ${f.finalBefore}::date)
-    order by d.day`);
-  return rowsOf<{ day: string; final: boolean }>(res);
-}
-
-/**
- * Rolls up one UTC day of every device in one statement (replacing an earlier rollup of it):
- * per device, ten-minute bucket and numeric value, the minimum and maximum with their times.
- */
-export async function rollupDay(db: Db, day: string, final: boolean): Promise<number> {
-  return db.transaction(async (tx) => {
-    const start = `${day}T00:00:00Z`;
-    await tx.execute(sql`delete from telemetry_rollup where bucket >= ${start}::timestamptz and bucket < ${start}::timestamptz + interval '1 day'`);
-    const res = await tx.execute(sql`
-      insert into telemetry_rollup (device_id, bucket, mm)
-      select device_id, bucket, jsonb_object_agg(k, jsonb_build_array(lo[1], lo[2], hi[1], hi[2]))
-      from (
-        select t.device_id, to_timestamp(floor(extract(epoch from t.ts) / 600) * 600) as bucket, e.key as k,
-          min(array[x.v, x.ms]) as lo, max(array[x.v, x.ms]) as hi
-        from telemetry t
-        cross join lateral jsonb_each(t.vals) as e(key, value)
-        cross join lateral (select ${numeric(sql`e.value`)} as v, extract(epoch from t.ts)::float8 * 1000 as ms) x
-        where t.ts >= ${start}::timestamptz and t.ts < ${start}::timestamptz + interval '1 day' and x.v is not null
-        group by 1, 2, 3
-      ) s
-      join devices d on d.id = s.device_id
-      group by device_id, bucket`);
-    await tx.execute(sql`delete from telemetry_rollup_hour where bucket >= ${start}::timestamptz and bucket < ${start}::timestamptz + interval '1 day'`);
-    await tx.execute(sql`
-      insert into telemetry_rollup_hour (device_id, bucket, mm)
-      select device_id, hour, jsonb_object_agg(k, jsonb_build_array(lo[1], lo[2], hi[1], hi[2]))
-      from (
-        select r.device_id, date_trunc('hour', r.bucket) as hour, e.key as k,
-          min(array[(e.value ->> 0)::float8, (e.value ->> 1)::float8]) as lo,
-          max(array[(e.value ->> 2)::float8, (e.value ->> 3)::float8]) as hi
-        from telemetry_rollup r cross join lateral jsonb_each(r.mm) as e(key, value)
-        where r.bucket >= ${start}::timestamptz and r.bucket < ${start}::timestamptz + interval '1 day'
-        group by 1, 2, 3
-      ) s
-      group by device_id, hour`);
-    await tx.execute(sql`
-      insert into telemetry_rollup_days (day, final, rolled_at) values (${day}::date, ${final}, now())
-      on conflict (day) do update set final = excluded.final, rolled_at = excluded.rolled_at`);
-    return (res as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (res as unknown as { affectedRows?: number }).affectedRows ?? 0;
-  });
-}
-
-/** Rollups of days dropped by the telemetry retention. */
-export async function pruneRollups(db: Executor, before: string) {
-  await db.execute(sql`delete from telemetry_rollup where bucket < ${before}::timestamptz`);
-  await db.execute(sql`delete from telemetry_rollup_hour where bucket < ${before}::timestamptz`);
-  await db.execute(sql`delete from telemetry_rollup_days where day < ${before}::date`);
 }
 
 export interface EnergyRow {

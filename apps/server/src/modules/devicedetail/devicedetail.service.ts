@@ -18,8 +18,8 @@ import {
 import type { z } from 'zod';
 import type { chartQuerySchema, energyQuerySchema, historyExportQuerySchema, historyQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { checkValue, type Value } from '../../ingest/decode.js';
-import type { CommandRow, CommandService } from '../../ingest/commands.js';
+import { checkValue, type Value } from '../../telemetry/decode.js';
+import type { CommandRow, CommandService } from '../../telemetry/commands.js';
 import { invalid, refuse } from '../../lib/errors.js';
 import { ErrorCode } from '@iot/contract';
 import { writeSheet, neutralizeCell } from '../../lib/sheet.js';
@@ -35,7 +35,7 @@ type ExportQuery = z.output<typeof historyExportQuerySchema>;
 type ChartQuery = z.output<typeof chartQuerySchema>;
 type EnergyQuery = z.output<typeof energyQuerySchema>;
 
-/** Width of the rollup buckets (history.rollup.ts). */
+/** Width of the rollup buckets (telemetry/history.rollup.ts). */
 export const ROLLUP_MS = 600_000;
 /** Ranges this long or longer read the rollups even when the limit would allow finer buckets. */
 const ROLLUP_FROM_SPAN_MS = 2 * 86_400_000;
@@ -247,7 +247,7 @@ export class DeviceDetailService {
    * bucket gives its minimum and maximum (one point when they are the same message), so a
    * series never has more than `points` points and keeps every peak and trough of its range.
    * Buckets of ten minutes or more read the ten-minute rollups of the days already rolled up
-   * (history.rollup.ts) and the messages only for the rest (today, the range's ragged ends), so
+   * (telemetry/history.rollup.ts) and the messages only for the rest (today, the range's ragged ends), so
    * a year costs about as much as a week. A zoomed chart asks again for its window and gets
    * finer data.
    */

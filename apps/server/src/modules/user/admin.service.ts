@@ -14,7 +14,7 @@ import type {
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
-import { hashPassword } from '../../lib/password.js';
+import { hashPassword } from '../../db/password.js';
 import { inScope, isSuper, scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';

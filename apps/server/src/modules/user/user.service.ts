@@ -10,7 +10,7 @@ import {
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, invalid } from '../../lib/errors.js';
-import { hashPassword } from '../../lib/password.js';
+import { hashPassword } from '../../db/password.js';
 import { audit, auditNothing, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
 import type { PermissionService } from '../permission/permission.service.js';

@@ -1,5 +1,8 @@
 import { hash, verify } from '@node-rs/argon2';
 
+// The format of users.password_hash: here, beside the schema, because the seed (which creates the
+// super administrator) and the auth and user services all write or verify it.
+
 // argon2id with the OWASP-recommended minimum (19 MiB, 2 passes, 1 lane).
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

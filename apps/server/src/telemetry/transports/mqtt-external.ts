@@ -1,10 +1,10 @@
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { DOWNLINK_KIND, REPLY_KIND, TOPIC_ROOT, UPLINK_KINDS, deviceTopic, parseDeviceTopic } from '@iot/contract';
-import type { Config } from '../config.js';
-import type { CommandService } from '../ingest/commands.js';
-import type { IngestDevice, IngestService } from '../ingest/ingest.service.js';
-import { replyTo } from '../ingest/replies.js';
+import type { Config } from '../../config.js';
+import type { CommandService } from '../commands.js';
+import type { IngestDevice, IngestService } from '../ingest.service.js';
+import { replyTo } from '../replies.js';
 
 export interface ExternalBrokerOptions {
   /** `mqtt://`, `mqtts://`, `ws://`, `wss://` (credentials in it are used unless `username` is given). */

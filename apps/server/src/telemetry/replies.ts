@@ -1,5 +1,5 @@
 import type { RejectedValue, Reply } from '@iot/contract';
-import type { UplinkOutcome } from './ingest.service.js';
+import type { UplinkOutcome } from './message.js';
 
 /**
  * What the console answers on `dev/<sn>/reply` to one MQTT message (docs/PROTOCOL.md "Replies"):

@@ -6,9 +6,9 @@ import { WebSocketServer, createWebSocketStream } from 'ws';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { DOWNLINK_KIND, REPLY_KIND, UPLINK_KINDS, deviceTopic, isOwnClientId, parseDeviceTopic, type Reply } from '@iot/contract';
-import type { CommandService } from '../ingest/commands.js';
-import type { IngestDevice, IngestService, UplinkOutcome } from '../ingest/ingest.service.js';
-import { replyTo } from '../ingest/replies.js';
+import type { CommandService } from '../commands.js';
+import type { IngestDevice, IngestService, UplinkOutcome } from '../ingest.service.js';
+import { replyTo } from '../replies.js';
 import { PacketGate, type GateRefusal } from './mqtt-gate.js';
 
 export interface EmbeddedBroker {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { isNumericType, type AlarmComparison } from '@iot/contract';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '../db/client.js';
 import * as repo from './alarm.repo.js';
 import type { AlarmEnd, AlarmStart, RuleRow } from './alarm.repo.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.js';
-import * as repo from './devicedetail.repo.js';
+import type { Db } from '../db/client.js';
+import * as repo from './rollup.repo.js';
 
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
