@@ -6,6 +6,8 @@ import tseslint from 'typescript-eslint';
 
 /** Only repositories talk SQL: services and routes go through *.repo.ts. */
 const NO_SQL = { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'SQL lives in *.repo.ts' };
+/** lib/query/ holds the repositories' shared query pieces (paging, keyset, visibility): only repositories use them. */
+const NO_QUERY = { regex: '(^|/)lib/query/', message: 'lib/query/ is for *.repo.ts: call the module’s service' };
 /** A repository is its module's own: others call the module's service. */
 const NO_REPO = {
   regex: '\\.repo(\\.js)?$',
@@ -131,23 +133,14 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
-    ignores: [
-      // list helpers: being rewritten in #31
-      'apps/server/src/lib/paging.ts',
-      'apps/server/src/lib/keyset.ts',
-      'apps/server/src/lib/sql.ts',
-      'apps/server/src/lib/device-search.ts',
-      // The repositories' visibility predicates, built on the list helpers' Bind and Resolution:
-      // they leave lib/ with that rewrite.
-      'apps/server/src/lib/visibility.ts',
-      'apps/server/src/**/*.test.ts',
-    ],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, NO_REPO, NO_MODULES] }] },
+    // lib/query/ is the repositories' shared SQL (paging, keyset, visibility, filters).
+    ignores: ['apps/server/src/lib/query/**', 'apps/server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, NO_REPO, NO_MODULES, NO_QUERY] }] },
   },
   {
     files: ['apps/server/src/modules/**/*.ts'],
     ignores: ['apps/server/src/modules/**/*.repo.ts', 'apps/server/src/modules/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_PLUGINS, FOREIGN_REPO] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_PLUGINS, FOREIGN_REPO, NO_QUERY] }] },
   },
   {
     files: ['apps/server/src/modules/**/*.repo.ts'],
@@ -159,7 +152,7 @@ export default tseslint.config(
     // exemptions are commented where they are taken.)
     files: ['apps/server/src/telemetry/**/*.ts', 'apps/server/src/demo/**/*.ts'],
     ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, MODULE_VIA_SERVICE, NO_PLUGINS, FOREIGN_REPO] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, MODULE_VIA_SERVICE, NO_PLUGINS, FOREIGN_REPO, NO_QUERY] }] },
   },
   {
     files: ['apps/server/src/telemetry/**/*.repo.ts', 'apps/server/src/demo/**/*.repo.ts'],
@@ -167,7 +160,7 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/modules/**/*.routes.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_REPO, NO_DB] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SQL, OTHER_MODULE, NO_REPO, NO_DB, NO_QUERY] }] },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],

@@ -1,4 +1,3 @@
-import { sql, type SQL } from 'drizzle-orm';
 import { wellFormed } from './hostile.js';
 
 /** Escapes LIKE wildcards so user input matches literally. */
@@ -32,9 +31,4 @@ export function stripNulDeep<T>(value: T): T {
 export function sentValues<T extends object>(set: T): Partial<T> | undefined {
   const entries = Object.entries(set).filter(([, v]) => v !== undefined);
   return entries.length > 0 ? (Object.fromEntries(entries) as Partial<T>) : undefined;
-}
-
-/** An instant as a bound value: its ISO text cast to timestamptz (the same on PostgreSQL and PGlite). */
-export function boundTime(at: Date | string): SQL {
-  return sql`${new Date(at).toISOString()}::timestamptz`;
 }

@@ -171,6 +171,6 @@ export const devicePresence = pgTable(
   },
   // Newest first with never-seen devices last; read backwards it is oldest first, never-seen first
   // (the stalest devices): both orders of the list's "last seen" column from one index.
-  // (drizzle writes `desc` as `DESC NULLS LAST` for both columns: lib/keyset.ts keysetOrder matches it.)
+  // (drizzle writes `desc` as `DESC NULLS LAST` for both columns: lib/query/keyset.ts keysetOrder matches it.)
   (t) => [index('device_presence_seen_idx').on(t.lastSeenAt.desc().nullsLast(), t.deviceId.desc())],
 );

@@ -10,11 +10,12 @@ import {
   projectUsers,
   userEmails,
 } from '../../db/schema/index.js';
-import { boundTime, escapeLike } from '../../lib/sql.js';
-import { userActive, visibleOwned } from '../../lib/visibility.js';
-import { pageAndTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
-import { deviceTextLike } from '../../lib/device-search.js';
+import { escapeLike } from '../../lib/sql.js';
+import { boundTime } from '../../lib/query/filters.js';
+import { userActive, visibleOwned } from '../../lib/query/visibility.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
+import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
+import { deviceTextLike } from '../../lib/query/filters.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 

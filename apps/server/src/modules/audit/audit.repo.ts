@@ -3,9 +3,10 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { AUDIT_ACTIONS, type EndpointParsedQuery, type auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { loginLogs, operationLogs, roles, users } from '../../db/schema/index.js';
-import { boundTime, escapeLike, stripNul } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/paging.js';
-import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { escapeLike, stripNul } from '../../lib/sql.js';
+import { boundTime } from '../../lib/query/filters.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
+import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 
 export type OperationLogRow = typeof operationLogs.$inferInsert;
 

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, like, lt, ne, sql } from 'drizzle-orm';
 import { SUPERADMIN, type LoginResult, type SessionEndReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { escapeLike, stripNul } from '../../lib/sql.js';
-import { userActive } from '../../lib/visibility.js';
+import { userActive } from '../../lib/query/visibility.js';
 import {
   captchas,
   loginLogs,

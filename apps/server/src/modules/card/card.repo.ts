@@ -3,8 +3,8 @@ import type { EndpointParsedQuery, cardApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { userActive, visibleDevices, visibleOwned } from '../../lib/visibility.js';
-import { pageAndTotal } from '../../lib/paging.js';
+import { userActive, visibleDevices, visibleOwned } from '../../lib/query/visibility.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 

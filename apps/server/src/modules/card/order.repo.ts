@@ -3,7 +3,7 @@ import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/con
 import type { Executor } from '../../db/client.js';
 import { cardOrderItems, cardOrders, cardPaymentEvents, simCards } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/paging.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
 
 export type OrderFilter = EndpointParsedQuery<typeof cardOrderApi.list> & { scopePath?: string };
 

@@ -3,12 +3,12 @@ import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/paging.js';
-import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
+import { keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 
-export { visibleDevices } from '../../lib/visibility.js';
-import { visibleDevices } from '../../lib/visibility.js';
-import { deviceTextLike } from '../../lib/device-search.js';
+export { visibleDevices } from '../../lib/query/visibility.js';
+import { visibleDevices } from '../../lib/query/visibility.js';
+import { deviceTextLike } from '../../lib/query/filters.js';
 
 const columns = {
   id: devices.id,

@@ -2,9 +2,9 @@ import { and, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { DeviceLogKind, ListCursor } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { deviceLatest, deviceLogs, devices } from '../../db/schema/index.js';
-import { pageAndTotal } from '../../lib/paging.js';
-import { boundTime } from '../../lib/sql.js';
-import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/keyset.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
+import { boundTime } from '../../lib/query/filters.js';
+import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 
 // Reads of what ingestion wrote (src/telemetry writes these tables; this module reads them).
 

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, like, notInArray, or, sql, type SQL
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
 import { escapeLike, sentValues } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/paging.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
 
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).

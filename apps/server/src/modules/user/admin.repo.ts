@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/paging.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
 
 const parent = alias(users, 'parent');
 

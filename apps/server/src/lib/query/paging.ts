@@ -1,5 +1,5 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import type { Executor } from '../../db/client.js';
 
 /**
  * Lists count their matches up to this many; past it a list answers `total: COUNT_CAP,

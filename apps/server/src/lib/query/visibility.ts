@@ -1,6 +1,6 @@
 import { like, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { devices } from '../db/schema/index.js';
-import { escapeLike } from './sql.js';
+import { devices } from '../../db/schema/index.js';
+import { escapeLike } from '../sql.js';
 
 /**
  * Rows owned by a line (`owner_path`) and optionally put in a project that a caller sees: owned

@@ -1,5 +1,10 @@
-import { like, type SQLWrapper } from 'drizzle-orm';
-import { devices } from '../db/schema/index.js';
+import { like, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { devices } from '../../db/schema/index.js';
+
+/** An instant as a bound value: its ISO text cast to timestamptz (the same on PostgreSQL and PGlite). */
+export function boundTime(at: Date | string): SQL {
+  return sql`${new Date(at).toISOString()}::timestamptz`;
+}
 
 /**
  * Devices whose name, SN, IMEI or SIM number contains `pattern` (a LIKE pattern, already escaped):

@@ -1,6 +1,6 @@
 import { and, asc, desc, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
-import { refuse } from './errors.js';
+import { refuse } from '../errors.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
