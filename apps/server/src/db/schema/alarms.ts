@@ -72,6 +72,10 @@ export const alarms = pgTable(
     index('alarms_project_idx').on(t.projectId, t.startedAt),
     index('alarms_untreated_idx').on(t.startedAt).where(sql`state = 'untreated'`),
     index('alarms_level_idx').on(t.level, t.startedAt),
+    // The list's other sorts, each (column, id) read either way (lib/query/keyset.ts).
+    index('alarms_level_id_idx').on(t.level, t.id),
+    index('alarms_ended_idx').on(t.endedAt, t.id),
+    index('alarms_processed_idx').on(t.processedAt, t.id),
     check('alarms_level_chk', sql`level between 1 and 4`),
     check('alarms_state_chk', inList('state', ALARM_STATES)),
     check('alarms_source_chk', inList('source', ALARM_SOURCES)),

@@ -135,7 +135,10 @@ export const devices = pgTable(
     index('devices_parent_idx').on(t.parentId),
     index('devices_online_idx').on(t.online),
     index('devices_enabled_idx').on(t.enabled),
-    index('devices_warning_idx').on(t.warningLevel),
+    // (warning_level, id), (updated_at, id): the list's sorts read either way. Ingestion never
+    // writes updated_at, and warning_level was indexed already: its updates stay as HOT as before.
+    index('devices_warning_idx').on(t.warningLevel, t.id),
+    index('devices_updated_idx').on(t.updatedAt, t.id),
     // (created_at, id): an import writes thousands of devices with one created_at; the list's
     // default order (created_at, id) comes from the index instead of sorting every tie.
     index('devices_created_idx').on(t.createdAt, t.id),

@@ -20,11 +20,13 @@ export interface Keyset {
   id: AnyColumn;
   kind: 'timestamp' | 'text' | 'integer';
   /**
-   * The column may be null, and where the nulls come: `last` in both orders, or `lastWhenDesc`
-   * (last descending, first ascending: one index `(column desc nulls last, id desc nulls last)`
-   * read either way). Such a list is read in up to two runs (`keysetRuns`), each a range of the index.
+   * The column may be null, and where the nulls come: `high` (PostgreSQL's default: a null sorts
+   * above every value, last ascending and first descending: "not yet ended" is the latest), or
+   * `lastWhenDesc` (last descending, first ascending: "never seen" is the stalest). Either way one
+   * index `(column, id)` in that order serves both directions, and the list is read in up to two
+   * runs (`keysetRuns`), each a range of the index.
    */
-  nulls?: 'last' | 'lastWhenDesc';
+  nulls?: 'high' | 'lastWhenDesc';
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -81,9 +83,9 @@ function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
  */
 export function keysetOrder(k: Keyset): SQL[] {
   const dir = k.order === 'asc' ? asc : desc;
-  if (!k.nulls) return [dir(k.column), dir(k.id)];
-  const nulls = k.nulls === 'lastWhenDesc' && k.order === 'asc' ? sql`nulls first` : sql`nulls last`;
-  return [sql`${dir(k.column)} ${nulls}`, k.nulls === 'lastWhenDesc' ? sql`${dir(k.id)} ${nulls}` : dir(k.id)];
+  if (!k.nulls || k.nulls === 'high') return [dir(k.column), dir(k.id)];
+  const nulls = k.order === 'asc' ? sql`nulls first` : sql`nulls last`;
+  return [sql`${dir(k.column)} ${nulls}`, sql`${dir(k.id)} ${nulls}`];
 }
 
 /**
@@ -98,9 +100,8 @@ function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
   const isNull = sql`${k.column} is null`;
   const notNull = sql`${k.column} is not null`;
   const nullsAfter = sql`${isNull} and ${k.id} ${k.order === 'desc' ? sql`<` : sql`>`} ${id}`;
-  if (k.nulls === 'last' || k.order === 'desc') {
-    return typed ? [rowsAfter(k, typed, id), isNull] : [nullsAfter];
-  }
+  const nullsComeLast = k.nulls === 'high' ? k.order === 'asc' : k.order === 'desc';
+  if (nullsComeLast) return typed ? [rowsAfter(k, typed, id), isNull] : [nullsAfter];
   return typed ? [rowsAfter(k, typed, id)] : [nullsAfter, notNull];
 }
 

@@ -121,7 +121,7 @@ type AlarmSort = (typeof ALARM_SORTS)[number];
 
 /**
  * The list's order as a keyset (its ORDER BY and `after` / `next`); ended and processed are null
- * until they happen and come last either way.
+ * until they happen, and a null sorts as the latest: first descending, last ascending.
  */
 function alarmKeyset(f: { sort: AlarmSort; order: 'asc' | 'desc' }): Keyset {
   const base = { sort: f.sort, order: f.order, id: alarms.id };
@@ -130,7 +130,7 @@ function alarmKeyset(f: { sort: AlarmSort; order: 'asc' | 'desc' }): Keyset {
       return { ...base, column: alarms.startedAt, kind: 'timestamp' };
     case 'endedAt':
     case 'processedAt':
-      return { ...base, column: alarms[f.sort], kind: 'timestamp', nulls: 'last' };
+      return { ...base, column: alarms[f.sort], kind: 'timestamp', nulls: 'high' };
     case 'level':
       return { ...base, column: alarms.level, kind: 'integer' };
     case 'device':
