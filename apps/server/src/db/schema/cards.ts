@@ -54,14 +54,17 @@ export const simCards = pgTable(
   (t) => [
     index('sim_cards_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('sim_cards_project_idx').on(t.projectId),
-    index('sim_cards_expires_idx').on(t.expiresAt),
+    // The list's sorts, each (column, id) read either way; expiry also answers the expiring filter.
+    index('sim_cards_expires_idx').on(t.expiresAt, t.id),
+    index('sim_cards_activated_idx').on(t.activatedAt, t.id),
+    index('sim_cards_status_idx').on(t.status, t.id),
     // One card per phone number and per IMSI, platform-wide like the ICCID: the carrier calls
     // address a card by them, so a second card with another line's number would reach that
     // line's SIM through the shared carrier account.
     index('sim_cards_msisdn_idx').on(t.msisdn),
     uniqueIndex('sim_cards_msisdn_uq').on(t.msisdn).where(sql`msisdn <> ''`),
     uniqueIndex('sim_cards_imsi_uq').on(t.imsi).where(sql`imsi <> ''`),
-    index('sim_cards_created_idx').on(t.createdAt),
+    index('sim_cards_created_idx').on(t.createdAt, t.id),
     check('sim_cards_status_chk', inList('status', CARD_STATUSES)),
     check('sim_cards_carrier_chk', inList('carrier', CARD_CARRIERS)),
   ],
@@ -124,7 +127,9 @@ export const cardOrders = pgTable(
   },
   (t) => [
     index('card_orders_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
-    index('card_orders_created_idx').on(t.createdAt),
+    index('card_orders_created_idx').on(t.createdAt, t.id),
+    index('card_orders_paid_idx').on(t.paidAt, t.id),
+    index('card_orders_amount_idx').on(t.amountCents, t.id),
     index('card_orders_unpaid_idx').on(t.payBefore).where(sql`status = 'unpaid'`),
     check('card_orders_status_chk', inList('status', ORDER_STATUSES)),
     check('card_orders_kind_chk', inList('kind', ORDER_KINDS)),

@@ -80,9 +80,9 @@ function filterOf(f: CardFilter) {
 
 function orderOf(f: Pick<CardFilter, 'sort' | 'order'>) {
   const dir = f.order === 'asc' ? asc : desc;
-  // Cards without an expiry date sort last either way.
-  const key = f.sort === 'expiresAt' || f.sort === 'activatedAt' ? sql`${simCards[f.sort]} ${sql.raw(f.order === 'asc' ? 'asc' : 'desc')} nulls last` : dir(simCards[f.sort]);
-  return [key, dir(simCards.id)];
+  // A card not yet activated or without an expiry date sorts as the latest (PostgreSQL's null
+  // order: last ascending, first descending), so one (column, id) index serves both directions.
+  return [dir(simCards[f.sort]), dir(simCards.id)];
 }
 
 export async function listCards(db: Executor, f: CardFilter & { page: number; limit: number }) {
