@@ -185,6 +185,14 @@ describe('lists at scale', () => {
     const all = await sns('sort=sn&order=asc&limit=100');
     expect(all).toHaveLength(95);
     for (const page of [2, 5, 9, 10]) expect(await sns(`sort=sn&order=asc&limit=10&page=${page}`)).toEqual(all.slice((page - 1) * 10, page * 10));
+    // The total, whether the page tells it (the last, partly filled one) or it is counted (a full
+    // page, a page past the end, a page after a cursor).
+    const totalOf = async (query: string) => (await ok('admin', 'GET', `/device/list?q=deep-&${query}`)) as { total: number; exact: boolean; items: unknown[] };
+    expect(await totalOf('limit=10&page=10')).toMatchObject({ total: 95, exact: true, items: { length: 5 } });
+    expect(await totalOf('limit=5&page=19')).toMatchObject({ total: 95, exact: true, items: { length: 5 } });
+    expect(await totalOf('limit=10&page=11')).toMatchObject({ total: 95, exact: true, items: [] });
+    const first = await ok('admin', 'GET', '/device/list?q=deep-&limit=90');
+    expect(await totalOf(`limit=10&after=${encodeURIComponent(first.next)}`)).toMatchObject({ total: 95, items: { length: 5 } });
     // A change between two pages moves the rows at once.
     await db.execute(sql`delete from devices where sn = 'DEEP-001'`);
     expect(await sns('sort=sn&order=asc&limit=10&page=2')).toEqual(all.slice(11, 21));

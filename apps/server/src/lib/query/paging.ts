@@ -20,11 +20,22 @@ export async function cappedTotal(db: Executor, matches: SQLWrapper): Promise<{ 
   return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP };
 }
 
-/** A page's rows and its capped total, read side by side (two pooled connections). */
-export function pageAndTotal<R>(
+/**
+ * A page's rows and its capped total. The page is read first: when it is the list's last page
+ * (fewer rows than the limit, not after a cursor, and not past the end) it tells the total by
+ * itself, as a narrow search's or a small project's first page does, and nothing is counted.
+ */
+export async function pageAndTotal<R>(
   db: Executor,
+  f: { page: number; limit: number; after?: unknown },
   rows: PromiseLike<R[]>,
   matches: SQLWrapper,
 ): Promise<[R[], { total: number; exact: boolean }]> {
-  return Promise.all([rows, cappedTotal(db, matches)]);
+  const page = await rows;
+  const offset = (f.page - 1) * f.limit;
+  if (f.after === undefined && page.length < f.limit && (page.length > 0 || offset === 0)) {
+    const n = offset + page.length;
+    return [page, { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP }];
+  }
+  return [page, await cappedTotal(db, matches)];
 }

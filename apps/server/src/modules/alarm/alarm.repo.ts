@@ -146,6 +146,7 @@ export async function listAlarms(
   const filter = filterOf(f);
   const [rows, total] = await pageAndTotal(
     db,
+    f,
     keysetRows(
       keyset,
       f,

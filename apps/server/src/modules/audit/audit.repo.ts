@@ -50,6 +50,7 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   const keyset: Keyset = { sort: 'createdAt', order: f.order, column: operationLogs.createdAt, id: operationLogs.id, kind: 'timestamp' };
   const [rows, total] = await pageAndTotal(
     db,
+    f,
     keysetRows(
       keyset,
       f,
@@ -89,6 +90,7 @@ export async function listLoginLogs(db: Executor, f: LoginLogFilter) {
     f.scopePath ? db.select(fields).from(loginLogs).innerJoin(users, eq(users.id, loginLogs.userId)) : db.select(fields).from(loginLogs);
   const [rows, total] = await pageAndTotal(
     db,
+    f,
     keysetRows(
       keyset,
       f,

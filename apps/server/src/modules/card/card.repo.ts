@@ -89,6 +89,7 @@ export async function listCards(db: Executor, f: CardFilter & { page: number; li
   const where = filterOf(f);
   const [items, total] = await pageAndTotal(
     db,
+    f,
     db
       .select(columns(f.scopePath))
       .from(simCards)

@@ -52,6 +52,7 @@ export async function listOrders(db: Executor, f: OrderFilter) {
   const dir = f.order === 'asc' ? asc : desc;
   const [items, total] = await pageAndTotal(
     db,
+    f,
     db.select(columns).from(cardOrders).where(where).orderBy(dir(cardOrders[f.sort]), dir(cardOrders.id)).limit(f.limit).offset((f.page - 1) * f.limit),
     db.select({ one: sql`1` }).from(cardOrders).where(where),
   );

@@ -104,6 +104,7 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const byLastSeen = f.sort === 'lastSeenAt';
   const [rows, total] = await pageAndTotal(
     db,
+    f,
     keysetRows(
       keyset,
       f,

@@ -42,6 +42,7 @@ export async function listDeviceLogs(db: Executor, f: DeviceLogFilter) {
   const keyset: Keyset = { sort: 'createdAt', order: 'desc', column: deviceLogs.createdAt, id: deviceLogs.id, kind: 'timestamp' };
   const [rows, total] = await pageAndTotal(
     db,
+    f,
     keysetRows(
       keyset,
       f,

@@ -55,6 +55,7 @@ export async function listProjects(
   const dir = f.order === 'asc' ? asc : desc;
   const [items, total] = await pageAndTotal(
     db,
+    f,
     db
       .select(columns)
       .from(projects)

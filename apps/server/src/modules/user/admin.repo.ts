@@ -51,6 +51,7 @@ export async function listUsers(db: Executor, f: UserFilter) {
   const dir = f.order === 'asc' ? asc : desc;
   const [items, total] = await pageAndTotal(
     db,
+    f,
     db
       .select(userColumns)
       .from(users)
