@@ -19,6 +19,9 @@ const serverProject = (name: string, db: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Files and the tests inside each file run in a random order, so a test that leans on an earlier
+    // one fails. The banner prints the seed; `npx vitest run --sequence.seed=<seed>` replays an order.
+    sequence: { shuffle: { files: true, tests: true } },
     projects: [
       {
         test: {

@@ -97,14 +97,20 @@ describe('access control', () => {
 
   describe('hierarchy and scoping', () => {
     it('lists only the caller’s subtree, with filters and paging', async () => {
-      const alphaList = await ok('alpha', 'GET', '/user/list?kind=agent');
-      expect(alphaList.items.map((u: { username: string }) => u.username)).toEqual(['alpha-sub']);
-      const adminList = await ok('admin', 'GET', '/user/list?kind=user&limit=2&sort=username&order=asc');
-      expect(adminList.total).toBeGreaterThanOrEqual(3);
-      expect(adminList.items.map((u: { username: string }) => u.username)).toEqual(['alpha', 'alpha-sub']);
-      const filtered = await ok('admin', 'GET', '/user/list?kind=user&username=sub');
-      expect(filtered.items.map((u: { username: string }) => u.username)).toEqual(['alpha-sub']);
-      expect(filtered.items[0]).toMatchObject({ parentName: 'alpha', roleIdentification: 'BATTERYMANAGEMENT', locked: false });
+      // A subtree of its own: the users other tests add under alpha are not in it.
+      const { id: scope } = await ok('admin', 'POST', '/user/add', { username: 'scope', password: 'secret-pass', type: 1, roleId: ids.ADMIN });
+      tok.scope = await t.login('scope', 'secret-pass');
+      await ok('scope', 'POST', '/user/add', { username: 'scope-sub', password: 'secret-pass', type: 1, roleId: ids.BATTERY });
+      const scopeList = await ok('scope', 'GET', '/user/list?kind=agent');
+      expect(scopeList.items.map((u: { username: string }) => u.username)).toEqual(['scope-sub']);
+      const page = (order: string) => ok('admin', 'GET', `/user/list?kind=user&username=scope&limit=1&sort=username&order=${order}`);
+      const first = await page('asc');
+      expect(first.total).toBe(2);
+      expect(first.items.map((u: { username: string }) => u.username)).toEqual(['scope']);
+      expect((await page('desc')).items.map((u: { username: string }) => u.username)).toEqual(['scope-sub']);
+      const filtered = await ok('admin', 'GET', '/user/list?kind=user&username=e-sub');
+      expect(filtered.items.map((u: { username: string }) => u.username)).toEqual(['scope-sub']);
+      expect(filtered.items[0]).toMatchObject({ parentId: scope, parentName: 'scope', roleIdentification: 'BATTERYMANAGEMENT', locked: false });
     });
 
     it('moving a user moves its whole subtree', async () => {
@@ -146,8 +152,12 @@ describe('access control', () => {
     });
 
     it('a user manages its own emails without user-management permission', async () => {
-      await ok('alphaSub', 'POST', '/user/addemail', { userId: ids.alphaSub, email: 'own@example.com' });
-      expect((await call('alphaSub', 'GET', `/user/emaillist?id=${ids.alpha}`)).code).toBe(ErrorCode.NOT_FOUND);
+      // A user of its own: alpha-sub's three emails belong to the test above.
+      const { id } = await ok('alpha', 'POST', '/user/add', { username: 'own-mail', password: 'secret-pass', type: 1, roleId: ids.BATTERY });
+      tok.ownMail = await t.login('own-mail', 'secret-pass');
+      await ok('ownMail', 'POST', '/user/addemail', { userId: id, email: 'own@example.com' });
+      expect((await ok('ownMail', 'GET', `/user/emaillist?id=${id}`)).map((e: { email: string }) => e.email)).toEqual(['own@example.com']);
+      expect((await call('ownMail', 'GET', `/user/emaillist?id=${ids.alpha}`)).code).toBe(ErrorCode.NOT_FOUND);
     });
   });
 
@@ -272,6 +282,7 @@ describe('access control', () => {
     });
 
     it('filters by action, user and time, scoped to the caller’s subtree', async () => {
+      await ok('admin', 'POST', '/role/add', { name: 'Filtered', identification: 'FILTERED' });
       const mine = (await ok('alpha', 'GET', '/logs/list?limit=200')).items as any[];
       expect(mine.length).toBeGreaterThan(0);
       expect(mine.filter((l) => ['admin', 'beta'].includes(l.username))).toEqual([]);
