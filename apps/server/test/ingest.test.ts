@@ -380,7 +380,10 @@ describe('device ingestion', () => {
     // Four messages within one push period arrive as fewer updates, the newest value winning.
     expect(admin.received.filter((m) => m.type === LiveType.DEVICE_VALUES).length).toBeLessThan(4);
     expect(admin.received).toContainEqual(expect.objectContaining({ type: LiveType.DEVICE_STATUS, deviceId: d.id, online: true }));
-    await new Promise((r) => setTimeout(r, 300));
+    // The sub-user's socket got the same events in the same ticks; a heartbeat answered on it now
+    // comes after anything the server sent it for this device.
+    sub.send({ type: LiveType.HEARTBEAT, timestamp: Date.now() });
+    await expect.poll(() => sub.received.some((m) => m.type === LiveType.HEARTBEAT_ACK)).toBe(true);
     expect(sub.received.filter((m) => m.type === LiveType.DEVICE_VALUES || m.type === LiveType.DEVICE_STATUS)).toEqual([]);
     admin.ws.close();
     sub.ws.close();
@@ -399,10 +402,13 @@ describe('device ingestion', () => {
       t.app.commands.deliverPending(d),
     ]);
     await expect.poll(() => [...got].sort()).toEqual([queued.id, sent.id].sort());
-    await new Promise((r) => setTimeout(r, 200));
-    expect([...got].sort()).toEqual([queued.id, sent.id].sort());
+    // Deliveries to one device run one after the other: a command sent now is published after
+    // every delivery above, so a second copy of either would arrive before it.
+    const last = await t.app.commands.send(d, 'setParams', { '10000030': false }, { ttlMs: 60_000 });
+    await expect.poll(() => got.length).toBeGreaterThanOrEqual(3);
+    expect(got.slice(2)).toEqual([last.id]);
     const logged = (await api('GET', `/logs/devicelogs?sn=${d.sn}&kind=command&limit=50`)).data.items as { detail: { id: string; event: string } }[];
-    expect(logged.filter((l) => l.detail.event === 'sent').map((l) => l.detail.id).sort()).toEqual([queued.id, sent.id].sort());
+    expect(logged.filter((l) => l.detail.event === 'sent').map((l) => l.detail.id).sort()).toEqual([queued.id, sent.id, last.id].sort());
     c.end(true);
   });
 

@@ -194,7 +194,7 @@ describe('device protocol 1.1', () => {
     const d = await addDevice('P11-CMD');
     const listener = await connect(d.sn, d.secret, { clientId: `${d.sn}@cmd` });
     const got: string[] = [];
-    listener.on('message', (_t, p) => got.push(p.toString()));
+    listener.on('message', (_t, p) => got.push(JSON.parse(p.toString()).id));
     await listener.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
 
     const forger = await connect(d.sn, d.secret, { clientId: `${d.sn}@pub` });
@@ -209,11 +209,13 @@ describe('device protocol 1.1', () => {
     // A new listener gets no retained fake command; the first one never got it.
     const late = await connect(d.sn, d.secret, { clientId: `${d.sn}@late` });
     const lateGot: string[] = [];
-    late.on('message', (_t, p) => lateGot.push(p.toString()));
+    late.on('message', (_t, p) => lateGot.push(JSON.parse(p.toString()).id));
     await late.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(got).toEqual([]);
-    expect(lateGot).toEqual([]);
+    // A real command, published after the fakes, is the first thing either listener gets: a fake
+    // let through or kept for later subscribers would have come before it.
+    const real = await t.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    await expect.poll(() => got).toEqual([real.id]);
+    await expect.poll(() => lateGot).toEqual([real.id]);
     await expect.poll(async () => (await logs(d.sn)).filter((l) => l.reason === 'unknownKind').length).toBe(2);
 
     // A retained telemetry message is stored, but the broker keeps nothing of it.
@@ -235,7 +237,16 @@ describe('device protocol 1.1', () => {
     await expect.poll(async () => (await device(d.id)).online).toBe(true);
     // Far past DEVICE_OFFLINE_AFTER (1 s here) without a message.
     await t.app.ingest.sweep(Date.now() + 60_000);
-    await new Promise((r) => setTimeout(r, 100));
+    // The sweep's rows go through the batch writer, which commits in order: once another device's
+    // message is answered, an offline mark queued by the sweep would be written.
+    const marker = await addDevice('P11-QUIET-MARK');
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/status',
+      headers: { authorization: `Basic ${Buffer.from(`${marker.sn}:${marker.secret}`).toString('base64')}` },
+      payload: { online: true },
+    });
+    expect(answer.json().code).toBe(20000);
     expect((await device(d.id)).online).toBe(true);
     const r = await api('POST', '/device/setparams', { id: d.id, values: { '10000030': true } });
     expect(r.data.status).toBe('sent');
@@ -276,8 +287,11 @@ describe('device protocol 1.1', () => {
     const got3: string[] = [];
     third.on('message', (_t, p) => got3.push(JSON.parse(p.toString()).id));
     await third.subscribeAsync(`dev/${d.sn}/cmd`, { qos: 1 });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(got3).toEqual([]);
+    // Deliveries to one device run one after the other: once this one is done, the subscription's
+    // own has published whatever it found, and a new command comes after it.
+    await t.app.commands.deliverPending(d);
+    const next = await t.app.commands.send(d, 'setParams', { '10000031': true }, { ttlMs: 60_000 });
+    await expect.poll(() => got3).toEqual([next.id]);
     expect((await logs(d.sn)).filter((l) => l.kind === 'command').map((l) => l.detail.event)).toContain('resent');
   });
 
@@ -328,8 +342,10 @@ describe('device protocol 1.1', () => {
     });
     // A message taken whole gets no reply.
     await c.publishAsync(`dev/${d.sn}/telemetry`, JSON.stringify({ values: { '02109001': 51 } }), { qos: 1 });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(replies).toHaveLength(2);
+    // The next reply is the answer to a later time request: no reply came for the message between.
+    await c.publishAsync(`dev/${d.sn}/time`, JSON.stringify({ id: 'sync-2' }), { qos: 1 });
+    await expect.poll(() => replies.length).toBeGreaterThanOrEqual(3);
+    expect(replies.slice(2)).toEqual([expect.objectContaining({ kind: 'time', id: 'sync-2' })]);
     // Another device's reply topic is refused (granted QoS 128).
     const other = await addDevice('P11-REPLY2');
     await expect(c.subscribeAsync(`dev/${other.sn}/reply`, { qos: 0 })).rejects.toThrow(/Subscribe error/);

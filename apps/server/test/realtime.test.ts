@@ -34,6 +34,19 @@ function connect(url: string) {
     open: () => new Promise<void>((r) => ws.once('open', () => r())),
     send: (m: object) => ws.send(JSON.stringify(m)),
     until,
+    /**
+     * A WebSocket ping answered: the server has handled everything sent before it on this socket
+     * (a close it decided on would have come first). Resolves on close too.
+     */
+    pinged: async () => {
+      let pong = false;
+      ws.once('pong', () => {
+        pong = true;
+        waiters.splice(0).forEach((w) => w());
+      });
+      ws.ping();
+      await until(() => pong || closeCode !== undefined);
+    },
   };
 }
 
@@ -121,10 +134,10 @@ describe('live channel /api/v1/ws', () => {
     const c = connect(url);
     await c.open();
     c.send({ type: LiveType.HEARTBEAT, timestamp: Date.now() });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(c.received).toEqual([]);
     c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
     await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
+    // The socket's messages are handled in order: an answer to the heartbeat would precede LOGIN_OK.
+    expect(c.received.map((m) => m.type)).toEqual([LiveType.LOGIN_OK]);
     c.send({ type: LiveType.HEARTBEAT, timestamp: Date.now() });
     await c.until(() => c.received.some((m) => m.type === LiveType.HEARTBEAT_ACK));
     c.ws.close();
@@ -147,7 +160,7 @@ describe('live channel under a flood of unauthenticated sockets', () => {
     await Promise.all(sockets.map((s) => s.open()));
     await Promise.all(sockets.slice(20).map((s) => s.until(() => s.closed() !== undefined, 2000)));
     expect(sockets.slice(20).map((s) => s.closed())).toEqual(Array(10).fill(4003));
-    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all(sockets.slice(0, 20).map((s) => s.pinged()));
     expect(sockets.slice(0, 20).every((s) => s.closed() === undefined)).toBe(true);
 
     // An authenticated socket no longer counts: a new one is accepted again.
@@ -156,7 +169,7 @@ describe('live channel under a flood of unauthenticated sockets', () => {
     await sockets[0]!.until(() => sockets[0]!.received.some((m) => m.type === LiveType.LOGIN_OK));
     const next = connect(url);
     await next.open();
-    await new Promise((r) => setTimeout(r, 100));
+    await next.pinged();
     expect(next.closed()).toBeUndefined();
 
     // The unauthenticated ones are all closed within the login timeout (5 s).
