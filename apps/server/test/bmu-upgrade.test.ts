@@ -59,5 +59,11 @@ describe('built-in battery type: the field’s semaphore ids', () => {
     const kept = await params();
     expect(kept).toContain('10000001');
     expect(kept).not.toContain('01111001');
+
+    // The edit undone, the next start-up moves it after all: the type is the fresh install's again.
+    const packVoltage = BMU_PARAMS.find((p) => p.semaphoreId === LEGACY_BMU_IDS['10000001'])!;
+    await t.database.db.execute(sql`update device_type_params set name_en = ${packVoltage.nameEn} where type_id = ${typeId} and semaphore_id = '10000001'`);
+    await seed(t.database.db, { adminUsername: 'admin' });
+    expect((await params()).sort()).toEqual(BMU_PARAMS.map((p) => p.semaphoreId).sort());
   });
 });
