@@ -16,14 +16,15 @@ if (!fs.existsSync(chromium)) {
 }
 
 import { ADMIN_PASSWORD, PORTS } from './e2e/env';
+import { SITE_CONTACT } from './e2e/site-contact';
 
 function server(port: number, captcha: 'on' | 'off') {
   // A fresh database every run (wiped by the command, not here: workers load this file too).
   const dataDir = path.join(root, '.tmp', `e2e-${port}`);
   return {
-    // The site's contact details go in first (e2e/seed-site.ts), as an administrator would store them.
+    // The site's contact details go in first, with the operators' script (scripts/site-config.ts).
     command:
-      `rm -rf '${dataDir}' && node --import tsx apps/web/e2e/seed-site.ts && ` +
+      `rm -rf '${dataDir}' && node --import tsx scripts/site-config.ts '${JSON.stringify(SITE_CONTACT)}' && ` +
       'node --import tsx apps/server/src/main.ts',
     cwd: root,
     url: `http://127.0.0.1:${port}/api/v1/config`,

@@ -1,7 +1,8 @@
 /**
  * The site operator's contact details the E2E servers start with. The console has no screen for
- * the site configuration (administrators edit the `site_config` row), so `seed-site.ts` writes
- * them into the fresh database before the server starts, as an administrator would.
+ * the site configuration, so the Playwright config stores them in the fresh database with
+ * `scripts/site-config.ts` before the server starts, as an operator would (no single quotes: they
+ * go through the shell).
  */
 export const SITE_CONTACT = {
   contactTel: '+86 21 5555 0100',

@@ -1,6 +1,6 @@
 import type { SiteConfig } from '@iot/contract';
 
-/** Defaults of the site configuration (§1); administrators change them in the database. */
+/** Defaults of the site configuration (§1); operators change them with `npm run site:config`. */
 export const SITE_DEFAULTS: SiteConfig = {
   title: '物联网设备管理平台',
   titleEn: 'IoT Device Management Console',
