@@ -40,21 +40,24 @@ describe('SIM cards and card orders', () => {
   };
 
   it('adds, lists with filters and search, edits and deletes cards; refuses a taken ICCID', async () => {
-    const a = await addCard('alice', { iccid: ICCID(1), msisdn: '1440000000101', plan: 'IoT 1GB', expiresAt: '2030-01-15', status: 'active' });
-    await addCard('alice', { iccid: ICCID(2), msisdn: '1440000000102', plan: 'IoT 5GB', status: 'suspended' });
-    const list = await ok('alice', 'GET', '/card/getSimList?sort=iccid&order=asc');
+    // An owner of its own: the cards other tests give alice are not in these lists.
+    await t.createUser({ username: 'dana', password: 'secret-pass-1', role: 'ADMIN' });
+    tokens.dana = await t.login('dana', 'secret-pass-1');
+    const a = await addCard('dana', { iccid: ICCID(1), msisdn: '1440000000101', plan: 'IoT 1GB', expiresAt: '2030-01-15', status: 'active' });
+    await addCard('dana', { iccid: ICCID(2), msisdn: '1440000000102', plan: 'IoT 5GB', status: 'suspended' });
+    const list = await ok('dana', 'GET', '/card/getSimList?sort=iccid&order=asc');
     expect(list.items.map((c: any) => c.iccid)).toEqual([ICCID(1), ICCID(2)]);
-    expect((await ok('alice', 'GET', '/card/getSimList?status=suspended')).total).toBe(1);
-    expect((await ok('alice', 'GET', '/card/getSimList?q=5GB')).items[0].iccid).toBe(ICCID(2));
-    const dup = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(1) });
+    expect((await ok('dana', 'GET', '/card/getSimList?status=suspended')).total).toBe(1);
+    expect((await ok('dana', 'GET', '/card/getSimList?q=5GB')).items[0].iccid).toBe(ICCID(2));
+    const dup = await call('dana', 'POST', '/card/addCard', { iccid: ICCID(1) });
     expect(dup).toMatchObject({ code: 40900, data: { reason: 'iccidTaken', field: 'iccid' } });
-    const bad = await call('alice', 'POST', '/card/addCard', { iccid: '12345' });
+    const bad = await call('dana', 'POST', '/card/addCard', { iccid: '12345' });
     expect(bad.code).toBe(40000);
-    await ok('alice', 'POST', '/card/editCard', { id: a, plan: 'IoT 2GB' });
-    expect(await card('alice', a)).toMatchObject({ plan: 'IoT 2GB', msisdn: '1440000000101', expiresAt: '2030-01-15' });
+    await ok('dana', 'POST', '/card/editCard', { id: a, plan: 'IoT 2GB' });
+    expect(await card('dana', a)).toMatchObject({ plan: 'IoT 2GB', msisdn: '1440000000101', expiresAt: '2030-01-15' });
     // A phone number or IMSI is one card's, whoever owns it: the carrier's calls address a card by
-    // them, so bob may not add a card that would reach alice's SIM through the shared account.
-    const imsiCard = await addCard('alice', { iccid: ICCID(4), imsi: '460040000000104' });
+    // them, so bob may not add a card that would reach dana's SIM through the shared account.
+    const imsiCard = await addCard('dana', { iccid: ICCID(4), imsi: '460040000000104' });
     expect(await call('bob', 'POST', '/card/addCard', { iccid: ICCID(5), msisdn: '1440000000101' })).toMatchObject({
       code: 40900, data: { reason: 'duplicateValue', field: 'msisdn' },
     });
@@ -64,10 +67,10 @@ describe('SIM cards and card orders', () => {
     const bobs = await addCard('bob', { iccid: ICCID(5) });
     expect(await call('bob', 'POST', '/card/editCard', { id: bobs, msisdn: '1440000000102' })).toMatchObject({ code: 40900, data: { field: 'msisdn' } });
     // A card keeps its own number when edited.
-    await ok('alice', 'POST', '/card/editCard', { id: imsiCard, imsi: '460040000000104', plan: 'Kept' });
-    const c = await addCard('alice', { iccid: ICCID(3) });
-    expect(await ok('alice', 'DELETE', `/card/deleteCard?id=${c}`)).toEqual({ count: 1 });
-    expect((await call('alice', 'GET', `/card/getSimItem?id=${c}`)).code).toBe(40400);
+    await ok('dana', 'POST', '/card/editCard', { id: imsiCard, imsi: '460040000000104', plan: 'Kept' });
+    const c = await addCard('dana', { iccid: ICCID(3) });
+    expect(await ok('dana', 'DELETE', `/card/deleteCard?id=${c}`)).toEqual({ count: 1 });
+    expect((await call('dana', 'GET', `/card/getSimItem?id=${c}`)).code).toBe(40400);
   });
 
   it('keeps the linked device and the device’s SIM number in sync both ways', async () => {
@@ -189,8 +192,9 @@ describe('SIM cards and card orders', () => {
       [ICCID(52), '', '', '2031-02-30', ''],
       [ICCID(53), '', '', 1e9, ''],
       [ICCID(54), '1440000000150', '', '', ''],
-      [ICCID(55), '1440000000101', '', '', ''],
+      [ICCID(55), '1440000000158', '', '', ''],
     ]);
+    await addCard('bob', { iccid: ICCID(58), msisdn: '1440000000158' });
     const up = multipart('cards.xlsx', file);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/card/import?mode=valid', headers: { ...bearer(tokens.alice!), ...up.headers }, payload: up.payload });
     const report = res.json().data;
@@ -198,7 +202,7 @@ describe('SIM cards and card orders', () => {
     // An impossible day and a number no spreadsheet date has are refused in their row, not a 500.
     expect(report.errors.map((e: any) => [e.row, e.column, e.reason])).toEqual([
       [4, 'iccid', 'invalidValue'], [5, 'iccid', 'duplicateIccidRow'], [6, 'expiresAt', 'dateRequired'], [7, 'expiresAt', 'dateRequired'],
-      // A number twice in the sheet, and a number another card (alice's first) already has.
+      // A number twice in the sheet, and a number another card (bob's) already has.
       [8, 'msisdn', 'duplicateValue'], [9, 'msisdn', 'duplicateValue'],
     ]);
     const found = await ok('alice', 'GET', `/card/getSimList?q=${ICCID(51)}`);
@@ -210,7 +214,6 @@ describe('SIM cards and card orders', () => {
 
   describe('orders and payment notifications', () => {
     let cardA: number;
-    let cardB: number;
     const notify = (n: { body: string; headers: Record<string, string> }) =>
       t.app.inject({ method: 'POST', url: '/api/v1/wechat/notify', headers: { ...n.headers, 'content-type': 'application/json' }, payload: n.body });
     const events = async (orderNo: string) =>
@@ -218,10 +221,12 @@ describe('SIM cards and card orders', () => {
 
     beforeAll(async () => {
       cardA = await addCard('alice', { iccid: ICCID(60), msisdn: '1440000000160', expiresAt: '2030-01-15', plan: 'IoT 1GB' });
-      cardB = await addCard('alice', { iccid: ICCID(61), expiresAt: '2020-01-01' });
     });
 
     it('creates an order with its amount and a QR code; a signed notification pays it once and extends expiry by the months bought', async () => {
+      // Cards of its own: the other tests renew the shared ones.
+      const cardA = await addCard('alice', { iccid: ICCID(64), msisdn: '1440000000164', expiresAt: '2030-01-15', plan: 'IoT 1GB' });
+      const cardB = await addCard('alice', { iccid: ICCID(65), expiresAt: '2020-01-01' });
       const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 5GB', 500), months: 3, cardIds: [cardA, cardB] });
       expect(order.amountCents).toBe(3000);
       const qr = await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
@@ -253,6 +258,7 @@ describe('SIM cards and card orders', () => {
     });
 
     it('refuses and logs a wrong signature or a wrong amount, leaving the order unpaid', async () => {
+      const cardA = await addCard('alice', { iccid: ICCID(66), expiresAt: '2030-04-15' });
       const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 800', 800), months: 1, cardIds: [cardA] });
       const forged = new SimulatedPayments('another-secret').pay(order.orderNo, 800);
       const r1 = await notify(forged);
