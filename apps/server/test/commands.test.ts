@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { COMMAND_KINDS, ErrorCode, commandEnvelopeSchema, type CommandKind } from '@iot/contract';
-import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { addTestDevice, bearer, buildTestApp, type TestApp } from './helpers.js';
 import { commandById } from '../src/telemetry/ingest.repo.js';
 
 /** A valid payload of every command kind (packages/contract commands.ts). */
@@ -27,6 +27,7 @@ const GOOD: Record<CommandKind, unknown> = {
 describe('command payloads', () => {
   let t: TestApp;
   let device: { id: number; sn: string; secret: string };
+  let addDevice: (sn: string) => Promise<{ id: number; sn: string; secret: string }>;
 
   const countCommands = async () => {
     const res = await t.database.db.execute(sql`select count(*)::int as n from device_commands where device_id = ${device.id}`);
@@ -39,15 +40,16 @@ describe('command payloads', () => {
     const api = async (method: 'GET' | 'POST', url: string, payload?: object) =>
       (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), payload })).json();
     const typeId = (await api('GET', '/devicetype/typeoptionslist')).data.find((x: { code: string }) => x.code === 'BMU').id;
-    const r = await api('POST', '/device/add', { name: 'Commands', sn: 'CMD-1', typeId });
-    expect(r.code, JSON.stringify(r)).toBe(20000);
-    device = { id: r.data.id, sn: 'CMD-1', secret: r.data.secret };
+    addDevice = (sn) => addTestDevice(t.app, token, typeId, sn);
+    device = await addDevice('CMD-1');
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('stores a valid payload of every kind, and the device gets it as the contract’s envelope', async () => {
+    // A device of its own: the other tests leave commands waiting for theirs.
+    const device = await addDevice('CMD-ALL');
     const ids = new Map<string, CommandKind>();
     for (const kind of COMMAND_KINDS) {
       const row = await t.app.commands.send(device, kind, GOOD[kind], { ttlMs: 60_000 });
