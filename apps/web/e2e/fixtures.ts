@@ -158,13 +158,15 @@ const LIVE_LOGIN_OK = 111;
 
 /**
  * Watches the console's live channel (`/api/v1/ws`); `loggedIn` turns true once the server has
- * authenticated the socket (the client sends LOGIN 1.5 s after the socket opens). Call before
- * navigating.
+ * authenticated the socket (the client sends LOGIN 1.5 s after the socket opens); `open` counts
+ * its sockets not yet closed. Call before navigating.
  */
-export function trackLiveChannel(page: Page): { readonly loggedIn: boolean } {
-  const state = { loggedIn: false };
+export function trackLiveChannel(page: Page): { readonly loggedIn: boolean; readonly open: number } {
+  const state = { loggedIn: false, open: 0 };
   page.on('websocket', (ws) => {
     if (!ws.url().endsWith(`${API}/ws`)) return;
+    state.open++;
+    ws.on('close', () => state.open--);
     ws.on('framereceived', ({ payload }) => {
       try {
         if ((JSON.parse(String(payload)) as { type?: unknown }).type === LIVE_LOGIN_OK) {

@@ -47,7 +47,10 @@ test.describe('logout', () => {
     await expect(page.getByTestId('login-form')).toBeVisible();
     await expect.poll(() => tokenCookie(context)).toBeUndefined();
     // The server's SESSION_ENDED push for this very logout must not open the 'Confirm logout' box.
-    await page.waitForTimeout(500);
+    // Once the live socket is closed, whatever the server pushed on it has reached the page; two
+    // frames later a box it opened would be on screen.
+    await expect.poll(() => live.open).toBe(0);
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     await expect(logoutConfirm(page)).toHaveCount(0);
 
     // The old token is dead on the server.
