@@ -30,7 +30,10 @@ describe('demo fleet', () => {
     await t.close();
   });
 
-  it('is created on an empty database and its values arrive', async () => {
+  // One fleet's life in order (created, commanded, restarted, pruned): one test, so that a random
+  // order of tests cannot run a later step first.
+  it('is created on an empty database, answers commands, is not created twice and leaves out deleted devices', async () => {
+    // Created on an empty database; its values arrive.
     demo = await startDemo(deps(), { ...options, mode: 'auto' });
     expect(demo?.size).toBe(5);
     const projects = (await api('/project/list')).items;
@@ -51,9 +54,8 @@ describe('demo fleet', () => {
     expect((await api('/logs/devicelogs?kind=rejected')).total).toBe(0);
     // Their GPS fixes move them on the map.
     await until(async () => ((await api(`/device/list?projectId=${projects[0].id}`)).items as { lng: number }[]).some((d) => d.lng !== 116.397));
-  });
 
-  it('answers commands like a device: setParams applied, what it cannot do refused', async () => {
+    // It answers commands like a device: setParams applied, what it cannot do refused.
     const [d] = (await api('/device/list?sort=sn&order=asc')).items as { id: number; sn: string }[];
     const set = await t.app.commands.send(d!, 'setParams', { '10000031': false }, { ttlMs: 60_000 });
     // No such fence on the device: it answers with an error.
@@ -64,9 +66,8 @@ describe('demo fleet', () => {
     expect((await status(odd.id)).message).toBe('unknown fence: gate-9');
     // The switch is off in the device's next telemetry.
     await until(async () => ((await api(`/device/latest?id=${d!.id}`)) as { semaphoreId: string; value: unknown }[]).some((v) => v.semaphoreId === '10000031' && v.value === false));
-  });
 
-  it('is not created twice, and runs again after a restart', async () => {
+    // It is not created twice, and runs again after a restart.
     await demo!.stop();
     const offline = (await api('/device/list?online=false')).total;
     expect(offline).toBe(5);
@@ -74,24 +75,22 @@ describe('demo fleet', () => {
     expect(demo?.size).toBe(5);
     expect((await api('/project/list')).total).toBe(1);
     expect((await api('/device/list?online=true')).total).toBe(5);
-  });
 
-  it('leaves out devices deleted in the console', async () => {
+    // It leaves out devices deleted in the console; the others keep streaming.
     const [first] = (await api('/device/list?sort=sn&order=asc')).items as { id: number }[];
     const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/device/delete?id=${first!.id}`, headers: bearer(token) });
     expect(res.json().code).toBe(20000);
     await demo!.prune();
     expect(demo!.size).toBe(4);
-    // The others keep streaming.
     const [second] = (await api('/device/list?sort=sn&order=asc')).items as { id: number }[];
     const ts = async () => ((await api(`/device/latest?id=${second!.id}`)) as { ts: string }[])[0]!.ts;
     const before = await ts();
     await until(async () => (await ts()) !== before);
-  });
-
-  it('is not created on a database that has devices (auto mode)', async () => {
     await demo!.stop();
     demo = undefined;
+  }, 90_000);
+
+  it('is not created on a database that has devices (auto mode)', async () => {
     const other = await buildTestApp();
     try {
       const otherToken = await other.login();

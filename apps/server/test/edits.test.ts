@@ -49,9 +49,9 @@ describe('edits change only the fields sent', () => {
   });
 
   it('/device/edit: a rename keeps position, IMEI, project and the rest', async () => {
-    ids.project = (await ok('admin', 'POST', '/project/addproject', { name: 'Harbour' })).id;
+    const project = (await ok('admin', 'POST', '/project/addproject', { name: 'Harbour' })).id;
     const full = {
-      name: 'BMU A', sn: 'ED-0001', typeId: ids.bmu, projectId: ids.project, address: 'Berth 3', mapMode: 1, lng: 121.51, lat: 31.21,
+      name: 'BMU A', sn: 'ED-0001', typeId: ids.bmu, projectId: project, address: 'Berth 3', mapMode: 1, lng: 121.51, lat: 31.21,
       remarks: 'spare', alarmPhone: '+86 138 0000 0000', btCode: 'BT01', version4g: 'EC20-1.2', hardwareVersion: 'HW3',
       simNumber: '89860012345678901234', imei: '861234567890123', manufacturerModel: 'LFP-48V', description: '48 V pack',
     };
@@ -87,12 +87,13 @@ describe('edits change only the fields sent', () => {
 
   it('/project/editroadsection: a rename keeps the points, description and order', async () => {
     const points = [[121.5, 31.2], [121.6, 31.3]];
-    const { id } = await ok('admin', 'POST', '/project/addroadsection', { projectId: ids.project, name: 'Quay road', description: 'one way', sort: 3, points });
+    const { id: projectId } = await ok('admin', 'POST', '/project/addproject', { name: 'Quay' });
+    const { id } = await ok('admin', 'POST', '/project/addroadsection', { projectId, name: 'Quay road', description: 'one way', sort: 3, points });
     await ok('admin', 'POST', '/project/editroadsection', { id, name: 'Quay road east' });
-    const section = (await ok('admin', 'GET', `/project/roadsectionlist?projectId=${ids.project}`)).items.find((s: { id: number }) => s.id === id);
+    const section = (await ok('admin', 'GET', `/project/roadsectionlist?projectId=${projectId}`)).items.find((s: { id: number }) => s.id === id);
     expect(section).toMatchObject({ name: 'Quay road east', description: 'one way', sort: 3, points });
     await ok('admin', 'POST', '/project/editroadsection', { id, points: [[121.7, 31.4]] });
-    const moved = (await ok('admin', 'GET', `/project/roadsectionlist?projectId=${ids.project}`)).items.find((s: { id: number }) => s.id === id);
+    const moved = (await ok('admin', 'GET', `/project/roadsectionlist?projectId=${projectId}`)).items.find((s: { id: number }) => s.id === id);
     expect(moved).toMatchObject({ name: 'Quay road east', points: [[121.7, 31.4]] });
     expect((await call('admin', 'POST', '/project/editroadsection', { id, name: ' ' })).data.field).toBe('name');
   });
