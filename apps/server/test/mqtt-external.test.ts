@@ -295,8 +295,11 @@ describe('external broker (MQTT_URL)', () => {
     const server = net.createServer(aedes.handle);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as net.AddressInfo).port;
+    // Without the console's commands: a second client would take over their downlink and leave
+    // it on a closed connection for the tests after this one.
     const old = await startExternalBroker(t.app.ingest, t.app.log, {
       ...opts,
+      commands: undefined,
       url: `mqtt://127.0.0.1:${port}`,
       clientId: `${CLIENT_ID}-v3`,
       connectWaitMs: 3000,
