@@ -26,7 +26,9 @@ describe('user info, preferences, password, login history', () => {
   });
 
   it('stores language and dashboard style, refusing unknown values by field', async () => {
-    const token = await t.login();
+    // A user of its own: the admin's preferences are the defaults the first test reads.
+    await t.createUser({ username: 'prefs', password: 'prefs-pass-1', role: 'ADMIN' });
+    const token = await t.login('prefs', 'prefs-pass-1');
     expect((await call('POST', '/user/preferences', token, { language: 'ja', dashboardStyle: 'battery' })).json().code).toBe(20000);
     const { data } = (await call('GET', '/user/info', token)).json();
     expect(data).toMatchObject({ language: 'ja', dashboardStyle: 'battery' });
@@ -39,7 +41,8 @@ describe('user info, preferences, password, login history', () => {
   });
 
   it('preferences equal to the stored ones change nothing and write no operation-log row', async () => {
-    const token = await t.login();
+    await t.createUser({ username: 'prefs-same', password: 'prefs-pass-1', role: 'ADMIN' });
+    const token = await t.login('prefs-same', 'prefs-pass-1');
     const rows = async () =>
       (await call('GET', '/logs/list?action=user.preferences&limit=200', token)).json().data.items as { summary: string; result: string }[];
     await call('POST', '/user/preferences', token, { language: 'es', dashboardStyle: 'default' });
