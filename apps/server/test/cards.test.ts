@@ -83,6 +83,10 @@ describe('SIM cards and card orders', () => {
     // A new MSISDN follows to the device.
     await ok('alice', 'POST', '/card/editCard', { id, msisdn: '1440000000111' });
     expect((await ok('alice', 'GET', `/device/basic?id=${dev.id}`)).simNumber).toBe('1440000000111');
+    // The card list's search finds the card by its device's SN or name, whatever the case.
+    for (const q of ['SIM-DEV-1', 'cabinet 1', '0000111']) {
+      expect((await ok('alice', 'GET', `/card/getSimList?q=${encodeURIComponent(q)}`)).items.map((c: { id: number }) => c.id), q).toContain(id);
+    }
     // Device → card: another device given the card's ICCID as SIM number is refused by the card side…
     const taken = await call('alice', 'POST', '/card/addCard', { iccid: ICCID(11), msisdn: '1440000000999', deviceId: dev.id });
     expect(taken).toMatchObject({ code: 40900, data: { reason: 'simInOtherDevice', params: { sn: 'SIM-DEV-2' } } });

@@ -50,8 +50,11 @@ export const simCards = pgTable(
     expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The card list's text search: ICCID, MSISDN, IMSI and plan in lower case, one trigram index. */
+    search: text('search').generatedAlwaysAs(sql`lower(iccid || ' ' || msisdn || ' ' || imsi || ' ' || plan)`),
   },
   (t) => [
+    index('sim_cards_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
     index('sim_cards_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('sim_cards_project_idx').on(t.projectId),
     // The list's sorts, each (column, id) read either way; expiry also answers the expiring filter.

@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, cardApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { userActive, visibleDevices, visibleOwned } from '../../lib/query/visibility.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
+import { deviceTextLike } from '../../lib/query/filters.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -49,6 +50,23 @@ export type CardRow = Awaited<ReturnType<typeof findCards>>[number];
 
 export type CardFilter = Omit<EndpointParsedQuery<typeof cardApi.list>, 'page' | 'limit'> & { scopePath?: string };
 
+/**
+ * Cards whose ICCID, MSISDN, IMSI or plan contains the text (`pattern`, a LIKE pattern), or whose
+ * linked device (one the caller sees) has it in its name or SN. Each arm is an index condition
+ * (the cards' trigram index; ICCID and MSISDN equal to the numbers of the devices the devices'
+ * trigram index finds), so PostgreSQL ORs them as bitmaps instead of testing every card.
+ */
+function cardTextMatch(pattern: string, scopePath: string | undefined): SQL {
+  const lower = pattern.toLowerCase();
+  const numbers = sql`array(select ${devices.simNumber} from ${devices} where ${and(
+    deviceTextLike(lower),
+    or(ilike(devices.name, pattern), ilike(devices.sn, pattern)),
+    sql`${devices.simNumber} <> ''`,
+    visibleDevices(scopePath),
+  )})`;
+  return or(like(simCards.search, lower), sql`${simCards.iccid} = any(${numbers})`, sql`${simCards.msisdn} = any(${numbers})`)!;
+}
+
 function filterOf(f: CardFilter) {
   const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
   return and(
@@ -66,15 +84,7 @@ function filterOf(f: CardFilter) {
       : f.linked
         ? sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath))})`
         : sql`not exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath))})`,
-    q
-      ? or(
-          ilike(simCards.iccid, q),
-          ilike(simCards.msisdn, q),
-          ilike(simCards.imsi, q),
-          ilike(simCards.plan, q),
-          sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath), or(ilike(devices.name, q), ilike(devices.sn, q)))})`,
-        )
-      : undefined,
+    q ? cardTextMatch(q, f.scopePath) : undefined,
   );
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "sim_cards" ADD COLUMN "search" text GENERATED ALWAYS AS (lower(iccid || ' ' || msisdn || ' ' || imsi || ' ' || plan)) STORED;--> statement-breakpoint
+CREATE INDEX "sim_cards_search_trgm_idx" ON "sim_cards" USING gin ("search" gin_trgm_ops);
