@@ -120,7 +120,10 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   const migrationsFolder = opts.migrationsFolder ?? committedMigrations;
   if (opts.databaseUrl) {
-    const options = `-c max_parallel_workers_per_gather=${opts.parallelWorkers ?? 0}`;
+    // No JIT: PostgreSQL compiles a plan whose estimated cost passes jit_above_cost, and the
+    // scoped lists' estimates do (their visibility InitPlans are costed high): an agent's card page
+    // spent 0.6 s of its 0.7 s compiling (bench/README.md "Lists at fleet scale").
+    const options = `-c max_parallel_workers_per_gather=${opts.parallelWorkers ?? 0} -c jit=off`;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options });
     // An idle client error (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
