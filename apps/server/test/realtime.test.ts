@@ -172,10 +172,11 @@ describe('live channel under a flood of unauthenticated sockets', () => {
     await next.pinged();
     expect(next.closed()).toBeUndefined();
 
-    // The unauthenticated ones are all closed within the login timeout (5 s).
-    const started = Date.now();
-    await Promise.all([...sockets.slice(1, 20), next].map((s) => s.until(() => s.closed() !== undefined, 7000)));
-    expect(Date.now() - started).toBeLessThan(6000);
+    // The unauthenticated ones are all closed for the login timeout (5 s, checked by a sweep: the
+    // wait allows for it on a loaded machine), the authenticated one stays.
+    const waiting = [...sockets.slice(1, 20), next];
+    await Promise.all(waiting.map((s) => s.until(() => s.closed() !== undefined, 9000)));
+    expect(waiting.map((s) => s.closed())).toEqual(Array(20).fill(4000));
     expect(sockets[0]!.closed()).toBeUndefined();
     sockets[0]!.ws.close();
   }, 20_000);
