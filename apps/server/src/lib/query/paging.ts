@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 
 /**
  * Lists count their matches up to this many; past it a list answers `total: COUNT_CAP,
- * exact: false` and the console shows "10,000+". The pager still reaches every page up to the
+ * exact: false` and the console says there are more than 10000. The pager still reaches every page up to the
  * cap; beyond it a filter or a sort finds the rows (nobody pages through 10,000 rows).
  */
 export const COUNT_CAP = 10_000;
