@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { projectCreateSchema, projectEditSchema, projectListQuerySchema, roadSectionEditSchema, roadSectionSchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
-import { inScope, scopeOf } from '../../lib/scope.js';
+import { deviceOwnerPath, inScope, scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { UserAdminService } from '../user/admin.service.js';
@@ -91,7 +91,7 @@ export class ProjectService {
       target = await this.manageable(actor, moveTo);
     }
     await this.db.transaction(async (tx) => {
-      if (n > 0) await repo.moveProjectDevices(tx, id, moveTo || null);
+      if (n > 0) await repo.moveProjectDevices(tx, id, moveTo || null, deviceOwnerPath(target));
       await repo.deleteProject(tx, id);
       await audit(tx, actor, {
         entityId: id,
