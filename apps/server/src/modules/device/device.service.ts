@@ -196,6 +196,9 @@ export class DeviceService {
       // Its old login name is gone: a connection under it ends.
       this.access([current!], 'credentials');
     }
+    if (ownerPath !== current!.ownerPath || (f.projectId !== undefined && f.projectId !== current!.projectId)) {
+      this.bus?.emit('scope.changed', { deviceIds: [id] });
+    }
   }
 
   async remove(actor: Actor, ids: number[]) {
@@ -205,6 +208,7 @@ export class DeviceService {
       await audit(tx, actor, { entityId: ids.join(','), name: namesOf(rows), summary: { sn: rows.map((r) => r.sn) } });
     });
     this.access(rows, 'deleted');
+    this.bus?.emit('scope.changed', { deviceIds: rows.map((r) => r.id) });
     return ids.length;
   }
 
@@ -216,6 +220,7 @@ export class DeviceService {
       await repo.moveDevices(tx, unique, projectId, deviceOwnerPath(target));
       await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project: target?.name ?? null } });
     });
+    this.bus?.emit('scope.changed', { deviceIds: unique });
     return unique.length;
   }
 
