@@ -35,6 +35,11 @@ interface Conn {
   heldMessages: LiveServerMessage[];
   /** The newest follow request not yet looked up (latest wins). */
   wanted: number[] | undefined;
+  /**
+   * The newest follow message as it came, validated only if it is the one looked up: a flood
+   * costs a JSON.parse per message, not a schema check of up to 1,000 ids each.
+   */
+  wantedRaw: unknown;
   /** A follow request's visibility query is running (at most one per socket). */
   querying: boolean;
   /** Follow requests' token bucket. */
@@ -135,6 +140,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
   const remove = (c: Conn) => {
     c.closed = true;
     c.wanted = undefined;
+    c.wantedRaw = undefined;
     if (c.retry) clearTimeout(c.retry);
     follow(c, []);
     byUser.get(c.userId)?.delete(c);
@@ -173,7 +179,15 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
    * the socket ends up following its last request.
    */
   const lookUp = (c: Conn) => {
-    if (c.closed || c.querying || !c.wanted || c.retry) return;
+    if (c.closed || c.querying || c.retry) return;
+    if (c.wantedRaw !== undefined) {
+      const parsed = liveClientMessageSchema.safeParse(c.wantedRaw);
+      c.wantedRaw = undefined;
+      if (parsed.success && parsed.data.type === LiveType.SUBSCRIBE_DEVICES) {
+        c.wanted = [...new Set(parsed.data.deviceIds)].slice(0, limits.devicesPerSocket);
+      } else app.log.debug('live: ignored a malformed follow request');
+    }
+    if (!c.wanted) return;
     const ids = c.wanted;
     if (ids.length > 0) {
       const now = Date.now();
@@ -203,8 +217,8 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       }
       if (c.closed) return;
       // A newer request wins; a scope change during the lookup makes it look again.
-      if (!c.wanted && visible && epoch !== scopeEpoch) c.wanted = ids;
-      if (c.wanted) return lookUp(c);
+      if (!c.wanted && c.wantedRaw === undefined && visible && epoch !== scopeEpoch) c.wanted = ids;
+      if (c.wanted || c.wantedRaw !== undefined) return lookUp(c);
       if (!visible) return;
       follow(c, visible);
       send(c.socket, { type: LiveType.DEVICES_SUBSCRIBED, deviceIds: visible });
@@ -457,13 +471,21 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
       });
       socket.on('message', async (raw) => {
         lastSeen = Date.now();
-        let parsed;
+        let value: unknown;
         try {
-          parsed = liveClientMessageSchema.safeParse(JSON.parse(String(raw)));
+          value = JSON.parse(String(raw));
         } catch {
-          parsed = undefined;
+          value = undefined;
         }
-        if (!parsed?.success) {
+        if ((value as { type?: unknown } | null)?.type === LiveType.SUBSCRIBE_DEVICES) {
+          // Only after LOGIN, and only devices the user may see, at most devicesPerSocket of them.
+          if (!conn) return;
+          conn.wantedRaw = value;
+          lookUp(conn);
+          return;
+        }
+        const parsed = liveClientMessageSchema.safeParse(value);
+        if (!parsed.success) {
           req.log.debug('live: ignored a malformed message');
           return;
         }
@@ -473,13 +495,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (conn) send(socket, { type: LiveType.HEARTBEAT_ACK, timestamp: Date.now() });
           return;
         }
-        if (msg.type === LiveType.SUBSCRIBE_DEVICES) {
-          // Only after LOGIN, and only devices the user may see, at most devicesPerSocket of them.
-          if (!conn) return;
-          conn.wanted = [...new Set(msg.deviceIds)].slice(0, limits.devicesPerSocket);
-          lookUp(conn);
-          return;
-        }
+        if (msg.type !== LiveType.LOGIN) return;
         // LOGIN: authenticate by the token (one at a time); anything wrong closes the socket.
         if (authenticating) return;
         authenticating = true;
@@ -506,6 +522,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
             held: new Map(),
             heldMessages: [],
             wanted: undefined,
+            wantedRaw: undefined,
             querying: false,
             tokens: limits.followBurst,
             tokensAt: Date.now(),
