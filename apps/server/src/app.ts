@@ -188,9 +188,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const menuAdmin = new MenuAdminService(db, bus, menus, permissions);
   const roles = new RoleService(db, permissions, menus, bus);
   const users = new UserService(db, auth, permissions);
-  const admin = new UserAdminService(db, auth, permissions, roles);
+  const admin = new UserAdminService(db, auth, permissions, roles, bus);
   const types = new DeviceTypeService(db, bus);
-  const projects = new ProjectService(db, admin);
+  const projects = new ProjectService(db, admin, bus);
   const devices = new DeviceService(db, projects, types, bus);
   const sheets = new DeviceSheetService(db, types, projects, { ...IMPORT_LIMITS, maxRows: config.importMaxRows, ...deps.importLimits });
   const mailer = new AlarmMailer(
@@ -270,7 +270,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(rateLimit, { global: false });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // The largest client message is a follow request of MAX_LIVE_REQUEST_IDS ids (about 11 KB).
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(authPlugin, { auth, permissions, perSessionPerMinute: config.apiRateLimit });
   await app.register(auditPlugin, { record: (caller, request) => auditRequest(db, caller, request) });
@@ -280,7 +281,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     bus,
     timing: deps.liveTiming,
     limits: deps.liveLimits,
-    visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids),
+    // Live values follow the REST rule of /device/basic: the user sees the device and may read devices.
+    visibleDevices: async (ctx, ids) => ((await permissions.hasAny(ctx, ['device:list', 'device:detail'])) ? devices.visibleIds(ctx, ids) : []),
     seesAlarms: (ctx) => permissions.hasAny(ctx, ['alarm:list', 'device:detail']),
   });
 

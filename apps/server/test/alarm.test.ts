@@ -335,7 +335,7 @@ describe('alarms', () => {
       return { device: devices.total as number, alarms: list.total as number, sns: [...new Set(sns)] };
     };
     expect(await seen()).toEqual({ device: 0, alarms: 0, sns: [] });
-    // Into the agent's project: its alarms come with it (the device keeps its owner).
+    // Into the agent's project: its alarms come with it (the device takes the project owner's line).
     await ok('POST', '/device/editdevicelistproject', { ids: [d.id], projectId: own });
     expect(await seen()).toEqual({ device: 1, alarms: 2, sns: ['ALM-SCOPE'] });
     // Into the administrator's: gone from the agent's lists, and it may not process them.
@@ -344,11 +344,11 @@ describe('alarms', () => {
     const ids = (await alarmsOf(d.id)).map((a) => a.id);
     const refused = await api('POST', '/device/processalarm', { ids, state: 'processed', note: 'not mine' }, agent);
     expect(refused).toMatchObject({ code: ErrorCode.NOT_FOUND, data: { reason: 'alarmsNotFound' } });
-    // Edited into the agent's project, the device takes the agent as owner: seen through the
-    // owner as well, so still seen once moved back to the administrator's project.
+    // Edited into the agent's project, the same rule: the agent's again. Taken out of any
+    // project, it keeps that owner: still seen.
     await ok('POST', '/device/edit', { id: d.id, projectId: own });
     expect(await seen()).toEqual({ device: 1, alarms: 2, sns: ['ALM-SCOPE'] });
-    await ok('POST', '/device/editdevicelistproject', { ids: [d.id], projectId: admins });
+    await ok('POST', '/device/editdevicelistproject', { ids: [d.id], projectId: null });
     expect(await seen()).toEqual({ device: 1, alarms: 2, sns: ['ALM-SCOPE'] });
     // A new alarm raised after the moves is in the same scope, and the agent may process it.
     await value(d, 20, { T: 60 });

@@ -662,6 +662,29 @@ describe('authorization matrix over every /api/v1 route', () => {
     // Every route, several calls each, on a shared 2-core machine.
   }, 120_000);
 
+  it('a device moved into another tenant’s project belongs to that tenant, by edit and by bulk move alike', async () => {
+    const alphaProject = (await as('alpha', 'POST', '/api/v1/project/addproject', { payload: { name: `Alpha ${++seq}` } })).id!;
+    const betaProject = (await as('beta', 'POST', '/api/v1/project/addproject', { payload: { name: `Beta ${++seq}` } })).id!;
+    const types = (await as('admin', 'GET', '/api/v1/devicetype/typeoptionslist')) as unknown as { id: number; code: string }[];
+    const typeId = types.find((x) => x.code === 'BMU')!.id;
+    const moves = {
+      edit: (id: number) => as('admin', 'POST', '/api/v1/device/edit', { payload: { id, projectId: betaProject } }),
+      bulk: (id: number) => as('admin', 'POST', '/api/v1/device/editdevicelistproject', { payload: { ids: [id], projectId: betaProject } }),
+    };
+    for (const [how, move] of Object.entries(moves)) {
+      const sn = `MOVE-${how}-${++seq}`;
+      const { id } = await as('alpha', 'POST', '/api/v1/device/add', { payload: { name: sn, sn, typeId, projectId: alphaProject } });
+      // The super administrator sees both tenants, so it may put alpha's device in beta's project.
+      await move(id!);
+      const edit = { payload: { id: id!, remarks: how } };
+      const credential = { payload: { id: id! } };
+      expect((await call('alpha', 'POST', '/api/v1/device/edit', edit)).code, how).toBe(ErrorCode.NOT_FOUND);
+      expect((await call('alpha', 'POST', '/api/v1/device/credential', credential)).code, how).toBe(ErrorCode.NOT_FOUND);
+      expect((await call('beta', 'POST', '/api/v1/device/edit', edit)).code, how).toBe(20000);
+      expect((await call('beta', 'POST', '/api/v1/device/credential', credential)).code, how).toBe(20000);
+    }
+  });
+
   it('every permission code the routes declare exists in the contract', () => {
     for (const r of t.app.apiRoutes) {
       const codes = typeof r.permission === 'string' ? [r.permission] : r.permission;

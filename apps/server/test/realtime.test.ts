@@ -1,54 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
+import { ErrorCode, LiveType } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
-
-/** A live client that records what the server sends and when it closes. */
-function connect(url: string) {
-  const ws = new WebSocket(url);
-  const received: LiveServerMessage[] = [];
-  const waiters: (() => void)[] = [];
-  let closeCode: number | undefined;
-  ws.on('message', (raw) => {
-    received.push(JSON.parse(String(raw)));
-    waiters.splice(0).forEach((w) => w());
-  });
-  ws.on('close', (code) => {
-    closeCode = code;
-    waiters.splice(0).forEach((w) => w());
-  });
-  const until = async (pred: () => boolean, ms = 3000) => {
-    const end = Date.now() + ms;
-    while (!pred()) {
-      if (Date.now() > end) throw new Error('timed out waiting for the live channel');
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-  };
-  return {
-    ws,
-    received,
-    closed: () => closeCode,
-    open: () => new Promise<void>((r) => ws.once('open', () => r())),
-    send: (m: object) => ws.send(JSON.stringify(m)),
-    until,
-    /**
-     * A WebSocket ping answered: the server has handled everything sent before it on this socket
-     * (a close it decided on would have come first). Resolves on close too.
-     */
-    pinged: async () => {
-      let pong = false;
-      ws.once('pong', () => {
-        pong = true;
-        waiters.splice(0).forEach((w) => w());
-      });
-      ws.ping();
-      await until(() => pong || closeCode !== undefined);
-    },
-  };
-}
+import { connectLive as connect } from './live-client.js';
 
 describe('live channel /api/v1/ws', () => {
   let t: TestApp;

@@ -19,6 +19,12 @@ export const LiveType = {
   SUBSCRIBE_DEVICES: 140,
   /** server → client: the subscribed devices the user may see (others are left out). */
   DEVICES_SUBSCRIBED: 141,
+  /**
+   * server → client: the user may no longer see these followed devices (a project unshared, the
+   * device moved or deleted, a permission lost); they are no longer followed and nothing more of
+   * them arrives.
+   */
+  DEVICES_REVOKED: 142,
   /** server → client: new values of a subscribed device, at most about one a second per device. */
   DEVICE_VALUES: 150,
   /** server → client: a subscribed device went online or offline. */
@@ -32,8 +38,15 @@ export const LiveType = {
   ALARMS: 160,
 } as const;
 
-/** Devices one socket may follow at once (a page of the list, a map view). */
-export const MAX_LIVE_DEVICES = 500;
+/**
+ * Devices one socket follows at most: the largest set the console follows is a device-list page
+ * (100) beside an open device. A longer request is cut to its first ones (DEVICES_SUBSCRIBED says
+ * which are followed).
+ */
+export const MAX_LIVE_DEVICES = 200;
+
+/** Ids one SUBSCRIBE_DEVICES message may carry (a longer one is ignored as malformed). */
+export const MAX_LIVE_REQUEST_IDS = 1000;
 
 /** Timing constants of §9, shared so client and server agree. */
 export const LIVE_TIMING = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idNumberSchema } from './envelope.js';
 import { COMMAND_STATUSES } from './protocol.js';
 import { ALARM_EVENTS, alarmDtoSchema } from './alarms.js';
-import { LiveType, MAX_LIVE_DEVICES } from './live-channel.js';
+import { LiveType, MAX_LIVE_REQUEST_IDS } from './live-channel.js';
 
 export const liveClientMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -14,7 +14,7 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal(LiveType.HEARTBEAT), timestamp: z.number() }),
   z.object({
     type: z.literal(LiveType.SUBSCRIBE_DEVICES),
-    deviceIds: z.array(idNumberSchema).max(MAX_LIVE_DEVICES),
+    deviceIds: z.array(idNumberSchema).max(MAX_LIVE_REQUEST_IDS),
   }),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
@@ -30,6 +30,7 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal(LiveType.MENUS_CHANGED), timestamp: z.number() }),
   z.object({ type: z.literal(LiveType.DEVICES_SUBSCRIBED), deviceIds: z.array(z.number().int()) }),
+  z.object({ type: z.literal(LiveType.DEVICES_REVOKED), deviceIds: z.array(z.number().int()) }),
   z.object({
     type: z.literal(LiveType.DEVICE_VALUES),
     deviceId: z.number().int(),

@@ -12,6 +12,13 @@ export interface AppEvents {
   'session.ended': { sessionIds: number[]; code: number; reason: string };
   /** Menus or permissions changed for these users (undefined: everyone). */
   'menus.changed': { userIds?: number[] };
+  /**
+   * What users may see changed, committed: a project shared or unshared, devices moved or deleted,
+   * a user moved. The live channel stops following what they lost: `userIds` re-reads those users'
+   * rights and re-checks every device their sockets follow; `deviceIds` alone re-checks those
+   * devices for every socket following them; neither, everyone's. Plain ids: it crosses instances.
+   */
+  'scope.changed': { userIds?: number[]; deviceIds?: number[] };
   /** New values of a device, committed (ingestion). */
   'device.values': { deviceId: number; ts: string; values: Record<string, string | number | boolean> };
   /**

@@ -18,3 +18,13 @@ export function inScope(ctx: Pick<AuthContext, 'role' | 'path'>, path: string): 
   const scope = scopeOf(ctx);
   return scope === undefined || path.startsWith(scope);
 }
+
+/**
+ * The one owner rule for a device put in a project (created, imported, edited, moved in bulk,
+ * moved out of a deleted project): it belongs to the project owner's line, so the tenant it left
+ * can no longer change it or issue it a secret. Undefined (no project): the device keeps its
+ * line; a new one takes its creator's.
+ */
+export function deviceOwnerPath(project: { ownerPath: string } | null | undefined): string | undefined {
+  return project?.ownerPath;
+}

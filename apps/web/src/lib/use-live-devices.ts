@@ -24,6 +24,16 @@ export function useLiveDevices(ids: readonly number[]): ReadonlyMap<number, Live
     const wanted = new Set(followed);
     const unwatch = live.watchDevices(followed);
     const unsubscribe = live.subscribe((m) => {
+      if (m.type === LiveType.DEVICES_REVOKED) {
+        // Access withdrawn: the row shows its last fetched state, not what came live.
+        setStates((prev) => {
+          if (!m.deviceIds.some((id) => prev.has(id))) return prev;
+          const next = new Map(prev);
+          for (const id of m.deviceIds) next.delete(id);
+          return next;
+        });
+        return;
+      }
       if (m.type !== LiveType.DEVICE_VALUES && m.type !== LiveType.DEVICE_STATUS) return;
       if (!wanted.has(m.deviceId)) return;
       setStates((prev) => {

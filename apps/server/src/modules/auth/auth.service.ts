@@ -150,6 +150,14 @@ export class AuthService {
     return read.auth;
   }
 
+  /**
+   * A token's session read again from the database, past the cache: a live socket's rights after
+   * a change its notification may not have reached the cache for yet.
+   */
+  async reread(token: string): Promise<AuthContext> {
+    return (await this.readSession(hashToken(token))).auth;
+  }
+
   /** The session behind a token hash from the database, or the §8 code that refuses it. */
   private async readSession(tokenHash: string): Promise<CachedSession> {
     const s = await repo.findSession(this.db, tokenHash);

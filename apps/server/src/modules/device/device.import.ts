@@ -11,7 +11,7 @@ import type { deviceListQuerySchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, invalid } from '../../lib/errors.js';
-import { scopeOf } from '../../lib/scope.js';
+import { deviceOwnerPath, scopeOf } from '../../lib/scope.js';
 import { readSheetInWorker, SheetReadError, spreadsheetKind, writeSheet, type ParsedSheet } from '../../lib/sheet.js';
 import { Slots } from '../../lib/slots.js';
 import { audit, type Actor } from '../audit/audit.service.js';
@@ -110,7 +110,7 @@ export class DeviceSheetService {
     const projects = await this.projects.ownedBy(actor);
     const byName = new Map<string, number[]>();
     for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
-    const ownerOf = new Map(projects.map((p) => [p.id, p.ownerPath]));
+    const byId = new Map(projects.map((p) => [p.id, p]));
     const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
 
     const { valid, errors } = await parseRows(rows, keys, { types, projects: byName });
@@ -132,7 +132,7 @@ export class DeviceSheetService {
           fresh.map(({ fields: f }) => ({
             ...f,
             projectId: f.projectId,
-            ownerPath: f.projectId ? ownerOf.get(f.projectId)! : actor.path,
+            ownerPath: deviceOwnerPath(f.projectId ? byId.get(f.projectId) : undefined) ?? actor.path,
           })),
         );
         await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });

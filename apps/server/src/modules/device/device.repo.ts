@@ -191,8 +191,12 @@ export async function deleteDevices(db: Executor, ids: number[]) {
   await db.delete(devices).where(inArray(devices.id, ids));
 }
 
-export async function moveDevices(db: Executor, ids: number[], projectId: number | null) {
-  await db.update(devices).set({ projectId, updatedAt: new Date() }).where(inArray(devices.id, ids));
+/** Puts devices in a project (or none); `ownerPath` undefined: each keeps its owner. */
+export async function moveDevices(db: Executor, ids: number[], projectId: number | null, ownerPath: string | undefined) {
+  await db
+    .update(devices)
+    .set({ projectId, ...(ownerPath !== undefined ? { ownerPath } : {}), updatedAt: new Date() })
+    .where(inArray(devices.id, ids));
 }
 
 /** Which of these SNs already exist. */

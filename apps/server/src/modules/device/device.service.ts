@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../db/client.js';
 import type { EventBus } from '../../lib/events.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
-import { inScope, scopeOf } from '../../lib/scope.js';
+import { deviceOwnerPath, inScope, scopeOf } from '../../lib/scope.js';
 import { hashToken } from '../../lib/tokens.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -143,7 +143,7 @@ export class DeviceService {
   /** Creates a device and returns its ingestion secret, shown this once. */
   async create(actor: Actor, f: Fields) {
     const project = await this.checkRefs(actor, f);
-    const ownerPath = project?.ownerPath ?? actor.path;
+    const ownerPath = deviceOwnerPath(project) ?? actor.path;
     if (await repo.snTaken(this.db, f.sn)) throw snTaken(f.sn);
     const secret = newSecret();
     return this.db
@@ -175,9 +175,10 @@ export class DeviceService {
     if (f.sn !== undefined && (await repo.snTaken(this.db, f.sn, id))) throw snTaken(f.sn);
     // The log names the project sent: the new one, the one the device already has, or none.
     const project = f.projectId === undefined ? undefined : f.projectId === null ? null : (target?.name ?? current!.projectName ?? null);
+    const ownerPath = deviceOwnerPath(target) ?? current!.ownerPath;
     await this.db
       .transaction(async (tx) => {
-        await repo.updateDevice(tx, id, { ...f, ownerPath: target?.ownerPath ?? current!.ownerPath });
+        await repo.updateDevice(tx, id, { ...f, ownerPath });
         await audit(tx, actor, {
           entityId: id,
           name: current!.name,
@@ -195,6 +196,9 @@ export class DeviceService {
       // Its old login name is gone: a connection under it ends.
       this.access([current!], 'credentials');
     }
+    if (ownerPath !== current!.ownerPath || (f.projectId !== undefined && f.projectId !== current!.projectId)) {
+      this.bus?.emit('scope.changed', { deviceIds: [id] });
+    }
   }
 
   async remove(actor: Actor, ids: number[]) {
@@ -204,17 +208,19 @@ export class DeviceService {
       await audit(tx, actor, { entityId: ids.join(','), name: namesOf(rows), summary: { sn: rows.map((r) => r.sn) } });
     });
     this.access(rows, 'deleted');
+    this.bus?.emit('scope.changed', { deviceIds: rows.map((r) => r.id) });
     return ids.length;
   }
 
   async move(actor: Actor, ids: number[], projectId: number | null) {
     const unique = [...new Set(ids)];
     const rows = await this.manageable(actor, unique);
-    const project = projectId ? (await this.targetProject(actor, projectId)).name : null;
+    const target = projectId ? await this.targetProject(actor, projectId) : undefined;
     await this.db.transaction(async (tx) => {
-      await repo.moveDevices(tx, unique, projectId);
-      await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project } });
+      await repo.moveDevices(tx, unique, projectId, deviceOwnerPath(target));
+      await audit(tx, actor, { entityId: unique.join(','), name: namesOf(rows), summary: { project: target?.name ?? null } });
     });
+    this.bus?.emit('scope.changed', { deviceIds: unique });
     return unique.length;
   }
 

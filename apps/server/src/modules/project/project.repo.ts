@@ -100,8 +100,14 @@ export async function countProjectDevices(db: Executor, id: number) {
 }
 
 /** Moves every device of a project to another project (or none), in one statement. */
-export async function moveProjectDevices(db: Executor, from: number, to: number | null) {
-  await db.update(devices).set({ projectId: to, updatedAt: new Date() }).where(eq(devices.projectId, from));
+/** Moves a project's devices to another (or none); `ownerPath` undefined: each keeps its owner. Their ids. */
+export async function moveProjectDevices(db: Executor, from: number, to: number | null, ownerPath: string | undefined) {
+  const rows = await db
+    .update(devices)
+    .set({ projectId: to, ...(ownerPath !== undefined ? { ownerPath } : {}), updatedAt: new Date() })
+    .where(eq(devices.projectId, from))
+    .returning({ id: devices.id });
+  return rows.map((r) => r.id);
 }
 
 // ---------------------------------------------------------------- road sections

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { projectCreateSchema, projectEditSchema, projectListQuerySchema, roadSectionEditSchema, roadSectionSchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
-import { inScope, scopeOf } from '../../lib/scope.js';
+import type { EventBus } from '../../lib/events.js';
+import { deviceOwnerPath, inScope, scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { UserAdminService } from '../user/admin.service.js';
@@ -22,6 +23,8 @@ export class ProjectService {
   constructor(
     private readonly db: Db,
     private readonly userAdmin: UserAdminService,
+    /** Tells the live channel whose view changed (sharing, owner, devices moved). */
+    private readonly bus?: EventBus,
   ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
@@ -76,6 +79,8 @@ export class ProjectService {
       await repo.updateProject(tx, id, { ...set, ...(owner ? { ownerId: owner.id, ownerPath: owner.path } : {}) });
       await audit(tx, actor, { entityId: id, name: p.name, summary: { ...set, ...(owner ? { owner: owner.username } : {}) } });
     });
+    // The old owner's line may lose the project's devices that are not its own.
+    if (owner && owner.path !== p.ownerPath) this.bus?.emit('scope.changed', { userIds: idsOnPath(p.ownerPath) });
   }
 
   /** Deleting a project that holds devices needs `moveTo`: another project, or 0 for none. */
@@ -90,15 +95,17 @@ export class ProjectService {
       if (moveTo === id) throw invalid('moveTo', 'chooseAnotherProject');
       target = await this.manageable(actor, moveTo);
     }
-    await this.db.transaction(async (tx) => {
-      if (n > 0) await repo.moveProjectDevices(tx, id, moveTo || null);
+    const moved = await this.db.transaction(async (tx) => {
+      const ids = n > 0 ? await repo.moveProjectDevices(tx, id, moveTo || null, deviceOwnerPath(target)) : [];
       await repo.deleteProject(tx, id);
       await audit(tx, actor, {
         entityId: id,
         name: p.name,
         summary: n > 0 ? { movedDevices: n, moveTo: target?.name ?? null } : undefined,
       });
+      return ids;
     });
+    if (moved.length > 0) this.bus?.emit('scope.changed', { deviceIds: moved });
   }
 
   async roadSections(ctx: AuthContext, projectId: number, page: number, limit: number) {
@@ -168,10 +175,19 @@ export class ProjectService {
       const names = wanted.map((u) => found.find((f) => f.id === u)!.username);
       await audit(tx, actor, { entityId: id, name: p.name, summary: { users: names } });
     });
+    // A user unassigned loses the project, and so does every user above it that saw it only
+    // through that user.
+    const removed = current.filter((u) => !keep.includes(u.id) && !wanted.includes(u.id));
+    if (removed.length > 0) this.bus?.emit('scope.changed', { userIds: [...new Set(removed.flatMap((u) => idsOnPath(u.path)))] });
   }
 }
 
 const sharedOnly = () => forbidden('projectSharedOnly');
+
+/** The users of a materialised path (`/1/5/9/` → 1, 5, 9): the user and everyone above it. */
+function idsOnPath(path: string): number[] {
+  return path.split('/').filter(Boolean).map(Number);
+}
 
 function toDto(p: Row): ProjectDto {
   return {

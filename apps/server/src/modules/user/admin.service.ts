@@ -13,6 +13,7 @@ import type {
   userListQuerySchema,
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
+import type { EventBus } from '../../lib/events.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../db/password.js';
 import { inScope, isSuper, scopeOf } from '../../lib/scope.js';
@@ -39,6 +40,8 @@ export class UserAdminService {
     private readonly auth: AuthService,
     private readonly permissions: PermissionService,
     private readonly roles: RoleService,
+    /** A moved user changes what its new and old lines see (the live channel re-checks). */
+    private readonly bus?: EventBus,
   ) {}
 
   async list(ctx: AuthContext, q: ListQuery) {
@@ -164,6 +167,8 @@ export class UserAdminService {
     // Disabling a user disables everyone below it: their sessions end with its own.
     if (disables) await this.auth.endSubtreeSessions(newPath ?? target.path, 'disabled');
     else if (changesRole) await this.auth.endOtherSessions(id, 'admin');
+    // Every path below the moved user changed: everyone connected is re-read (a rare change).
+    if (newPath) this.bus?.emit('scope.changed', {});
   }
 
   async remove(actor: Actor, id: number) {

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Card, Empty, Space, Spin, Tabs } from 'antd';
+import { Alert, Card, Empty, Space, Spin, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -83,6 +83,7 @@ function Details({
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="device-details">
+      {live.revoked && <Alert type="warning" showIcon title={t('devicedetail:liveRevoked')} data-testid="live-revoked" />}
       <BasicInfo
         device={device}
         online={live.online ?? device.online}

@@ -17,11 +17,14 @@ export interface DeviceLive {
   values: Record<string, LiveValue>;
   /** Newest state of each command seen live, by command id. */
   commands: Record<string, CommandMessage>;
+  /** The server withdrew the user's access to this device: no live values come any more. */
+  revoked?: boolean;
 }
 
 /**
  * Follows one device over the live channel while the page is open: its values with their device
- * time, its online state and the state changes of its commands.
+ * time, its online state and the state changes of its commands, until the server says the user
+ * may no longer see it (`revoked`).
  */
 export function useDeviceLive(deviceId: number): DeviceLive {
   const [state, setState] = useState<DeviceLive>({ values: {}, commands: {} });
@@ -29,6 +32,11 @@ export function useDeviceLive(deviceId: number): DeviceLive {
     setState({ values: {}, commands: {} });
     const unwatch = live.watchDevices([deviceId]);
     const unsubscribe = live.subscribe((m) => {
+      if (m.type === LiveType.DEVICES_REVOKED) {
+        // What was shown live is no longer the user's to see.
+        if (m.deviceIds.includes(deviceId)) setState({ values: {}, commands: {}, revoked: true });
+        return;
+      }
       if (!('deviceId' in m) || m.deviceId !== deviceId) return;
       if (m.type === LiveType.DEVICE_VALUES) {
         setState((s) => {
