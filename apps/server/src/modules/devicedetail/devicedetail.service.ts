@@ -1,5 +1,6 @@
 import {
   CHART_MAX_POINTS,
+  ENERGY_MAX_RANGE_DAYS,
   ENERGY_PARAMS,
   HISTORY_COUNT_CAP,
   HISTORY_EXPORT_MAX_ROWS,
@@ -318,6 +319,8 @@ export class DeviceDetailService {
   }
 
   async energy(ctx: AuthContext, q: EnergyQuery): Promise<EnergyData> {
+    const max = ENERGY_MAX_RANGE_DAYS[q.granularity];
+    if (Date.parse(q.to) - Date.parse(q.from) > max * 86_400_000) throw invalid('to', 'energyRangeTooLong', { max });
     const { params } = await this.paramsOf(ctx, q.id);
     if (!DeviceDetailService.hasEnergy(params)) throw invalid('id', 'noEnergyCounters');
     const buckets = await repo.energy(this.db, {
