@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { SUPERADMIN } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { createPartition } from '../src/telemetry/ingest.repo.js';
 
 const DAY = 86_400_000;
 const isPostgres = process.env.TEST_DB === 'postgres';
@@ -121,6 +123,27 @@ describe('heavy reads', () => {
     const history = await get(historyUrl(device, 401), admin);
     expect(history.body).toMatchObject({ code: 40000, data: { field: 'to' } });
     expect((await get(historyUrl(device, 365), admin)).body.code).toBe(20000);
+  });
+
+  it('exports every row of a range as CSV, past the chunks the text is built in', async () => {
+    const device = await addDevice('HEAVY-CSV');
+    const day = Date.UTC(2026, 2, 3);
+    await createPartition(t.database.db, new Date(day));
+    // 12,001 messages one per 5 s: three chunks of the CSV and a bit.
+    await t.database.db.execute(sql`
+      insert into telemetry (device_id, ts, vals)
+      select ${device}, to_timestamp(${day / 1000} + s * 5), jsonb_build_object('01111001', s)
+      from generate_series(0, 12000) s`);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/device/devicehistoricallist/export?id=${device}&semaphoreIds=01111001&from=${new Date(day).toISOString()}&to=${new Date(day + DAY).toISOString()}&format=csv`,
+      headers: bearer(admin),
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(12_002);
+    expect(lines[1]).toBe(`${new Date(day).toISOString()},0`);
+    expect(lines.at(-1)).toBe(`${new Date(day + 12_000 * 5000).toISOString()},12000`);
   });
 
   describe('on PostgreSQL', () => {
