@@ -89,7 +89,8 @@ import { envelopePlugin } from './plugins/envelope.js';
 import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
 import { webPlugin } from './plugins/web.js';
-import { endpointParityPlugin } from './plugins/endpoint.js';
+import { endpointParityPlugin, HEAVY_READ_WAIT_MS } from './plugins/endpoint.js';
+import { HeavyReads } from './lib/heavy-reads.js';
 import type { AnyEndpoint } from '@iot/contract';
 
 /**
@@ -134,6 +135,8 @@ export interface AppDeps {
   logger?: boolean | object;
   /** Concurrent imports and their queue wait (tests shorten them). */
   importLimits?: Partial<ImportLimits>;
+  /** How long a heavy read waits for a slot (tests shorten it); the counts come from the config. */
+  heavyReadWaitMs?: number;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -250,6 +253,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('rollups', telemetry.rollups);
   app.decorate('alarmEngine', telemetry.alarms);
   app.decorate('alarms', alarms);
+  app.decorate('heavyReads', new HeavyReads({ ...config.heavyReads, waitMs: deps.heavyReadWaitMs ?? HEAVY_READ_WAIT_MS }));
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);

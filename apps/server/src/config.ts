@@ -70,6 +70,12 @@ const envSchema = z.object({
   /** Rows one spreadsheet import may take (default 100,000 on PostgreSQL, 20,000 on PGlite). */
   IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(IMPORT_MAX_ROWS).optional(),
   DATABASE_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
+  /** statement_timeout of the console's PostgreSQL connections (0: none). */
+  DATABASE_STATEMENT_TIMEOUT: anyDuration.refine((s) => s <= 86_400, 'at most a day').default(30),
+  /** Heavy reads (long ranges, exports) one user may run at once. */
+  HEAVY_READS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Heavy reads the process runs at once (its own PostgreSQL connections). */
+  HEAVY_READS_TOTAL: z.coerce.number().int().min(1).max(100).default(4),
   MQTT_PORT: port.default(1883),
   /** Embedded broker: largest MQTT packet a device may send, in bytes (refused from its header). */
   MQTT_MAX_PACKET: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(256 * 1024),
@@ -164,6 +170,13 @@ export interface Config {
   importMaxRows: number;
   /** PostgreSQL's max_parallel_workers_per_gather for the console's connections (docs/ARCHITECTURE.md). */
   databaseParallelWorkers: number;
+  /** statement_timeout of the console's PostgreSQL connections in ms (0: none); jobs lift it (db/client.ts). */
+  statementTimeoutMs: number;
+  /**
+   * Heavy reads (routes declared `heavy` in the contract): running at once per user (as many
+   * more wait) and in the process, which is also the heavy pool's size (lib/heavy-reads.ts).
+   */
+  heavyReads: { perUser: number; total: number };
   mqttPort: number;
   /** MQTT_PORT was set: a busy port is then an error, not a warning. */
   mqttPortSet: boolean;
@@ -310,6 +323,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     importMaxRows: e.IMPORT_MAX_ROWS ?? (e.DATABASE_URL ? IMPORT_MAX_ROWS : IMPORT_MAX_ROWS_EMBEDDED),
     databaseParallelWorkers: e.DATABASE_PARALLEL_WORKERS,
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT * 1000,
+    heavyReads: { perUser: e.HEAVY_READS_PER_USER, total: e.HEAVY_READS_TOTAL },
     mqttPort: e.MQTT_PORT,
     mqttPortSet: cleaned.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,

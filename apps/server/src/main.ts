@@ -18,7 +18,13 @@ async function main() {
     throw err;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, parallelWorkers: config.databaseParallelWorkers });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    parallelWorkers: config.databaseParallelWorkers,
+    statementTimeoutMs: config.statementTimeoutMs,
+    heavyConnections: config.heavyReads.total,
+  });
   const seeded = await seed(database.db, {
     adminUsername: config.adminUsername,
     adminPassword: config.adminPassword,

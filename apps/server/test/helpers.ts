@@ -16,10 +16,10 @@ export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
  * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
  * the server at TEST_DATABASE_URL that is dropped on close.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(opts: { statementTimeoutMs?: number; heavyConnections?: number } = {}): Promise<Database> {
   if (process.env.TEST_DB !== 'postgres') return openDatabase({ dataDir: 'memory://' });
   const created = await createTestPostgres();
-  const database = await openDatabase({ databaseUrl: created.url });
+  const database = await openDatabase({ databaseUrl: created.url, ...opts });
   return {
     ...database,
     async close() {
@@ -78,7 +78,7 @@ export async function buildTestApp(
     RESPONSE_CHECK: 'on',
     ...env,
   });
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ statementTimeoutMs: config.statementTimeoutMs, heavyConnections: config.heavyReads.total });
   await seed(database.db, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
   const app = await buildApp(config, { database, logger: false, ...deps });
   return {

@@ -27,6 +27,11 @@ export const ErrorCode = {
   /** Too many failed logins for this username from this address; `data.retryAfter` seconds. */
   ACCOUNT_LOCKED: 42901,
   SERVER_ERROR: 50000,
+  /**
+   * The database stopped the statement at its time limit (statement_timeout): the request asked
+   * for more than the server will read at once; `data.reason` is `queryTimeout`.
+   */
+  TIMED_OUT: 50300,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -50,6 +55,7 @@ const STATUS: Record<ErrorCode, number> = {
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.ACCOUNT_LOCKED]: 429,
   [ErrorCode.SERVER_ERROR]: 500,
+  [ErrorCode.TIMED_OUT]: 503,
 };
 
 /** The HTTP status that goes with an error code. */

@@ -144,6 +144,12 @@ export type ChartData = z.infer<typeof chartDataSchema>;
 
 export const ENERGY_GRANULARITIES = ['day', 'week', 'month'] as const;
 export type EnergyGranularity = (typeof ENERGY_GRANULARITIES)[number];
+/**
+ * The longest range energy is computed over, per granularity: each bucket is one index probe, and
+ * a day bucket of a device whose messages lack the counters reads the whole day; a quarter of
+ * days, or 400 days of weeks or months (the console asks 30 days, 26 weeks, 12 months).
+ */
+export const ENERGY_MAX_RANGE_DAYS: Record<EnergyGranularity, number> = { day: 92, week: HISTORY_MAX_RANGE_DAYS, month: HISTORY_MAX_RANGE_DAYS };
 export const energyQuerySchema = z
   .object({
     id: idSchema,

@@ -123,6 +123,7 @@ export const REFUSALS = {
   paramNotInEnum: '{{name}}: choose one of its values',
   paramUnknown: 'The device type has no parameter {{id}}',
   historyTooManyRows: 'More than {{max}} rows match: choose a shorter range or fewer parameters',
+  energyRangeTooLong: 'At most {{max}} days at this granularity: choose a shorter range or weeks or months',
   noEnergyCounters: 'This device type has no battery charge and discharge counters',
 
   // SIM cards and card orders
@@ -163,6 +164,11 @@ export const REFUSALS = {
   importTooManyRows: 'At most {{max}} rows per file',
   importRace: 'Some SNs were added by someone else meanwhile: nothing was imported, please retry',
   exportTooMany: 'More than {{max}} devices match: narrow the filters',
+
+  // Heavy reads: long ranges and exports (plugins/endpoint.ts, lib/heavy-reads.ts)
+  heavyReadsPerUser: 'You already have {{max}} long reads or exports running: wait for them to finish',
+  heavyReadsBusy: 'The server is busy with other long reads: please retry in a moment',
+  queryTimeout: 'This read took too long and was stopped: choose a shorter range or narrower filters',
   alarmExportTooMany: 'More than {{max}} alarms match: narrow the filters',
 
   // A spreadsheet row's cell (the import report names row and column; zod issues map here by code)

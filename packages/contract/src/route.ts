@@ -28,6 +28,12 @@ export interface RouteDef {
   /** The operation-log action of a state-changing route; `false` when it changes no state. */
   audit?: AuditAction | false;
   kind?: EndpointKind;
+  /**
+   * A heavy read: one request may read a long range or a whole export (history, charts, energy,
+   * exports). The server runs at most a few at once per user and overall, on connections of
+   * their own, cancelled when the caller goes away (docs/decisions/0022-heavy-reads-bounded.md).
+   */
+  heavy?: true;
 }
 
 /** The key of a route's schema types: declared for the type checker, never present at run time. */

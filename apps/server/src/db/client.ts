@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -19,6 +21,8 @@ export type Executor = Db | Tx;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL's address (not on PGlite): for a client of its own, such as a test's. */
+  url?: string;
   close(): Promise<void>;
   /**
    * Hears NOTIFY on a channel: on PostgreSQL over a connection of its own, reconnected after a
@@ -101,6 +105,91 @@ function listenPostgres(url: string, channel: string, h: ListenHandlers): Promis
 
 const committedMigrations = path.join(import.meta.dirname, 'migrations');
 
+/** The default statement_timeout of the console's connections (DATABASE_STATEMENT_TIMEOUT). */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+/** Connections heavy reads run on beside the pool of 10 (HEAVY_READS_TOTAL). */
+export const HEAVY_CONNECTIONS = 4;
+/**
+ * The statement limit of work the console itself starts and nobody waits for in a request:
+ * imports (up to 100,000 rows in one transaction), history rollups (a whole day of the fleet).
+ */
+export const JOB_STATEMENT_TIMEOUT_MS = 15 * 60_000;
+
+/** Lifts the transaction `tx` to the jobs' statement limit (`SET LOCAL`: it ends with `tx`). */
+export async function allowLongWork(tx: Tx): Promise<void> {
+  await tx.execute(sql.raw(`set local statement_timeout = ${JOB_STATEMENT_TIMEOUT_MS}`));
+}
+
+/** Set while a heavy read runs (`inHeavyScope`): its caller's signal, aborted when the caller leaves. */
+const heavyScope = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Runs `fn` as a heavy read: on PostgreSQL its statements take connections of the heavy pool
+ * (never the pool ordinary requests use), and when `signal` aborts the statement running on
+ * each of them is cancelled. On PGlite (one connection, in this thread) only the caller's
+ * limits apply (lib/heavy-reads.ts).
+ */
+export function inHeavyScope<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  return heavyScope.run(signal, fn);
+}
+
+/** A heavy pool's client for the caller behind `signal`: its statement is cancelled when the caller leaves. */
+async function heavyClient(heavy: pg.Pool, main: pg.Pool, signal: AbortSignal): Promise<pg.PoolClient> {
+  signal.throwIfAborted();
+  const client = await heavy.connect();
+  if (signal.aborted) {
+    client.release();
+    signal.throwIfAborted();
+  }
+  const pid = (client as unknown as { processID: number }).processID;
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    // PostgreSQL would otherwise read on for nobody until the statement ends or times out.
+    main.query('select pg_cancel_backend($1)', [pid]).catch(() => {});
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  const release = client.release.bind(client);
+  client.release = (err?: Error | boolean) => {
+    signal.removeEventListener('abort', cancel);
+    // A cancel may still be on its way to this backend: the connection is closed, never reused.
+    release(cancelled ? true : err);
+  };
+  return client;
+}
+
+/**
+ * The console's pool: statements of a heavy read (`inHeavyScope`) check a client out of the heavy
+ * pool, everything else this one. Drizzle takes any pg Pool; `query` checks out through `connect`.
+ */
+class ConsolePool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly heavy: pg.Pool,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(cb: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(
+    cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    const signal = heavyScope.getStore();
+    if (!signal) return cb ? super.connect(cb) : super.connect();
+    const got = heavyClient(this.heavy, this, signal);
+    if (!cb) return got;
+    got.then(
+      (client) => cb(undefined, client, (err?: unknown) => client.release(err as Error | undefined)),
+      (err: Error) => cb(err, undefined, () => {}),
+    );
+  }
+
+  override async end(): Promise<void> {
+    await Promise.all([super.end(), this.heavy.end()]);
+  }
+}
+
 /**
  * Opens PostgreSQL at `databaseUrl`, or embedded PGlite in `dataDir` (`memory://` for tests),
  * and applies the committed migrations.
@@ -117,6 +206,13 @@ export async function openDatabase(opts: {
   parallelWorkers?: number;
   /** The migrations to apply (default: the committed ones; an upgrade test applies fewer first). */
   migrationsFolder?: string;
+  /**
+   * PostgreSQL's statement_timeout on the console's connections, in ms (0: none); default
+   * STATEMENT_TIMEOUT_MS. Migrations run without it, jobs lift it (`allowLongWork`).
+   */
+  statementTimeoutMs?: number;
+  /** The heavy pool's size (HEAVY_CONNECTIONS by default). */
+  heavyConnections?: number;
 }): Promise<Database> {
   const migrationsFolder = opts.migrationsFolder ?? committedMigrations;
   if (opts.databaseUrl) {
@@ -124,15 +220,32 @@ export async function openDatabase(opts: {
     // scoped lists' estimates do (their visibility InitPlans are costed high): an agent's card page
     // spent 0.6 s of its 0.7 s compiling (bench/README.md "Lists at fleet scale").
     const options = `-c max_parallel_workers_per_gather=${opts.parallelWorkers ?? 0} -c jit=off`;
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options });
+    // A statement nobody should wait for is stopped by PostgreSQL itself: a request's reads end
+    // within the limit whether or not its caller is still there.
+    const limited = `${options} -c statement_timeout=${opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS}`;
+    const heavy = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.heavyConnections ?? HEAVY_CONNECTIONS,
+      options: limited,
+      application_name: 'iot-console heavy',
+    });
+    const pool = new ConsolePool({ connectionString: opts.databaseUrl, max: 10, options: limited }, heavy);
     // An idle client error (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
+    heavy.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(drizzlePg(pool), { migrationsFolder });
+    // Migrations may rewrite large tables: their own connection, without the limit.
+    const migrator = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, options });
+    try {
+      await migratePg(drizzlePg(migrator), { migrationsFolder });
+    } finally {
+      await migrator.end();
+    }
     const url = opts.databaseUrl;
     return {
       db,
       engine: 'postgres',
+      url,
       close: async () => {
         await pool.end();
       },

@@ -1,8 +1,10 @@
-import type { RefusalReason } from '@iot/contract';
-import { conflict, type AppError } from './errors.js';
+import { ErrorCode, type RefusalReason } from '@iot/contract';
+import { conflict, refuse, type AppError } from './errors.js';
 
 /** SQLSTATE of a unique violation. */
 const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE of a statement cancelled: at statement_timeout, or by pg_cancel_backend. */
+const QUERY_CANCELED = '57014';
 
 /**
  * The PostgreSQL error behind a failure, if any: pg and PGlite both expose `code` (SQLSTATE) and
@@ -75,4 +77,12 @@ export function sqlStateOf(err: unknown): string | undefined {
 export function isDataError(err: unknown): boolean {
   const code = pgErrorOf(err)?.code;
   return code !== undefined && /^(22|23|54)/.test(code);
+}
+
+/**
+ * A statement PostgreSQL stopped at the connections' statement_timeout (or cancelled because its
+ * caller left, who reads no answer) as the documented 50300 `queryTimeout`; undefined otherwise.
+ */
+export function timeoutFromDb(err: unknown): AppError | undefined {
+  return pgErrorOf(err)?.code === QUERY_CANCELED ? refuse(ErrorCode.TIMED_OUT, 'queryTimeout') : undefined;
 }

@@ -8,19 +8,28 @@ export class Slots {
 
   constructor(private readonly max: number) {}
 
-  /** A release function, or undefined when no slot freed up within `waitMs`. */
-  async acquire(waitMs: number): Promise<(() => void) | undefined> {
+  /**
+   * A release function, or undefined when no slot freed up within `waitMs` or `signal` aborted
+   * first (a waiter whose caller left gives its place up at once).
+   */
+  async acquire(waitMs: number, signal?: AbortSignal): Promise<(() => void) | undefined> {
+    if (signal?.aborted) return undefined;
     if (this.active >= this.max) {
       const got = await new Promise<boolean>((resolve) => {
-        const wake = () => {
+        const leave = () => {
           clearTimeout(timer);
-          resolve(true);
-        };
-        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', leave);
           const i = this.waiting.indexOf(wake);
           if (i >= 0) this.waiting.splice(i, 1);
           resolve(false);
-        }, waitMs);
+        };
+        const wake = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', leave);
+          resolve(true);
+        };
+        const timer = setTimeout(leave, waitMs);
+        signal?.addEventListener('abort', leave, { once: true });
         this.waiting.push(wake);
       });
       if (!got) return undefined;

@@ -18,13 +18,41 @@ import {
   type EndpointParsedQuery,
   type Envelope,
 } from '@iot/contract';
-import { API_PREFIX } from './auth.js';
+import type { HeavyReads } from '../lib/heavy-reads.js';
+import { API_PREFIX, authOf } from './auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The contract declaration the route was registered from (see `route()`). */
     endpoint?: AnyEndpoint;
   }
+  interface FastifyInstance {
+    /** The limits of the routes declared `heavy` (app.ts builds it from the config). */
+    heavyReads: HeavyReads;
+  }
+}
+
+/** How long a heavy read waits for its user's or the process's slot before it is refused. */
+export const HEAVY_READ_WAIT_MS = 10_000;
+
+/**
+ * A heavy route's handler inside its caller's limits (lib/heavy-reads.ts), with a signal that
+ * aborts when the connection closes before the answer is written: queued, the read gives its
+ * place up; running on PostgreSQL, its statement is cancelled (db/client.ts).
+ */
+function heavy<R>(app: FastifyInstance, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<R>) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<R> => {
+    const caller = new AbortController();
+    const left = () => {
+      if (!reply.raw.writableFinished) caller.abort();
+    };
+    reply.raw.once('close', left);
+    try {
+      return await app.heavyReads.run(authOf(req).userId, caller.signal, () => handler(req, reply));
+    } finally {
+      reply.raw.off('close', left);
+    }
+  };
 }
 
 /** The request a handler of endpoint `E` receives: path, query and body validated by its schemas. */
@@ -84,7 +112,9 @@ export function route<E extends AnyEndpoint>(
       ...(ep.audit !== undefined ? { audit: ep.audit } : {}),
       endpoint: ep,
     },
-    handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    handler: ep.heavy
+      ? heavy(app, handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>)
+      : (handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>),
   });
 }
 

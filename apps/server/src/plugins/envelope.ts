@@ -7,7 +7,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorCode, SUCCESS, httpStatusFor, type Envelope } from '@iot/contract';
-import { conflictFromDb } from '../lib/db-errors.js';
+import { conflictFromDb, timeoutFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
 
 /** Success envelope. */
@@ -36,6 +36,9 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     // A unique constraint that a concurrent request won: the documented 40900, not a 500.
     const duplicate = conflictFromDb(err);
     if (duplicate) return send(reply, duplicate.code, duplicate.message, duplicate.data);
+    // A read stopped at the statement limit: the caller asked too much at once, not a 500.
+    const timedOut = timeoutFromDb(err);
+    if (timedOut) return send(reply, timedOut.code, timedOut.message, timedOut.data);
 
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0]!;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db, Executor } from '../db/client.js';
+import { allowLongWork, type Db, type Executor } from '../db/client.js';
 import { numericValue } from '../db/schema/index.js';
 
 // The history rollups' writes (history.rollup.ts); modules/devicedetail reads them.
@@ -24,6 +24,8 @@ export async function daysToRoll(db: Executor, f: { days: string[]; finalBefore:
  */
 export async function rollupDay(db: Db, day: string, final: boolean): Promise<number> {
   return db.transaction(async (tx) => {
+    // A day of the whole fleet in one statement: longer than a request may take.
+    await allowLongWork(tx);
     const start = `${day}T00:00:00Z`;
     await tx.execute(sql`delete from telemetry_rollup where bucket >= ${start}::timestamptz and bucket < ${start}::timestamptz + interval '1 day'`);
     const res = await tx.execute(sql`

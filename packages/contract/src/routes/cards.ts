@@ -21,7 +21,7 @@ export const cardRoutes = routes<typeof cardSchemas>()({
   },
   importTemplate: { method: 'GET', path: '/card/importtemplate', permission: 'card:edit', kind: 'file' },
   import: { method: 'POST', path: '/card/import', permission: 'card:edit', audit: 'card.import', kind: 'upload' },
-  export: { method: 'GET', path: '/card/export', permission: 'card:list', kind: 'file' },
+  export: { method: 'GET', path: '/card/export', permission: 'card:list', kind: 'file', heavy: true },
 });
 
 /** §7 Cards: card orders and their payment (WeChat Pay Native or the simulated provider). */

@@ -8,13 +8,14 @@ export const deviceDetailRoutes = routes<typeof deviceDetailSchemas>()({
   setParamList: { method: 'GET', path: '/device/setparamlist', permission: ['device:detail', 'device:command'] },
   setParams: { method: 'POST', path: '/device/setparams', permission: 'device:command', audit: 'device.setparams' },
   commands: { method: 'GET', path: '/device/commandlist', permission: ['device:detail', 'device:command'] },
-  history: { method: 'GET', path: '/device/devicehistoricallist', permission: ['device:detail', 'device:list'] },
+  history: { method: 'GET', path: '/device/devicehistoricallist', permission: ['device:detail', 'device:list'], heavy: true },
   historyExport: {
     method: 'GET',
     path: '/device/devicehistoricallist/export',
     permission: ['device:detail', 'device:list'],
     kind: 'file',
+    heavy: true,
   },
-  chart: { method: 'GET', path: '/device/devicehistoricallisttoecharts', permission: ['device:detail', 'device:list'] },
-  energy: { method: 'GET', path: '/device/totalElectrictityConsumption', permission: ['device:detail', 'device:list'] },
+  chart: { method: 'GET', path: '/device/devicehistoricallisttoecharts', permission: ['device:detail', 'device:list'], heavy: true },
+  energy: { method: 'GET', path: '/device/totalElectrictityConsumption', permission: ['device:detail', 'device:list'], heavy: true },
 });

@@ -15,5 +15,5 @@ export const deviceRoutes = routes<typeof deviceSchemas>()({
   credential: { method: 'POST', path: '/device/credential', permission: 'device:edit', audit: 'device.credential' },
   importTemplate: { method: 'GET', path: '/device/importtemplate', permission: 'device:import', kind: 'file' },
   import: { method: 'POST', path: '/device/import', permission: 'device:import', audit: 'device.import', kind: 'upload' },
-  export: { method: 'GET', path: '/device/export', permission: 'device:list', kind: 'file' },
+  export: { method: 'GET', path: '/device/export', permission: 'device:list', kind: 'file', heavy: true },
 });

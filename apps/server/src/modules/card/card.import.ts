@@ -12,7 +12,7 @@ import {
   type ImportReport,
   type Language,
 } from '@iot/contract';
-import type { Db } from '../../db/client.js';
+import { allowLongWork, type Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
@@ -175,6 +175,7 @@ export class CardSheetService {
     if (!write) return report;
     try {
       report.imported = await this.db.transaction(async (tx) => {
+        await allowLongWork(tx);
         const n = await repo.insertCards(
           tx,
           fresh.map(({ card: { deviceId: _d, ...c }, ownerPath }) => ({ ...c, ownerPath })),

@@ -8,7 +8,7 @@ import {
 } from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceListQuerySchema } from '@iot/contract';
-import type { Db } from '../../db/client.js';
+import { allowLongWork, type Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, invalid } from '../../lib/errors.js';
 import { deviceOwnerPath, scopeOf } from '../../lib/scope.js';
@@ -127,6 +127,7 @@ export class DeviceSheetService {
 
     try {
       report.imported = await this.db.transaction(async (tx) => {
+        await allowLongWork(tx);
         const n = await repo.bulkInsertDevices(
           tx,
           fresh.map(({ fields: f }) => ({

@@ -37,16 +37,14 @@ export async function historyPage(
   f: RangeFilter & { page: number; limit: number; order: 'asc' | 'desc'; countCap: number },
 ): Promise<{ total: number; exact: boolean; items: { ts: Date; values: Record<string, unknown> }[] }> {
   const order = f.order === 'asc' ? sql`asc` : sql`desc`;
-  const [items, count] = await Promise.all([
+  const [items, n] = await Promise.all([
     db.execute(sql`
       select t.ts as ts, ${pickVals(f.semaphoreIds)} as values from telemetry t
       where ${rangeWhere(f)}
       order by t.ts ${order}
       limit ${f.limit} offset ${(f.page - 1) * f.limit}`),
-    // Counted up to the cap only (an index range scan that stops there).
-    db.execute(sql`select count(*)::int as n from (select 1 from telemetry t where ${rangeWhere(f)} limit ${f.countCap + 1}) c`),
+    historyCount(db, f, f.countCap + 1),
   ]);
-  const n = rowsOf<{ n: number }>(count)[0]?.n ?? 0;
   return {
     total: Math.min(n, f.countCap),
     exact: n <= f.countCap,
@@ -55,6 +53,12 @@ export async function historyPage(
       values: r.values,
     })),
   };
+}
+
+/** Matching messages counted up to `cap` only (an index range scan that stops there). */
+export async function historyCount(db: Executor, f: RangeFilter, cap: number): Promise<number> {
+  const res = await db.execute(sql`select count(*)::int as n from (select 1 from telemetry t where ${rangeWhere(f)} limit ${cap}) c`);
+  return rowsOf<{ n: number }>(res)[0]?.n ?? 0;
 }
 
 /** Every matching message in time order (the export), at most `max` + 1 so the caller can refuse more. */
