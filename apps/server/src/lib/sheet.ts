@@ -140,22 +140,60 @@ export function readSheet(buf: Buffer): unknown[][] {
   return XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: '', raw: true });
 }
 
-/** Text a spreadsheet program may run as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Text a spreadsheet program may run as a formula (OWASP "CSV injection"): = + - @ first, also
+ * after leading spaces (programs trim them before reading a formula), their full-width forms
+ * (an East Asian input method types those), or a leading tab or carriage return.
+ */
+const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
+
+/**
+ * Whether a text is written with one more leading single quote: text that starts like a formula,
+ * and, so that restoreCell gives back exactly what was written, text that already starts with
+ * quotes before a formula start.
+ */
+const needsQuote = (s: string) => FORMULA_START.test(s.replace(/^'+/, ''));
 
 /** Prefixes text that starts like a formula with a single quote, so it stays text. */
 export function neutralizeCell(v: unknown): unknown {
-  return typeof v === 'string' && FORMULA_START.test(v) ? `'${v}` : v;
+  return typeof v === 'string' && needsQuote(v) ? `'${v}` : v;
 }
 
 /** Undoes neutralizeCell on import: a re-imported export gets its original text back. */
 export function restoreCell(v: unknown): unknown {
-  return typeof v === 'string' && v.startsWith("'") && FORMULA_START.test(v.slice(1)) ? v.slice(1) : v;
+  return typeof v === 'string' && v.startsWith("'") && needsQuote(v) ? v.slice(1) : v;
+}
+
+/** The separators a spreadsheet program may split a CSV line on, by its language settings. */
+const CSV_NEEDS_QUOTES = /[,;\t|"\r\n]/;
+
+/** A formula start right after a separator or line break inside a text. */
+const INNER_FORMULA = /([,;\t|\r\n]\s*)([=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
+
+/** One CSV field: numbers and booleans as they are, text neutralised and quoted. */
+function csvField(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  // Quotes keep a field one cell only where the reader's separator is the file's (a comma): read
+  // with another, the line splits at that separator inside the field too, and the piece after it
+  // opens as a cell of its own, so a formula start there is neutralised like a leading one.
+  const s = String(neutralizeCell(String(v))).replace(INNER_FORMULA, "$1'$2");
+  return CSV_NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
 /**
- * Writes rows (header row first) as an .xlsx buffer. Every text cell that starts with = + - @,
- * a tab or a carriage return is written with a leading single quote (formula injection).
+ * Writes rows (header row first) as CSV for spreadsheet programs: UTF-8 with a BOM, comma
+ * separated, CRLF lines. Every export's CSV goes through here: a text field with a separator of
+ * any language setting (, ; tab |), a quote or a line break is quoted, and no cell a program opens
+ * it as starts like a formula.
+ */
+export function writeCsv(rows: unknown[][]): Buffer {
+  return Buffer.from('\uFEFF' + rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n');
+}
+
+/**
+ * Writes rows (header row first) as an .xlsx buffer. Every text cell that starts like a formula
+ * is written with a leading single quote (neutralizeCell).
  */
 export function writeSheet(sheetName: string, rows: unknown[][]): Buffer {
   const wb = XLSX.utils.book_new();

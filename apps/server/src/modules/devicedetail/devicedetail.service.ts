@@ -22,7 +22,7 @@ import { checkValue, type Value } from '../../telemetry/decode.js';
 import type { CommandRow, CommandService } from '../../telemetry/commands.js';
 import { invalid, refuse } from '../../lib/errors.js';
 import { ErrorCode } from '@iot/contract';
-import { writeSheet, neutralizeCell } from '../../lib/sheet.js';
+import { writeCsv, writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
@@ -228,12 +228,7 @@ export class DeviceDetailService {
     const table: unknown[][] = [header, ...rows.map((r) => [r.ts.toISOString(), ...q.semaphoreIds.map((id) => r.values[id] ?? '')])];
     const base = `history-${q.id}-${q.from.slice(0, 10)}`;
     if (q.format === 'csv') {
-      const cell = (v: unknown) => {
-        const s = String(neutralizeCell(v) ?? '');
-        return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-      };
-      const text = '\uFEFF' + table.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-      return { body: Buffer.from(text), filename: `${base}.csv`, type: 'text/csv; charset=utf-8' };
+      return { body: writeCsv(table), filename: `${base}.csv`, type: 'text/csv; charset=utf-8' };
     }
     return {
       body: writeSheet('history', table),
