@@ -247,4 +247,85 @@ describe('device details', () => {
     const month = await call('GET', `/device/totalElectrictityConsumption?id=${d.id}&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}&granularity=month`);
     expect(month.data.chargedKwh + month.data.dischargedKwh).toBeCloseTo(431.8, 3);
   });
+
+  it('exports history as CSV that no spreadsheet opens as a formula, whatever its separator', async () => {
+    // A type whose text parameters a device fills with what a spreadsheet would run.
+    const type = await call('POST', '/devicetype/addtype', { code: 'CSVINJ', name: 'CSV injection' });
+    expect(type.code, JSON.stringify(type)).toBe(20000);
+    const hostile: Record<string, string> = {
+      '30000001': 'x;=1+1;',
+      '30000002': ' =1+1',
+      '30000003': '@SUM(A1)',
+      '30000004': 'a|+cmd|',
+      '30000005': 'say "hi",\n-2+3',
+      '30000006': '\t=1',
+      '30000007': "'=already",
+      '30000008': '＝1+1',
+    };
+    const params = Object.keys(hostile).map((semaphoreId, i) => ({
+      semaphoreId,
+      name: i === 0 ? 'x;=1+1' : i === 1 ? '@SUM(1)' : `T${i}`,
+      nameEn: i === 0 ? 'x;=1+1' : i === 1 ? '@SUM(1)' : `T${i}`,
+      dataType: 'text',
+      sort: i + 1,
+    }));
+    expect((await call('POST', '/devicetype/addsetparam', { id: type.data.id, params })).code).toBe(20000);
+    const add = await call('POST', '/device/add', { name: 'CSV pack', sn: 'CSV-INJ-1', typeId: type.data.id });
+    expect(add.code, JSON.stringify(add)).toBe(20000);
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const { c } = await device('CSV-INJ-1', add.data.secret);
+    // QoS 1: acknowledged once the row is committed.
+    await c.publishAsync('dev/CSV-INJ-1/telemetry', JSON.stringify({ values: hostile }), { qos: 1 });
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const ids = Object.keys(hostile).join(',');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/device/devicehistoricallist/export?id=${add.data.id}&semaphoreIds=${ids}&from=${from}&to=${to}&format=csv&lang=en`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const csv = res.rawPayload.toString('utf8').replace(/^\uFEFF/, '');
+
+    // Read with its own separator (RFC 4180), every text is one cell, neutralised where it starts
+    // like a formula, also after a separator of another language setting inside it.
+    const [header, row, ...rest] = parseCsv(csv);
+    expect(rest).toEqual([]);
+    expect(header).toEqual(['time', "x;'=1+1", "'@SUM(1)", 'T2', 'T3', 'T4', 'T5', 'T6', 'T7']);
+    expect(row!.slice(1)).toEqual(["x;'=1+1;", "' =1+1", "'@SUM(A1)", "a|'+cmd|", 'say "hi",\n\'-2+3', "'\t'=1", "''=already", "'＝1+1"]);
+
+    // Read with ; tab or | (or line by line): a cell can only start at one of these characters
+    // (or where a line starts), and none starts like a formula there.
+    const starts = csv.split(/[,;\t|\r\n]/).map((piece) => piece.replace(/^\s*"?\s*/, ''));
+    expect(starts.filter((cell) => /^[=+\-@＝＋－＠]/.test(cell))).toEqual([]);
+  });
 });
+
+/** RFC 4180 rows of a comma-separated text: quoted fields may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      rows.push([...row, cell]);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}

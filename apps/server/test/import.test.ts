@@ -190,6 +190,11 @@ describe('bulk device import and export', () => {
       alarmPhone: '+86 138 0000',
       remarks: '@SUM(1+1)',
       description: '-2+3',
+      // A full-width equals sign (typed by East Asian input methods), a text that already starts
+      // with a quote before a formula, and a separator of another CSV setting (one cell in xlsx).
+      address: '＝1+1',
+      manufacturerModel: "'=quoted",
+      btCode: 'x;=1+1',
     };
     const add = await t.app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearer(token), payload: hostile });
     expect(add.json().code).toBe(20000);
@@ -201,10 +206,19 @@ describe('bulk device import and export', () => {
     expect(cell('alarmPhone')).toBe(`'${hostile.alarmPhone}`);
     expect(cell('remarks')).toBe(`'${hostile.remarks}`);
     expect(cell('description')).toBe(`'${hostile.description}`);
+    expect(cell('address')).toBe(`'${hostile.address}`);
+    expect(cell('manufacturerModel')).toBe(`'${hostile.manufacturerModel}`);
+    expect(cell('btCode')).toBe(hostile.btCode);
     expect(cell('sn')).toBe('FORMULA-1');
 
-    // Tab and CR starts (trimmed away by the API's text fields) and numbers.
-    expect([neutralizeCell('\tx'), neutralizeCell('\rx'), neutralizeCell(-3), neutralizeCell('a=b')]).toEqual(["'\tx", "'\rx", -3, 'a=b']);
+    // Tab, CR and space starts (trimmed away by the API's text fields) and numbers.
+    expect([neutralizeCell('\tx'), neutralizeCell('\rx'), neutralizeCell(' =1'), neutralizeCell(-3), neutralizeCell('a=b')]).toEqual([
+      "'\tx",
+      "'\rx",
+      "' =1",
+      -3,
+      'a=b',
+    ]);
 
     // The exported file re-imports with the original texts (after deleting the device).
     const id = add.json().data.id;
@@ -213,6 +227,14 @@ describe('bulk device import and export', () => {
     const imported = await t.app.inject({ method: 'POST', url: '/api/v1/device/import', headers: { ...bearer(token), ...again.headers }, payload: again.payload });
     expect(imported.json().data).toMatchObject({ imported: 1, errors: [] });
     const back = (await list('&q=FORMULA-1')).items[0];
-    expect(back).toMatchObject({ name: hostile.name, alarmPhone: hostile.alarmPhone, remarks: hostile.remarks, description: hostile.description });
+    expect(back).toMatchObject({
+      name: hostile.name,
+      alarmPhone: hostile.alarmPhone,
+      remarks: hostile.remarks,
+      description: hostile.description,
+      address: hostile.address,
+      manufacturerModel: hostile.manufacturerModel,
+      btCode: hostile.btCode,
+    });
   });
 });

@@ -162,6 +162,8 @@ export const REFUSALS = {
   importMissingColumns: 'Missing column(s): {{columns}}; download the template',
   importNoRows: 'The sheet has no data rows',
   importTooManyRows: 'At most {{max}} rows per file',
+  importUnpackedTooLarge: 'This workbook unpacks to more than {{max}} MB: split it into smaller files',
+  importTooManyCells: 'At most {{max}} cells (rows × columns) per file: delete the unused columns or split the file',
   importRace: 'Some SNs were added by someone else meanwhile: nothing was imported, please retry',
   exportTooMany: 'More than {{max}} devices match: narrow the filters',
 

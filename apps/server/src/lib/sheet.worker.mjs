@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import * as XLSX from '@e965/xlsx';
 import { readXlsxRows } from './xlsx-rows.mjs';
+import { checkDirectory, SheetLimit, verifyForSheetJs, zipDirectory } from './xlsx-zip.mjs';
 
-/** @type {{ data: Uint8Array; maxRows: number }} */
-const { data, maxRows } = workerData;
+/** @type {{ data: Uint8Array; maxRows: number; maxCells: number; unpack: import('./xlsx-zip.mjs').UnpackLimits }} */
+const { data, maxRows, maxCells, unpack } = workerData;
 const CHUNK = 500;
 
 // Parsing is background work: on Linux lower this thread's priority (a thread id given to
@@ -21,7 +21,9 @@ try {
 }
 
 /** The first sheet by SheetJS: .xls, and the .xlsx the fast reader leaves to it. */
-function readWithSheetJs() {
+async function readWithSheetJs() {
+  // Loaded only for these: most uploads never need its 7 MB of code in the worker.
+  const XLSX = await import('@e965/xlsx');
   const wb = XLSX.read(data, {
     type: 'buffer',
     dense: true,
@@ -37,27 +39,42 @@ function readWithSheetJs() {
   const ws = wb.Sheets[name];
   // `!fullref` is the sheet's whole dimension when sheetRows cut it short.
   const ref = ws['!fullref'] ?? ws['!ref'];
+  // sheet_to_json fills every row to the sheet's width: the fast reader's cell limit, before it does.
+  if (ws['!ref']) {
+    const { s, e } = XLSX.utils.decode_range(ws['!ref']);
+    const cells = (e.r - s.r + 1) * (e.c - s.c + 1);
+    if (cells > maxCells) throw new SheetLimit('importTooManyCells', maxCells, `${cells} cells`);
+  }
   return {
     rows: XLSX.utils.sheet_to_json(ws, { header: 1, blankrows: false, defval: '', raw: true }),
     dimensionRows: ref ? XLSX.utils.decode_range(ref).e.r + 1 : 0,
   };
 }
 
-/** .xlsx through the fast reader (xlsx-rows.mjs); whatever it does not read, through SheetJS. */
-function read() {
+/**
+ * .xlsx through the fast reader (xlsx-rows.mjs); whatever it does not read, through SheetJS, but
+ * a ZIP only once every entry is proven to unpack within the limits SheetJS would not keep.
+ */
+async function read() {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (buf.length > 4 && buf.readUInt32LE(0) === 0x04034b50) {
+  // Any ZIP (PK), not only one that starts with a local header: SheetJS would open it as one.
+  if (buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b) {
     try {
-      return readXlsxRows(buf, maxRows);
-    } catch {
+      return readXlsxRows(buf, maxRows, { maxCells, unpack });
+    } catch (err) {
+      // Over a limit: refused, never retried by SheetJS (which would inflate it all).
+      if (err instanceof SheetLimit) throw err;
       // Not a shape it reads (or a broken file): SheetJS reads it, or says what is wrong.
     }
+    const entries = zipDirectory(buf);
+    checkDirectory(entries, unpack);
+    verifyForSheetJs(buf, entries);
   }
   return readWithSheetJs();
 }
 
 try {
-  const { rows, dimensionRows } = read();
+  const { rows, dimensionRows } = await read();
   // In slices, each sent once the parent asks for it: the parent decodes messages on its event
   // loop, and a queue of them would be decoded in one long go.
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -67,5 +84,7 @@ try {
   }
   parentPort.postMessage({ type: 'done', dimensionRows });
 } catch (err) {
-  parentPort.postMessage({ type: 'failed', message: String(err && err.message ? err.message : err) });
+  const message = String(err && err.message ? err.message : err);
+  const limit = err instanceof SheetLimit ? { reason: err.reason, max: err.max } : undefined;
+  parentPort.postMessage({ type: 'failed', message, limit });
 }

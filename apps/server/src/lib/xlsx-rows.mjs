@@ -3,59 +3,29 @@
 // after `read(…, { sheetRows })`. SheetJS builds a cell object per cell, which for a 100,000-row
 // import is most of its time; this reads the ZIP's parts with node:zlib and walks the sheet's XML
 // with regular expressions. It reads what spreadsheet programs write (shared strings, inline
-// strings, numbers, booleans, errors); anything else (ZIP64, prefixed XML, ISO-dated cells, no
-// dimension) throws `Unsupported`, and the caller then reads the workbook with SheetJS.
+// strings, numbers, booleans, errors); anything else (a ZIP64 end record, prefixed XML, ISO-dated
+// cells, no dimension) throws `Unsupported`, and the caller then reads the workbook with SheetJS.
 // Plain JavaScript: the sheet worker (sheet.worker.mjs) runs without a TypeScript loader.
-import zlib from 'node:zlib';
+import { checkDirectory, inflateEntry, SheetLimit, Unsupported, zipDirectory } from './xlsx-zip.mjs';
 
-export class Unsupported extends Error {}
+export { SheetLimit, Unsupported };
 
 /**
- * A part of a workbook is never bigger than this unpacked: a ZIP bomb stops here (the buffer is
- * outside the worker's bounded heap). 100,000 template rows are a 59 MB sheet part.
+ * @param {Buffer} buf @param {import('./xlsx-zip.mjs').UnpackLimits | undefined} limits
+ * @returns {Map<string, import('./xlsx-zip.mjs').ZipEntry>}
  */
-const MAX_PART_BYTES = 256 * 1024 * 1024;
-
-/** @param {Buffer} buf @returns {Map<string, {method: number, size: number, offset: number}>} */
-function zipEntries(buf) {
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65_535); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Unsupported('no ZIP directory');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  if (count === 0xffff || p === 0xffffffff) throw new Unsupported('ZIP64');
+function zipEntries(buf, limits) {
+  const all = zipDirectory(buf);
+  if (limits) checkDirectory(all, limits);
   const entries = new Map();
-  for (let n = 0; n < count; n++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) throw new Unsupported('bad ZIP directory');
-    const method = buf.readUInt16LE(p + 10);
-    const size = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const offset = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    entries.set(name.replace(/^\//, '').toLowerCase(), { method, size, offset });
-    p += 46 + nameLen + extraLen + commentLen;
-  }
+  for (const e of all) entries.set(e.name.replace(/^\//, '').toLowerCase(), e);
   return entries;
 }
 
-/** @param {Buffer} buf @param {Map<string, {method: number, size: number, offset: number}>} entries @param {string} name */
+/** A part's text, never unpacked beyond what the ZIP directory declares (inflateEntry). */
 function part(buf, entries, name) {
   const e = entries.get(name.toLowerCase());
-  if (!e) return undefined;
-  const p = e.offset;
-  if (p + 30 > buf.length || buf.readUInt32LE(p) !== 0x04034b50) throw new Unsupported('bad ZIP entry');
-  const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
-  if (e.method === 0) return buf.toString('utf8', start, start + e.size);
-  if (e.method !== 8) throw new Unsupported(`ZIP method ${e.method}`);
-  // The compressed size may be in a data descriptor after the data: inflate to the stream's end.
-  return zlib.inflateRawSync(buf.subarray(start), { maxOutputLength: MAX_PART_BYTES }).toString('utf8');
+  return e ? inflateEntry(buf, e).toString('utf8') : undefined;
 }
 
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -100,13 +70,16 @@ function target(rels, id, base) {
 
 /**
  * The first sheet's rows (header row first), only rows numbered up to `maxRows`, and the row count
- * of the sheet's dimension.
+ * of the sheet's dimension. With `limits`, the ZIP directory is checked against them first, and
+ * more than `maxCells` cells (rows kept × the dimension's width) throw `SheetLimit`.
  * @param {Buffer} buf
  * @param {number} maxRows
+ * @param {{ maxCells?: number, unpack?: import('./xlsx-zip.mjs').UnpackLimits }} [limits]
  * @returns {{ rows: unknown[][], dimensionRows: number }}
  */
-export function readXlsxRows(buf, maxRows) {
-  const entries = zipEntries(buf);
+export function readXlsxRows(buf, maxRows, limits = {}) {
+  const maxCells = limits.maxCells ?? Infinity;
+  const entries = zipEntries(buf, limits.unpack);
   const workbook = part(buf, entries, 'xl/workbook.xml');
   const rels = part(buf, entries, 'xl/_rels/workbook.xml.rels');
   if (!workbook || !rels) throw new Unsupported('no workbook part');
@@ -135,6 +108,7 @@ export function readXlsxRows(buf, maxRows) {
   const rowRe = /<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g;
   const cellRe = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
   let next = 1;
+  let cells = 0;
   for (const rm of sheet.matchAll(rowRe)) {
     const rAttr = /\br="(\d+)"/.exec(rm[1]);
     const r = rAttr ? Number(rAttr[1]) : next;
@@ -143,6 +117,10 @@ export function readXlsxRows(buf, maxRows) {
     // A row outside the dimension: the dimension is wrong, and SheetJS widens it; let it read.
     if (r < r0 || r > r1) throw new Unsupported('row outside the dimension');
     if (rm[2] === undefined) continue;
+    // Each kept row is as wide as the dimension: a sheet declared thousands of columns wide stops
+    // here rather than filling the worker's heap with empty cells.
+    cells += width;
+    if (cells > maxCells) throw new SheetLimit('importTooManyCells', maxCells, `more than ${maxCells} cells`);
     const row = new Array(width).fill('');
     let empty = true;
     let col = c0;

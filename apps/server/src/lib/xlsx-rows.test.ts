@@ -159,4 +159,33 @@ describe('the fast .xlsx reader reads what SheetJS reads', () => {
     const buf = writeSheet('Devices', [['SN', 'Name'], ['W-1', 'One'], ['W-2', 'Two']]);
     expect(await readSheetInWorker(buf, { maxRows: 100 })).toEqual({ rows: [['SN', 'Name'], ['W-1', 'One'], ['W-2', 'Two']], dimensionRows: 3 });
   });
+
+  it('hands SheetJS only a ZIP whose every part is proven to unpack within its declared size', async () => {
+    // A shape the fast reader leaves to SheetJS (no dimension), its sheet's sizes then made to lie.
+    const sheet = 'xl/worksheets/sheet1.xml';
+    const make = () => workbook('<row r="1"><c r="A1" t="inlineStr"><is><t>no dimension</t></is></c></row>');
+    const local = (buf: Buffer) => buf.indexOf(sheet) - 30;
+    const central = (buf: Buffer) => buf.lastIndexOf(sheet) - 46;
+    // The local header (where SheetJS takes the size it allocates up front) claims 2 GB.
+    const bigLocal = make();
+    bigLocal.writeUInt32LE(0x7fffffff, local(bigLocal) + 22);
+    // Local header and directory both claim 10 bytes: the part unpacks to more.
+    const smallBoth = make();
+    smallBoth.writeUInt32LE(10, local(smallBoth) + 22);
+    smallBoth.writeUInt32LE(10, central(smallBoth) + 24);
+    for (const buf of [bigLocal, smallBoth]) {
+      await expect(readSheetInWorker(buf, { maxRows: 100 })).rejects.toMatchObject({ limit: { reason: 'importUnpackedTooLarge' } });
+    }
+    // Untouched, the same workbook is read (by SheetJS).
+    expect((await readSheetInWorker(make(), { maxRows: 100 })).rows).toEqual([['no dimension']]);
+  });
+
+  it('refuses a directory over the limits before a worker starts, and reads one within them', async () => {
+    const buf = writeSheet('Devices', [['SN'], ...Array.from({ length: 2000 }, (_, i) => [`S-${i}`])]);
+    const tight = { unpack: { maxPartBytes: 10_000, maxTotalBytes: 1_000_000, maxEntries: 100 }, maxCells: 1_000_000 };
+    await expect(readSheetInWorker(buf, { maxRows: 3000, limits: tight })).rejects.toMatchObject({ limit: { reason: 'importUnpackedTooLarge' } });
+    const fewCells = { ...tight, unpack: { ...tight.unpack, maxPartBytes: 1_000_000 }, maxCells: 1000 };
+    await expect(readSheetInWorker(buf, { maxRows: 3000, limits: fewCells })).rejects.toMatchObject({ limit: { reason: 'importTooManyCells', max: 1000 } });
+    expect((await readSheetInWorker(buf, { maxRows: 3000 })).rows).toHaveLength(2001);
+  });
 });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ErrorCode, SUCCESS, httpStatusFor, type Envelope } from '@iot/contract';
 import { conflictFromDb, timeoutFromDb } from '../lib/db-errors.js';
 import { AppError } from '../lib/errors.js';
+import { API_PREFIX } from './auth.js';
 
 /** Success envelope. */
 export function ok<T>(data: T, message = 'success'): Envelope<T> & { code: typeof SUCCESS } {
@@ -29,6 +30,16 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
   z.config({
     customError: (issue) =>
       issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined,
+  });
+
+  // API answers carry personal data: no browser or proxy keeps one, downloads and errors included
+  // (set before any handler, so every answer of the prefix has it). The console's files keep theirs.
+  app.addHook('onRequest', (req, reply, done) => {
+    const url = req.url;
+    if (url.startsWith(API_PREFIX) && (url.length === API_PREFIX.length || url[API_PREFIX.length] === '/' || url[API_PREFIX.length] === '?')) {
+      reply.header('cache-control', 'no-store');
+    }
+    done();
   });
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {

@@ -84,7 +84,8 @@ export class DeviceSheetService {
 
   /**
    * The header and data rows of an uploaded sheet (parsed in a worker, devices' and SIM cards'),
-   * or the file's refusal: not a spreadsheet, or more rows than this server takes.
+   * or the file's refusal: not a spreadsheet, more rows than this server takes, or over what a
+   * sheet of that many rows unpacks to or holds in cells (sheetLimits).
    */
   async readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }> {
     const max = this.limits.maxRows;
@@ -93,6 +94,7 @@ export class DeviceSheetService {
       // Header + the row limit + one more row to notice a sheet that is too long.
       sheet = await readSheetInWorker(data, { maxRows: max + 2 });
     } catch (err) {
+      if (err instanceof SheetReadError && err.limit) throw invalid('file', err.limit.reason, { max: err.limit.max });
       if (err instanceof SheetReadError && err.tooLarge) throw invalid('file', 'importTooManyRows', { max });
       throw invalid('file', 'notSpreadsheet');
     }

@@ -23,7 +23,7 @@ import { checkValue, type Value } from '../../telemetry/decode.js';
 import type { CommandRow, CommandService } from '../../telemetry/commands.js';
 import { invalid, refuse } from '../../lib/errors.js';
 import { ErrorCode } from '@iot/contract';
-import { writeSheet, neutralizeCell } from '../../lib/sheet.js';
+import { writeCsv, writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
@@ -36,8 +36,6 @@ type ExportQuery = z.output<typeof historyExportQuerySchema>;
 type ChartQuery = z.output<typeof chartQuerySchema>;
 type EnergyQuery = z.output<typeof energyQuerySchema>;
 
-/** Rows of a CSV export built between two turns of the event loop. */
-const CSV_CHUNK_ROWS = 5000;
 /** Width of the rollup buckets (telemetry/history.rollup.ts). */
 export const ROLLUP_MS = 600_000;
 /** Ranges this long or longer read the rollups even when the limit would allow finer buckets. */
@@ -233,19 +231,7 @@ export class DeviceDetailService {
     const row = (r: (typeof rows)[number]) => [r.ts.toISOString(), ...q.semaphoreIds.map((id) => r.values[id] ?? '')];
     const base = `history-${q.id}-${q.from.slice(0, 10)}`;
     if (q.format === 'csv') {
-      const cell = (v: unknown) => {
-        const s = String(neutralizeCell(v) ?? '');
-        return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-      };
-      const lines = [header.map(cell).join(',')];
-      // A few thousand rows at a time: 170,000 at once held every other request up for about a
-      // second on 2 cores (bench:heavy); between chunks the server answers them.
-      for (let i = 0; i < rows.length; i += CSV_CHUNK_ROWS) {
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        for (const r of rows.slice(i, i + CSV_CHUNK_ROWS)) lines.push(row(r).map(cell).join(','));
-      }
-      const text = '\uFEFF' + lines.join('\r\n') + '\r\n';
-      return { body: Buffer.from(text), filename: `${base}.csv`, type: 'text/csv; charset=utf-8' };
+      return { body: await writeCsv([header, ...rows.map(row)]), filename: `${base}.csv`, type: 'text/csv; charset=utf-8' };
     }
     return {
       body: writeSheet('history', [header, ...rows.map(row)]),

@@ -107,6 +107,10 @@ describe('importFileProblem', () => {
   it('translates the other reasons with their params; a message without a reason passes through', () => {
     expect(importFileProblem(refused('importNoRows'), t, 'en')).toBe('The sheet has no data rows.');
     expect(importFileProblem(refused('importTooManyRows', { max: 20000 }), t, 'en')).toBe('At most 20000 rows per file.');
+    expect(importFileProblem(refused('importUnpackedTooLarge', { max: 29 }), t, 'en')).toBe(
+      'This workbook unpacks to more than 29 MB. Split it into smaller files.',
+    );
+    expect(importFileProblem(refused('importTooManyCells', { max: 1000100 }), t, 'en')).toContain('1000100 cells');
     expect(importFileProblem(new ApiError(ErrorCode.VALIDATION, 'disk on fire'), t, 'en')).toBe('disk on fire');
   });
 });
