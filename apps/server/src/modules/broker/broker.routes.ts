@@ -19,9 +19,9 @@ function givenSecret(req: FastifyRequest): string | undefined {
  * with an external broker"): EMQX 5 HTTP authentication and authorization, and the HTTP backend
  * of mosquitto-go-auth. They answer only a broker that sends BROKER_AUTH_SECRET (the
  * `X-Broker-Secret` header or `?secret=`), so the public cannot probe device secrets through them;
- * unset, they refuse everything with 403 and the envelope (40300, reason `brokerHooksOff`): a
- * broker reads any 403 as "deny", and an operator reading the answer learns what to set. Callers
- * without the secret are rate limited.
+ * unset, they refuse everything with 403 and the envelope (40300, reason `brokerHooksOff`): the
+ * status is what a broker reads (go-auth: deny, EMQX: ignore), the reason tells an operator what
+ * to set. Callers without the secret are rate limited.
  */
 export const brokerRoutes: FastifyPluginAsync<{ broker: BrokerAuthService }> = async (app, { broker }) => {
   // mosquitto-go-auth's `http_params_mode form` and EMQX's form bodies.
