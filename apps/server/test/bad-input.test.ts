@@ -71,6 +71,38 @@ describe('bad input answers 40000 naming the field', () => {
     expect((await api('GET', '/device/basic?id=2147483647')).body.code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it('a date of year 0000 or 10000 on a list, a range and a body: 40000 naming the field, on both engines', async () => {
+    // A device the admin sees, with a parameter of its type: the range routes reach the database.
+    const bmu = (await api('GET', '/devicetype/typeoptionslist')).body as unknown as { data: { id: number; code: string }[] };
+    const dev = await api('POST', '/device/add', { name: 'Year edge', sn: 'YEAR-EDGE-1', typeId: bmu.data.find((x) => x.code === 'BMU')!.id });
+    const id = (dev.body as unknown as { data: { id: number } }).data.id;
+    const fine = '2026-01-01T00:00:00Z';
+    // Year 0000 has no text form in PostgreSQL; an offset moves 9999-12-31 into year 10000 (UTC),
+    // and 0001-01-01 into year 0.
+    const edges = ['0000-01-01T00:00:00Z', '10000-01-01T00:00:00Z', '0000-01-01', '10000-01-01', '9999-12-31T23:59:59-05:00', '0001-01-01T00:00:00+01:00', '1969-12-31T23:59:59Z'];
+    for (const v of edges) {
+      const q = encodeURIComponent(v);
+      // Lists filtered by time.
+      refusedAt(await api('GET', `/logs/list?from=${q}`), 'from');
+      refusedAt(await api('GET', `/logs/loginlist?to=${q}`), 'to');
+      refusedAt(await api('GET', `/logs/devicelogs?from=${q}`), 'from');
+      refusedAt(await api('GET', `/device/alarmlist?to=${q}`), 'to');
+      // Ranges of one device.
+      refusedAt(await api('GET', `/device/devicehistoricallist?id=${id}&semaphoreIds=01111001&from=${q}&to=${fine}`), 'from');
+      refusedAt(await api('GET', `/device/devicehistoricallisttoecharts?id=${id}&semaphoreIds=01111001&from=${fine}&to=${q}`), 'to');
+      refusedAt(await api('GET', `/device/totalElectrictityConsumption?id=${id}&from=${q}&to=${fine}`), 'from');
+    }
+    // A calendar date in a body: a SIM card's expiry.
+    for (const v of ['0000-01-01', '10000-01-01', '1969-12-31']) {
+      refusedAt(await api('POST', '/card/addCard', { iccid: '89860000000000000099', expiresAt: v }), 'expiresAt');
+    }
+    // The edges that remain are answered.
+    const ok = await api('GET', `/logs/list?from=${encodeURIComponent('1970-01-01T00:00:00Z')}&to=${encodeURIComponent('9998-12-31T23:59:59+14:00')}`);
+    expect(ok.body.code).toBe(20000);
+    const range = await api('GET', `/device/devicehistoricallist?id=${id}&semaphoreIds=01111001&from=${encodeURIComponent('9998-01-01T00:00:00Z')}&to=${encodeURIComponent('9998-12-31T23:59:59Z')}`);
+    expect(range.body.code).toBe(20000);
+  });
+
   it('device ingestion: a NUL byte in an SN, a message or a client id never fails a batch', async () => {
     const added = await api('POST', '/device/add', { name: 'NUL device', sn: 'NUL-DEV', typeId });
     const { id, secret } = (added.body as unknown as { data: { id: number; secret: string } }).data;

@@ -139,17 +139,21 @@ describe('broker auth hooks', () => {
     expect(codes.at(-1)).toBe(429);
   });
 
-  it('refuses everything while BROKER_AUTH_SECRET is unset', async () => {
+  it('refuses everything while BROKER_AUTH_SECRET is unset: 403 in the envelope, on every hook', async () => {
     const off = await buildTestApp();
     try {
-      const r = await off.app.inject({
-        method: 'POST',
-        url: '/api/v1/broker/emqx/authn',
-        headers: { 'x-broker-secret': SECRET },
-        payload: { username: 'X', password: 'y' },
-      });
-      expect(r.statusCode).toBe(403);
-      expect(r.json().message).toMatch(/BROKER_AUTH_SECRET/);
+      const body = { username: 'X', password: 'y', clientid: 'X', topic: 'dev/X/telemetry', acc: 2, action: 'publish' };
+      for (const url of ['emqx/authn', 'emqx/authz', 'mosquitto/user', 'mosquitto/superuser', 'mosquitto/acl']) {
+        // With some secret in the header, in the query, or none at all: the hooks are off.
+        for (const r of [
+          await off.app.inject({ method: 'POST', url: `/api/v1/broker/${url}`, headers: { 'x-broker-secret': SECRET }, payload: body }),
+          await off.app.inject({ method: 'POST', url: `/api/v1/broker/${url}?secret=${SECRET}`, payload: body }),
+          await off.app.inject({ method: 'POST', url: `/api/v1/broker/${url}`, payload: body }),
+        ]) {
+          expect(r.statusCode, `${url}: ${r.body}`).toBe(403);
+          expect(r.json()).toEqual({ code: 40300, message: expect.stringMatching(/BROKER_AUTH_SECRET/), data: { reason: 'brokerHooksOff' } });
+        }
+      }
     } finally {
       await off.close();
     }

@@ -283,6 +283,37 @@ describe('SIM cards and card orders', () => {
       expect((await card('alice', cardA)).expiresAt).toBe('2030-05-15');
     });
 
+    it('answers a signed but malformed notification with WeChat’s failure shape, never a 500, and leaves the order unpaid', async () => {
+      const cardA = await addCard('alice', { iccid: ICCID(67), expiresAt: '2030-04-15' });
+      const order = await ok('alice', 'POST', '/card/addCardOrder', { priceId: await price('renewal', 'IoT 900', 900), months: 1, cardIds: [cardA] });
+      /** A notification the provider really signed, of any body and timestamp. */
+      const signed = (body: string, timestamp = String(Math.floor(Date.now() / 1000))) => {
+        const nonce = 'n0nce';
+        return { body, headers: { 'wechatpay-timestamp': timestamp, 'wechatpay-nonce': nonce, 'wechatpay-signature': payments.sign(timestamp, nonce, body), 'wechatpay-serial': 'SIMULATED' } };
+      };
+      const good = JSON.parse(payments.pay(order.orderNo, 900).body);
+      // Not an object at all: the API's 40000 envelope, as documented for a body that is not one.
+      for (const body of ['null', '[]', '"paid"']) {
+        const res = await notify(signed(body));
+        expect(res.statusCode, body).toBe(400);
+        expect(res.json()).toMatchObject({ code: 40000, data: { field: 'body' } });
+      }
+      for (const n of [
+        signed(JSON.stringify({ ...good, amount: { total: '900', currency: 'CNY' } })),
+        signed(JSON.stringify({ ...good, amount: null })),
+        signed(JSON.stringify({ ...good, out_trade_no: null })),
+        signed(JSON.stringify(good), 'abc'),
+      ]) {
+        const res = await notify(n);
+        expect(res.statusCode, `${n.headers['wechatpay-timestamp']} ${n.body}`).toBe(400);
+        expect(res.json()).toEqual({ code: 'FAIL', message: expect.any(String) });
+      }
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).status).toBe('unpaid');
+      // The same transaction, well formed, pays it.
+      expect((await notify(signed(JSON.stringify(good)))).statusCode).toBe(200);
+      expect((await ok('alice', 'GET', `/card/getCardOrderItem?id=${order.id}`)).status).toBe('paid');
+    });
+
     it('closes a QR code already shown before its order changes or is cancelled; a payment made before the deadline counts when its notice comes late', async () => {
       // New terms after the QR code was shown: the old code is closed at the provider and the
       // order gets a new number (WeChat Pay refuses new terms under an out_trade_no it has seen).

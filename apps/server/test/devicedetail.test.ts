@@ -5,6 +5,7 @@ import { CHART_MAX_POINTS } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 import { createPartition } from '../src/telemetry/ingest.repo.js';
+import { readSheet } from '../src/lib/sheet.js';
 
 const DAY = 86_400_000;
 const CHARGE = '10000030';
@@ -211,6 +212,29 @@ describe('device details', () => {
     expect(bad.message).toMatch(/to/);
     const unknown = await q(start, end).then(() => call('GET', `/device/devicehistoricallisttoecharts?id=${d.id}&semaphoreIds=nope&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}`));
     expect(unknown).toMatchObject({ code: 40000, data: { reason: 'paramUnknown', field: 'semaphoreIds' } });
+  });
+
+  it('exports history as .xlsx by default: a workbook that opens, with the range’s rows', async () => {
+    const d = await addDevice('DD-XLSX');
+    const day = Math.floor(Date.now() / DAY) * DAY;
+    await createPartition(t.database.db, new Date(day));
+    const times = [day + 60_000, day + 120_000, day + 180_000];
+    for (const [i, ts] of times.entries()) {
+      await t.database.db.execute(sql`
+        insert into telemetry (device_id, ts, vals) values (${d.id}, ${new Date(ts).toISOString()}::timestamptz, ${JSON.stringify({ '01111001': 50 + i })}::jsonb)`);
+    }
+    // No `format`: the console's default download.
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/device/devicehistoricallist/export?id=${d.id}&semaphoreIds=01111001&from=${new Date(day).toISOString()}&to=${new Date(day + DAY).toISOString()}`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toMatch(/filename="history-\d+-.+\.xlsx"/);
+    const rows = readSheet(res.rawPayload);
+    expect(rows[0]![0]).toBe('time');
+    expect(rows.slice(1)).toEqual(times.map((ts, i) => [new Date(ts).toISOString(), 50 + i]));
   });
 
   it('the device list shows top-level devices with their child count unless asked otherwise', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { editOf } from './edit.js';
-import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, pageQuerySchema } from './envelope.js';
+import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
 import { ACL_LIMITS, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, PATTERNS, USER_LIMITS } from './limits.js';
 import { menuUrlProblem } from './menu-rules.js';
 
@@ -246,14 +246,13 @@ export type MenuOption = z.infer<typeof menuOptionSchema>;
 
 // ---------------------------------------------------------------- logs
 
-const dateTime = z.iso.datetime({ offset: true });
 export const operationLogQuerySchema = pageQuerySchema.extend({
   username: z.string().trim().max(64).optional(),
   action: z.string().trim().max(64).optional(),
   entity: z.string().trim().max(32).optional(),
   result: z.enum(['success', 'failure']).optional(),
-  from: dateTime.optional(),
-  to: dateTime.optional(),
+  from: isoDateTimeSchema.optional(),
+  to: isoDateTimeSchema.optional(),
   order,
   after: afterQuerySchema,
 });
@@ -283,8 +282,8 @@ export type OperationLogDto = z.infer<typeof operationLogDtoSchema>;
 export const loginLogQuerySchema = pageQuerySchema.extend({
   username: z.string().trim().max(64).optional(),
   result: z.enum(LOGIN_RESULTS).optional(),
-  from: dateTime.optional(),
-  to: dateTime.optional(),
+  from: isoDateTimeSchema.optional(),
+  to: isoDateTimeSchema.optional(),
   order,
   after: afterQuerySchema,
 });

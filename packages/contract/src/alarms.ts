@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { afterQuerySchema, idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
+import { afterQuerySchema, idNumberSchema, idSchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
 import { ALARM_SOURCES, ALARM_STATES } from './enums.js';
 import { ALARM_BULK_MAX, ALARM_NOTE_MAX } from './limits.js';
 
@@ -8,7 +8,6 @@ import { ALARM_BULK_MAX, ALARM_NOTE_MAX } from './limits.js';
  * (the engine, with hold durations) or raised by the device itself (`dev/<sn>/alarm`). An alarm is
  * active until it ends (ended_at); its handling state is independent of that.
  */
-const dateTime = z.iso.datetime({ offset: true });
 const level = z.coerce.number().int().min(1).max(4);
 
 /** The filters of /project/alarminfo and the device details page (§7 /device/alarmlist). */
@@ -25,9 +24,9 @@ export const alarmFilterSchema = z.object({
   /** `active`: not ended yet; `ended`: ended. */
   activity: z.enum(['active', 'ended']).optional(),
   /** Started at or after … */
-  from: dateTime.optional(),
+  from: isoDateTimeSchema.optional(),
   /** … and before. */
-  to: dateTime.optional(),
+  to: isoDateTimeSchema.optional(),
 });
 
 export const ALARM_SORTS = ['startedAt', 'level', 'endedAt', 'processedAt', 'device'] as const;

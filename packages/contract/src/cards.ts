@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { editOf } from './edit.js';
-import { idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
+import { calendarDateSchema, idNumberSchema, idSchema, pageQuerySchema } from './envelope.js';
 import { CARD_CARRIERS, CARD_STATUSES, ORDER_KINDS, ORDER_STATUSES, PAYMENT_OUTCOMES, type OrderKind } from './enums.js';
 import { CARD_LIMITS, PATTERNS } from './limits.js';
 
@@ -16,15 +16,6 @@ const order = z.enum(['asc', 'desc']).default('desc');
 const text = (max: number) => z.string().trim().max(max).default('');
 const digitsOf = (max: number, min = 0) =>
   z.string().trim().min(min, 'please enter the number').max(max).regex(PATTERNS.digits, 'digits only');
-/** A calendar date, YYYY-MM-DD. */
-const dateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date YYYY-MM-DD', abort: true })
-  // A real day of the calendar: 2024-02-30 is refused here, not by the database.
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, 'no such date');
 const count = (max: number) => z.number().int().min(0).max(max);
 
 // ---------------------------------------------------------------- cards
@@ -56,8 +47,8 @@ export const cardFieldsSchema = z.object({
   carrier: z.enum(CARD_CARRIERS).default('chinaMobile'),
   plan: text(CARD_LIMITS.plan),
   status: z.enum(CARD_STATUSES).default('active'),
-  activatedAt: dateSchema.nullable().default(null),
-  expiresAt: dateSchema.nullable().default(null),
+  activatedAt: calendarDateSchema.nullable().default(null),
+  expiresAt: calendarDateSchema.nullable().default(null),
   dataUsedMb: count(100_000_000).default(0),
   dataAllowanceMb: count(100_000_000).default(0),
   voiceUsedMin: count(10_000_000).default(0),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, INT4_MAX, pageQuerySchema } from './envelope.js';
+import { idSchema, INT4_MAX, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
 import { paramDefinitionSchema } from './devices.js';
 import { COMMAND_STATUSES, paramValueSchema } from './protocol.js';
 
@@ -64,7 +64,6 @@ export const commandListQuerySchema = pageQuerySchema.extend({ id: idSchema });
 
 // ---------------------------------------------------------------- history
 
-const isoTime = z.iso.datetime({ offset: true });
 /** Semaphore ids as `a,b,c` in a query string. */
 const semaphoreIdsSchema = z
   .string()
@@ -80,8 +79,8 @@ export const HISTORY_MAX_RANGE_DAYS = 400;
 
 const rangeSchema = z.object({
   id: idSchema,
-  from: isoTime,
-  to: isoTime,
+  from: isoDateTimeSchema,
+  to: isoDateTimeSchema,
   semaphoreIds: semaphoreIdsSchema,
 });
 const checkRange = <T extends { from: string; to: string }>(q: T, ctx: z.RefinementCtx) => {
@@ -153,8 +152,8 @@ export const ENERGY_MAX_RANGE_DAYS: Record<EnergyGranularity, number> = { day: 9
 export const energyQuerySchema = z
   .object({
     id: idSchema,
-    from: isoTime,
-    to: isoTime,
+    from: isoDateTimeSchema,
+    to: isoDateTimeSchema,
     granularity: z.enum(ENERGY_GRANULARITIES).default('day'),
   })
   .superRefine(checkRange);

@@ -41,6 +41,33 @@ export const idSchema = z.coerce.number().int().positive().max(INT4_MAX);
 /** A non-negative int4 from a query string (0 often means "none" / "top level"). */
 export const int4QuerySchema = z.coerce.number().int().min(0).max(INT4_MAX);
 
+/**
+ * The instants a time or date in a request may name: from 1970-01-01 to the end of 9998, UTC.
+ * PostgreSQL reads no year 0000 and JavaScript writes a year before 1 or after 9999 as
+ * `-000001-…` / `+010000-…`, which PostgreSQL refuses too: such a value passed the format and
+ * failed in the database (a 500). No device, log or card of the console predates the Unix epoch;
+ * the year short of 9999 keeps an offset (`9999-12-31T23:59:59-05:00` is in 10000 UTC) and the
+ * server's own arithmetic past a range's end (a week or month bucket, the next day) in four-digit
+ * years. Refused values name their field like any validation error.
+ */
+export const TIME_MIN_MS = Date.UTC(1970, 0, 1);
+export const TIME_MAX_MS = Date.UTC(9999, 0, 1) - 1;
+const TIME_RANGE = 'a time from 1970 to 9998';
+const inTimeRange = (ms: number) => ms >= TIME_MIN_MS && ms <= TIME_MAX_MS;
+/** An ISO 8601 date-time with an offset (`Z` or `+08:00`), within TIME_MIN_MS … TIME_MAX_MS. */
+export const isoDateTimeSchema = z.iso
+  .datetime({ offset: true, abort: true })
+  .refine((v) => inTimeRange(Date.parse(v)), TIME_RANGE);
+/** A calendar date `YYYY-MM-DD` that exists (2024-02-30 does not), in the years above. */
+export const calendarDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date YYYY-MM-DD', abort: true })
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, { message: 'no such date', abort: true })
+  .refine((v) => inTimeRange(Date.parse(`${v}T00:00:00Z`)), 'a date from 1970 to 9998');
+
 /** Server-side paging: every list takes these and answers a `Page`. */
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEVICE_LOG_KINDS } from './enums.js';
-import { afterQuerySchema, idSchema, pageQuerySchema } from './envelope.js';
+import { afterQuerySchema, idSchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
 import { PROTOCOL_LIMITS } from './limits.js';
 
 /**
@@ -200,8 +200,8 @@ export const deviceLogQuerySchema = pageQuerySchema.extend({
   deviceId: idSchema.optional(),
   sn: z.string().trim().max(64).optional(),
   kind: z.enum(DEVICE_LOG_KINDS).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: isoDateTimeSchema.optional(),
+  to: isoDateTimeSchema.optional(),
   after: afterQuerySchema,
 });
 export type DeviceLogQuery = z.infer<typeof deviceLogQuerySchema>;

@@ -149,6 +149,7 @@ export const REFUSALS = {
   simulatedPaymentOnly: 'Only the simulated payment provider can be paid from the console',
   noCamera: 'This device has no camera',
   videoProviderFailed: 'The video provider refused: {{message}}',
+  brokerHooksOff: 'The broker hooks are off: set BROKER_AUTH_SECRET on the console and give it to the broker',
   duplicateIccidRow: 'Same ICCID as row {{row}}',
   dateRequired: 'A date YYYY-MM-DD is required',
   cardExportTooMany: 'More than {{max}} SIM cards match: narrow the filters',

@@ -181,6 +181,26 @@ function csvField(v: unknown): string {
   return CSV_NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
+/** Excel's longest sheet name, in UTF-16 units. */
+const SHEET_NAME_MAX = 31;
+
+/**
+ * A sheet name Excel opens and SheetJS writes: Excel (and so SheetJS, which throws) refuses the
+ * name "History" (it keeps it for change tracking), more than 31 characters, any of : \ / ? * [ ]
+ * and an apostrophe first or last; a name like that becomes a close one that is allowed.
+ */
+export function safeSheetName(name: string): string {
+  let n = name.replace(/[:\\/?*[\]]/g, '_');
+  if (n.length > SHEET_NAME_MAX) {
+    n = n.slice(0, SHEET_NAME_MAX);
+    // Never half of a surrogate pair at the cut.
+    if (/[\ud800-\udbff]$/.test(n)) n = n.slice(0, -1);
+  }
+  n = n.replace(/^'+|'+$/g, '');
+  if (n.toLowerCase() === 'history') n = `${n}_`;
+  return n || 'Sheet1';
+}
+
 /**
  * Writes rows (header row first) as CSV for spreadsheet programs: UTF-8 with a BOM, comma
  * separated, CRLF lines. Every export's CSV goes through here: a text field with a separator of
@@ -208,6 +228,6 @@ export function writeSheet(sheetName: string, rows: unknown[][]): Buffer {
   const wb = XLSX.utils.book_new();
   const ws = XLSX.utils.aoa_to_sheet(rows.map((r) => r.map(neutralizeCell)));
   ws['!cols'] = (rows[0] ?? []).map(() => ({ wch: 20 }));
-  XLSX.utils.book_append_sheet(wb, ws, sheetName);
+  XLSX.utils.book_append_sheet(wb, ws, safeSheetName(sheetName));
   return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
+import { errorEnvelopeSchema } from '../envelope.js';
 import { brokerRoutes } from '../routes/broker.js';
 
 /** Brokers send strings, numbers (go-auth's `acc` in JSON) or nothing; all become strings. */
@@ -19,6 +20,11 @@ const emqxAuthnAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']), 
 const emqxAuthzAnswer = z.object({ result: z.enum(['allow', 'deny', 'ignore']) });
 /** mosquitto-go-auth: the status decides (`http_response_mode status`), `ok` too (`json`). */
 const goAuthAnswer = z.object({ ok: z.boolean(), error: z.string() });
+/**
+ * A go-auth 403: its own `{ok: false}`, or the envelope while the hooks are off (no
+ * BROKER_AUTH_SECRET): a broker denies on either, and the envelope tells an operator why.
+ */
+const goAuthRefusal = z.union([goAuthAnswer, errorEnvelopeSchema]);
 
 /** What every hook's schemas share. */
 const hook = { tags: ['broker hooks'], query: secretQuery } as const;
@@ -42,21 +48,21 @@ export const brokerSchemas = {
     summary: 'mosquitto-go-auth HTTP backend, user check: 200 allows, 403 refuses',
     body: loginBody,
     data: goAuthAnswer,
-    otherAnswers: { 403: goAuthAnswer },
+    otherAnswers: { 403: goAuthRefusal },
   },
   goAuthSuperuser: {
     ...hook,
     summary: 'mosquitto-go-auth HTTP backend, superuser check: only the console’s own login',
     body: goAuthSuperBody,
     data: goAuthAnswer,
-    otherAnswers: { 403: goAuthAnswer },
+    otherAnswers: { 403: goAuthRefusal },
   },
   goAuthAcl: {
     ...hook,
     summary: 'mosquitto-go-auth HTTP backend, ACL check (acc 1 read, 2 write, 4 subscribe)',
     body: goAuthAclBody,
     data: goAuthAnswer,
-    otherAnswers: { 403: goAuthAnswer },
+    otherAnswers: { 403: goAuthRefusal },
   },
 } satisfies EndpointSchemaTable;
 export const brokerApi = endpoints(brokerRoutes, brokerSchemas);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, brokerApi as api } from '@iot/contract';
-import { AppError } from '../../lib/errors.js';
+import { AppError, forbidden } from '../../lib/errors.js';
 import { route, type RouteExtras } from '../../plugins/endpoint.js';
 import { accessOfAcc, accessOfAction, type BrokerAuthService } from './broker.service.js';
 
@@ -19,7 +19,9 @@ function givenSecret(req: FastifyRequest): string | undefined {
  * with an external broker"): EMQX 5 HTTP authentication and authorization, and the HTTP backend
  * of mosquitto-go-auth. They answer only a broker that sends BROKER_AUTH_SECRET (the
  * `X-Broker-Secret` header or `?secret=`), so the public cannot probe device secrets through them;
- * unset, they refuse everything. Callers without the secret are rate limited.
+ * unset, they refuse everything with 403 and the envelope (40300, reason `brokerHooksOff`): the
+ * status is what a broker reads (go-auth: deny, EMQX: ignore), the reason tells an operator what
+ * to set. Callers without the secret are rate limited.
  */
 export const brokerRoutes: FastifyPluginAsync<{ broker: BrokerAuthService }> = async (app, { broker }) => {
   // mosquitto-go-auth's `http_params_mode form` and EMQX's form bodies.
@@ -28,7 +30,7 @@ export const brokerRoutes: FastifyPluginAsync<{ broker: BrokerAuthService }> = a
   });
 
   const guard = async (req: FastifyRequest) => {
-    if (!broker.enabled) throw new AppError(ErrorCode.FORBIDDEN, 'broker hooks are off: set BROKER_AUTH_SECRET');
+    if (!broker.enabled) throw forbidden('brokerHooksOff');
     if (!broker.secretOk(givenSecret(req))) {
       throw new AppError(ErrorCode.BAD_CREDENTIALS, `broker secret missing or wrong (${BROKER_SECRET_HEADER} header or ?secret=)`);
     }

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import { NOTIFY_MAX_SKEW_MS, NotificationRefused, header, type PaymentNotice, type PaymentProvider } from './payment.js';
+import { z } from 'zod';
+import { INT4_MAX } from '@iot/contract';
+import { NotificationRefused, checkNotifyTimestamp, header, notifyJson, type PaymentNotice, type PaymentProvider } from './payment.js';
 
 /**
  * The simulated payment provider (PAYMENT_PROVIDER=simulated, the default). Its `code_url` is a
@@ -66,25 +68,50 @@ export class SimulatedPayments implements PaymentProvider {
     if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
       throw new NotificationRefused('badSignature', 'the signature does not match');
     }
-    if (Math.abs(Date.now() - Number(timestamp) * 1000) > NOTIFY_MAX_SKEW_MS) {
-      throw new NotificationRefused('badSignature', 'the timestamp is too old or too new');
-    }
-    return readTransaction(JSON.parse(rawBody) as Record<string, unknown>);
+    checkNotifyTimestamp(timestamp);
+    return readTransaction(notifyJson(rawBody, 'the notification'));
   }
 }
 
-/** WeChat Pay v3's transaction object (decrypted resource) as a PaymentNotice. */
-export function readTransaction(t: Record<string, unknown>): PaymentNotice {
-  const amount = (t.amount ?? {}) as { total?: unknown; currency?: unknown };
-  if (amount.currency !== undefined && amount.currency !== 'CNY') {
-    throw new NotificationRefused('badSignature', `a payment in ${String(amount.currency)}, orders are in CNY`);
+/**
+ * WeChat Pay v3's transaction object (the decrypted resource), strictly typed: a field of another
+ * type (an amount in text, a number as order number) is a malformed notification, refused, never
+ * coerced. Unknown fields (payer, promotion_detail, …) are ignored.
+ */
+const transactionSchema = z.object({
+  out_trade_no: z.string().min(1).max(64),
+  transaction_id: z.string().max(64).default(''),
+  trade_state: z.string().max(32),
+  success_time: z.string().max(64).optional(),
+  amount: z.object({
+    total: z.number().int().min(0).max(INT4_MAX),
+    currency: z.string().max(16).optional(),
+  }),
+  mchid: z.string().max(64).optional(),
+  appid: z.string().max(64).optional(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+/** The transaction as a PaymentNotice; `owner`, when given, is the merchant and app it must be of. */
+export function readTransaction(value: unknown, owner?: { mchId: string; appId: string }): PaymentNotice {
+  const parsed = transactionSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new NotificationRefused('badSignature', `malformed transaction: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
-  const paidAt = t.success_time ? new Date(String(t.success_time)) : new Date();
+  const t = parsed.data;
+  // A transaction of another merchant or app signed by the same platform is not ours.
+  if (owner && t.mchid !== undefined && t.mchid !== owner.mchId) throw new NotificationRefused('badSignature', 'another merchant');
+  if (owner && t.appid !== undefined && t.appid !== owner.appId) throw new NotificationRefused('badSignature', 'another app');
+  if (t.amount.currency !== undefined && t.amount.currency !== 'CNY') {
+    throw new NotificationRefused('badSignature', `a payment in ${JSON.stringify(t.amount.currency)}, orders are in CNY`);
+  }
+  const paidAt = t.success_time !== undefined ? new Date(t.success_time) : new Date();
   if (Number.isNaN(paidAt.getTime())) throw new NotificationRefused('badSignature', 'success_time is not a time');
   return {
-    orderNo: String(t.out_trade_no ?? ''),
-    transactionId: String(t.transaction_id ?? ''),
-    amountCents: Number(amount.total ?? -1),
+    orderNo: t.out_trade_no,
+    transactionId: t.transaction_id,
+    amountCents: t.amount.total,
     success: t.trade_state === 'SUCCESS',
     paidAt,
   };

@@ -51,3 +51,24 @@ export const header = (headers: Record<string, string | string[] | undefined>, n
 
 /** Notifications older or newer than this are refused (replayed captures). */
 export const NOTIFY_MAX_SKEW_MS = 5 * 60_000;
+
+/**
+ * Refuses a `Wechatpay-Timestamp` that is not whole seconds since the epoch (`Number("abc")` is
+ * NaN, and NaN is never "too far", so such a timestamp used to skip the check) or that is more
+ * than NOTIFY_MAX_SKEW_MS from now.
+ */
+export function checkNotifyTimestamp(timestamp: string, now = Date.now()): void {
+  if (!/^\d{1,12}$/.test(timestamp)) throw new NotificationRefused('badSignature', 'the timestamp is not a number of seconds');
+  if (Math.abs(now - Number(timestamp) * 1000) > NOTIFY_MAX_SKEW_MS) {
+    throw new NotificationRefused('badSignature', 'the timestamp is too old or too new');
+  }
+}
+
+/** JSON the provider sent (after its signature verified); anything unreadable is refused. */
+export function notifyJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new NotificationRefused('badSignature', `${what} is not JSON`);
+  }
+}

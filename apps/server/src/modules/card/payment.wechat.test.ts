@@ -57,12 +57,23 @@ const provider = (over: Partial<ConstructorParameters<typeof WechatPayments>[0]>
 /** A notification as the platform sends it; `tamper` changes the body after signing. */
 function notification(
   transaction: Record<string, unknown>,
-  opts: { key?: string; signer?: crypto.KeyObject; serial?: string; at?: number; tamper?: (body: string) => string; rewrite?: (body: string) => string } = {},
+  opts: {
+    key?: string;
+    signer?: crypto.KeyObject;
+    serial?: string;
+    at?: number;
+    /** The Wechatpay-Timestamp header as sent (signed), instead of `at` in seconds. */
+    timestamp?: string;
+    /** The encrypted text instead of the transaction's JSON. */
+    plaintext?: string;
+    tamper?: (body: string) => string;
+    rewrite?: (body: string) => string;
+  } = {},
 ) {
   const nonce = crypto.randomBytes(6).toString('hex');
   const cipher = crypto.createCipheriv('aes-256-gcm', Buffer.from(opts.key ?? API_V3_KEY), Buffer.from(nonce));
   cipher.setAAD(Buffer.from('transaction'));
-  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(transaction)), cipher.final(), cipher.getAuthTag()]).toString('base64');
+  const ciphertext = Buffer.concat([cipher.update(opts.plaintext ?? JSON.stringify(transaction)), cipher.final(), cipher.getAuthTag()]).toString('base64');
   const built = JSON.stringify({
     id: crypto.randomUUID(),
     event_type: 'TRANSACTION.SUCCESS',
@@ -71,7 +82,7 @@ function notification(
   });
   // `rewrite` changes the body before it is signed (a body the platform really signed).
   const body = opts.rewrite ? opts.rewrite(built) : built;
-  const timestamp = String(Math.floor((opts.at ?? Date.now()) / 1000));
+  const timestamp = opts.timestamp ?? String(Math.floor((opts.at ?? Date.now()) / 1000));
   const headerNonce = crypto.randomBytes(8).toString('hex');
   const signature = crypto
     .createSign('RSA-SHA256')
@@ -166,6 +177,47 @@ describe('WeChat Pay v3 (Native) provider', () => {
     expect(refused(notification(paid, { rewrite: noResource }))).toBe('badSignature');
     const short = (b: string) => JSON.stringify({ ...JSON.parse(b), resource: { ...JSON.parse(b).resource, ciphertext: 'AAAA' } });
     expect(refused(notification(paid, { rewrite: short }))).toBe('badSignature');
+  });
+
+  it('refuses a validly signed notification whose resource is malformed, never failing another way', () => {
+    const resource = (change: Record<string, unknown>) => (b: string) => JSON.stringify({ ...JSON.parse(b), resource: { ...JSON.parse(b).resource, ...change } });
+    const malformed: ((b: string) => string)[] = [
+      // An empty nonce is an empty GCM IV, which the cipher throws on.
+      resource({ nonce: '' }),
+      resource({ nonce: null }),
+      resource({ nonce: 12 }),
+      resource({ ciphertext: null }),
+      resource({ ciphertext: '' }),
+      resource({ ciphertext: ['AAAA'] }),
+      resource({ associated_data: 7 }),
+      (b) => JSON.stringify({ ...JSON.parse(b), resource: null }),
+      (b) => JSON.stringify({ ...JSON.parse(b), resource: 'encrypted' }),
+      () => 'null',
+      () => '[]',
+      () => '"a string"',
+      () => '42',
+      () => '{',
+    ];
+    for (const rewrite of malformed) expect(refused(notification(paid, { rewrite })), rewrite(notification(paid).body).slice(0, 80)).toBe('badSignature');
+    // The resource decrypts, but to no transaction.
+    for (const plaintext of ['null', '[]', '"x"', '42', 'not json', '{}', JSON.stringify({ ...paid, out_trade_no: null }), JSON.stringify({ ...paid, amount: null })]) {
+      expect(refused(notification(paid, { plaintext })), plaintext).toBe('badSignature');
+    }
+  });
+
+  it('types the fields strictly: a timestamp that is no number of seconds, or an amount in text, is refused', () => {
+    const seconds = String(Math.floor(Date.now() / 1000));
+    for (const timestamp of ['abc', '', ' ', `${seconds}.0`, `+${seconds}`, `${seconds}abc`, '1e9', '-1', 'NaN', 'Infinity']) {
+      expect(refused(notification(paid, { timestamp })), JSON.stringify(timestamp)).toBe('badSignature');
+    }
+    expect(refused(notification(paid, { timestamp: seconds }))).toBe('accepted');
+    const amount = (total: unknown) => ({ ...paid, amount: { ...paid.amount, total } });
+    for (const total of ['3600', '3600.0', 36.5, -1, null, true, 2 ** 31, { value: 3600 }]) {
+      expect(refused(notification(amount(total))), JSON.stringify(total)).toBe('badSignature');
+    }
+    for (const wrong of [{ out_trade_no: 1 }, { transaction_id: 4200001234 }, { trade_state: true }, { success_time: 1732456800 }, { mchid: 1900000001 }, { amount: { total: 3600, currency: 1 } }]) {
+      expect(refused(notification({ ...paid, ...wrong })), JSON.stringify(wrong)).toBe('badSignature');
+    }
   });
 
   it('closes a payment with a request the platform can verify (before an order is cancelled or changed)', async () => {

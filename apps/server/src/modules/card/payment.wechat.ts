@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { NOTIFY_MAX_SKEW_MS, NotificationRefused, PaymentProviderError, header, type PaymentNotice, type PaymentProvider } from './payment.js';
+import { z } from 'zod';
+import { NotificationRefused, PaymentProviderError, checkNotifyTimestamp, header, notifyJson, type PaymentNotice, type PaymentProvider } from './payment.js';
 import { readTransaction } from './payment.simulated.js';
 
 export interface WechatPayOptions {
@@ -33,6 +34,18 @@ export function wechatOptionsFromFiles(
     platformKeys: files.map((f) => ({ serial: f.serial, pem: fs.readFileSync(f.file, 'utf8') })),
   };
 }
+
+/**
+ * The notification around the encrypted transaction: a field missing, empty or of another type
+ * (a null ciphertext, an empty nonce, which the cipher itself throws on) is refused.
+ */
+const notificationSchema = z.object({
+  resource: z.object({
+    ciphertext: z.string().min(1).max(64 * 1024),
+    nonce: z.string().min(1).max(64),
+    associated_data: z.string().max(1024).nullish(),
+  }),
+});
 
 /** Any serial: a public key configured without its id. */
 const ANY_SERIAL = '*';
@@ -130,28 +143,21 @@ export class WechatPayments implements PaymentProvider {
       signature !== '' &&
       crypto.createVerify('RSA-SHA256').update(`${timestamp}\n${nonce}\n${rawBody}\n`).verify(key, signature, 'base64');
     if (!valid) throw new NotificationRefused('badSignature', 'the platform signature does not verify');
-    if (Math.abs(Date.now() - Number(timestamp) * 1000) > NOTIFY_MAX_SKEW_MS) {
-      throw new NotificationRefused('badSignature', 'the timestamp is too old or too new');
-    }
-    const { resource } = JSON.parse(rawBody) as { resource?: { ciphertext?: unknown; nonce?: unknown; associated_data?: unknown } };
-    if (!resource || typeof resource.ciphertext !== 'string' || typeof resource.nonce !== 'string') {
-      throw new NotificationRefused('badSignature', 'no encrypted resource in the notification');
-    }
+    checkNotifyTimestamp(timestamp);
+    const notice = notificationSchema.safeParse(notifyJson(rawBody, 'the notification'));
+    if (!notice.success) throw new NotificationRefused('badSignature', 'no encrypted resource in the notification');
+    const { resource } = notice.data;
     const data = Buffer.from(resource.ciphertext, 'base64');
     if (data.length <= 16) throw new NotificationRefused('badSignature', 'the resource is too short');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', Buffer.from(this.opts.apiV3Key), Buffer.from(resource.nonce));
-    decipher.setAuthTag(data.subarray(data.length - 16));
-    decipher.setAAD(Buffer.from(typeof resource.associated_data === 'string' ? resource.associated_data : ''));
     let plain: string;
     try {
+      const decipher = crypto.createDecipheriv('aes-256-gcm', Buffer.from(this.opts.apiV3Key), Buffer.from(resource.nonce));
+      decipher.setAuthTag(data.subarray(data.length - 16));
+      decipher.setAAD(Buffer.from(resource.associated_data ?? ''));
       plain = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
     } catch {
       throw new NotificationRefused('badSignature', 'the resource does not decrypt with the APIv3 key');
     }
-    const t = JSON.parse(plain) as Record<string, unknown>;
-    // A transaction of another merchant or app signed by the same platform is not ours.
-    if (t.mchid !== undefined && t.mchid !== this.opts.mchId) throw new NotificationRefused('badSignature', 'another merchant');
-    if (t.appid !== undefined && t.appid !== this.opts.appId) throw new NotificationRefused('badSignature', 'another app');
-    return readTransaction(t);
+    return readTransaction(notifyJson(plain, 'the decrypted resource'), { mchId: this.opts.mchId, appId: this.opts.appId });
   }
 }
