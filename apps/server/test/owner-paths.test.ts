@@ -8,7 +8,7 @@ const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /**
  * Ownership follows the user tree (issue #32): a user moved to another parent takes everything
- * its line owns along.
+ * its line owns along, and a project given to another owner takes its devices and SIM cards.
  * Asserted through the API, as the users concerned see it. Each test makes its own users.
  */
 describe('owned rows follow their owners', () => {
@@ -126,5 +126,38 @@ describe('owned rows follow their owners', () => {
     await ok(s, 'POST', '/device/edit', { id: inProject.id, name: `${tag} rack 2` });
     await ok(s, 'POST', '/card/editCard', { id: cardId, remarks: 'still mine' });
     expect((await call(a, 'POST', '/device/edit', { id: inProject.id, name: 'taken' })).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('a project given to another owner takes its devices and SIM cards along', async () => {
+    const n = ++seq;
+    const [a, x, y] = [`po-a${n}`, `po-x${n}`, `po-y${n}`];
+    const aId = await user(a);
+    await user(x, a, aId);
+    const yId = await user(y, a, aId);
+    const tag = `PO${n}X`;
+    const types = (await ok(x, 'GET', '/devicetype/typeoptionslist')) as { id: number; code: string }[];
+    const typeId = types.find((tp) => tp.code === 'BMU')!.id;
+    const { id: projectId } = await ok(x, 'POST', '/project/addproject', { name: `${tag} project` });
+    const device = await ok(x, 'POST', '/device/add', { name: `${tag} rack`, sn: `${tag}-1`, typeId, projectId });
+    const iccid = `8987${String(n).padStart(16, '0')}`;
+    const { id: cardId } = await ok(x, 'POST', '/card/addCard', { iccid, projectId });
+
+    const view = async (who: string) => {
+      const details = await call(who, 'GET', `/device/basic?id=${device.id}`);
+      const cards = await call(who, 'GET', `/card/getSimList?q=${iccid}`);
+      return { details: details.code === 20000 ? details.data.sn : details.code, cards: cards.data.items.map((c: { iccid: string }) => c.iccid) };
+    };
+    expect(await view(x)).toEqual({ details: `${tag}-1`, cards: [iccid] });
+    expect(await view(y)).toEqual({ details: ErrorCode.NOT_FOUND, cards: [] });
+
+    await ok(a, 'POST', '/project/editproject', { id: projectId, ownerId: yId });
+
+    expect(await view(x)).toEqual({ details: ErrorCode.NOT_FOUND, cards: [] });
+    expect(await view(y)).toEqual({ details: `${tag}-1`, cards: [iccid] });
+    // The new owner manages them (a device of another line in its project would be read-only),
+    // and the old one can no longer issue the device a secret.
+    await ok(y, 'POST', '/device/edit', { id: device.id, name: `${tag} rack 2` });
+    await ok(y, 'POST', '/card/editCard', { id: cardId, remarks: 'mine now' });
+    expect((await call(x, 'POST', '/device/credential', { id: device.id })).code).toBe(ErrorCode.NOT_FOUND);
   });
 });
