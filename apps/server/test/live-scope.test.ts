@@ -164,6 +164,31 @@ describe('live scope follows access', () => {
     expect((await api(sub.token, 'GET', `/device/basic?id=${lost.id}`)).code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it('a project given to another tenant stops its devices at once for the old owner', async () => {
+    const sub = await subUser();
+    const given = await project(sub.id);
+    const lost = await device(given);
+    const kept = await device(await project(sub.id));
+    const c = await live(sub, [lost.id, kept.id]);
+
+    await ok(admin, 'POST', '/project/editproject', { id: given, ownerId: ids.tenantB });
+    await expectStopped(c, lost, kept, Date.now());
+    // Its devices took the new owner's line: the old owner no longer sees them anywhere.
+    expect((await api(sub.token, 'GET', `/device/basic?id=${lost.id}`)).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('a user moved to another tenant: its old agent stops following what the user owns', async () => {
+    const sub = await subUser();
+    const lost = await device(await project(sub.id));
+    const kept = await device(await project(ids.tenantA!));
+    const agent = { id: ids.tenantA!, token: await t.login('tenantA', 'tenant-pass-1') };
+    const c = await live(agent, [lost.id, kept.id]);
+
+    await ok(admin, 'POST', '/user/edit', { id: sub.id, parentId: ids.tenantB });
+    await expectStopped(c, lost, kept, Date.now());
+    expect((await api(agent.token, 'GET', `/device/basic?id=${lost.id}`)).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
   it('a deleted device stops at once', async () => {
     const sub = await subUser();
     const own = await project(sub.id);

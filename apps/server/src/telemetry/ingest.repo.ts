@@ -174,9 +174,14 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
         where d.id = p.device_id and d.map_mode <> 1`);
     }
     if (b.logs.length > 0) {
+      // The owner line is the device's as it stands in the batch's transaction, not the one
+      // remembered since the device connected: a device moved, or its owner moved in the user
+      // tree, logs into its new line at once. Unknown or deleted devices keep the row's own ('').
+      // Scalar lookups, not a join, so that the rows keep the batch's order (their ids).
       await tx.execute(sql`
         insert into device_logs (device_id, sn, kind, reason, detail, owner_path)
-        select (select d.id from devices d where d.id = x.device_id), x.sn, x.kind, x.reason, x.detail, x.owner_path
+        select (select d.id from devices d where d.id = x.device_id), x.sn, x.kind, x.reason, x.detail,
+          coalesce((select d.owner_path from devices d where d.id = x.device_id), x.owner_path)
         from json_to_recordset(${JSON.stringify(
           b.logs.map((r) => ({
             device_id: r.deviceId, sn: r.sn, kind: r.kind, reason: r.reason ?? null, detail: r.detail ?? {},

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, like, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { devices, projectUsers, projects, roadSections, users } from '../../db/schema/index.js';
+import { devices, projectUsers, projects, roadSections, simCards, users } from '../../db/schema/index.js';
 import { escapeLike, sentValues } from '../../lib/sql.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
 
@@ -99,7 +99,6 @@ export async function countProjectDevices(db: Executor, id: number) {
   return row?.n ?? 0;
 }
 
-/** Moves every device of a project to another project (or none), in one statement. */
 /** Moves a project's devices to another (or none); `ownerPath` undefined: each keeps its owner. Their ids. */
 export async function moveProjectDevices(db: Executor, from: number, to: number | null, ownerPath: string | undefined) {
   const rows = await db
@@ -107,6 +106,24 @@ export async function moveProjectDevices(db: Executor, from: number, to: number 
     .set({ projectId: to, ...(ownerPath !== undefined ? { ownerPath } : {}), updatedAt: new Date() })
     .where(eq(devices.projectId, from))
     .returning({ id: devices.id });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A project's devices and SIM cards given to its new owner's line (the owner rule of
+ * `lib/scope.ts deviceOwnerPath`, which cards share); their alarms follow the devices by trigger
+ * (migration 0030). The ids of the devices whose owner changed.
+ */
+export async function carryProjectRows(db: Executor, projectId: number, ownerPath: string) {
+  const rows = await db
+    .update(devices)
+    .set({ ownerPath, updatedAt: new Date() })
+    .where(and(eq(devices.projectId, projectId), ne(devices.ownerPath, ownerPath)))
+    .returning({ id: devices.id });
+  await db
+    .update(simCards)
+    .set({ ownerPath, updatedAt: new Date() })
+    .where(and(eq(simCards.projectId, projectId), ne(simCards.ownerPath, ownerPath)));
   return rows.map((r) => r.id);
 }
 

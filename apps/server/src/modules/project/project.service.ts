@@ -70,17 +70,31 @@ export class ProjectService {
     });
   }
 
-  /** Changes only the fields sent; a new owner must be in the caller's subtree. */
+  /**
+   * Changes only the fields sent; a new owner must be in the caller's subtree. The project's
+   * devices and SIM cards go with it to the new owner's line (`deviceOwnerPath`): the old line
+   * can no longer change them or issue a device a secret.
+   */
   async edit(actor: Actor, body: EditBody) {
     const p = await this.manageable(actor, body.id);
     const owner = body.ownerId === undefined ? undefined : await this.owner(actor, body.ownerId);
+    const newLine = owner && owner.path !== p.ownerPath ? deviceOwnerPath({ ownerPath: owner.path }) : undefined;
     const { id, ownerId: _o, ...set } = body;
-    await this.db.transaction(async (tx) => {
+    const moved = await this.db.transaction(async (tx) => {
       await repo.updateProject(tx, id, { ...set, ...(owner ? { ownerId: owner.id, ownerPath: owner.path } : {}) });
-      await audit(tx, actor, { entityId: id, name: p.name, summary: { ...set, ...(owner ? { owner: owner.username } : {}) } });
+      const ids = newLine ? await repo.carryProjectRows(tx, id, newLine) : [];
+      await audit(tx, actor, {
+        entityId: id,
+        name: p.name,
+        summary: { ...set, ...(owner ? { owner: owner.username } : {}), ...(ids.length > 0 ? { movedDevices: ids.length } : {}) },
+      });
+      return ids;
     });
-    // The old owner's line may lose the project's devices that are not its own.
-    if (owner && owner.path !== p.ownerPath) this.bus?.emit('scope.changed', { userIds: idsOnPath(p.ownerPath) });
+    if (!newLine) return;
+    // The old owner's line loses the project, and with it every device it saw through it; a
+    // device that changed lines is re-checked for whoever follows it (e.g. its earlier owner).
+    this.bus?.emit('scope.changed', { userIds: idsOnPath(p.ownerPath) });
+    if (moved.length > 0) this.bus?.emit('scope.changed', { deviceIds: moved });
   }
 
   /** Deleting a project that holds devices needs `moveTo`: another project, or 0 for none. */

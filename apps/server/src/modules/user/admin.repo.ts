@@ -1,8 +1,21 @@
 import { and, asc, count, desc, eq, ilike, like, ne, sql, type SQL } from 'drizzle-orm';
 import { SUPERADMIN, type EndpointParsedQuery, type userAdminApi } from '@iot/contract';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
-import { loginThrottle, roles, userEmails, users } from '../../db/schema/index.js';
+import {
+  alarms,
+  cardOrders,
+  deviceLogs,
+  deviceTypes,
+  devices,
+  loginThrottle,
+  operationLogs,
+  projects,
+  roles,
+  simCards,
+  userEmails,
+  users,
+} from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
 
@@ -99,12 +112,49 @@ export async function updateUser(db: Executor, id: number, set: Partial<typeof u
     .where(eq(users.id, id));
 }
 
-/** Moves a whole subtree: every path starting with `from` starts with `to` afterwards. */
+/**
+ * Every column that ties a row to a line of users: a user moved to another parent takes these
+ * rows along (`movePaths`), in this order. A new table with an owner path belongs here;
+ * `test/owner-paths.test.ts` compares this list with every `*_path` column of the database.
+ *
+ * - Device logs can be the largest table here: one statement by prefix on their owner index
+ *   rewrites every log row of the moved line (bench/README.md, "Moving a user"). They go first:
+ *   ingestion only inserts log rows, so nobody waits on the rows this locks.
+ * - The operation log's `user_path` is the acting user's path: the log is scoped like users, so a
+ *   moved user's actions follow it, as its logins (read through `users`) do.
+ * - Devices come late: ingestion locks a batch's device rows first (ARCHITECTURE.md, "The batch
+ *   transaction"), and a batch of the moved line's devices waits for this commit from here on.
+ *   Then alarms, in ingestion's lock order (a device's row, then its alarms'): the devices'
+ *   trigger (migration 0030) has already carried them, so their statement is one index probe
+ *   kept as a guard should the copy ever be out of step.
+ */
+export const LINE_COLUMNS: readonly PgColumn[] = [
+  deviceLogs.ownerPath,
+  operationLogs.userPath,
+  projects.ownerPath,
+  simCards.ownerPath,
+  cardOrders.ownerPath,
+  deviceTypes.ownerPath,
+  roles.ownerPath,
+  devices.ownerPath,
+  alarms.ownerPath,
+];
+
+/**
+ * Moves a whole subtree: every path starting with `from` starts with `to` afterwards, the users'
+ * and every row they own (`LINE_COLUMNS`), in the caller's transaction so that nobody ever sees
+ * a moved user without its things. Built-in rows (owner `/`) never match: `from` is a user's path.
+ */
 export async function movePaths(db: Executor, from: string, to: string) {
-  await db
-    .update(users)
-    .set({ path: sql`${to} || substr(${users.path}, ${from.length + 1})` })
-    .where(like(users.path, `${escapeLike(from)}%`));
+  const prefix = `${escapeLike(from)}%`;
+  const carry = (col: PgColumn) =>
+    db.execute(sql`update ${col.table} set ${sql.identifier(col.name)} = ${to} || substr(${col}, ${from.length + 1}) where ${col} like ${prefix}`);
+  await db.update(users).set({ path: sql`${to} || substr(${users.path}, ${from.length + 1})` }).where(like(users.path, prefix));
+  for (const col of LINE_COLUMNS) await carry(col);
+  // Logs that batches committed while the first pass ran took their devices' old line; the
+  // devices are locked by this transaction now, so later batches of them log into the new one
+  // (ingest.repo.ts reads the line at write time). A second look finds just those few rows.
+  await carry(deviceLogs.ownerPath);
 }
 
 export async function deleteUser(db: Executor, id: number) {
