@@ -229,3 +229,28 @@ test('the bell’s alarms are reached with Tab and opened with Enter', async ({ 
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/project/alarminfo\\?alarmId=${id}$`));
 });
+
+test('the header search finds a device by its SN and Enter opens its details', async ({ page, session }) => {
+  const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token: session.token });
+  const typeId = types.body.data.find((t) => t.code === 'BMU')!.id;
+  const sn = `FIND-${run}-0042`;
+  const added = await callApi<{ id: number }>(page.request, 'POST', '/device/add', {
+    token: session.token,
+    data: { name: `Search target ${run}`, sn, typeId },
+  });
+  expect(added.body.code, added.body.message).toBe(20000);
+  const id = added.body.data.id;
+
+  await page.goto('/dashboard');
+  await pressUntilFocused(page, page.getByTestId('header-search-toggle'));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('combobox', { name: /device SN/ })).toBeFocused();
+  await page.keyboard.type(sn.toLowerCase());
+  // Grouped: the device under "Devices", named by SN and name.
+  await expect(page.getByTestId('search-group-devices')).toHaveText('Devices');
+  const option = page.getByTestId(`search-option-device-${id}`);
+  await expect(option).toHaveText(`${sn} · Search target ${run}`);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/info\\?id=${id}$`));
+  await expect(page.locator('main')).toContainText(sn);
+});
