@@ -83,6 +83,10 @@ function hiddenQuery(path: string, s: Sample): string | undefined {
     '/project/info': `?id=${s.deviceId}`,
     '/project/alarminfo': '',
     '/card/orderManagement': '',
+    // Hidden until built (issue 33): their notice page.
+    '/upgrade/version': '',
+    '/upgrade/device': '',
+    '/upgrade/external': '',
   };
   return queries[path];
 }
