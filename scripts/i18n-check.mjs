@@ -2,7 +2,9 @@
 // Checks the web console's translations (apps/web/src/locales/<lang>/<namespace>.json):
 // every language has every namespace and key, no value is empty, and every literal key used in
 // apps/web/src (t('ns:key'), t("key"), i18nKey="…") exists in English, and every refusal reason of
-// the API contract is translated with the same {{params}}. Exit 1 lists the problems.
+// the API contract is translated with the same {{params}}. It also refuses untranslated words in
+// code (literal aria-label, title, placeholder, alt), units written after values in code and
+// "(s)" plurals. Exit 1 lists the problems.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +118,42 @@ for (const file of sourceFiles(webSrc)) {
         problems.push(`${relative(root, file)}:${line}: "${literal}" is not in ${REFERENCE}/${ns}.json`);
       }
     }
+  }
+}
+
+// Words the console writes itself must go through t() (issue 33: English names read out in every
+// language, "0.00kWh", "alarm(s)"):
+// - an accessible name, tooltip, placeholder or image text given as a literal with letters;
+// - a unit written after a value in code (suffix="kWh", `${v} °C`): units come from the texts or
+//   from lib/format's unit formatter, which spaces and orders them per language;
+// - an English text that writes a plural as "(s)" instead of i18next's _one/_other forms.
+const LITERAL_PROP = /(?<=\s)(aria-label|title|placeholder|alt)=(?:"([^"\n]*)"|\{\s*'([^'\n]*)'\s*\}|\{\s*`([^`$\n]*)`\s*\})/g;
+const UNIT = String.raw`(?:kWh|Wh|kW|mAh|Ah|mV|mA|V|A|W|°C|℃|dBm)`;
+// suffix="kWh", suffix={on ? 'V' : undefined}: a unit string anywhere in the prop.
+const UNIT_PROP = new RegExp(String.raw`(?<=\s)(?:suffix|addonAfter)=(?:"\s*${UNIT}\s*"|\{[^}\n]*'\s*${UNIT}\s*'[^}\n]*\})`, 'g');
+// `${v} °C`, `${v}kWh`: a template literal's value followed by a unit (nested ones too).
+const UNIT_AFTER_VALUE = new RegExp(String.raw`\}\s?${UNIT}(?=[\s\`'")/,;]|$)`, 'gm');
+for (const file of sourceFiles(webSrc)) {
+  const text = readFileSync(file, 'utf8');
+  const where = (index) => `${relative(root, file)}:${text.slice(0, index).split('\n').length}`;
+  if (file.endsWith('.tsx')) {
+    for (const m of text.matchAll(LITERAL_PROP)) {
+      const value = m[2] ?? m[3] ?? m[4] ?? '';
+      if (/\p{L}/u.test(value)) problems.push(`${where(m.index)}: ${m[1]}="${value}" is not translated (use t())`);
+    }
+    for (const m of text.matchAll(UNIT_PROP)) problems.push(`${where(m.index)}: hard-coded unit in ${m[0]} (use lib/format formatQuantity)`);
+  }
+  for (const m of text.matchAll(UNIT_AFTER_VALUE)) {
+    const line = text.slice(text.lastIndexOf('\n', m.index) + 1, text.indexOf('\n', m.index));
+    // Only inside a template literal (a `${` on the line), not JSX text or code.
+    if (line.includes('${') && !/^\s*(\/\/|\*)/.test(line)) {
+      problems.push(`${where(m.index)}: hard-coded unit after a value: ${line.trim().slice(0, 80)} (use lib/format formatQuantity)`);
+    }
+  }
+}
+for (const [ns, entries] of english) {
+  for (const [key, value] of entries) {
+    if (typeof value === 'string' && /\w\(s\)/.test(value)) problems.push(`${REFERENCE}/${ns}.json: "${key}" writes a plural as "(s)": use ${key}_one/${key}_other`);
   }
 }
 

@@ -36,6 +36,8 @@ import { DeviceService } from './modules/device/device.service.js';
 import { deviceRoutes } from './modules/device/device.routes.js';
 import { DeviceSheetService, IMPORT_LIMITS, type ImportLimits } from './modules/device/device.import.js';
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
+import { SearchService } from './modules/search/search.service.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import multipart from '@fastify/multipart';
 import type { IngestService } from './telemetry/ingest.service.js';
 import type { CommandService } from './telemetry/commands.js';
@@ -195,6 +197,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const types = new DeviceTypeService(db, bus);
   const projects = new ProjectService(db, admin, bus);
   const devices = new DeviceService(db, projects, types, bus);
+  const search = new SearchService(permissions, devices, projects, admin);
   const sheets = new DeviceSheetService(db, types, projects, { ...IMPORT_LIMITS, maxRows: config.importMaxRows, ...deps.importLimits });
   const mailer = new AlarmMailer(
     {
@@ -312,6 +315,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(orderRoutes, { orders });
       await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
+      await api.register(searchRoutes, { search });
     },
     { prefix: API_PREFIX },
   );

@@ -370,6 +370,10 @@ describe('authorization matrix over every /api/v1 route', () => {
       foreign: async () => ({ payload: { id: ids.betaProject!, userIds: [] } }),
     },
     'GET /api/v1/device/list': { perm: 'device:list', ok: async () => ({ query: { q: 'OP', online: 'false', warningLevel: 0 } }) },
+    'GET /api/v1/search': {
+      perm: ['device:list', 'project:list', ...any('list')],
+      ok: async () => ({ query: { q: 'OP' } }),
+    },
     'GET /api/v1/device/seachList': { perm: 'device:list', ok: async () => ({ query: { q: 'OP' } }) },
     'GET /api/v1/device/basic': {
       perm: ['device:list', 'device:detail'],

@@ -32,6 +32,16 @@ describe('menus and permissions', () => {
         .data as MenuNode[],
     );
 
+  it('no two shown menus share a name in any language; unbuilt upgrade pages are hidden (issue 33)', async () => {
+    const shown = (await tree(await t.login())).filter((m) => MENU_SEED.some((s) => s.identification === m.identification));
+    for (const field of ['name', 'nameEn', 'nameEs', 'nameJa'] as const) {
+      const names = shown.filter((m) => m.isShow === 1).map((m) => m[field]);
+      expect(names.filter((n, i) => names.indexOf(n) !== i), field).toEqual([]);
+    }
+    const upgrade = shown.filter((m) => m.identification.startsWith('upgrade'));
+    expect(upgrade.map((m) => m.isShow)).toEqual([0, 0, 0, 0]);
+  });
+
   it('the super administrator sees every seeded menu, hidden ones flagged is_show 0', async () => {
     const all = await tree(await t.login());
     // Every menu stored, the seeded ones among them (other tests add menus of their own).

@@ -98,7 +98,7 @@ test('a simulated fault raises the bell count live; processing it with a note ch
   await page.getByTestId('alarm-process-selected').click();
   await page.getByTestId('alarm-process-note').fill('Cell replaced on site');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(`${count} alarm(s) processed`)).toBeVisible();
+  await expect(page.getByText(`${count} ${count === 1 ? 'alarm' : 'alarms'} processed`)).toBeVisible();
   for (let i = 0; i < count; i++) {
     await expect(rows.nth(i).locator('[data-testid^="alarm-state-"]')).toHaveText('Processed');
     await expect(rows.nth(i)).toContainText('Cell replaced on site');

@@ -24,5 +24,14 @@ test.describe('login with the captcha on', () => {
     await image.click();
     await expect(image).not.toHaveAttribute('src', before ?? '');
     await expect(image).toHaveAttribute('src', /^data:image\/svg\+xml/);
+
+    // The keyboard's way: Tab from the code's field reaches a named refresh button; Enter renews.
+    const again = await image.getAttribute('src');
+    await page.getByTestId('login-captcha').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'New verification code' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(image).not.toHaveAttribute('src', again ?? '');
+    await expect(page.getByRole('button', { name: 'New verification code' })).toBeFocused();
   });
 });

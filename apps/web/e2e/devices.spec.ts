@@ -136,7 +136,7 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await page.getByTestId('import-start').click();
 
     const report = page.getByTestId('import-report');
-    await expect(report).toContainText('1 device imported; 1 row(s) with errors skipped.');
+    await expect(report).toContainText('1 device imported; rows with errors skipped: 1.');
     const errors = page.getByTestId('import-errors').locator('tr.ant-table-row');
     await expect(errors).toHaveCount(1);
     await expect(errors.locator('td').nth(0)).toHaveText('3');

@@ -5,8 +5,9 @@
  * and gives it back to the button that opened it.
  */
 import type { Locator, Page } from '@playwright/test';
+import { BmuModel, type Uplink } from '@iot/sim-model';
 import { row, sheet, XLSX_TYPE } from './device-sheet';
-import { ADMIN, expect, test } from './fixtures';
+import { ADMIN, callApi, expect, MAIN_URL, test } from './fixtures';
 
 const run = Date.now().toString(36);
 
@@ -150,4 +151,106 @@ test('keyboard only: sign in, device list, import a sheet, create a user', async
     await expect(page.getByTestId('table-adminuser')).toContainText(username);
     await expect(add).toBeFocused();
   });
+});
+
+test('the skip link: one Tab and Enter reach the page, past the sidebar and the navbar', async ({ page, session: _s }) => {
+  await page.goto('/device/list');
+  await expect(page.getByTestId('table-devices')).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText('Skip to content');
+  // Out of sight until focused, then in view.
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  const heading = page.locator('main h1');
+  await expect(heading).toBeFocused();
+  await expect(heading).toHaveText('Device list');
+  // The next Tab is in the page, not back in the sidebar or the navbar.
+  await page.keyboard.press('Tab');
+  expect(await page.locator('main').evaluate((main) => main.contains(document.activeElement))).toBe(true);
+});
+
+test('after a navigation the focus is on the new page’s heading', async ({ page, session: _s }) => {
+  await page.goto('/dashboard');
+  await expect(page.locator('main h1')).toHaveText('Dashboard');
+  // The first page keeps the skip link first: nothing has the focus yet.
+  await expect(page.locator('main h1')).not.toBeFocused();
+  await page.getByTestId('sidebar').getByRole('menuitem', { name: 'Devices' }).click();
+  await page.getByTestId('sidebar-item-/device/list').click();
+  await expect(page).toHaveURL(/\/device\/list$/);
+  const heading = page.locator('main h1');
+  await expect(heading).toHaveText('Device list');
+  await expect(heading).toBeFocused();
+});
+
+test('the bell’s alarms are reached with Tab and opened with Enter', async ({ page, session }) => {
+  // An alarm of this test's own device, so the bell has at least one.
+  const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token: session.token });
+  const typeId = types.body.data.find((t) => t.code === 'BMU')!.id;
+  const sn = `KEYALM-${run}`;
+  const added = await callApi<{ id: number; secret: string }>(page.request, 'POST', '/device/add', {
+    token: session.token,
+    data: { name: `Keyboard alarm ${run}`, sn, typeId },
+  });
+  expect(added.body.code, added.body.message).toBe(20000);
+  const auth = { authorization: `Basic ${Buffer.from(`${sn}:${added.body.data.secret}`).toString('base64')}` };
+  // The simulated battery's last messages up to its first fault (deterministic by seed).
+  const start = Date.now() - 3_600_000;
+  const bmu = new BmuModel({ sn, now: start, seed: 7, faultsPerHour: 60, track: false });
+  const sent: Uplink[] = [];
+  for (let i = 1; i < 50_000 && sent.at(-1)?.kind !== 'alarm'; i++) sent.push(bmu.next(start + i * 1000));
+  for (const m of sent.slice(-4)) {
+    const res = await page.request.post(`${MAIN_URL}/api/v1/ingest/${m.kind}`, { headers: auth, data: m.body });
+    expect((await res.json()).code).toBe(20000);
+  }
+
+  await page.goto('/dashboard');
+  const bell = page.getByTestId('alarm-bell');
+  await expect(page.getByTestId('alarm-bell-count')).not.toHaveAttribute('data-count', '0');
+  await pressUntilFocused(page, bell);
+  await page.keyboard.press('Enter');
+  const first = page.locator('[data-testid^="alarm-bell-item-"]').first();
+  // The panel takes the focus on its first alarm, with a visible focus; Escape gives it back.
+  await expect(first).toBeFocused();
+  await expectVisibleFocus(page);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('alarm-bell-panel')).toBeHidden();
+  await expect(bell).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(first).toBeFocused();
+  // Tab walks the alarms to "View all alarms"; Tab past it closes the panel, back on the bell.
+  await pressUntilFocused(page, page.getByTestId('alarm-bell-all'));
+  await page.keyboard.press('Tab');
+  await expect(bell).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(first).toBeFocused();
+  const id = (await first.getAttribute('data-testid'))!.replace('alarm-bell-item-', '');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/alarminfo\\?alarmId=${id}$`));
+});
+
+test('the header search finds a device by its SN and Enter opens its details', async ({ page, session }) => {
+  const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token: session.token });
+  const typeId = types.body.data.find((t) => t.code === 'BMU')!.id;
+  const sn = `FIND-${run}-0042`;
+  const added = await callApi<{ id: number }>(page.request, 'POST', '/device/add', {
+    token: session.token,
+    data: { name: `Search target ${run}`, sn, typeId },
+  });
+  expect(added.body.code, added.body.message).toBe(20000);
+  const id = added.body.data.id;
+
+  await page.goto('/dashboard');
+  await pressUntilFocused(page, page.getByTestId('header-search-toggle'));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('combobox', { name: /device SN/ })).toBeFocused();
+  await page.keyboard.type(sn.toLowerCase());
+  // Grouped: the device under "Devices", named by SN and name.
+  await expect(page.getByTestId('search-group-devices')).toHaveText('Devices');
+  const option = page.getByTestId(`search-option-device-${id}`);
+  await expect(option).toHaveText(`${sn} · Search target ${run}`);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/info\\?id=${id}$`));
+  await expect(page.locator('main')).toContainText(sn);
 });

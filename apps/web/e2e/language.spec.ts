@@ -113,3 +113,58 @@ test.describe('the stored language copy', () => {
     expect(after.items[0]!.summary).toBe('{"language":"en"}');
   });
 });
+
+test.describe('antd and dayjs follow the UI language (issue 33)', () => {
+  test('the Chinese date picker shows Chinese weekdays and months', async ({ page, context, session: _s }) => {
+    await context.addCookies([{ name: LANGUAGE_COOKIE, value: 'zh', url: MAIN_URL }]);
+    await page.goto('/sys/logs');
+    await page.locator('main .ant-picker-range input').first().click();
+    const panel = page.locator('.ant-picker-dropdown .ant-picker-date-panel').first();
+    await expect(panel).toBeVisible();
+    const weekdays = (await panel.locator('thead th').allTextContents()).join(' ');
+    expect(weekdays).toBe('一 二 三 四 五 六 日');
+    await expect(panel.locator('.ant-picker-header-view')).toContainText('月');
+    await expect(panel.locator('.ant-picker-header-view')).not.toContainText(/Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec/);
+  });
+
+  test('after a switch to Spanish the date picker speaks Spanish', async ({ page, session: _s }) => {
+    await page.goto('/sys/logs');
+    await shell(page).navbar.getByTestId('lang-select').click();
+    await page.getByTestId('lang-es').click();
+    await expect(shell(page).menuItem('Sistema')).toBeVisible();
+    await page.locator('main .ant-picker-range input').first().click();
+    const panel = page.locator('.ant-picker-dropdown .ant-picker-date-panel').first();
+    // Monday first, in Spanish (English would start "Su" or "Mo").
+    expect((await panel.locator('thead th').allTextContents()).join(' ')).toBe('Lun Mar Mié Jue Vie Sáb Dom');
+  });
+
+  test('no filter placeholder is cut off in Spanish', async ({ page, context, session: _s }) => {
+    test.setTimeout(90_000);
+    await context.addCookies([{ name: LANGUAGE_COOKIE, value: 'es', url: MAIN_URL }]);
+    const pages = ['/device/list', '/project/index', '/project/alarminfo', '/sys/logs', '/sys/devlogs', '/sys/user', '/sys/role', '/sys/permission', '/sys/menu', '/card/index', '/card/orderManagement'];
+    const cut: string[] = [];
+    for (const url of pages) {
+      await page.goto(url);
+      await expect(page.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 15_000 });
+      await expect(page.locator('main input').first()).toBeVisible();
+      cut.push(
+        ...(await page.evaluate((where) => {
+          const canvas = document.createElement('canvas').getContext('2d')!;
+          const found: string[] = [];
+          for (const input of document.querySelectorAll<HTMLInputElement>('main input[placeholder]')) {
+            if (!input.placeholder || input.offsetParent === null) continue;
+            const s = getComputedStyle(input);
+            canvas.font = `${s.fontSize} ${s.fontFamily}`;
+            const room = input.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+            if (canvas.measureText(input.placeholder).width > room + 0.5) found.push(`${where}: "${input.placeholder}"`);
+          }
+          for (const span of document.querySelectorAll<HTMLElement>('main .ant-select-placeholder, main .ant-select-selection-placeholder')) {
+            if (span.offsetParent !== null && span.scrollWidth > span.clientWidth + 0.5) found.push(`${where}: "${span.textContent}"`);
+          }
+          return found;
+        }, url)),
+      );
+    }
+    expect(cut, 'placeholders wider than their field').toEqual([]);
+  });
+});

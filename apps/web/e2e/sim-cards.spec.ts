@@ -64,7 +64,10 @@ test('price a plan, add a card, see carrier info, whitelist a number, order and 
   await page.getByTestId(`card-open-${ICCID}`).click();
   const drawer = page.getByTestId('card-drawer');
   await expect(drawer.getByTestId('carrier-basic')).toContainText(MSISDN);
-  await expect(drawer.getByTestId('carrier-basic')).toContainText('simulated');
+  await expect(drawer.getByTestId('carrier-basic')).toContainText('Simulated carrier');
+  // The carrier's compact dates (20240104000000) shown as dates (issue 33).
+  await expect(drawer.getByTestId('carrier-basic')).toContainText(/Activated\s*20\d\d-\d\d-\d\d/);
+  await expect(drawer.getByTestId('carrier-basic')).not.toContainText(/(Activated|Opened)\s*\d{14}/);
   await expect(drawer.getByTestId('carrier-voice')).toContainText(/\d+/);
   await drawer.getByTestId('whitelist-number').fill('13800138000');
   await drawer.getByTestId('whitelist-add').click();

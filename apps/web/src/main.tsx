@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { i18nReady } from './lib/i18n';
+import { localizeLibraryLabels } from './lib/library-labels';
 import './styles.css';
 import { AppRoutes } from './app/AppRoutes';
 import { Providers } from './app/providers';
@@ -10,7 +11,8 @@ const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
 // The UI language's texts come first (one small chunk), so no page ever shows a bare key.
-void i18nReady.finally(() =>
+void i18nReady.finally(() => {
+  localizeLibraryLabels();
   createRoot(root).render(
     <StrictMode>
       <Providers>
@@ -19,5 +21,5 @@ void i18nReady.finally(() =>
         </BrowserRouter>
       </Providers>
     </StrictMode>,
-  ),
-);
+  );
+});

@@ -12,5 +12,6 @@ export * from './commands.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';
+export * from './search.js';
 export * from './endpoint.js';
 export * from './api/index.js';

@@ -86,6 +86,9 @@ export const PASSWORD_MAX = 128;
 /** §5: at most 3 emails per user. */
 export const MAX_EMAILS = 3;
 
+/** The navbar search (GET /search): hits per group (devices, projects, users). */
+export const SEARCH_GROUP_LIMIT = 5;
+
 /** Alarms: a processing note, one processing request, one export. */
 export const ALARM_NOTE_MAX = 256;
 /** Alarms one processing request may handle. */

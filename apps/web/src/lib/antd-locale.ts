@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import dayjs from 'dayjs';
 import type { ConfigProviderProps } from 'antd';
 import type { Language } from '@iot/contract';
 
@@ -12,13 +13,32 @@ const LOADERS: Record<Language, () => Promise<{ default: Locale }>> = {
   ja: () => import('antd/locale/ja_JP'),
 };
 
+/**
+ * dayjs's month and weekday names, which antd's date pickers draw: antd's locale names the dayjs
+ * locale (`zh-cn`) but does not load it, so without these the pickers show English names in every
+ * language. English is built into dayjs.
+ */
+const DAYJS: Record<Language, { name: string; load?: () => Promise<unknown> }> = {
+  zh: { name: 'zh-cn', load: () => import('dayjs/locale/zh-cn') },
+  en: { name: 'en' },
+  es: { name: 'es', load: () => import('dayjs/locale/es') },
+  ja: { name: 'ja', load: () => import('dayjs/locale/ja') },
+};
+
 const loaded = new Map<Language, Locale>();
 const listeners = new Set<() => void>();
 
-/** Downloads antd's texts for `lang` once; the i18n start and a language switch await it. */
+/**
+ * Downloads antd's and dayjs's texts for `lang` once and makes dayjs format in it; the i18n start
+ * and a language switch await it.
+ */
 export async function loadAntdLocale(lang: Language): Promise<void> {
-  if (loaded.has(lang)) return;
-  loaded.set(lang, (await LOADERS[lang]()).default);
+  const day = DAYJS[lang];
+  if (!loaded.has(lang)) {
+    const [antd] = await Promise.all([LOADERS[lang](), day.load?.()]);
+    loaded.set(lang, antd.default);
+  }
+  dayjs.locale(day.name);
   for (const l of listeners) l();
 }
 

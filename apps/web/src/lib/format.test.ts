@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from './i18n';
-import { formatTime, numberFormatter, parseTime, toThousandFilter } from './format';
+import { formatNumber, formatQuantity, formatTime, numberFormatter, parseTime, toThousandFilter } from './format';
 
 // Local-time dates so the expectations hold in any time zone.
 const JAN_2 = new Date(2024, 0, 2, 3, 4, 5);
@@ -134,5 +134,21 @@ describe('toThousandFilter', () => {
     expect(toThousandFilter(-1234567.89)).toBe('-1,234,567.89');
     expect(toThousandFilter('10000')).toBe('10,000');
     expect(toThousandFilter('abc')).toBe('0');
+  });
+});
+
+describe('carrier dates and quantities (issue 33)', () => {
+  it('reads a carrier’s compact local time (yyyyMMddHHmmss, yyyyMMdd) as a date', () => {
+    expect(parseTime('20240722000000')).toBe('2024-07-22 00:00:00');
+    expect(parseTime('20240722153045', '{y}-{m}-{d} {h}:{i}')).toBe('2024-07-22 15:30');
+    expect(parseTime('20240722', '{y}-{m}-{d}')).toBe('2024-07-22');
+  });
+
+  it('writes a value and its unit apart, the number in the language’s way', () => {
+    expect(formatQuantity(0, 'kWh', 2, 'en')).toBe('0.00\u00A0kWh');
+    expect(formatQuantity(12.5, 'kWh', 2, 'es')).toBe('12,50\u00A0kWh');
+    expect(formatQuantity(3.3, 'V', 3, 'zh')).toBe('3.300\u00A0V');
+    // Codes and versions are never grouped.
+    expect(formatNumber(20240722, 0, 'en')).toBe('20240722');
   });
 });

@@ -8,13 +8,21 @@ function toMillis(value: number): number {
   return String(Math.trunc(Math.abs(value))).length === 10 ? value * 1000 : value;
 }
 
+/** yyyyMMdd or yyyyMMddHHmmss, as carriers write dates. */
+const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
+
 /** Turns any accepted input into a Date, or undefined when it is empty or not a date. */
 export function toDate(time: TimeInput): Date | undefined {
   if (time === null || time === undefined || time === '') return undefined;
   let date: Date;
   if (time instanceof Date) date = time;
   else if (typeof time === 'number') date = new Date(toMillis(time));
-  else if (/^\d+$/.test(time.trim())) date = new Date(toMillis(Number(time.trim())));
+  else if (COMPACT.test(time.trim())) {
+    // Carriers' compact local times (OneLink: "20240722000000", "20240722"): 14 or 8 digits would
+    // otherwise read as milliseconds of 1970.
+    const [, y, m, d, h = '0', i = '0', s = '0'] = COMPACT.exec(time.trim())!;
+    date = new Date(Number(y), Number(m) - 1, Number(d), Number(h), Number(i), Number(s));
+  } else if (/^\d+$/.test(time.trim())) date = new Date(toMillis(Number(time.trim())));
   else if (/^\d{4}-\d{1,2}-\d{1,2}( \d{1,2}:\d{1,2}(:\d{1,2})?)?$/.test(time.trim())) {
     // "2024-1-2 03:04" without a zone is local time; slashes make every engine read it so.
     date = new Date(time.trim().replace(/-/g, '/'));
@@ -95,4 +103,22 @@ export function numberFormatter(num: number, digits = 1): string {
 export function toThousandFilter(num: number | string): string {
   const value = Number(num) || 0;
   return value.toString().replace(/^-?\d+/, (int) => int.replace(/(?=(?!\b)(\d{3})+$)/g, ','));
+}
+
+/**
+ * A number in the UI language's way (decimal comma in Spanish), with exactly `digits` decimals
+ * when given; never grouped, since device values include codes and versions (20240722).
+ */
+export function formatNumber(value: number, digits?: number, lang: string = i18n.language || 'en'): string {
+  const fixed = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(lang, { useGrouping: false, ...fixed }).format(value);
+}
+
+/**
+ * A value with its unit symbol, "0.00 kWh": a non-breaking space between them (SI, in every
+ * language: the two never wrap apart) and the number per language. Units stay symbols (V, kWh,
+ * °C), the same in the four languages.
+ */
+export function formatQuantity(value: number, unit: string, digits?: number, lang?: string): string {
+  return `${formatNumber(value, digits, lang)}\u00A0${unit}`;
 }

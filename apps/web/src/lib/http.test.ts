@@ -23,7 +23,7 @@ describe('describeError', () => {
     );
     await i18n.changeLanguage('en');
     expect(describeError(projectHasDevices)).toBe(
-      'This project still holds 2 device(s): move them to another project first',
+      'This project still holds devices (2): move them to another project first',
     );
   });
 

@@ -134,6 +134,11 @@ export const logKeys = {
   device: (params: Params) => ['logs', 'device', params] as const,
 };
 
+/** The navbar search over devices, projects and users (GET /search). */
+export const searchKeys = {
+  find: (text: string) => ['search', text] as const,
+};
+
 export const siteKeys = {
   config: ['site-config'] as const,
 };

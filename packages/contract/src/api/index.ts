@@ -12,6 +12,7 @@ import { menuApi } from './menus.js';
 import { permissionApi } from './permissions.js';
 import { projectApi } from './projects.js';
 import { roleApi } from './roles.js';
+import { searchApi } from './search.js';
 import { siteApi } from './site.js';
 import { userAdminApi, userApi } from './users.js';
 
@@ -26,6 +27,7 @@ export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
 export * from './roles.js';
+export * from './search.js';
 export * from './site.js';
 export * from './users.js';
 export * from './devicedetail.js';
@@ -56,6 +58,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   cardOrders: cardOrderApi,
   cardPrices: cardPriceApi,
   video: videoApi,
+  search: searchApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

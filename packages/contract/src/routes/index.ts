@@ -11,5 +11,6 @@ export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
 export * from './roles.js';
+export * from './search.js';
 export * from './site.js';
 export * from './users.js';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
@@ -46,6 +47,8 @@ export const users = pgTable(
     index('users_path_idx').on(t.path.op('text_pattern_ops')),
     index('users_parent_idx').on(t.parentId),
     index('users_role_idx').on(t.roleId),
+    // The navbar search (a substring of the username, any case: `lower(username) like`).
+    index('users_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
     check('users_dashboard_style_chk', inList('dashboard_style', DASHBOARD_STYLES)),
     check('users_language_chk', inList('language', LANGUAGES)),
   ],

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
@@ -160,6 +160,32 @@ export async function searchDevices(db: Executor, scopePath: string | undefined,
     .from(devices)
     .where(and(visibleDevices(scopePath), deviceTextLike(`%${prefix}`), or(ilike(devices.sn, prefix), ilike(devices.name, prefix))))
     .orderBy(asc(devices.sn))
+    .limit(limit);
+}
+
+/**
+ * The navbar search: SN or name containing the text, visible to the caller; an exact SN first,
+ * then SNs starting with it. The trigram index on `devices.search` answers the contains (the
+ * list's own condition), the SN and name checks recheck its few rows.
+ */
+export async function findDevicesByText(db: Executor, scopePath: string | undefined, q: string, limit: number) {
+  const text = q.toLowerCase();
+  const contains = `%${escapeLike(text)}%`;
+  return db
+    .select({ id: devices.id, name: devices.name, sn: devices.sn })
+    .from(devices)
+    .where(
+      and(
+        visibleDevices(scopePath),
+        deviceTextLike(contains),
+        or(like(sql`lower(${devices.sn})`, contains), like(sql`lower(${devices.name})`, contains)),
+      ),
+    )
+    .orderBy(
+      sql`lower(${devices.sn}) = ${text} desc`,
+      sql`lower(${devices.sn}) like ${`${escapeLike(text)}%`} desc`,
+      asc(devices.sn),
+    )
     .limit(limit);
 }
 

@@ -44,6 +44,11 @@ export class DeviceService {
     return repo.searchDevices(this.db, scopeOf(ctx), q, limit);
   }
 
+  /** The navbar search: visible devices whose SN or name contains `q`. */
+  findByText(ctx: AuthContext, q: string, limit: number) {
+    return repo.findDevicesByText(this.db, scopeOf(ctx), q, limit);
+  }
+
   /** The subset of `ids` the caller may see (live subscriptions drop the others silently). */
   visibleIds(ctx: AuthContext, ids: number[]): Promise<number[]> {
     return repo.visibleDeviceIds(this.db, ids, scopeOf(ctx));

@@ -69,6 +69,16 @@ export async function listProjects(
   return { ...total, items };
 }
 
+/** The navbar search: projects the caller sees whose name contains the text (the list's filter). */
+export async function findProjectsByName(db: Executor, scopePath: string | undefined, q: string, limit: number) {
+  return db
+    .select({ id: projects.id, name: projects.name })
+    .from(projects)
+    .where(projectWhere({ scopePath, name: q }))
+    .orderBy(asc(projects.name), asc(projects.id))
+    .limit(limit);
+}
+
 export async function findProject(db: Executor, id: number, scopePath: string | undefined) {
   const [row] = await db
     .select(columns)

@@ -32,6 +32,11 @@ export class ProjectService {
     return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
   }
 
+  /** The navbar search: visible projects whose name contains `q`. */
+  findByName(ctx: AuthContext, q: string, limit: number) {
+    return repo.findProjectsByName(this.db, scopeOf(ctx), q, limit);
+  }
+
   async visible(ctx: AuthContext, id: number) {
     const p = await repo.findProject(this.db, id, scopeOf(ctx));
     if (!p) throw notFound('projectNotFound');

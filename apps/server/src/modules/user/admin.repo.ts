@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, like, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, like, ne, sql, type SQL } from 'drizzle-orm';
 import { SUPERADMIN, type EndpointParsedQuery, type userAdminApi } from '@iot/contract';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
@@ -192,6 +192,29 @@ export async function userOptions(db: Executor, scopePath: string | undefined, q
     )
     .orderBy(asc(users.username))
     .limit(limit);
+}
+
+/**
+ * The navbar search: users of the subtree whose username contains the text, of the given types
+ * (undefined: every type but the caller, as the agent screen lists). lower() and LIKE, answered
+ * by users_username_trgm_idx.
+ */
+export async function findUsersByName(
+  db: Executor,
+  f: { scopePath: string | undefined; callerId: number; types: number[] | undefined; q: string; limit: number },
+) {
+  return db
+    .select({ id: users.id, username: users.username, type: users.type })
+    .from(users)
+    .where(
+      and(
+        f.scopePath ? like(users.path, `${escapeLike(f.scopePath)}%`) : undefined,
+        f.types ? inArray(users.type, f.types) : ne(users.id, f.callerId),
+        like(sql`lower(${users.username})`, `%${escapeLike(f.q.toLowerCase())}%`),
+      ),
+    )
+    .orderBy(asc(users.username))
+    .limit(f.limit);
 }
 
 // ---------------------------------------------------------------- emails

@@ -52,6 +52,20 @@ export class UserAdminService {
     return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
   }
 
+  /**
+   * The navbar search: users of the caller's subtree whose username contains `q`, of the kinds
+   * the caller may list (the agent screen lists every kind but the caller itself); null when it
+   * may list none.
+   */
+  async findByName(ctx: AuthContext, q: string, limit: number) {
+    const [agents, admins, companies] = await Promise.all(
+      (['agent', 'admin', 'user'] as const).map((kind) => this.permissions.has(ctx, LIST_CODE[kind])),
+    );
+    if (!agents && !admins && !companies) return null;
+    const types = agents ? undefined : [...(admins ? [0] : []), ...(companies ? [1] : [])];
+    return repo.findUsersByName(this.db, { scopePath: scopeOf(ctx), callerId: ctx.userId, types, q, limit });
+  }
+
   /** The user if it lies in the caller's subtree, else "not found". */
   private async visible(ctx: AuthContext, id: number) {
     const u = await this.find(ctx, id);

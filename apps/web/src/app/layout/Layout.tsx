@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Drawer, Layout as AntLayout, theme } from 'antd';
 import { PageSpin } from '../../components/PageSpin';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +40,17 @@ function Frame({ table }: { table: RouteTable }) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const route = table.byPath.get(location.pathname);
   const pageTitles = usePageTitles();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownPath = useRef(location.pathname);
+
+  // After a navigation the focus goes to the new page's heading, so that a screen reader reads
+  // where the user arrived and the next Tab starts in the page (not back at the body's start).
+  // Not on the first page (the skip link is the first stop) nor when only the query changes.
+  useEffect(() => {
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
+    heading.current?.focus({ preventScroll: true });
+  }, [location.pathname]);
 
   // Mobile: the sidebar drawer closes on every navigation.
   useEffect(() => setDrawerOpen(false), [location.pathname]);
@@ -90,6 +101,18 @@ function Frame({ table }: { table: RouteTable }) {
 
   return (
     <AntLayout style={{ minHeight: '100vh' }} data-testid="layout" data-mobile={isMobile ? 'true' : 'false'}>
+      {/* The first stop of Tab: past the sidebar and the navbar straight to the page. */}
+      <a
+        href="#main-heading"
+        className="skip-link"
+        data-testid="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          heading.current?.focus();
+        }}
+      >
+        {t('navbar:skipToContent')}
+      </a>
       {sidebar}
       <AntLayout style={{ minWidth: 0 }}>
         <div
@@ -107,7 +130,12 @@ function Frame({ table }: { table: RouteTable }) {
         </div>
         <AntLayout.Content style={{ padding: 16, background: token.colorBgLayout }}>
           {/* One h1 per page for screen readers; the breadcrumb and the tab show the title. */}
-          {route && <h1 className="visually-hidden">{pageTitles[route.path] ?? route.title}</h1>}
+          {/* tabIndex -1: the skip link and a navigation move the focus here. */}
+          {route && (
+            <h1 id="main-heading" ref={heading} tabIndex={-1} className="visually-hidden" data-testid="page-heading">
+              {pageTitles[route.path] ?? route.title}
+            </h1>
+          )}
           <Suspense fallback={<PageSpin />}>
             <Outlet />
           </Suspense>

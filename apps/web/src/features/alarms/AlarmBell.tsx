@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { App, Badge, Button, Empty, List, Popover, Tag, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -28,6 +28,9 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
   const qc = useQueryClient();
   const { data } = useAlarmBell(enabled);
   const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [open, setOpen] = useState(false);
+  const bell = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!enabled) return;
@@ -65,27 +68,58 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
 
   if (!enabled) return null;
   const count = data?.untreated ?? 0;
+  /**
+   * The keyboard in the panel (drawn at the page's end, where antd keeps it on screen): it gets
+   * the focus when it opens; Escape, or Tab past its last control, closes it and goes back to
+   * the bell.
+   */
+  const focusables = () => [...(panel.current?.querySelectorAll<HTMLElement>('[role="link"], button') ?? [])];
+  const backToBell = () => {
+    setOpen(false);
+    bell.current?.focus();
+  };
+  const openAlarm = (id: number) => {
+    setOpen(false);
+    void navigate(alarmLink(id));
+  };
+  const onPanelKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const all = focusables();
+    const at = all.indexOf(document.activeElement as HTMLElement);
+    if (e.key === 'Escape' || (e.key === 'Tab' && !e.shiftKey && at === all.length - 1) || (e.key === 'Tab' && e.shiftKey && at === 0)) {
+      e.preventDefault();
+      backToBell();
+    }
+  };
   const content = (
-    <div style={{ width: 340 }} data-testid="alarm-bell-panel">
+    <div ref={panel} style={{ width: 'min(340px, calc(100vw - 32px))' }} data-testid="alarm-bell-panel" onKeyDown={onPanelKey}>
       {data && data.latest.length > 0 ? (
         <List
           size="small"
           dataSource={data.latest}
           renderItem={(a) => (
-            <List.Item
-              style={{ cursor: 'pointer' }}
-              onClick={() => void navigate(alarmLink(a.id))}
-              data-testid={`alarm-bell-item-${a.id}`}
-            >
-              <List.Item.Meta
-                title={
-                  <span>
-                    <Tag color={LEVEL_COLORS[a.level]}>{t(`alarms:levels.${a.level}`)}</Tag>
-                    {a.deviceName}
-                  </span>
-                }
-                description={`${alarmText(a)} · ${parseTime(a.startedAt) ?? ''}`}
-              />
+            <List.Item>
+              {/* A link for the keyboard too: Tab reaches it, Enter opens the alarm. */}
+              <div
+                role="link"
+                tabIndex={0}
+                className="alarm-bell-item"
+                style={{ cursor: 'pointer', width: '100%' }}
+                onClick={() => openAlarm(a.id)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') openAlarm(a.id);
+                }}
+                data-testid={`alarm-bell-item-${a.id}`}
+              >
+                <List.Item.Meta
+                  title={
+                    <span>
+                      <Tag color={LEVEL_COLORS[a.level]}>{t(`alarms:levels.${a.level}`)}</Tag>
+                      {a.deviceName}
+                    </span>
+                  }
+                  description={`${alarmText(a)} · ${parseTime(a.startedAt) ?? ''}`}
+                />
+              </div>
             </List.Item>
           )}
         />
@@ -98,13 +132,24 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
     </div>
   );
   return (
-    <Popover content={content} title={t('alarms:bell.title')} trigger="click" placement="bottomRight">
+    <Popover
+      content={content}
+      title={t('alarms:bell.title')}
+      trigger="click"
+      // "bottom" lets antd shift the panel sideways to stay on a phone's screen.
+      placement="bottom"
+      open={open}
+      onOpenChange={setOpen}
+      afterOpenChange={(shown) => {
+        if (shown) focusables()[0]?.focus();
+      }}
+    >
       <span data-testid="alarm-bell-count" data-count={count} style={{ display: 'inline-flex' }}>
-      <Badge count={count} overflowCount={99} size="small">
-        <IconButton label={t('alarms:bell.label', { count })} data-testid="alarm-bell">
-          <BellOutlined />
-        </IconButton>
-      </Badge>
+        <Badge count={count} overflowCount={99} size="small">
+          <IconButton ref={bell} label={t('alarms:bell.label', { count })} aria-expanded={open} data-testid="alarm-bell">
+            <BellOutlined />
+          </IconButton>
+        </Badge>
       </span>
     </Popover>
   );

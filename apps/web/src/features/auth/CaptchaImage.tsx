@@ -1,5 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import ReloadOutlined from '@ant-design/icons-svg/es/asn/ReloadOutlined';
 import { useTranslation } from 'react-i18next';
+import { SvgIcon } from '../../components/SvgIcon';
 import { feedbackMessage } from '../../lib/feedback';
 import { Spinner } from '../../components/Spinner';
 
@@ -10,8 +12,32 @@ interface Props {
   onRefresh: () => void;
 }
 
-/** The server's SVG challenge as an image (never injected as markup); a click asks for a new one. */
-export function CaptchaImage({ svg, failed, loading, onRefresh }: Props) {
+/**
+ * The server's SVG challenge as an image (never injected as markup); a click on it, or the
+ * refresh button beside it (the keyboard's way), asks for a new one.
+ */
+export function CaptchaImage(props: Props) {
+  const { t } = useTranslation();
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 2 }}>
+      <Challenge {...props} />
+      <button
+        type="button"
+        className="login-reveal"
+        aria-label={t('login:captchaNew')}
+        title={t('login:captchaNew')}
+        // Not disabled while loading: a disabled button would drop the keyboard's focus.
+        aria-busy={props.loading || undefined}
+        onClick={props.onRefresh}
+        data-testid="captcha-refresh"
+      >
+        <SvgIcon icon={ReloadOutlined} />
+      </button>
+    </span>
+  );
+}
+
+function Challenge({ svg, failed, loading, onRefresh }: Props): ReactNode {
   const { t } = useTranslation();
   useEffect(() => {
     if (failed) feedbackMessage().error(t('login:captchaFailed'));

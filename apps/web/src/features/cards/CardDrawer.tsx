@@ -33,7 +33,8 @@ function CarrierPanel<T>({ title, query, testId, children }: { title: string; qu
         <Space>
           {answer && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('cards:live.fetchedAt', { time: parseTime(answer.fetchedAt) })} · {answer.carrier}
+              {t('cards:live.fetchedAt', { time: parseTime(answer.fetchedAt) })} ·{' '}
+              {t(`cards:live.adapters.${answer.carrier}`, { defaultValue: answer.carrier })}
             </Typography.Text>
           )}
           <Button
@@ -60,6 +61,9 @@ function CarrierPanel<T>({ title, query, testId, children }: { title: string; qu
     </Card>
   );
 }
+
+/** A carrier's date ("20240722000000") as the console writes dates; anything else as it came. */
+const carrierDate = (value: string | null | undefined) => parseTime(value ?? '', '{y}-{m}-{d}') ?? value ?? '';
 
 /** A card's page: its record, live carrier data (short cache, refresh on demand) and voice whitelist. */
 export function CardDrawer({ id, onClose }: { id: number | undefined; onClose: () => void }) {
@@ -91,7 +95,8 @@ export function CardDrawer({ id, onClose }: { id: number | undefined; onClose: (
           <Descriptions size="small" column={2} bordered>
             <Descriptions.Item label={t('cards:fields.iccid')}>{c.iccid}</Descriptions.Item>
             <Descriptions.Item label={t('cards:fields.msisdn')}>{c.msisdn || t('common:empty')}</Descriptions.Item>
-            <Descriptions.Item label={t('cards:fields.imsi')}>{c.imsi || t('common:empty')}</Descriptions.Item>
+            {/* The carrier knows the IMSI when the record does not (imported cards without one). */}
+            <Descriptions.Item label={t('cards:fields.imsi')}>{c.imsi || basic.data?.data?.imsi || t('common:empty')}</Descriptions.Item>
             <Descriptions.Item label={t('cards:fields.carrier')}>{t(`cards:carriers.${c.carrier}`)}</Descriptions.Item>
             <Descriptions.Item label={t('cards:fields.plan')}>{c.plan || t('common:empty')}</Descriptions.Item>
             <Descriptions.Item label={t('cards:fields.status')}>
@@ -117,8 +122,8 @@ export function CardDrawer({ id, onClose }: { id: number | undefined; onClose: (
                   <Descriptions.Item label="MSISDN">{d.msisdn}</Descriptions.Item>
                   <Descriptions.Item label="IMSI">{d.imsi}</Descriptions.Item>
                   <Descriptions.Item label="ICCID">{d.iccid}</Descriptions.Item>
-                  <Descriptions.Item label={t('cards:live.activeDate')}>{d.activeDate}</Descriptions.Item>
-                  <Descriptions.Item label={t('cards:live.openDate')}>{d.openDate}</Descriptions.Item>
+                  <Descriptions.Item label={t('cards:live.activeDate')}>{carrierDate(d.activeDate)}</Descriptions.Item>
+                  <Descriptions.Item label={t('cards:live.openDate')}>{carrierDate(d.openDate)}</Descriptions.Item>
                 </Descriptions>
               )}
           </CarrierPanel>

@@ -162,7 +162,7 @@ export default function CardListPage() {
         }
       >
         <Form.Item name="q">
-          <Input allowClear maxLength={64} placeholder={t('cards:filters.q')} aria-label={t('cards:filters.q')} style={{ width: 220 }} data-testid="filter-q" />
+          <Input allowClear maxLength={64} placeholder={t('cards:filters.q')} aria-label={t('cards:filters.q')} style={{ width: 320 }} data-testid="filter-q" />
         </Form.Item>
         <Form.Item name="status">
           <Select allowClear placeholder={t('cards:fields.status')} aria-label={t('cards:fields.status')} style={{ width: 130 }} options={CARD_STATUSES.map((s) => ({ value: s, label: t(`cards:status.${s}`) }))} />

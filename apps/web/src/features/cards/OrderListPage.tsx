@@ -130,7 +130,7 @@ export default function OrderListPage() {
     >
       <FilterBar<Filters> onSearch={(f) => table.search(f)}>
         <Form.Item name="q">
-          <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} aria-label={t('cards:orders.search')} style={{ width: 240 }} />
+          <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} aria-label={t('cards:orders.search')} style={{ width: 290 }} />
         </Form.Item>
         <Form.Item name="status">
           <Select allowClear placeholder={t('cards:orders.status')} aria-label={t('cards:orders.status')} style={{ width: 130 }} options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`cards:orders.statuses.${s}`) }))} />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Table, Tag, Typography } from 'antd';
+import { Pagination, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { LoginRecord } from '@iot/contract';
@@ -49,27 +49,44 @@ export function LoginHistory() {
     },
   ];
 
+  // The table scrolls sideways inside its own region, which the keyboard can reach and scroll
+  // (antd's scrolling box is not focusable); the pager stays outside it, in view on a phone.
   return (
-    <Table<LoginRecord>
-      rowKey={(r) => `${r.createdAt}-${r.ip}-${r.result}`}
-      size="middle"
-      loading={isFetching}
-      columns={columns}
-      dataSource={data?.items ?? []}
-      scroll={{ x: 720 }}
-      data-testid="login-history"
-      pagination={{
-        current: page,
-        pageSize: limit,
-        total: data?.total ?? 0,
-        showSizeChanger: true,
-        pageSizeOptions: [10, 20, 50],
-        showTotal: (total) => t('common:total', { total }),
-        onChange: (p, size) => {
+    <>
+      <div
+        role="region"
+        tabIndex={0}
+        aria-label={t('dashboard:logins.region')}
+        className="scroll-region"
+        data-testid="login-history-region"
+      >
+        <Table<LoginRecord>
+          rowKey={(r) => `${r.createdAt}-${r.ip}-${r.result}`}
+          size="middle"
+          loading={isFetching}
+          columns={columns}
+          dataSource={data?.items ?? []}
+          // Fixed: the columns keep their widths inside the 720 px and the region scrolls.
+          tableLayout="fixed"
+          style={{ minWidth: 720 }}
+          data-testid="login-history"
+          pagination={false}
+        />
+      </div>
+      <Pagination
+        align="end"
+        style={{ marginTop: 16 }}
+        current={page}
+        pageSize={limit}
+        total={data?.total ?? 0}
+        showSizeChanger
+        pageSizeOptions={[10, 20, 50]}
+        showTotal={(total) => t('common:total', { total })}
+        onChange={(p, size) => {
           setPage(size === limit ? p : 1);
           setLimit(size);
-        },
-      }}
-    />
+        }}
+      />
+    </>
   );
 }

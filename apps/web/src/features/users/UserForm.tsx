@@ -26,6 +26,12 @@ interface Props {
 export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Props) {
   const { t } = useTranslation();
   const self = user?.id === me.id;
+  /**
+   * A company account's name, address and number are required where company accounts are managed
+   * (/sys/user); an agent's own sub-users (/user/agent, which defaults to the company kind) are
+   * often people, so there they are optional, as the server has them.
+   */
+  const companyRequired = (type: unknown) => type === 1 && kind !== 'agent';
   const initialValues: Partial<UserFormValues> = user
     ? {
         type: user.type === 0 ? 0 : 1,
@@ -146,7 +152,7 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
           <Col xs={24} md={12}>
             <Form.Item noStyle dependencies={['type']}>
               {() => {
-                const company = form.getFieldValue('type') === 1;
+                const company = companyRequired(form.getFieldValue('type'));
                 return (
                   <Form.Item
                     name="corporateName"
@@ -166,7 +172,7 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
                   name="corporateAddress"
                   label={t('users:corporateAddress')}
                   rules={[
-                    { required: form.getFieldValue('type') === 1, whitespace: true, message: t('users:corporateAddressRequired') },
+                    { required: companyRequired(form.getFieldValue('type')), whitespace: true, message: t('users:corporateAddressRequired') },
                     { max: USER_LIMITS.corporateAddress },
                   ]}
                 >
@@ -182,7 +188,7 @@ export function UserForm({ open, kind, user, me, roles, onCancel, onSubmit }: Pr
                   name="contactNumber"
                   label={t('users:contactNumber')}
                   rules={[
-                    { required: form.getFieldValue('type') === 1, whitespace: true, message: t('users:contactNumberRequired') },
+                    { required: companyRequired(form.getFieldValue('type')), whitespace: true, message: t('users:contactNumberRequired') },
                     { pattern: PATTERNS.phone, message: t('users:contactNumberPattern') },
                     { max: USER_LIMITS.contactNumber },
                   ]}

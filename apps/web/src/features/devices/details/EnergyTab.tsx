@@ -3,6 +3,7 @@ import { Card, Col, Radio, Row, Space, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { EnergyGranularity } from '@iot/contract';
 import { EChart, type ChartOption } from '../../../lib/echarts';
+import { formatQuantity } from '../../../lib/format';
 import { useEnergy } from './api';
 
 const SPAN_DAYS: Record<EnergyGranularity, number> = { day: 30, week: 7 * 26, month: 365 };
@@ -44,10 +45,10 @@ export function EnergyTab({ deviceId }: { deviceId: number }) {
       </Radio.Group>
       <Row gutter={16}>
         <Col xs={12} md={6}>
-          <Statistic title={t('devicedetail:energy.totalCharged')} value={data?.chargedKwh ?? 0} precision={2} suffix="kWh" loading={isFetching && !data} />
+          <Statistic title={t('devicedetail:energy.totalCharged')} value={formatQuantity(data?.chargedKwh ?? 0, 'kWh', 2)} loading={isFetching && !data} />
         </Col>
         <Col xs={12} md={6}>
-          <Statistic title={t('devicedetail:energy.totalDischarged')} value={data?.dischargedKwh ?? 0} precision={2} suffix="kWh" loading={isFetching && !data} />
+          <Statistic title={t('devicedetail:energy.totalDischarged')} value={formatQuantity(data?.dischargedKwh ?? 0, 'kWh', 2)} loading={isFetching && !data} />
         </Col>
       </Row>
       <Card size="small" title={t('devicedetail:energy.title')}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PACK_PARAMS } from '@iot/contract/plain';
 import type { DisplayGroup, DisplayParam } from '@iot/contract';
 import { EChart, type ChartOption } from '../../../lib/echarts';
+import { formatNumber, formatQuantity } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { current } from './LiveParams';
 import { formatValue, paramLabel } from './format';
@@ -71,29 +72,28 @@ export function PackView({ groups, liveValues }: { groups: DisplayGroup[]; liveV
       <Row gutter={[16, 16]}>
         <Col xs={12} md={6}>
           <div style={{ textAlign: 'center' }}>
-            <Progress type="dashboard" aria-label={t('devicedetail:pack.soc')} percent={soc ?? 0} format={() => (soc === null ? '—' : `${soc.toFixed(1)}%`)} size={110} />
+            <Progress type="dashboard" aria-label={t('devicedetail:pack.soc')} percent={soc ?? 0} format={() => (soc === null ? '—' : `${formatNumber(soc, 1)}%`)} size={110} />
             <div>{t('devicedetail:pack.soc')}</div>
           </div>
         </Col>
         <Col xs={12} md={6}>
-          <Statistic title={t('devicedetail:pack.current')} value={currentA ?? '—'} precision={currentA === null ? undefined : 2} suffix={currentA === null ? undefined : 'A'} />
+          <Statistic title={t('devicedetail:pack.current')} value={currentA === null ? '—' : formatQuantity(currentA, 'A', 2)} />
           <div style={{ marginTop: 12 }}>
             {stateParam && <Tag color="processing" data-testid="pack-state">{formatValue(stateParam, valueOf(stateParam), lang, t)}</Tag>}
           </div>
         </Col>
         <Col xs={12} md={6}>
-          <Statistic title={t('devicedetail:pack.maxCell')} value={max ?? '—'} precision={max === null ? undefined : 3} suffix={max === null ? undefined : 'V'} valueStyle={{ color: '#cf1322' }} />
-          <Statistic title={t('devicedetail:pack.minCell')} value={min ?? '—'} precision={min === null ? undefined : 3} suffix={min === null ? undefined : 'V'} valueStyle={{ color: '#096dd9' }} />
+          <Statistic title={t('devicedetail:pack.maxCell')} value={max === null ? '—' : formatQuantity(max, 'V', 3)} valueStyle={{ color: '#cf1322' }} />
+          <Statistic title={t('devicedetail:pack.minCell')} value={min === null ? '—' : formatQuantity(min, 'V', 3)} valueStyle={{ color: '#096dd9' }} />
         </Col>
         <Col xs={12} md={6}>
           <Statistic
             title={t('devicedetail:pack.delta')}
-            value={min !== null && max !== null ? Math.round((max - min) * 1000) : '—'}
-            suffix={min !== null ? 'mV' : undefined}
+            value={min !== null && max !== null ? formatQuantity(Math.round((max - min) * 1000), 'mV', 0) : '—'}
           />
           <div style={{ marginTop: 8 }}>
             {temps.map(({ p, v }) => (
-              <Tag key={p.semaphoreId}>{`${paramLabel(p, lang)}: ${v === null ? '—' : `${v.toFixed(1)} °C`}`}</Tag>
+              <Tag key={p.semaphoreId}>{`${paramLabel(p, lang)}: ${v === null ? '—' : formatQuantity(v, '°C', 1)}`}</Tag>
             ))}
           </div>
         </Col>

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { STALE_AFTER_SECONDS } from '@iot/contract/plain';
 import type { DetailParam, Language } from '@iot/contract';
+import { formatNumber } from '../../../lib/format';
 import { enumLabel, localName } from '../../../lib/localize';
 
 export const paramLabel = (p: DetailParam, lang: Language) => localName(p, lang) || p.semaphoreId;
@@ -13,11 +14,12 @@ export function formatValue(p: DetailParam, value: string | number | boolean | n
     return option ? enumLabel(option, lang) : String(value);
   }
   if (p.dataType === 'boolean') return t(value === true || value === 1 || value === 'true' ? 'devicedetail:on' : 'devicedetail:off');
-  if (typeof value === 'number' && p.dataType === 'number') return value.toFixed(Math.min(p.precision, 6));
+  if (typeof value === 'number' && p.dataType === 'number') return formatNumber(value, Math.min(p.precision, 6), lang);
   return String(value);
 }
 
-export const withUnit = (text: string, p: DetailParam) => (p.unit && text !== '—' ? `${text} ${p.unit}` : text);
+/** The value's text and its unit, apart by a non-breaking space (lib/format formatQuantity). */
+export const withUnit = (text: string, p: DetailParam) => (p.unit && text !== '—' ? `${text}\u00A0${p.unit}` : text);
 
 /** Whether a value's time is older than the staleness limit. */
 export function isStale(ts: string | null | undefined, now = Date.now()): boolean {
