@@ -5,7 +5,7 @@ import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ALARM_LEVELS, ALARM_NOTE_MAX, ALARM_STATES } from '@iot/contract/plain';
+import { ALARM_NOTE_MAX, ALARM_STATES } from '@iot/contract/plain';
 import type { AlarmDto } from '@iot/contract';
 import { selectionTitle } from '../../components/SelectionTitle';
 import { currentLanguage } from '../../lib/i18n';
@@ -24,7 +24,8 @@ import {
   useTypeOptions,
   type AlarmFilters,
 } from './api';
-import { LEVEL_COLORS, alarmName, alarmText } from './labels';
+import { AlarmLevelLegend, AlarmLevelTag, alarmLevelLabel, alarmLevelOptions } from '../../components/AlarmLevel';
+import { alarmName, alarmText } from './labels';
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
@@ -131,13 +132,18 @@ function AlarmList({
 
   const columns: ColumnsType<AlarmDto> = [
     {
-      title: t('alarms:columns.level'),
+      title: (
+        <Space size={4}>
+          {t('alarms:columns.level')}
+          <AlarmLevelLegend />
+        </Space>
+      ),
       dataIndex: 'level',
       key: 'level',
-      width: 100,
+      width: 120,
       sorter: true,
       sortOrder: table.sortOrderOf('level'),
-      render: (v: number) => <Tag color={LEVEL_COLORS[v]}>{t(`alarms:levels.${v}`)}</Tag>,
+      render: (v: number, a) => <AlarmLevelTag level={v} data-testid={`alarm-level-${a.id}`} />,
     },
     {
       title: t('alarms:columns.device'),
@@ -242,7 +248,7 @@ function AlarmList({
         <Statistic title={t('alarms:summary.active')} value={groups?.active ?? 0} />
         <Statistic title={t('alarms:states.untreated')} value={byState.untreated ?? 0} />
         {(groups?.byLevel ?? []).map((g) => (
-          <Statistic key={g.level} title={t(`alarms:levels.${g.level}`)} value={g.count} />
+          <Statistic key={g.level} title={alarmLevelLabel(t, g.level)} value={g.count} />
         ))}
       </Space>
       <FilterBar<FilterValues>
@@ -297,8 +303,8 @@ function AlarmList({
             allowClear
             placeholder={t('alarms:filters.level')}
             aria-label={t('alarms:filters.level')}
-            style={{ width: 120 }}
-            options={ALARM_LEVELS.map((l) => ({ value: l, label: t(`alarms:levels.${l}`) }))}
+            style={{ width: 150 }}
+            options={alarmLevelOptions(t)}
             data-testid="alarm-filter-level"
           />
         </Form.Item>
