@@ -174,7 +174,7 @@ describe('upgrading a database that holds data', () => {
     await upgraded.close();
   });
 
-  it('0041: the built-in battery rules still as seeded are re-levelled with their open alarms', async () => {
+  it('0041–0042: the built-in battery rules still as seeded are re-levelled with their open alarms; the alarm list shows in the sidebar', async () => {
     const target = await upgradable();
     done.push(target.cleanup);
     const before = migrationsBefore('0041_alarm_severity_scale');
@@ -208,6 +208,9 @@ describe('upgrading a database that holds data', () => {
         (9201, ${keyOf(seeded[2]!)}, 'rule', '10000013', 1, now() - interval '1 day', now() - interval '23 hours'),
         (9202, ${keyOf(seeded[5]!)}, 'rule', '10000007', 4, now() - interval '1 minute', null),
         (9203, ${keyOf(rule(0, '10000006', 'eq', '3', null, 1))}, 'rule', '10000006', 1, now(), null)`,
+      sql`insert into menus (id, parent_id, name, name_en, name_es, name_ja, menu_url, identification, is_show) values
+        (700, 0, '项目管理', 'Projects', 'Proyectos', 'プロジェクト管理', '/project', 'project', 1),
+        (701, 700, '历史告警', 'Historical alarms', 'Alarmas históricas', 'アラーム履歴', 'alarminfo', 'project-alarminfo', 0)`,
     ]) {
       await older.db.execute(statement);
     }
@@ -241,6 +244,8 @@ describe('upgrading a database that holds data', () => {
     ]);
     const warning = await rowsOf<{ id: number; warning_level: number }>(db, sql`select id, warning_level from devices order by id`);
     expect(warning).toEqual([{ id: 9201, warning_level: 4 }, { id: 9202, warning_level: 1 }, { id: 9203, warning_level: 1 }]);
+    const [menu] = await rowsOf<{ is_show: number; name_en: string; icon: string }>(db, sql`select is_show, name_en, icon from menus where id = 701`);
+    expect(menu).toEqual({ is_show: 1, name_en: 'Alarms', icon: 'BellOutlined' });
     await upgraded.close();
   });
 });

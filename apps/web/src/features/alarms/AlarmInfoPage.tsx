@@ -130,6 +130,8 @@ function AlarmList({
     }
   };
 
+  // The columns an operator handles an alarm by come first (level, device, what, when, state,
+  // processed), sized so that they fit a 1,280 px screen; the rest follow.
   const columns: ColumnsType<AlarmDto> = [
     {
       title: (
@@ -140,7 +142,7 @@ function AlarmList({
       ),
       dataIndex: 'level',
       key: 'level',
-      width: 120,
+      width: 105,
       sorter: true,
       sortOrder: table.sortOrderOf('level'),
       render: (v: number, a) => <AlarmLevelTag level={v} data-testid={`alarm-level-${a.id}`} />,
@@ -148,12 +150,12 @@ function AlarmList({
     {
       title: t('alarms:columns.device'),
       key: 'device',
-      width: 190,
+      width: 145,
       sorter: true,
       sortOrder: table.sortOrderOf('device'),
       render: (_, a) => (
         <span>
-          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 170, display: 'block' }}>
+          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 125, display: 'block' }}>
             {inDetails ? (
               a.deviceName
             ) : (
@@ -166,47 +168,40 @@ function AlarmList({
         </span>
       ),
     },
-    { title: t('alarms:columns.project'), dataIndex: 'projectName', width: 140, render: (v: string | null) => v ?? '—' },
     {
       title: t('alarms:columns.alarm'),
       key: 'alarm',
+      width: 170,
       render: (_, a) => (
         <span data-testid="alarm-text">
-          {alarmText(a)}
-          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+          <Typography.Text ellipsis={{ tooltip: alarmText(a) }} style={{ maxWidth: 150, display: 'block' }}>
+            {alarmText(a)}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ maxWidth: 150, display: 'block', fontSize: 12 }} ellipsis={{ tooltip: true }}>
             {alarmName(a)} ({a.semaphoreId}) · {t(`alarms:sources.${a.source}`)}
           </Typography.Text>
         </span>
       ),
     },
-    { title: t('alarms:columns.value'), dataIndex: 'value', width: 100 },
     {
       title: t('alarms:columns.startedAt'),
       dataIndex: 'startedAt',
       key: 'startedAt',
-      width: 165,
+      width: 155,
       sorter: true,
       sortOrder: table.sortOrderOf('startedAt'),
       render: (v: string) => parseTime(v),
     },
     {
-      title: t('alarms:columns.endedAt'),
-      dataIndex: 'endedAt',
-      key: 'endedAt',
-      width: 165,
-      sorter: true,
-      sortOrder: table.sortOrderOf('endedAt'),
-      render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
-    },
-    {
       title: t('alarms:columns.state'),
       dataIndex: 'state',
-      width: 150,
+      key: 'state',
+      width: 130,
       render: (v: string, a) => (
         <span>
           <Tag color={STATE_COLORS[v]} data-testid={`alarm-state-${a.id}`}>{t(`alarms:states.${v}`)}</Tag>
           {a.note && (
-            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} ellipsis={{ tooltip: a.note }}>
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, maxWidth: 110 }} ellipsis={{ tooltip: a.note }}>
               {a.note}
             </Typography.Text>
           )}
@@ -217,17 +212,28 @@ function AlarmList({
       title: t('alarms:columns.processedAt'),
       dataIndex: 'processedAt',
       key: 'processedAt',
-      width: 165,
+      width: 150,
       sorter: true,
       sortOrder: table.sortOrderOf('processedAt'),
       render: (v: string | null, a) => (v ? `${parseTime(v)} · ${a.processedBy ?? ''}` : '—'),
     },
+    { title: t('alarms:columns.value'), dataIndex: 'value', key: 'value', width: 100 },
+    {
+      title: t('alarms:columns.endedAt'),
+      dataIndex: 'endedAt',
+      key: 'endedAt',
+      width: 165,
+      sorter: true,
+      sortOrder: table.sortOrderOf('endedAt'),
+      render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
+    },
+    { title: t('alarms:columns.project'), dataIndex: 'projectName', key: 'project', width: 140, render: (v: string | null) => v ?? '—' },
     ...(canHandle
       ? [
           {
             title: t('alarms:columns.actions'),
             key: 'actions',
-            width: 110,
+            width: 90,
             fixed: 'right' as const,
             render: (_: unknown, a: AlarmDto) =>
               a.state === 'untreated' ? (
@@ -349,7 +355,8 @@ function AlarmList({
         rowKey="id"
         size="middle"
         columns={columns}
-        scroll={{ x: 1500 }}
+        // The columns' own widths (a larger x would widen each one and push Processed under Actions).
+        scroll={{ x: 'max-content' }}
         data-testid="table-alarms"
         rowSelection={
           canHandle
