@@ -34,7 +34,7 @@ export function AlarmLevelTag({ level, style, 'data-testid': testId }: { level: 
     <Tag
       // Not greyed out in a view-only (disabled) form: the colour is the point.
       disabled={false}
-      style={{ ...(SEVERITY_STYLES[level] ?? SEVERITY_STYLES[0]), ...style }}
+      style={{ marginInlineEnd: 8, ...(SEVERITY_STYLES[level] ?? SEVERITY_STYLES[0]), ...style }}
       data-severity={level}
       data-testid={testId}
     >
