@@ -134,12 +134,7 @@ function AlarmList({
   // processed), sized so that they fit a 1,280 px screen; the rest follow.
   const columns: ColumnsType<AlarmDto> = [
     {
-      title: (
-        <Space size={4}>
-          {t('alarms:columns.level')}
-          <AlarmLevelLegend />
-        </Space>
-      ),
+      title: t('alarms:columns.level'),
       dataIndex: 'level',
       key: 'level',
       width: 105,
@@ -304,15 +299,22 @@ function AlarmList({
         <Form.Item name="device">
           <Input allowClear placeholder={t('alarms:filters.device')} aria-label={t('alarms:filters.device')} style={{ width: 160 }} data-testid="alarm-filter-device" />
         </Form.Item>
-        <Form.Item name="level">
-          <Select
-            allowClear
-            placeholder={t('alarms:filters.level')}
-            aria-label={t('alarms:filters.level')}
-            style={{ width: 150 }}
-            options={alarmLevelOptions(t)}
-            data-testid="alarm-filter-level"
-          />
+        {/* The legend beside the filter, not in the Level header: antd copies headers into an
+            aria-hidden measuring row, where a focusable button is an axe violation. */}
+        <Form.Item>
+          <Space size={4}>
+            <Form.Item name="level" noStyle>
+              <Select
+                allowClear
+                placeholder={t('alarms:filters.level')}
+                aria-label={t('alarms:filters.level')}
+                style={{ width: 150 }}
+                options={alarmLevelOptions(t)}
+                data-testid="alarm-filter-level"
+              />
+            </Form.Item>
+            <AlarmLevelLegend />
+          </Space>
         </Form.Item>
         <Form.Item name="state">
           <Select

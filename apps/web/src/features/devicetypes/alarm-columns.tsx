@@ -18,7 +18,7 @@ import {
 import type { TFunction } from 'i18next';
 import { ALARM_LIMITS, COMPARISONS_BY_TYPE, isNumericType, isRangeComparison } from '@iot/contract/plain';
 import type { AlarmComparison, AlarmRuleField, ParamDto } from '@iot/contract';
-import { AlarmLevelLegend, AlarmLevelTag } from '../../components/AlarmLevel';
+import { AlarmLevelTag } from '../../components/AlarmLevel';
 import type { RuleRow } from './alarm-rows';
 import { ThresholdInput } from './ThresholdInput';
 import { cellLabel } from './shared';
@@ -145,12 +145,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         ),
     },
     {
-      title: (
-        <Space size={4}>
-          {title('level')}
-          <AlarmLevelLegend />
-        </Space>
-      ),
+      title: title('level'),
       key: 'level',
       width: 150,
       render: (_, f) => (
