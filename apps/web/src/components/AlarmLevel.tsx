@@ -51,7 +51,8 @@ export function alarmLevelOptions(t: TFunction, withNone = false) {
 
 /**
  * What the levels mean, on hover or focus of a small question mark: "4 Critical … 1 Warning, the
- * higher the more severe". Placed beside level filters and level columns.
+ * higher the more severe". Placed beside level filters and settings, never in a table header
+ * (antd copies headers into an aria-hidden measuring row: a focusable button there fails axe).
  */
 export function AlarmLevelLegend() {
   const { t } = useTranslation();
