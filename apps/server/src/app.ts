@@ -192,7 +192,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const permissions = new PermissionService(db, bus, menus);
   const menuAdmin = new MenuAdminService(db, bus, menus, permissions);
   const roles = new RoleService(db, permissions, menus, bus);
-  const users = new UserService(db, auth, permissions);
+  const users = new UserService(db, auth, permissions, { alarmMailLevel: config.alarmMailMinLevel });
   const admin = new UserAdminService(db, auth, permissions, roles, bus);
   const types = new DeviceTypeService(db, bus);
   const projects = new ProjectService(db, admin, bus);

@@ -55,7 +55,7 @@ describe('alarms', () => {
   const value = (d: { sn: string; secret: string }, s: number, vals: Record<string, unknown>) => send(d, 'telemetry', { ts: at(s), values: vals });
   const alarmsOf = async (deviceId: number) =>
     (await ok('GET', `/device/alarmlist?deviceId=${deviceId}&sort=startedAt&order=asc&limit=100`)).items as {
-      id: number; level: number; startedAt: string; endedAt: string | null; state: string; source: string; note: string; processedBy: string | null;
+      id: number; level: number; semaphoreId: string; startedAt: string; endedAt: string | null; state: string; source: string; note: string; processedBy: string | null;
     }[];
   const alarmsOfDevice = (id: number) => alarmsOf(id);
   const warning = async (id: number) => (await ok('GET', `/device/basic?id=${id}`)).warningLevel as number;
@@ -244,6 +244,17 @@ describe('alarms', () => {
     expect(await warning(d.id)).toBe(0);
   });
 
+  it('a device-raised alarm takes the device’s own level when no rule names its parameter, the rule’s level otherwise', async () => {
+    const d = await addDevice('ALM-DEV-LEVEL');
+    await send(d, 'alarm', { ts: at(0), id: 'F', flag: 1, value: 7, level: 4 }); // no rule on F
+    await send(d, 'alarm', { ts: at(0), id: 'T', flag: 1, value: 61, level: 1 }); // the T rule says 3
+    const bySemaphore = Object.fromEntries((await alarmsOf(d.id)).map((a) => [a.semaphoreId, a.level]));
+    expect(bySemaphore).toEqual({ F: 4, T: 3 });
+    expect(await warning(d.id)).toBe(4);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: basic(d), payload: { id: 'F', flag: 1, level: 5 } });
+    expect(refused.json().data).toMatchObject({ accepted: 0, rejected: [{ reason: 'invalidMessage' }] });
+  });
+
   it('pushes started, ended and processed alarms live to exactly the users who may see the device', async () => {
     const d = await addDevice('ALM-LIVE');
     await t.createUser({ username: 'alm-stranger', password: 'stranger-pass-1', role: 'ADMIN' });
@@ -407,28 +418,39 @@ describe('alarms', () => {
   });
 });
 
+/** A local SMTP server keeping what it is sent (the mail provider, replaced at its edge). */
+async function smtpSink() {
+  const mails: { to: string[]; data: string }[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  return {
+    mails,
+    url: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
 describe('alarm e-mails', () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const mails: { to: string[]; data: string }[] = [];
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let mails: { to: string[]; data: string }[];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString('utf8') });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as { port: number }).port;
+    sink = await smtpSink();
+    mails = sink.mails;
     t = await buildTestApp({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: sink.url,
       MAIL_FROM: 'Console <alarms@example.test>',
       ALARM_MAIL_MIN_LEVEL: '3',
       ALARM_MAIL_INTERVAL: '1h',
@@ -436,7 +458,7 @@ describe('alarm e-mails', () => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await sink.close();
   });
 
   it('mails the project owner in their language, once per device and rule per interval', async () => {
@@ -505,6 +527,73 @@ describe('alarm e-mails', () => {
   });
 });
 
+describe('alarm e-mails at each user’s own level', () => {
+  let t: TestApp;
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+
+  beforeAll(async () => {
+    sink = await smtpSink();
+    t = await buildTestApp({ SMTP_URL: sink.url, ALARM_MAIL_MIN_LEVEL: '3', ALARM_MAIL_INTERVAL: '1h' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+
+  it('a level-2 alarm is mailed to a user who chose levels 2–4, not to one on the default (3–4)', async () => {
+    const token = await t.login();
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object, tok = token) => {
+      const r = (await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(tok), payload })).json();
+      expect(r.code, JSON.stringify(r)).toBe(20000);
+      return r.data;
+    };
+    const typeId = (await call('POST', '/devicetype/addtype', { code: 'LVL', name: '级别' })).id;
+    await call('POST', '/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number' }] });
+    await call('POST', '/devicetype/addsetalarm', {
+      id: typeId,
+      rules: [
+        { semaphoreId: 'T', comparison: 'gt', threshold: 50, level: 2, message: '温度偏高', messageEn: 'Warm' },
+        { semaphoreId: 'T', comparison: 'gt', threshold: 70, level: 3, message: '温度过高', messageEn: 'Too hot' },
+      ],
+    });
+    // Two owners, each of one project with one device: one chose 2–4 on the profile page.
+    const owners = [];
+    for (const name of ['lvl-two', 'lvl-default']) {
+      const id = await t.createUser({ username: name, password: `${name}-pass-1`, role: 'ADMIN' });
+      await call('POST', '/user/addemail', { userId: id, email: `${name}@example.test` });
+      const own = await t.login(name, `${name}-pass-1`);
+      await call('POST', '/user/preferences', { language: 'en' }, own);
+      const project = await call('POST', '/project/addproject', { name: `Site ${name}`, ownerId: id });
+      const d = await call('POST', '/device/add', { name: `Rack ${name}`, sn: `LVL-${name}`, typeId, projectId: project.id });
+      owners.push({ token: own, device: { sn: `LVL-${name}`, secret: d.secret as string } });
+    }
+    const [two, byDefault] = owners as [(typeof owners)[number], (typeof owners)[number]];
+    await call('POST', '/user/preferences', { alarmMailLevel: 2 }, two.token);
+    expect(await call('GET', '/user/info', undefined, two.token)).toMatchObject({ alarmMailLevel: 2, alarmPopupLevel: 3 });
+    expect(await call('GET', '/user/info', undefined, byDefault.token)).toMatchObject({ alarmMailLevel: 3, alarmPopupLevel: 3 });
+
+    const send = (d: { sn: string; secret: string }, s: number, v: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/telemetry',
+        headers: { authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
+        payload: { ts: Date.now() - 600_000 + s * 1000, values: { T: v } },
+      });
+    const to = (address: string) => sink.mails.filter((m) => m.to.includes(address)).map((m) => readable(m.data));
+    await send(two.device, 0, 60); // level 2
+    await send(byDefault.device, 0, 60); // level 2
+    await expect.poll(() => to('lvl-two@example.test').length, { timeout: 10_000 }).toBe(1);
+    expect(to('lvl-two@example.test')[0]).toContain('Level: 2 (Minor)');
+    expect(to('lvl-two@example.test')[0]).toContain('Subject: [Minor alarm, level 2] Rack lvl-two (LVL-lvl-two): Warm');
+    // Then a level-3 alarm of the same device: announced after the level-2 one, so a mail of the
+    // level-2 alarm to the default user would have arrived first.
+    await send(byDefault.device, 1, 80);
+    await expect.poll(() => to('lvl-default@example.test').length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(to('lvl-default@example.test')).toHaveLength(1);
+    expect(to('lvl-default@example.test')[0]).toContain('Level: 3 (Major)');
+  });
+});
+
 describe('alarm e-mails without SMTP_URL', () => {
   let t: TestApp;
   const lines: string[] = [];
@@ -545,7 +634,7 @@ describe('alarm e-mails without SMTP_URL', () => {
     await expect.poll(() => logged().length, { timeout: 10_000 }).toBe(1);
     const [mail] = logged();
     expect(mail!.to).toEqual(['nosmtp@example.test']);
-    expect(mail!.subject).toBe('[Level 2 alarm] Logged rack (NOSMTP-1): Too hot');
+    expect(mail!.subject).toBe('[Minor alarm, level 2] Logged rack (NOSMTP-1): Too hot');
     expect(mail!.text).toContain(`https://console.example.test/project/alarminfo?alarmId=${alarmId}`);
   });
 });

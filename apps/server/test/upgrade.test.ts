@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { createPartition } from '../src/telemetry/ingest.repo.js';
+import { ruleKey } from '../src/telemetry/alarm.engine.js';
 import { createTestPostgres } from './helpers.js';
 
 /**
@@ -170,6 +171,81 @@ describe('upgrading a database that holds data', () => {
       expect(await sqlState(insert)).toBe('23505');
     }
     expect(await sqlState(sql`insert into device_positions (device_id, ts, lng, lat) values (9101, '2026-03-04T10:01:00Z', 1, 1)`)).toBe('23505');
+    await upgraded.close();
+  });
+
+  it('0043–0044: the built-in battery rules still as seeded are re-levelled with their open alarms; the alarm list shows in the sidebar', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0043_alarm_severity_scale');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    const rule = (id: number, sem: string, cmp: string, thr: string, thr2: number | null, level: number) => ({ id, sem, cmp, thr, thr2, level });
+    // The rules as releases before seeded them, one the administrator edited (its threshold), and
+    // an install still on the old ids (10000007: signal strength), which the seed moves later.
+    const seeded = [
+      rule(501, '02109001', 'lt', '10', null, 2),
+      rule(502, '10000014', 'lt', '2.8', null, 1),
+      rule(503, '10000013', 'gt', '3.65', null, 1),
+      rule(504, '01119001', 'outside', '-20', 55, 1),
+      rule(505, '10000006', 'eq', '3', null, 1),
+      rule(506, '10000007', 'lt', '-110', null, 4),
+    ];
+    const edited = rule(511, '10000013', 'gt', '3.7', null, 1);
+    const keyOf = (r: ReturnType<typeof rule>) => ruleKey({ semaphoreId: r.sem, comparison: r.cmp, threshold: r.thr, threshold2: r.thr2, level: r.level });
+    for (const statement of [
+      sql`insert into device_types (id, code, name, builtin) values (910, 'BMU', '电池管理单元', true), (911, 'OTHER', 'Other', false)`,
+      ...[...seeded.map((r) => ({ ...r, type: 910 })), { ...edited, type: 911 }, { ...rule(512, '10000006', 'eq', '3', null, 1), type: 911 }].map(
+        (r) => sql`insert into device_type_alarms (id, type_id, semaphore_id, comparison, threshold, threshold2, level, message)
+          values (${r.id}, ${r.type}, ${r.sem}, ${r.cmp}, ${r.thr}, ${r.thr2}, ${r.level}, 'm')`,
+      ),
+      sql`insert into devices (id, sn, name, type_id, owner_path, warning_level) values
+        (9201, 'SEV-1', 'Over-voltage', 910, '/1/', 1), (9202, 'SEV-2', 'Weak signal', 910, '/1/', 4), (9203, 'SEV-3', 'Other type', 911, '/1/', 1)`,
+      // Open: the over-voltage rule's alarm and the device's own report on the same parameter; ended: an earlier one.
+      sql`insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, ended_at) values
+        (9201, ${keyOf(seeded[2]!)}, 'rule', '10000013', 1, now() - interval '2 minutes', null),
+        (9201, 'd10000013', 'device', '10000013', 1, now() - interval '2 minutes', null),
+        (9201, ${keyOf(seeded[2]!)}, 'rule', '10000013', 1, now() - interval '1 day', now() - interval '23 hours'),
+        (9202, ${keyOf(seeded[5]!)}, 'rule', '10000007', 4, now() - interval '1 minute', null),
+        (9203, ${keyOf(rule(0, '10000006', 'eq', '3', null, 1))}, 'rule', '10000006', 1, now(), null)`,
+      sql`insert into menus (id, parent_id, name, name_en, name_es, name_ja, menu_url, identification, is_show) values
+        (700, 0, '项目管理', 'Projects', 'Proyectos', 'プロジェクト管理', '/project', 'project', 1),
+        (701, 700, '历史告警', 'Historical alarms', 'Alarmas históricas', 'アラーム履歴', 'alarminfo', 'project-alarminfo', 0)`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const db = upgraded.db;
+    const levels = await rowsOf<{ id: number; level: number }>(db, sql`select id, level from device_type_alarms order by id`);
+    expect(Object.fromEntries(levels.map((r) => [r.id, r.level]))).toEqual({
+      501: 2, // low state of charge: 2 as before
+      502: 3, // cell under-voltage
+      503: 4, // cell over-voltage
+      504: 3, // cell temperature out of range
+      505: 4, // battery fault
+      506: 1, // weak signal (old id)
+      511: 1, // another type's rules are its administrator's
+      512: 1,
+    });
+    const alarms = await rowsOf<{ device_id: number; source: string; level: number; rule_key: string; open: boolean }>(
+      db,
+      sql`select device_id, source, level, rule_key, ended_at is null as open from alarms order by device_id, started_at desc, source`,
+    );
+    const relevelled = { ...seeded[2]!, level: 4 };
+    expect(alarms).toEqual([
+      // The key the engine computes for the re-levelled rule: the alarm stays open, not raised again.
+      { device_id: 9201, source: 'device', level: 4, rule_key: 'd10000013', open: true },
+      { device_id: 9201, source: 'rule', level: 4, rule_key: keyOf(relevelled), open: true },
+      { device_id: 9201, source: 'rule', level: 1, rule_key: keyOf(seeded[2]!), open: false },
+      { device_id: 9202, source: 'rule', level: 1, rule_key: keyOf({ ...seeded[5]!, level: 1 }), open: true },
+      { device_id: 9203, source: 'rule', level: 1, rule_key: keyOf(rule(0, '10000006', 'eq', '3', null, 1)), open: true },
+    ]);
+    const warning = await rowsOf<{ id: number; warning_level: number }>(db, sql`select id, warning_level from devices order by id`);
+    expect(warning).toEqual([{ id: 9201, warning_level: 4 }, { id: 9202, warning_level: 1 }, { id: 9203, warning_level: 1 }]);
+    const [menu] = await rowsOf<{ is_show: number; name_en: string; icon: string }>(db, sql`select is_show, name_en, icon from menus where id = 701`);
+    expect(menu).toEqual({ is_show: 1, name_en: 'Alarms', icon: 'BellOutlined' });
     await upgraded.close();
   });
 });

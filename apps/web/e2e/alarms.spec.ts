@@ -1,10 +1,13 @@
 /**
  * A simulated battery (the fleet simulator's model, @iot/sim-model) trips a fault; the console's
  * bell counts the new alarm without a reload, and the operator processes it on /project/alarminfo
- * with a note: the state and the count change.
+ * with a note: the state and the count change. A severe fault pops up and reads the same (colour
+ * and word of the one severity scale) in the pop-up, the bell, the alarm list and the rule editor;
+ * the alarm list is reached from the sidebar.
  */
 import { BmuModel, type Uplink } from '@iot/sim-model';
-import { callApi, expect, MAIN_URL, pickOption, test } from './fixtures';
+import type { Locator } from '@playwright/test';
+import { callApi, expect, MAIN_URL, pickOption, shell, test } from './fixtures';
 
 const run = Date.now().toString(36);
 
@@ -104,4 +107,93 @@ test('a simulated fault raises the bell count live; processing it with a note ch
     await expect(rows.nth(i)).toContainText('Cell replaced on site');
   }
   await expect.poll(async () => Number(await bell.getAttribute('data-count'))).toBe(before);
+});
+
+/** What a level tag shows: its word and its colours. */
+const looks = (tag: Locator) =>
+  tag.evaluate((el) => {
+    const css = getComputedStyle(el);
+    return { text: el.textContent, severity: el.getAttribute('data-severity'), color: css.color, background: css.backgroundColor };
+  });
+
+test.describe('at 1,280 px', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('a severe battery fault pops up by default and reads the same in the pop-up, the bell, the alarm list and the rule editor', async ({ page, session }) => {
+    const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token: session.token });
+    const bmu = types.body.data.find((t) => t.code === 'BMU')!;
+    const sn = `SEV-${run}`;
+    const added = await callApi<{ id: number; secret: string }>(page.request, 'POST', '/device/add', {
+      token: session.token,
+      data: { name: `Severe rack ${run}`, sn, typeId: bmu.id },
+    });
+    expect(added.body.code, added.body.message).toBe(20000);
+
+    let loggedIn = false;
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if ((JSON.parse(String(payload)) as { type: number }).type === 111) loggedIn = true;
+      }),
+    );
+    await page.goto('/dashboard');
+    await expect.poll(() => loggedIn, { timeout: 10_000 }).toBe(true);
+
+    // The highest cell above 3.65 V for longer than the built-in rule's 10 s hold (device time).
+    const auth = { authorization: `Basic ${Buffer.from(`${sn}:${added.body.data.secret}`).toString('base64')}` };
+    for (const [ago, volts] of [[30, 3.6], [20, 3.71], [5, 3.72]] as const) {
+      const res = await page.request.post(`${MAIN_URL}/api/v1/ingest/telemetry`, {
+        headers: auth,
+        data: { ts: Date.now() - ago * 1000, values: { '10000013': volts } },
+      });
+      expect((await res.json()).code).toBe(20000);
+    }
+    const alarms = await callApi<{ items: { id: number; level: number; messageEn: string }[] }>(
+      page.request, 'GET', `/device/alarmlist?device=${sn}`, { token: session.token },
+    );
+    expect(alarms.body.data.items.map((a) => [a.messageEn, a.level])).toEqual([['Cell over-voltage', 4]]);
+    const id = alarms.body.data.items[0]!.id;
+
+    // The pop-up (the administrator never chose: levels 3–4 pop up).
+    const popup = page.getByTestId(`alarm-notification-level-${id}`);
+    await expect(popup).toBeVisible();
+    await expect(page.locator('.ant-notification-notice', { has: popup })).toContainText(`Severe rack ${run}`);
+    const expected = await looks(popup);
+    expect(expected).toMatchObject({ text: '4 · Critical', severity: '4' });
+
+    // The bell.
+    await page.getByTestId('alarm-bell').click();
+    await expect(await looks(page.getByTestId(`alarm-bell-level-${id}`))).toEqual(expected);
+    await page.keyboard.press('Escape');
+
+    // The alarm list, from the sidebar.
+    const { sidebar, menuItem } = shell(page);
+    await menuItem('Projects').click();
+    await sidebar.getByTestId('sidebar-item-/project/alarminfo').click();
+    await expect(page).toHaveURL(/\/project\/alarminfo$/);
+    await page.getByTestId('alarm-filter-device').fill(sn);
+    await page.getByTestId('filter-search').filter({ visible: true }).click();
+    await expect(page.getByTestId(`alarm-level-${id}`)).toBeVisible();
+    expect(await looks(page.getByTestId(`alarm-level-${id}`))).toEqual(expected);
+    // At this width the columns an operator handles it by are on screen without scrolling sideways.
+    await expect(page.getByTestId(`alarm-state-${id}`)).toBeInViewport();
+    // Not even under the pinned Actions column: Processed ends where Actions begins.
+    const header = (name: string) => page.getByTestId('table-alarms').getByRole('columnheader', { name, exact: true }).boundingBox();
+    const [processed, actions] = [await header('Processed'), await header('Actions')];
+    expect(processed!.x + processed!.width).toBeLessThanOrEqual(actions!.x + 1);
+
+    // The legend says which end is severe.
+    await page.getByTestId('severity-legend').first().hover();
+    await expect(page.getByTestId('severity-legend-content')).toContainText('the higher, the more severe');
+
+    // The rule that raised it, in the rule editor.
+    await page.goto(`/device/setalarm?id=${bmu.id}`);
+    const rows = page.getByTestId('alarm-settings').locator('[data-testid^="alarm-row-"]');
+    await expect(rows.first()).toBeVisible();
+    let rule: Locator | undefined;
+    for (let i = 0; i < (await rows.count()); i++) {
+      if ((await rows.nth(i).getByTestId('field-messageEn').inputValue()) === 'Cell over-voltage') rule = rows.nth(i);
+    }
+    expect(rule, 'the built-in over-voltage rule').toBeDefined();
+    expect(await looks(rule!.getByTestId('field-level').locator('[data-severity]'))).toEqual(expected);
+  });
 });

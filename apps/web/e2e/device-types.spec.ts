@@ -131,7 +131,7 @@ test.describe('device types', () => {
     await pickOption(page, r.getByTestId('field-comparison'), 'Outside range');
     await r.getByTestId('field-threshold').fill('10');
     await r.getByTestId('field-threshold2').fill('90');
-    await pickOption(page, r.getByTestId('field-level'), 'Level 1');
+    await pickOption(page, r.getByTestId('field-level'), '1 · Warning');
     await r.getByTestId('field-message').fill('电压异常');
     await r.getByTestId('field-messageEn').fill('Voltage out of range');
     await r.getByTestId('field-holdSeconds').fill('30');
@@ -161,7 +161,7 @@ test.describe('device types', () => {
     await expect(page.getByTestId('alarm-row-2')).toBeVisible();
     await expect(page.getByTestId('alarm-row-3')).toHaveCount(0);
     await expect(page.getByTestId('alarm-row-0').getByTestId('field-threshold2')).toHaveValue(/^90/);
-    await expect(page.getByTestId('alarm-row-0')).toContainText('Level 1');
+    await expect(page.getByTestId('alarm-row-0')).toContainText('1 · Warning');
     await expect(page.getByTestId('alarm-row-1')).toContainText('1 · Running');
     await expect(page.getByTestId('alarm-row-2')).toContainText('True');
 

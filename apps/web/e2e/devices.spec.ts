@@ -92,7 +92,7 @@ test('projects and devices: create, add with a one-time secret, filter, import w
     await expect(devicesTable(page).locator('tr.ant-table-row')).toHaveCount(2);
 
     // The warning level comes from active alarms only (neither device has one).
-    await pickOption(page, page.getByTestId('filter-level'), 'Level 3');
+    await pickOption(page, page.getByTestId('filter-level'), '3 · Major');
     await expect(devicesTable(page)).toContainText('No data');
 
     await page.getByTestId('filter-reset').click();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
+import { ALARM_LEVELS, DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { editOf } from './edit.js';
 import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
 import { ACL_LIMITS, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, PATTERNS, USER_LIMITS } from './limits.js';
@@ -89,14 +89,23 @@ export type UserCreate = z.input<typeof userCreateSchema>;
 export const userEditSchema = editOf(userFieldsSchema).extend({ id });
 export type UserEdit = z.input<typeof userEditSchema>;
 
+const alarmLevel = z.union(ALARM_LEVELS.map((l) => z.literal(l)));
+
 /**
  * The caller's own profile (POST /user/preferences): any subset of language, dashboard style,
- * company details and introduction, validated as on the user screens.
+ * company details, introduction and alarm notifications, validated as on the user screens.
  */
 export const preferencesSchema = editOf(
   userFieldsSchema
     .pick({ language: true, dashboardStyle: true, corporateName: true, corporateAddress: true, contactNumber: true })
-    .extend({ introduction: optionalText(USER_LIMITS.introduction), alarmMail: z.boolean().default(false) }),
+    .extend({
+      introduction: optionalText(USER_LIMITS.introduction),
+      alarmMail: z.boolean().default(false),
+      /** Alarms of this level and above pop up in the console (levels ascend with severity). */
+      alarmPopupLevel: alarmLevel,
+      /** Alarms of this level and above are mailed to the user. */
+      alarmMailLevel: alarmLevel,
+    }),
 ).strict();
 export type Preferences = z.output<typeof preferencesSchema>;
 

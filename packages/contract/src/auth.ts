@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DASHBOARD_STYLES, LANGUAGES, USER_TYPES } from './enums.js';
+import { ALARM_LEVELS, DASHBOARD_STYLES, LANGUAGES, USER_TYPES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, USER_LIMITS } from './limits.js';
 
 export const captchaInfoSchema = z.object({
@@ -51,6 +51,13 @@ export const userInfoSchema = z.object({
   contactNumber: z.string(),
   /** Alarm e-mails of the projects shared with the user (the owner of a project always gets them). */
   alarmMail: z.boolean(),
+  /**
+   * The lowest alarm level that pops up in the user's console, and the lowest mailed to the user
+   * (levels ascend with severity). The defaults when the user never chose: ALARM_NOTIFY_LEVEL and
+   * the server's ALARM_MAIL_MIN_LEVEL.
+   */
+  alarmPopupLevel: z.union(ALARM_LEVELS.map((l) => z.literal(l))),
+  alarmMailLevel: z.union(ALARM_LEVELS.map((l) => z.literal(l))),
   /** Permission codes the user holds: the web hides buttons with them. */
   permissions: z.array(z.string()),
 }).meta({ id: 'UserInfo' });

@@ -39,8 +39,16 @@ export const ALARM_STATES = ['untreated', 'processed', 'ignored'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
 export const ALARM_SOURCES = ['rule', 'device'] as const;
 export type AlarmSource = (typeof ALARM_SOURCES)[number];
+/**
+ * Alarm levels ascend with severity: 4 is the most severe (GB/T 32960's convention, decision 0023).
+ * The console names them 1 warning, 2 minor, 3 major, 4 critical.
+ */
 export const ALARM_LEVELS = [1, 2, 3, 4] as const;
-/** Levels that raise a notification in the console as they happen. */
+export type AlarmLevel = (typeof ALARM_LEVELS)[number];
+/**
+ * Alarms of this level and above pop up in the console as they happen, for users who never chose
+ * their own level on the profile page.
+ */
 export const ALARM_NOTIFY_LEVEL = 3;
 
 /** SIM cards and card orders. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_LOG_KINDS } from './enums.js';
+import { ALARM_LEVELS, DEVICE_LOG_KINDS } from './enums.js';
 import { afterQuerySchema, idSchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
 import { PROTOCOL_LIMITS } from './limits.js';
 
@@ -87,6 +87,11 @@ export const deviceAlarmSchema = z.object({
   id: z.string().min(1).max(32),
   flag: z.union([z.literal(0), z.literal(1)]),
   value: paramValueSchema.optional(),
+  /**
+   * The device's own judgement of the alarm's level (1–4, 4 the most severe, as GB/T 32960
+   * terminals report theirs): used when the type has no alarm rule on `id`.
+   */
+  level: z.union(ALARM_LEVELS.map((l) => z.literal(l))).optional(),
   sn: childSnSchema,
 });
 export type DeviceAlarmMessage = z.infer<typeof deviceAlarmSchema>;

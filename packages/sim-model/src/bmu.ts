@@ -614,7 +614,9 @@ export class BmuModel {
     this.fault = fault;
     this._state = BmuState.fault;
     this.current = 0;
-    this.pending.push({ ts: this.real, id: this.faultId(fault), flag: 1, value: fault.value });
+    // Severe on the console's scale (4 the most severe): an over-voltage cell stops the pack, an
+    // overheating one needs attention now.
+    this.pending.push({ ts: this.real, id: this.faultId(fault), flag: 1, value: fault.value, level: fault.kind === 'overVoltage' ? 4 : 3 });
   }
 
   private recover() {

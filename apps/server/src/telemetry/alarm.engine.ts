@@ -203,13 +203,14 @@ export class AlarmEngine {
     // Every event in device-time order: values and device alarms of the batch.
     type Ev =
       | { ts: number; deviceId: number; kind: 'values'; iso: string; vals: Record<string, unknown> }
-      | { ts: number; deviceId: number; kind: 'alarm'; iso: string; id: string; flag: number; value: unknown };
+      | { ts: number; deviceId: number; kind: 'alarm'; iso: string; id: string; flag: number; value: unknown; level?: number };
     const events: Ev[] = [];
     for (const t of telemetry) events.push({ ts: Date.parse(t.ts), deviceId: t.deviceId, kind: 'values', iso: t.ts, vals: t.vals });
     for (const l of alarmLogs) {
       const d = l.detail ?? {};
       const iso = typeof d.ts === 'string' ? d.ts : new Date(now).toISOString();
-      events.push({ ts: Date.parse(iso), deviceId: l.deviceId!, kind: 'alarm', iso, id: String(d.id), flag: Number(d.flag), value: d.value });
+      const level = typeof d.level === 'number' ? d.level : undefined;
+      events.push({ ts: Date.parse(iso), deviceId: l.deviceId!, kind: 'alarm', iso, id: String(d.id), flag: Number(d.flag), value: d.value, level });
     }
     events.sort((a, b) => a.ts - b.ts);
 
@@ -231,7 +232,8 @@ export class AlarmEngine {
             op: 'start',
             row: {
               deviceId: ev.deviceId, ruleKey: key, ruleId: null, source: 'device', semaphoreId: ev.id,
-              level: rule?.level ?? this.opts.deviceAlarmLevel, message: rule?.message ?? '', messageEn: rule?.messageEn ?? '',
+              // The operator's rule on the parameter first, then the device's own level.
+              level: rule?.level ?? ev.level ?? this.opts.deviceAlarmLevel, message: rule?.message ?? '', messageEn: rule?.messageEn ?? '',
               messageEs: rule?.messageEs ?? '', messageJa: rule?.messageJa ?? '', value: valueText(ev.value), startedAt: ev.iso,
             },
           });

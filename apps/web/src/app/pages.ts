@@ -68,6 +68,5 @@ export const OWNER_PAGE: Readonly<Record<string, string>> = {
   '/project/details': '/project/index',
   '/project/userProjectList': '/project/index',
   '/project/info': '/device/list',
-  '/project/alarminfo': '/project/index',
   '/card/orderManagement': '/card/index',
 };

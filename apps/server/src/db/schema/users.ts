@@ -11,6 +11,7 @@ import {
   timestamp,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { DASHBOARD_STYLES, LANGUAGES } from '@iot/contract';
 import { inList } from './util.js';
 import { roles } from './rbac.js';
@@ -39,6 +40,12 @@ export const users = pgTable(
     language: varchar('language', { length: 8 }).notNull().default('en'),
     /** Opted in to alarm e-mails of the projects shared with the user (owners always get them). */
     alarmMail: boolean('alarm_mail').notNull().default(false),
+    /**
+     * The lowest alarm level that pops up in the user's console and the lowest mailed to the user;
+     * null: the user never chose (ALARM_NOTIFY_LEVEL, ALARM_MAIL_MIN_LEVEL).
+     */
+    alarmPopupLevel: smallint('alarm_popup_level'),
+    alarmMailLevel: smallint('alarm_mail_level'),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -51,5 +58,7 @@ export const users = pgTable(
     index('users_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
     check('users_dashboard_style_chk', inList('dashboard_style', DASHBOARD_STYLES)),
     check('users_language_chk', inList('language', LANGUAGES)),
+    check('users_alarm_popup_level_chk', sql`alarm_popup_level between 1 and 4`),
+    check('users_alarm_mail_level_chk', sql`alarm_mail_level between 1 and 4`),
   ],
 );

@@ -71,13 +71,19 @@ export const BMU_PARAMS: ParamInput[] = ([
   { semaphoreId: '10000031', name: '放电开关', nameEn: 'Discharge switch', nameEs: 'Interruptor de descarga', nameJa: '放電スイッチ', unit: '', groupName: 'control', dataType: 'boolean', writable: true },
 ] satisfies P[]).map((p, i) => ({ ...p, sort: i + 1 }));
 
+/**
+ * The built-in rules, levelled as a battery operator expects on the one severity scale (4 the most
+ * severe, decision 0023): a battery fault and a cell over-voltage stop the pack (4), a cell out of
+ * its temperature range or under-voltage need attention now (3), a low charge soon (2), a weak
+ * signal is a notice (1). Migration 0041 re-levels installs seeded before.
+ */
 export const BMU_ALARMS: AlarmRuleInput[] = [
   { semaphoreId: '02109001', comparison: 'lt', threshold: 10, level: 2, message: '电量过低', messageEn: 'Low state of charge', messageEs: 'Carga baja', messageJa: '充電率低下', holdSeconds: 60 },
-  { semaphoreId: '10000014', comparison: 'lt', threshold: 2.8, level: 1, message: '单体欠压', messageEn: 'Cell under-voltage', messageEs: 'Subtensión de celda', messageJa: 'セル低電圧', holdSeconds: 10 },
-  { semaphoreId: '10000013', comparison: 'gt', threshold: 3.65, level: 1, message: '单体过压', messageEn: 'Cell over-voltage', messageEs: 'Sobretensión de celda', messageJa: 'セル過電圧', holdSeconds: 10 },
-  { semaphoreId: '01119001', comparison: 'outside', threshold: -20, threshold2: 55, level: 1, message: '电芯温度异常', messageEn: 'Cell temperature out of range', messageEs: 'Temperatura de celda fuera de rango', messageJa: 'セル温度異常', holdSeconds: 30 },
-  { semaphoreId: '10000006', comparison: 'eq', threshold: '3', level: 1, message: '电池故障', messageEn: 'Battery fault', messageEs: 'Avería de batería', messageJa: 'バッテリー故障' },
-  { semaphoreId: '02105001', comparison: 'lt', threshold: -110, level: 4, message: '信号弱', messageEn: 'Weak signal', messageEs: 'Señal débil', messageJa: '電波微弱', holdSeconds: 300 },
+  { semaphoreId: '10000014', comparison: 'lt', threshold: 2.8, level: 3, message: '单体欠压', messageEn: 'Cell under-voltage', messageEs: 'Subtensión de celda', messageJa: 'セル低電圧', holdSeconds: 10 },
+  { semaphoreId: '10000013', comparison: 'gt', threshold: 3.65, level: 4, message: '单体过压', messageEn: 'Cell over-voltage', messageEs: 'Sobretensión de celda', messageJa: 'セル過電圧', holdSeconds: 10 },
+  { semaphoreId: '01119001', comparison: 'outside', threshold: -20, threshold2: 55, level: 3, message: '电芯温度异常', messageEn: 'Cell temperature out of range', messageEs: 'Temperatura de celda fuera de rango', messageJa: 'セル温度異常', holdSeconds: 30 },
+  { semaphoreId: '10000006', comparison: 'eq', threshold: '3', level: 4, message: '电池故障', messageEn: 'Battery fault', messageEs: 'Avería de batería', messageJa: 'バッテリー故障' },
+  { semaphoreId: '02105001', comparison: 'lt', threshold: -110, level: 1, message: '信号弱', messageEn: 'Weak signal', messageEs: 'Señal débil', messageJa: '電波微弱', holdSeconds: 300 },
 ];
 
 /**

@@ -40,7 +40,8 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'project-index', parent: 'project', name: '项目列表', nameEn: 'Project list', nameEs: 'Lista de proyectos', nameJa: 'プロジェクト一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'UnorderedListOutlined' },
   { identification: 'project-details', parent: 'project', name: '项目详情', nameEn: 'Project details', nameEs: 'Detalles del proyecto', nameJa: 'プロジェクト詳細', menuUrl: 'details', menuType: 0, sort: 2, isShow: 0 },
   { identification: 'project-info', parent: 'project', name: '设备详情', nameEn: 'Device details', nameEs: 'Detalles del dispositivo', nameJa: 'デバイス詳細', menuUrl: 'info', menuType: 0, sort: 4, isShow: 0 },
-  { identification: 'project-alarminfo', parent: 'project', name: '历史告警', nameEn: 'Historical alarms', nameEs: 'Alarmas históricas', nameJa: 'アラーム履歴', menuUrl: 'alarminfo', menuType: 0, sort: 5, isShow: 0 },
+  // The alarm list is in the sidebar (it was a hidden page until migration 0042 showed it).
+  { identification: 'project-alarminfo', parent: 'project', name: '告警列表', nameEn: 'Alarms', nameEs: 'Alarmas', nameJa: 'アラーム一覧', menuUrl: 'alarminfo', menuType: 0, sort: 5, icon: 'BellOutlined' },
   { identification: 'project-userprojectlist', parent: 'project', name: '项目用户', nameEn: 'Project users', nameEs: 'Usuarios del proyecto', nameJa: 'プロジェクトユーザー', menuUrl: 'userProjectList', menuType: 0, sort: 6, isShow: 0 },
 
   { identification: 'user', name: '用户管理', nameEn: 'Users', nameEs: 'Usuarios', nameJa: 'ユーザー管理', menuUrl: '/user', menuType: 1, sort: 30, icon: 'TeamOutlined' },

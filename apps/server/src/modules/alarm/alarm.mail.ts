@@ -6,7 +6,7 @@ export interface MailOptions {
   /** smtp://user:pass@host:port or smtps://…; unset: mails are written to the log instead. */
   smtpUrl?: string;
   from: string;
-  /** Alarms of this level and above are mailed. */
+  /** Alarms of this level and above are mailed to users who never chose their own mail level. */
   minLevel: number;
   /** At most one mail per device and rule in this period (a flapping device does not flood inboxes). */
   intervalMs: number;
@@ -20,10 +20,21 @@ export interface Recipient {
 }
 
 const TEXTS: Record<Language, { subject: string; level: string; device: string; param: string; value: string; at: string; link: string }> = {
-  zh: { subject: '[{{level}}级告警] {{device}}：{{what}}', level: '告警级别', device: '设备', param: '参数', value: '数值', at: '告警时间', link: '在控制台查看' },
-  en: { subject: '[Level {{level}} alarm] {{device}}: {{what}}', level: 'Level', device: 'Device', param: 'Parameter', value: 'Value', at: 'Started at', link: 'Open in the console' },
-  es: { subject: '[Alarma de nivel {{level}}] {{device}}: {{what}}', level: 'Nivel', device: 'Dispositivo', param: 'Parámetro', value: 'Valor', at: 'Inicio', link: 'Abrir en la consola' },
-  ja: { subject: '[レベル{{level}}アラーム] {{device}}：{{what}}', level: 'レベル', device: 'デバイス', param: 'パラメータ', value: '値', at: '発生時刻', link: 'コンソールで開く' },
+  zh: { subject: '[{{severity}}·{{level}}级告警] {{device}}：{{what}}', level: '告警级别', device: '设备', param: '参数', value: '数值', at: '告警时间', link: '在控制台查看' },
+  en: { subject: '[{{severity}} alarm, level {{level}}] {{device}}: {{what}}', level: 'Level', device: 'Device', param: 'Parameter', value: 'Value', at: 'Started at', link: 'Open in the console' },
+  es: { subject: '[Alarma {{severity}}, nivel {{level}}] {{device}}: {{what}}', level: 'Nivel', device: 'Dispositivo', param: 'Parámetro', value: 'Valor', at: 'Inicio', link: 'Abrir en la consola' },
+  ja: { subject: '[{{severity}}・レベル{{level}}アラーム] {{device}}：{{what}}', level: 'レベル', device: 'デバイス', param: 'パラメータ', value: '値', at: '発生時刻', link: 'コンソールで開く' },
+};
+
+/**
+ * The words of the levels (4 the most severe, decision 0023): the console's `common:severity`
+ * texts, which alarm.mail.test.ts keeps equal to these.
+ */
+export const SEVERITY_WORDS: Record<Language, Record<1 | 2 | 3 | 4, string>> = {
+  zh: { 1: '警告', 2: '次要', 3: '重要', 4: '严重' },
+  en: { 1: 'Warning', 2: 'Minor', 3: 'Major', 4: 'Critical' },
+  es: { 1: 'Aviso', 2: 'Menor', 3: 'Mayor', 4: 'Crítica' },
+  ja: { 1: '警告', 2: '軽度', 3: '重大', 4: '緊急' },
 };
 
 const fill = (t: string, p: Record<string, string>) => t.replace(/\{\{(\w+)\}\}/g, (_, k: string) => p[k] ?? '');
@@ -48,20 +59,21 @@ export function composeMail(a: AlarmDto, language: string, consoleUrl?: string) 
   const { name, what } = wordsOf(a, lang);
   const device = `${a.deviceName} (${a.sn})`;
   const link = consoleUrl ? `${consoleUrl.replace(/\/$/, '')}/project/alarminfo?alarmId=${a.id}` : '';
+  const severity = SEVERITY_WORDS[lang][a.level as 1 | 2 | 3 | 4] ?? '';
   const lines = [
-    `${t.level}: ${a.level}`,
+    `${t.level}: ${a.level} (${severity})`,
     `${t.device}: ${device}`,
     `${t.param}: ${name} (${a.semaphoreId})`,
     `${t.value}: ${a.value}`,
     `${t.at}: ${a.startedAt}`,
     ...(link ? ['', `${t.link}: ${link}`] : []),
   ];
-  return { subject: fill(t.subject, { level: String(a.level), device, what }), text: lines.join('\n') };
+  return { subject: fill(t.subject, { severity, level: String(a.level), device, what }), text: lines.join('\n') };
 }
 
 /**
- * Alarm e-mails (nodemailer over SMTP_URL). Each started alarm of the minimum level or above is
- * mailed to its recipients in their language, at most once per device and rule per interval.
+ * Alarm e-mails (nodemailer over SMTP_URL). Each started alarm is mailed to the recipients whose
+ * mail level it reaches, in their language, at most once per device and rule per interval.
  * Without SMTP_URL the mail is logged (never silently dropped).
  */
 export class AlarmMailer {
@@ -75,9 +87,11 @@ export class AlarmMailer {
     this.transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
   }
 
-  /** Whether this alarm is mailed now (level and rate limit); records the sending. */
+  /**
+   * Whether this alarm is mailed now (the rate limit); records the sending. Which users a level
+   * reaches is each user's choice (`mailRecipients`).
+   */
   take(a: Pick<AlarmDto, 'deviceId' | 'semaphoreId' | 'level' | 'source'> & { ruleKey?: string }, now = Date.now()): boolean {
-    if (a.level < this.opts.minLevel) return false;
     const key = `${a.deviceId}:${a.source}:${a.ruleKey ?? a.semaphoreId}:${a.level}`;
     const last = this.lastSent.get(key);
     if (last !== undefined && now - last < this.opts.intervalMs) return false;

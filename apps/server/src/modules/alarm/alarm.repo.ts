@@ -206,14 +206,19 @@ export async function processAlarms(
  * Who is told about an alarm of a device by e-mail: the owner of the device's project, and the
  * users the project is shared with who opted in — each with their addresses and language.
  */
-export async function mailRecipients(db: Executor, deviceId: number) {
+/**
+ * Who is mailed an alarm of `level` on the device: its project's owner and the users the project is
+ * shared with who asked for shared projects' alarms, each only when `level` reaches the user's own
+ * mail level (`defaultLevel` for users who never chose one).
+ */
+export async function mailRecipients(db: Executor, deviceId: number, level: number, defaultLevel: number) {
   const res = await db.execute(sql`
     select u.id, u.language, array_agg(e.email order by e.id) as emails
     from devices d join projects p on p.id = d.project_id
     join users u on u.id = p.owner_id or (u.alarm_mail and exists (
       select 1 from ${projectUsers} pu where pu.project_id = p.id and pu.user_id = u.id))
     join ${userEmails} e on e.user_id = u.id
-    where d.id = ${deviceId} and ${userActive('u')}
+    where d.id = ${deviceId} and ${userActive('u')} and coalesce(u.alarm_mail_level, ${defaultLevel}) <= ${level}
     group by u.id, u.language`);
   return rows<{ id: number; language: string; emails: string[] }>(res);
 }

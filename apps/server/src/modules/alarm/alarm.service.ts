@@ -101,8 +101,9 @@ export class AlarmService {
     if (ended.length > 0) this.bus.emit('alarms.changed', { event: 'ended', alarms: ended });
     if (this.mailer) {
       for (const a of started) {
-        if (!this.mailer.take(a)) continue;
-        const recipients = await repo.mailRecipients(this.db, a.deviceId);
+        // Each user's own mail level decides; the rate limit counts only alarms someone is sent.
+        const recipients = await repo.mailRecipients(this.db, a.deviceId, a.level, this.mailer.opts.minLevel);
+        if (recipients.length === 0 || !this.mailer.take(a)) continue;
         await this.mailer.send(a, recipients);
       }
     }

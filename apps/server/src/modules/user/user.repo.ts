@@ -19,6 +19,8 @@ export async function findProfile(db: Executor, userId: number) {
       corporateAddress: users.corporateAddress,
       contactNumber: users.contactNumber,
       alarmMail: users.alarmMail,
+      alarmPopupLevel: users.alarmPopupLevel,
+      alarmMailLevel: users.alarmMailLevel,
     })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
@@ -37,6 +39,8 @@ export async function lockPreferences(db: Executor, userId: number) {
       contactNumber: users.contactNumber,
       introduction: users.introduction,
       alarmMail: users.alarmMail,
+      alarmPopupLevel: users.alarmPopupLevel,
+      alarmMailLevel: users.alarmMailLevel,
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -64,6 +68,8 @@ export async function updateUser(
     contactNumber: string;
     introduction: string;
     alarmMail: boolean;
+    alarmPopupLevel: number;
+    alarmMailLevel: number;
   }>,
 ) {
   await db

@@ -1,5 +1,7 @@
 import {
+  ALARM_NOTIFY_LEVEL,
   ErrorCode,
+  type AlarmLevel,
   type ChangePasswordBody,
   type DashboardStyle,
   type Language,
@@ -21,6 +23,8 @@ export class UserService {
     private readonly db: Db,
     private readonly auth: AuthService,
     private readonly permissions: PermissionService,
+    /** The mail level of users who never chose one (ALARM_MAIL_MIN_LEVEL). */
+    private readonly defaults: { alarmMailLevel: number } = { alarmMailLevel: 3 },
   ) {}
 
   async info(ctx: AuthContext): Promise<UserInfo> {
@@ -41,6 +45,8 @@ export class UserService {
       corporateAddress: u.corporateAddress,
       contactNumber: u.contactNumber,
       alarmMail: u.alarmMail,
+      alarmPopupLevel: (u.alarmPopupLevel ?? ALARM_NOTIFY_LEVEL) as AlarmLevel,
+      alarmMailLevel: (u.alarmMailLevel ?? this.defaults.alarmMailLevel) as AlarmLevel,
       permissions: await this.permissions.codesFor(ctx),
     };
   }

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { App, Badge, Button, Empty, List, Popover, Tag, Typography } from 'antd';
+import { App, Badge, Button, Empty, List, Popover, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ALARM_NOTIFY_LEVEL, LiveType } from '@iot/contract/plain';
+import { AlarmLevelTag, alarmLevelLabel } from '../../components/AlarmLevel';
 import { IconButton } from '../../components/IconButton';
 import { parseTime } from '../../lib/format';
 import { live } from '../../lib/live';
+import { useSession } from '../../lib/session';
 import { useAlarmBell } from './api';
 import { alarmKeys, deviceKeys } from '../../lib/query-keys';
-import { LEVEL_COLORS, alarmText } from './labels';
+import { alarmText } from './labels';
 
 export const ALARM_PAGE = '/project/alarminfo';
 /** The alarm page showing one alarm (the alarm e-mail links the same address). */
@@ -18,8 +20,8 @@ export const alarmLink = (id: number) => `${ALARM_PAGE}?alarmId=${id}`;
 
 /**
  * The navbar bell: untreated alarms the user may see and the newest ones. Live ALARMS events
- * refresh it (and every alarm list) without reloading; a level 3–4 alarm that starts raises a
- * notification with a link to it.
+ * refresh it (and every alarm list) without reloading; an alarm that starts at the user's pop-up
+ * level or above (profile page; levels 3–4 by default) raises a notification with a link to it.
  */
 export function AlarmBell({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation();
@@ -27,6 +29,7 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const { data } = useAlarmBell(enabled);
+  const popupLevel = useSession().user?.alarmPopupLevel ?? ALARM_NOTIFY_LEVEL;
   const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [open, setOpen] = useState(false);
   const bell = useRef<HTMLButtonElement>(null);
@@ -44,12 +47,15 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
         void qc.invalidateQueries({ queryKey: deviceKeys.all });
       }, 300);
       if (m.event !== 'started') return;
-      for (const a of m.alarms.filter((x) => x.level >= ALARM_NOTIFY_LEVEL).slice(0, 3)) {
-        notification.warning({
+      // Most severe first: when many start at once, the three shown are the worst.
+      const shown = m.alarms.filter((x) => x.level >= popupLevel).sort((x, y) => y.level - x.level).slice(0, 3);
+      for (const a of shown) {
+        notification[a.level >= 4 ? 'error' : 'warning']({
           key: `alarm-${a.id}`,
-          message: t('alarms:notification.title', { level: a.level, device: a.deviceName }),
+          message: t('alarms:notification.title', { severity: alarmLevelLabel(t, a.level), device: a.deviceName }),
           description: (
-            <span data-testid="alarm-notification">
+            <span data-testid="alarm-notification" data-alarm-id={a.id}>
+              <AlarmLevelTag level={a.level} data-testid={`alarm-notification-level-${a.id}`} />
               {alarmText(a)} · {a.value}{' '}
               <Typography.Link onClick={() => void navigate(alarmLink(a.id))} data-testid={`alarm-notification-open-${a.id}`}>
                 {t('alarms:notification.open')}
@@ -64,7 +70,7 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
       if (refresh.current) clearTimeout(refresh.current);
       refresh.current = null;
     };
-  }, [enabled, qc, notification, navigate, t]);
+  }, [enabled, popupLevel, qc, notification, navigate, t]);
 
   if (!enabled) return null;
   const count = data?.untreated ?? 0;
@@ -113,7 +119,7 @@ export function AlarmBell({ enabled }: { enabled: boolean }) {
                 <List.Item.Meta
                   title={
                     <span>
-                      <Tag color={LEVEL_COLORS[a.level]}>{t(`alarms:levels.${a.level}`)}</Tag>
+                      <AlarmLevelTag level={a.level} data-testid={`alarm-bell-level-${a.id}`} />
                       {a.deviceName}
                     </span>
                   }

@@ -84,10 +84,10 @@ describe('AlarmInfoPage, signed in as the administrator', () => {
       expect(header(title), title).toBeTruthy();
     }
     const hot = rows().find((cells) => cells.some((c) => c.includes('Hot rack')))!;
-    expect(hot).toEqual(expect.arrayContaining(['Level 3', `Hot rack${prefix}HOT`, project.name, '61.5', 'Active', 'Untreated']));
+    expect(hot).toEqual(expect.arrayContaining(['3 · Major', `Hot rack${prefix}HOT`, project.name, '61.5', 'Active', 'Untreated']));
     expect(hot.some((c) => c.startsWith('Too hot'))).toBe(true);
     const low = rows().find((cells) => cells.some((c) => c.includes('Low rack')))!;
-    expect(low).toEqual(expect.arrayContaining(['Level 2', '4.2']));
+    expect(low).toEqual(expect.arrayContaining(['2 · Minor', '4.2']));
     expect(low.some((c) => c.startsWith('Under-voltage'))).toBe(true);
     expect(screen.getByText('2 in total')).toBeTruthy();
   });
@@ -106,7 +106,7 @@ describe('AlarmInfoPage, signed in as the administrator', () => {
   it('asks the server for the level picked and shows only those alarms', async () => {
     renderScreen(<AlarmInfoPage />);
     await showMine();
-    await pick('alarm-filter-level', 'Level 3');
+    await pick('alarm-filter-level', '3 · Major');
     fireEvent.click(screen.getByTestId('filter-search'));
     await waitFor(() => expect(devices()).toEqual([`Hot rack${prefix}HOT`]));
     expect(listRequests().at(-1)).toMatch(/[?&]level=3(&|$)/);

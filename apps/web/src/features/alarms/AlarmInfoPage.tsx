@@ -5,7 +5,7 @@ import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ALARM_LEVELS, ALARM_NOTE_MAX, ALARM_STATES } from '@iot/contract/plain';
+import { ALARM_NOTE_MAX, ALARM_STATES } from '@iot/contract/plain';
 import type { AlarmDto } from '@iot/contract';
 import { selectionTitle } from '../../components/SelectionTitle';
 import { currentLanguage } from '../../lib/i18n';
@@ -24,7 +24,8 @@ import {
   useTypeOptions,
   type AlarmFilters,
 } from './api';
-import { LEVEL_COLORS, alarmName, alarmText } from './labels';
+import { AlarmLevelLegend, AlarmLevelTag, alarmLevelLabel, alarmLevelOptions } from '../../components/AlarmLevel';
+import { alarmName, alarmText } from './labels';
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
@@ -129,25 +130,27 @@ function AlarmList({
     }
   };
 
+  // The columns an operator handles an alarm by come first (level, device, what, when, state,
+  // processed), sized so that they fit a 1,280 px screen; the rest follow.
   const columns: ColumnsType<AlarmDto> = [
     {
       title: t('alarms:columns.level'),
       dataIndex: 'level',
       key: 'level',
-      width: 100,
+      width: 105,
       sorter: true,
       sortOrder: table.sortOrderOf('level'),
-      render: (v: number) => <Tag color={LEVEL_COLORS[v]}>{t(`alarms:levels.${v}`)}</Tag>,
+      render: (v: number, a) => <AlarmLevelTag level={v} data-testid={`alarm-level-${a.id}`} />,
     },
     {
       title: t('alarms:columns.device'),
       key: 'device',
-      width: 190,
+      width: 145,
       sorter: true,
       sortOrder: table.sortOrderOf('device'),
       render: (_, a) => (
         <span>
-          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 170, display: 'block' }}>
+          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 125, display: 'block' }}>
             {inDetails ? (
               a.deviceName
             ) : (
@@ -160,47 +163,40 @@ function AlarmList({
         </span>
       ),
     },
-    { title: t('alarms:columns.project'), dataIndex: 'projectName', width: 140, render: (v: string | null) => v ?? '—' },
     {
       title: t('alarms:columns.alarm'),
       key: 'alarm',
+      width: 170,
       render: (_, a) => (
         <span data-testid="alarm-text">
-          {alarmText(a)}
-          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+          <Typography.Text ellipsis={{ tooltip: alarmText(a) }} style={{ maxWidth: 150, display: 'block' }}>
+            {alarmText(a)}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ maxWidth: 150, display: 'block', fontSize: 12 }} ellipsis={{ tooltip: true }}>
             {alarmName(a)} ({a.semaphoreId}) · {t(`alarms:sources.${a.source}`)}
           </Typography.Text>
         </span>
       ),
     },
-    { title: t('alarms:columns.value'), dataIndex: 'value', width: 100 },
     {
       title: t('alarms:columns.startedAt'),
       dataIndex: 'startedAt',
       key: 'startedAt',
-      width: 165,
+      width: 155,
       sorter: true,
       sortOrder: table.sortOrderOf('startedAt'),
       render: (v: string) => parseTime(v),
     },
     {
-      title: t('alarms:columns.endedAt'),
-      dataIndex: 'endedAt',
-      key: 'endedAt',
-      width: 165,
-      sorter: true,
-      sortOrder: table.sortOrderOf('endedAt'),
-      render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
-    },
-    {
       title: t('alarms:columns.state'),
       dataIndex: 'state',
-      width: 150,
+      key: 'state',
+      width: 130,
       render: (v: string, a) => (
         <span>
           <Tag color={STATE_COLORS[v]} data-testid={`alarm-state-${a.id}`}>{t(`alarms:states.${v}`)}</Tag>
           {a.note && (
-            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} ellipsis={{ tooltip: a.note }}>
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, maxWidth: 110 }} ellipsis={{ tooltip: a.note }}>
               {a.note}
             </Typography.Text>
           )}
@@ -211,17 +207,28 @@ function AlarmList({
       title: t('alarms:columns.processedAt'),
       dataIndex: 'processedAt',
       key: 'processedAt',
-      width: 165,
+      width: 150,
       sorter: true,
       sortOrder: table.sortOrderOf('processedAt'),
       render: (v: string | null, a) => (v ? `${parseTime(v)} · ${a.processedBy ?? ''}` : '—'),
     },
+    { title: t('alarms:columns.value'), dataIndex: 'value', key: 'value', width: 100 },
+    {
+      title: t('alarms:columns.endedAt'),
+      dataIndex: 'endedAt',
+      key: 'endedAt',
+      width: 165,
+      sorter: true,
+      sortOrder: table.sortOrderOf('endedAt'),
+      render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
+    },
+    { title: t('alarms:columns.project'), dataIndex: 'projectName', key: 'project', width: 140, render: (v: string | null) => v ?? '—' },
     ...(canHandle
       ? [
           {
             title: t('alarms:columns.actions'),
             key: 'actions',
-            width: 110,
+            width: 90,
             fixed: 'right' as const,
             render: (_: unknown, a: AlarmDto) =>
               a.state === 'untreated' ? (
@@ -242,7 +249,7 @@ function AlarmList({
         <Statistic title={t('alarms:summary.active')} value={groups?.active ?? 0} />
         <Statistic title={t('alarms:states.untreated')} value={byState.untreated ?? 0} />
         {(groups?.byLevel ?? []).map((g) => (
-          <Statistic key={g.level} title={t(`alarms:levels.${g.level}`)} value={g.count} />
+          <Statistic key={g.level} title={alarmLevelLabel(t, g.level)} value={g.count} />
         ))}
       </Space>
       <FilterBar<FilterValues>
@@ -292,15 +299,22 @@ function AlarmList({
         <Form.Item name="device">
           <Input allowClear placeholder={t('alarms:filters.device')} aria-label={t('alarms:filters.device')} style={{ width: 160 }} data-testid="alarm-filter-device" />
         </Form.Item>
-        <Form.Item name="level">
-          <Select
-            allowClear
-            placeholder={t('alarms:filters.level')}
-            aria-label={t('alarms:filters.level')}
-            style={{ width: 120 }}
-            options={ALARM_LEVELS.map((l) => ({ value: l, label: t(`alarms:levels.${l}`) }))}
-            data-testid="alarm-filter-level"
-          />
+        {/* The legend beside the filter, not in the Level header: antd copies headers into an
+            aria-hidden measuring row, where a focusable button is an axe violation. */}
+        <Form.Item>
+          <Space size={4}>
+            <Form.Item name="level" noStyle>
+              <Select
+                allowClear
+                placeholder={t('alarms:filters.level')}
+                aria-label={t('alarms:filters.level')}
+                style={{ width: 150 }}
+                options={alarmLevelOptions(t)}
+                data-testid="alarm-filter-level"
+              />
+            </Form.Item>
+            <AlarmLevelLegend />
+          </Space>
         </Form.Item>
         <Form.Item name="state">
           <Select
@@ -343,7 +357,8 @@ function AlarmList({
         rowKey="id"
         size="middle"
         columns={columns}
-        scroll={{ x: 1500 }}
+        // The columns' own widths (a larger x would widen each one and push Processed under Actions).
+        scroll={{ x: 'max-content' }}
         data-testid="table-alarms"
         rowSelection={
           canHandle

@@ -1,9 +1,6 @@
 import type { AlarmDto } from '@iot/contract';
 import { currentLanguage, languageSuffix } from '../../lib/i18n';
 
-/** Tag colours of levels 1–4 (4 is the worst). */
-export const LEVEL_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
-
 /** A text of the four-language fields in the UI language, falling back to Chinese and English. */
 function localized(a: AlarmDto, base: 'name' | 'message'): string {
   const suffix = languageSuffix(currentLanguage());

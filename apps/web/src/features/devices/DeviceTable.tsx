@@ -29,6 +29,7 @@ import { ImportDialog } from './ImportDialog';
 import { MoveDevicesModal } from './MoveDevicesModal';
 import { ProjectSelect } from '../../components/ProjectSelect';
 import { selectionTitle } from '../../components/SelectionTitle';
+import { alarmLevelOptions } from '../../components/AlarmLevel';
 import { TypeSelect } from './pickers';
 import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
@@ -234,7 +235,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           placeholder={t('devices:filters.level')}
           aria-label={t('devices:filters.level')}
           style={{ width: 180 }}
-          options={[0, 1, 2, 3, 4].map((l) => ({ value: l, label: t(`devices:levels.${l}`) }))}
+          options={alarmLevelOptions(t, true)}
           data-testid="filter-level"
         />
         <Input.Search

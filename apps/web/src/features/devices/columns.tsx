@@ -6,9 +6,8 @@ import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { localized } from '../../lib/localize';
+import { AlarmLevelTag } from '../../components/AlarmLevel';
 import type { DeviceSort } from './api';
-
-export const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
 
 export function OnlineTag({ online, t }: { online: boolean; t: TFunction }) {
   return (
@@ -18,8 +17,9 @@ export function OnlineTag({ online, t }: { online: boolean; t: TFunction }) {
   );
 }
 
-export function LevelTag({ level, t }: { level: number; t: TFunction }) {
-  return <Tag color={LEVEL_COLORS[level] ?? 'default'}>{t(`devices:levels.${level}`, { defaultValue: String(level) })}</Tag>;
+/** The device's warning level (its most severe active alarm) on the one severity scale. */
+export function LevelTag({ level }: { level: number; t?: TFunction }) {
+  return <AlarmLevelTag level={level} data-testid="warning-level" />;
 }
 
 const empty = (v: string | null | undefined, t: TFunction) => (v ? v : t('common:empty'));

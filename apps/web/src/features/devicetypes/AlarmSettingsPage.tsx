@@ -25,6 +25,7 @@ import {
 } from './list-editor';
 import { localName } from '../../lib/localize';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
+import { AlarmLevelLegend } from '../../components/AlarmLevel';
 import './devicetypes.css';
 
 interface Values {
@@ -269,7 +270,7 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
                 </Button>
               )}
               <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-                {t('devicetypes:alarms.footer', { count: fields.length })}
+                {t('devicetypes:alarms.footer', { count: fields.length })} · {t('common:severity.legend')} <AlarmLevelLegend />
               </Typography.Paragraph>
             </>
           )}

@@ -9,7 +9,6 @@ import {
   Select,
   Space,
   Switch,
-  Tag,
   Tooltip,
   Typography,
   type FormListFieldData,
@@ -19,7 +18,8 @@ import {
 import type { TFunction } from 'i18next';
 import { ALARM_LIMITS, COMPARISONS_BY_TYPE, isNumericType, isRangeComparison } from '@iot/contract/plain';
 import type { AlarmComparison, AlarmRuleField, ParamDto } from '@iot/contract';
-import { LEVEL_COLORS, type RuleRow } from './alarm-rows';
+import { AlarmLevelTag } from '../../components/AlarmLevel';
+import type { RuleRow } from './alarm-rows';
 import { ThresholdInput } from './ThresholdInput';
 import { cellLabel } from './shared';
 
@@ -147,20 +147,16 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
     {
       title: title('level'),
       key: 'level',
-      width: 130,
+      width: 150,
       render: (_, f) => (
         <Form.Item name={[f.name, 'level']} rules={[rule(f.name, 'level')]}>
           <Select
-            style={{ width: 116 }}
+            style={{ width: 136 }}
             aria-label={label('level', f)}
-            options={ALARM_LIMITS.levels.map((level) => ({
+            // Most severe first, as in every level picker.
+            options={[...ALARM_LIMITS.levels].reverse().map((level) => ({
               value: level,
-              label: (
-                // Not greyed out in a view-only (disabled) form: the colour is the point.
-                <Tag color={LEVEL_COLORS[level]} disabled={false} style={{ marginInlineEnd: 0 }}>
-                  {t('devicetypes:alarms.level', { level })}
-                </Tag>
-              ),
+              label: <AlarmLevelTag level={level} style={{ marginInlineEnd: 0 }} />,
             }))}
             data-testid="field-level"
           />

@@ -7,8 +7,6 @@ import type { AlarmRuleDraft, AlarmRuleDto, AlarmRuleInput, ParamInfo } from '@i
  * (`alarmRuleProblems`), the same the API runs.
  */
 
-export const LEVEL_COLORS: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'gold', 4: 'blue' };
-
 /** A row of the alarm table: the contract's rule draft, with no parameter picked yet at first. */
 export interface RuleRow extends AlarmRuleDraft {
   semaphoreId: string | undefined;

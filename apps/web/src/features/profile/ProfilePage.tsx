@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Button, Card, Col, Descriptions, Form, Row, Select, Switch, Tag } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { DASHBOARD_STYLES, LANGUAGES, userRoutes } from '@iot/contract/plain';
-import type { DashboardStyle, Language } from '@iot/contract';
+import { ALARM_LEVELS, DASHBOARD_STYLES, LANGUAGES, userRoutes } from '@iot/contract/plain';
+import type { AlarmLevel, DashboardStyle, Language } from '@iot/contract';
+import { AlarmLevelLegend, alarmLevelLabel } from '../../components/AlarmLevel';
 import { changeLanguage } from '../../lib/language';
 import { patchUser, useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
@@ -21,7 +22,12 @@ export default function ProfilePage() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   if (!user) return null;
 
-  const save = async (prefs: { dashboardStyle?: DashboardStyle; alarmMail?: boolean }) => {
+  const save = async (prefs: {
+    dashboardStyle?: DashboardStyle;
+    alarmMail?: boolean;
+    alarmPopupLevel?: AlarmLevel;
+    alarmMailLevel?: AlarmLevel;
+  }) => {
     setSaving(true);
     try {
       await api(userRoutes.preferences, { body: prefs });
@@ -33,6 +39,12 @@ export default function ProfilePage() {
       setSaving(false);
     }
   };
+
+  // "From 3 · Major up": the lowest level that reaches the user, most severe first.
+  const levelOptions = [...ALARM_LEVELS].reverse().map((level) => ({
+    value: level,
+    label: t(level === 4 ? 'profile:alarmLevelOnly' : 'profile:alarmLevelUp', { level: alarmLevelLabel(t, level) }),
+  }));
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="profile">
@@ -86,6 +98,34 @@ export default function ProfilePage() {
                   loading={saving}
                   onChange={(alarmMail) => void save({ alarmMail })}
                   data-testid="profile-alarm-mail"
+                />
+              </Form.Item>
+              <Form.Item
+                label={
+                  <span>
+                    {t('profile:alarmPopupLevel')} <AlarmLevelLegend />
+                  </span>
+                }
+                extra={t('profile:alarmPopupLevelHint')}
+                htmlFor="profile-alarm-popup-level"
+              >
+                <Select<AlarmLevel>
+                  id="profile-alarm-popup-level"
+                  value={user.alarmPopupLevel}
+                  loading={saving}
+                  onChange={(alarmPopupLevel) => void save({ alarmPopupLevel })}
+                  options={levelOptions}
+                  data-testid="profile-alarm-popup-level"
+                />
+              </Form.Item>
+              <Form.Item label={t('profile:alarmMailLevel')} extra={t('profile:alarmMailLevelHint')} htmlFor="profile-alarm-mail-level">
+                <Select<AlarmLevel>
+                  id="profile-alarm-mail-level"
+                  value={user.alarmMailLevel}
+                  loading={saving}
+                  onChange={(alarmMailLevel) => void save({ alarmMailLevel })}
+                  options={levelOptions}
+                  data-testid="profile-alarm-mail-level"
                 />
               </Form.Item>
             </Form>

@@ -8,6 +8,7 @@ import { formatTime, parseTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { localized } from '../../../lib/localize';
 import { useSiteConfig } from '../../../lib/site';
+import { AlarmLevelTag } from '../../../components/AlarmLevel';
 import { useVideoUrl } from './api';
 
 // Leaflet and the world outline load only when a device with a position is shown.
@@ -15,8 +16,6 @@ const DeviceMap = lazy(() => import('./DeviceMap'));
 const MAP_HEIGHT = 240;
 /** Map mode 2: the device is not shown on maps (packages/contract MAP_MODES). */
 const NOT_ON_MAPS = 2;
-
-const LEVEL_COLORS = ['default', 'blue', 'gold', 'orange', 'red'] as const;
 
 /**
  * Every registry field of the device, its state (online, enabled) and where it belongs, and what
@@ -112,7 +111,7 @@ export function BasicInfo({
               )}
             </Descriptions.Item>
             <Descriptions.Item label={f('warningLevel')}>
-              <Tag color={LEVEL_COLORS[device.warningLevel] ?? 'default'}>{t(`devices:levels.${device.warningLevel}`)}</Tag>
+              <AlarmLevelTag level={device.warningLevel} data-testid="detail-warning-level" />
             </Descriptions.Item>
             <Descriptions.Item label={f('parentId')}>
               {device.parentId ? <Link to={`/project/info?id=${device.parentId}`}>{parentName ?? `#${device.parentId}`}</Link> : empty}
