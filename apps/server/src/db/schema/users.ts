@@ -11,7 +11,6 @@ import {
   timestamp,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
 import { DASHBOARD_STYLES, LANGUAGES } from '@iot/contract';
 import { inList } from './util.js';
 import { roles } from './rbac.js';
