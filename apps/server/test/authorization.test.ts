@@ -508,6 +508,11 @@ describe('authorization matrix over every /api/v1 route', () => {
       ok: async () => ({ query: { id: await newBmu(), ...history } }),
       foreign: async () => ({ query: { id: ids.betaDevice!, ...history } }),
     },
+    'GET /api/v1/device/historyrange': {
+      perm: ['device:detail', 'device:list'],
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
     'GET /api/v1/device/devicehistoricallist/export': {
       perm: ['device:detail', 'device:list'],
       ok: async () => ({ query: { id: await newBmu(), ...history, format: 'csv' } }),

@@ -237,6 +237,55 @@ describe('device details', () => {
     expect(rows.slice(1)).toEqual(times.map((ts, i) => [new Date(ts).toISOString(), 50 + i]));
   });
 
+  it('history opens where the data is: the day up to the newest message, from the first one when it is newer', async () => {
+    const range = async (id: number) => (await call('GET', `/device/historyrange?id=${id}`)).data as { from: string; to: string; basis: string };
+    /** Messages through the device's HTTP uplink, with the device times given (paced: retried on 42900). */
+    const uplink = async (d: { sn: string; secret: string }, times: number[]) => {
+      const headers = { authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` };
+      for (const [i, ts] of times.entries()) {
+        for (;;) {
+          const r = (await t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', headers, payload: { ts, values: { '01111001': 50 + i } } })).json();
+          if (r.code === 20000) break;
+          expect(r.code, JSON.stringify(r)).toBe(42900);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    };
+    const now = Date.now();
+    for (let day = now - 5 * DAY; day <= now + DAY; day += DAY) await createPartition(t.database.db, new Date(day));
+
+    // Never sent anything: the last day, said so.
+    const none = await addDevice('DD-R0');
+    const empty = await range(none.id);
+    expect(empty.basis).toBe('none');
+    expect(Date.parse(empty.to) - Date.parse(empty.from)).toBe(DAY);
+
+    // Stopped three days ago after an hour of messages: that hour, not the empty last day.
+    const old = await addDevice('DD-R1');
+    const stopped = now - 3 * DAY;
+    await uplink(old, [stopped - 3_600_000, stopped - 1_800_000, stopped]);
+    expect(await range(old.id)).toEqual({
+      from: new Date(stopped - 3_600_000).toISOString(),
+      to: new Date(stopped + 1000).toISOString(),
+      basis: 'past',
+    });
+    // The history asked for that range holds all three messages (the end is exclusive: the newest is in).
+    const r = await range(old.id);
+    const page = await call('GET', `/device/devicehistoricallist?id=${old.id}&semaphoreIds=01111001&from=${r.from}&to=${r.to}`);
+    expect(page.data.total).toBe(3);
+
+    // Minutes of data: from its first message up to now.
+    const fresh = await addDevice('DD-R2');
+    await uplink(fresh, [now - 300_000, now - 60_000]);
+    const recent = await range(fresh.id);
+    expect(recent.basis).toBe('recent');
+    expect(recent.from).toBe(new Date(now - 300_000).toISOString());
+    expect(Date.parse(recent.to)).toBeGreaterThanOrEqual(now);
+
+    // Another branch does not learn anything about it.
+    expect((await call('GET', `/device/historyrange?id=${fresh.id}`, undefined, outsider)).code).toBe(40400);
+  });
+
   it('the device list shows top-level devices with their child count unless asked otherwise', async () => {
     const parent = await addDevice('DD-8');
     const child = await call('POST', '/device/add', { name: 'Child DD-8a', sn: 'DD-8A', typeId, parentId: parent.id });

@@ -78,6 +78,7 @@ test('a simulated device: live values, a confirmed parameter change, a week of h
   await form.getByRole('combobox').first().click();
   await page.locator('.ant-select-dropdown:visible').getByText('Off', { exact: true }).click();
   await page.getByTestId('set-params-send').click();
+  await page.getByTestId('command-confirm-ok').click();
   await expect(page.getByTestId('set-params-result')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   await expect(page.getByTestId('command-history').locator('tr.ant-table-row').first()).toContainText('Succeeded');
   await expect(page.getByTestId('command-history').locator('tr.ant-table-row').first()).toContainText('Charge switch = Off');

@@ -66,6 +66,18 @@ export const cardFieldsSchema = z.object({
 export type CardFields = z.input<typeof cardFieldsSchema>;
 export const cardEditSchema = editOf(cardFieldsSchema).extend({ id: idSchema });
 
+/**
+ * What the caller may do with a card (computed by the server like a device's `can`: the card's
+ * owner line or its project owner's, and the route's permission code).
+ */
+export const cardCanSchema = z.object({
+  /** POST /card/editCard and the voice whitelist. */
+  edit: z.boolean(),
+  /** DELETE /card/deleteCard. */
+  delete: z.boolean(),
+});
+export type CardCan = z.infer<typeof cardCanSchema>;
+
 export const cardDtoSchema = z
   .object({
     id: z.number().int(),
@@ -92,6 +104,8 @@ export const cardDtoSchema = z
     remarks: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    /** What the caller may do with this card (see `cardCanSchema`). */
+    can: cardCanSchema,
   })
   .meta({ id: 'SimCard' });
 export type CardDto = z.infer<typeof cardDtoSchema>;

@@ -120,6 +120,21 @@ export const historyExportQuerySchema = rangeSchema
   })
   .superRefine(checkRange);
 
+/** The history tab's first range spans this long: a day. */
+export const HISTORY_DEFAULT_SPAN_MS = 86_400_000;
+/**
+ * Where the history tab opens (GET /device/historyrange): the last day up to now when the device
+ * sent within it (`recent`), else the day up to its newest message (`past`), else the last day
+ * (`none`: it never sent one); starting at the range's first message when that is newer than the
+ * range's start, so a device with minutes of data shows those minutes across the chart.
+ */
+export const historyRangeSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  basis: z.enum(['recent', 'past', 'none']),
+});
+export type HistoryRange = z.infer<typeof historyRangeSchema>;
+
 /** Points per series a chart answer never exceeds (min/max buckets keep the peaks). */
 export const CHART_MAX_POINTS = 2000;
 export const chartQuerySchema = rangeSchema

@@ -172,6 +172,35 @@ export const projectListQuerySchema = pageQuerySchema.extend({
   sort: z.enum(['createdAt', 'name', 'id']).default('createdAt'),
   order,
 });
+/**
+ * What the caller may do with one row, answered with it: the server computes it from the same
+ * rule its services enforce (the row's owner line or its project owner's line, never a project
+ * only shared with the caller) and the permission code of the route the action calls. The console
+ * shows only these actions; the server still checks every request.
+ */
+export const deviceCanSchema = z.object({
+  /** POST /device/edit. */
+  edit: z.boolean(),
+  /** POST /device/credential: a new ingestion secret. */
+  secret: z.boolean(),
+  /** POST /device/editdevicelistproject: to another project. */
+  move: z.boolean(),
+  /** POST /device/setparams: commands and parameter writes. */
+  command: z.boolean(),
+  /** DELETE /device/delete. */
+  delete: z.boolean(),
+});
+export type DeviceCan = z.infer<typeof deviceCanSchema>;
+export const projectCanSchema = z.object({
+  /** POST /project/editproject and the road sections. */
+  edit: z.boolean(),
+  /** DELETE /project/deleteproject. */
+  delete: z.boolean(),
+  /** POST /project/setuserproject: who the project is shared with. */
+  users: z.boolean(),
+});
+export type ProjectCan = z.infer<typeof projectCanSchema>;
+
 export const projectDtoSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -185,6 +214,8 @@ export const projectDtoSchema = z.object({
   ownerName: z.string(),
   deviceCount: z.number().int(),
   createdAt: z.string(),
+  /** What the caller may do with this project: nothing but read one only shared with it. */
+  can: projectCanSchema,
 }).meta({ id: 'Project' });
 export type ProjectDto = z.infer<typeof projectDtoSchema>;
 export const projectCreateSchema = z.object({
@@ -289,6 +320,7 @@ export const deviceFieldsSchema = z.object({
 });
 export type DeviceFields = z.input<typeof deviceFieldsSchema>;
 export const deviceEditSchema = editOf(deviceFieldsSchema).extend({ id });
+
 export const deviceDtoSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -328,6 +360,8 @@ export const deviceDtoSchema = z.object({
   subCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** What the caller may do with this device (see `deviceCanSchema`). */
+  can: deviceCanSchema,
 }).meta({ id: 'Device' });
 export type DeviceDto = z.infer<typeof deviceDtoSchema>;
 /** Ids for bulk actions, as `1,2,3` in a query or an array in a body. */

@@ -28,3 +28,15 @@ export function inScope(ctx: Pick<AuthContext, 'role' | 'path'>, path: string): 
 export function deviceOwnerPath(project: { ownerPath: string } | null | undefined): string | undefined {
   return project?.ownerPath;
 }
+
+/**
+ * The one rule for changing a device or a SIM card: it is owned in the caller's subtree, or it
+ * sits in a project owned there. A project only shared with the caller lets it see the row, not
+ * change it. The services refuse by it (`manageable`) and the rows' `can` answers by it.
+ */
+export function managesRow(
+  ctx: Pick<AuthContext, 'role' | 'path'>,
+  row: { ownerPath: string; projectOwnerPath: string | null },
+): boolean {
+  return inScope(ctx, row.ownerPath) || (row.projectOwnerPath !== null && inScope(ctx, row.projectOwnerPath));
+}

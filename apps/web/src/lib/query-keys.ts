@@ -37,6 +37,8 @@ export const deviceDetailKeys = {
   commandsOf: (id: number) => ['device-details', 'commands', id] as const,
   commands: (id: number, page: number, limit: number) => ['device-details', 'commands', id, page, limit] as const,
   history: (query: Params | undefined) => ['device-details', 'history', query] as const,
+  /** Where a device's history opens (the day of its newest data). */
+  historyRange: (id: number) => ['device-details', 'history-range', id] as const,
   chart: (query: Params | undefined) => ['device-details', 'chart', query] as const,
   energy: (query: Params) => ['device-details', 'energy', query] as const,
 };

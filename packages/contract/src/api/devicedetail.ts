@@ -10,6 +10,7 @@ import {
   energyQuerySchema,
   historyExportQuerySchema,
   historyQuerySchema,
+  historyRangeSchema,
   historyPageSchema,
   paramGroupSchema,
   setParamValuesSchema,
@@ -60,6 +61,14 @@ export const deviceDetailSchemas = {
     summary: 'Messages of the device in a time range with the chosen parameters, paged',
     query: historyQuerySchema,
     data: historyPageSchema,
+  },
+  historyRange: {
+    tags,
+    summary:
+      'Where the history opens: the last day when the device sent within it, else the day up to its newest ' +
+      'message; from the range’s first message when that is newer than its start',
+    query: idQuerySchema,
+    data: historyRangeSchema,
   },
   historyExport: {
     tags,

@@ -9,6 +9,7 @@ export const deviceDetailRoutes = routes<typeof deviceDetailSchemas>()({
   setParams: { method: 'POST', path: '/device/setparams', permission: 'device:command', audit: 'device.setparams' },
   commands: { method: 'GET', path: '/device/commandlist', permission: ['device:detail', 'device:command'] },
   history: { method: 'GET', path: '/device/devicehistoricallist', permission: ['device:detail', 'device:list'], heavy: true },
+  historyRange: { method: 'GET', path: '/device/historyrange', permission: ['device:detail', 'device:list'] },
   historyExport: {
     method: 'GET',
     path: '/device/devicehistoricallist/export',

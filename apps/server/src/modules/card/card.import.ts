@@ -193,7 +193,7 @@ export class CardSheetService {
   async export(ctx: AuthContext, q: Omit<CardListQuery, 'page' | 'limit'>, lang: Language): Promise<Buffer> {
     const rows = await repo.exportCards(this.db, { ...q, scopePath: scopeOf(ctx) }, CARD_EXPORT_MAX + 1);
     if (rows.length > CARD_EXPORT_MAX) throw invalid('q', 'cardExportTooMany', { max: CARD_EXPORT_MAX });
-    const body = rows.map(toCardDto).map((c) => {
+    const body = rows.map((r) => toCardDto(ctx, r)).map((c) => {
       const byKey: Record<CardExportKey, unknown> = {
         ...c,
         project: c.projectName ?? '',

@@ -1,4 +1,5 @@
 import {
+  cardRoutes,
   ErrorCode,
   type CardDto,
   type CardStatus,
@@ -10,7 +11,8 @@ import {
 import type { Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, conflict, forbidden, invalid, notFound, refuse } from '../../lib/errors.js';
-import { inScope, scopeOf } from '../../lib/scope.js';
+import { mayCall } from '../../lib/can.js';
+import { managesRow, scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
@@ -24,7 +26,13 @@ export type CardListQuery = EndpointParsedQuery<typeof cardApi.list>;
 
 const iso = (d: Date) => d.toISOString();
 
-export function toCardDto(r: repo.CardRow): CardDto {
+/** What the caller may do with a card: `manageable`'s rule and the route's permission code. */
+export function cardCan(ctx: AuthContext, r: Pick<repo.CardRow, 'ownerPath' | 'projectOwnerPath'>): CardDto['can'] {
+  const manages = managesRow(ctx, r);
+  return { edit: manages && mayCall(ctx, cardRoutes.edit), delete: manages && mayCall(ctx, cardRoutes.remove) };
+}
+
+export function toCardDto(ctx: AuthContext, r: repo.CardRow): CardDto {
   return {
     id: r.id,
     iccid: r.iccid,
@@ -49,6 +57,7 @@ export function toCardDto(r: repo.CardRow): CardDto {
     remarks: r.remarks,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
+    can: cardCan(ctx, r),
   };
 }
 
@@ -83,7 +92,7 @@ export class CardService {
 
   async list(ctx: AuthContext, q: CardListQuery): Promise<Page<CardDto>> {
     const res = await repo.listCards(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, exact: res.exact, items: res.items.map(toCardDto) };
+    return { total: res.total, exact: res.exact, items: res.items.map((r) => toCardDto(ctx, r)) };
   }
 
   /** Cards expiring within `days` (expired included), soonest first. */
@@ -104,13 +113,13 @@ export class CardService {
   /** Cards the caller may change: owned in its subtree, or in a project owned there. */
   async manageable(ctx: AuthContext, ids: number[]) {
     const rows = await this.visible(ctx, ids);
-    const shared = rows.filter((c) => !inScope(ctx, c.ownerPath) && !(c.projectOwnerPath && inScope(ctx, c.projectOwnerPath)));
+    const shared = rows.filter((c) => !managesRow(ctx, c));
     if (shared.length > 0) throw forbidden('cardsSharedOnly', { iccids: shared.map((c) => c.iccid).join(', ') });
     return rows;
   }
 
   async item(ctx: AuthContext, id: number) {
-    return toCardDto((await this.visible(ctx, [id]))[0]!);
+    return toCardDto(ctx, (await this.visible(ctx, [id]))[0]!);
   }
 
   /** The owner line a card in this project gets (the project owner's), checked as the device's is. */

@@ -17,6 +17,12 @@ export async function latestValues(db: Executor, deviceId: number) {
     .map((semaphoreId) => ({ semaphoreId, value: vals[semaphoreId]![0], ts: new Date(vals[semaphoreId]![1]) }));
 }
 
+/** The device time of a device's newest message (one primary-key read), or undefined when it never sent one. */
+export async function lastMessageAt(db: Executor, deviceId: number): Promise<Date | undefined> {
+  const [row] = await db.select({ ts: deviceLatest.ts }).from(deviceLatest).where(eq(deviceLatest.deviceId, deviceId));
+  return row?.ts;
+}
+
 export interface DeviceLogFilter {
   scope?: string;
   deviceId?: number;

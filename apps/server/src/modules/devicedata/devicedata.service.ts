@@ -18,6 +18,12 @@ export class DeviceDataService {
     return rows.map((r) => ({ semaphoreId: r.semaphoreId, value: r.value as LatestValue['value'], ts: r.ts.toISOString() }));
   }
 
+  /** The device time of the device's newest message, undefined when it never sent one. */
+  async lastMessageAt(ctx: AuthContext, deviceId: number): Promise<Date | undefined> {
+    await this.devices.basic(ctx, deviceId);
+    return repo.lastMessageAt(this.db, deviceId);
+  }
+
   async logs(ctx: AuthContext, q: DeviceLogQuery): Promise<Page<DeviceLogDto>> {
     const res = await repo.listDeviceLogs(this.db, {
       ...q,

@@ -55,6 +55,16 @@ export async function historyPage(
   };
 }
 
+/** The time of the device's first message in [from, to), if any: one index probe in the range's days. */
+export async function firstMessageAt(db: Executor, deviceId: number, from: Date, to: Date): Promise<Date | undefined> {
+  const res = await db.execute(sql`
+    select t.ts as ts from telemetry t
+    where t.device_id = ${deviceId} and t.ts >= ${from.toISOString()}::timestamptz and t.ts < ${to.toISOString()}::timestamptz
+    order by t.ts asc limit 1`);
+  const ts = rowsOf<{ ts: Date | string }>(res)[0]?.ts;
+  return ts === undefined ? undefined : new Date(ts);
+}
+
 /** Matching messages counted up to `cap` only (an index range scan that stops there). */
 export async function historyCount(db: Executor, f: RangeFilter, cap: number): Promise<number> {
   const res = await db.execute(sql`select count(*)::int as n from (select 1 from telemetry t where ${rangeWhere(f)} limit ${cap}) c`);

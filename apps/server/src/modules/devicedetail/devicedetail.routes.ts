@@ -17,6 +17,7 @@ export const deviceDetailRoutes: FastifyPluginAsync<{ details: DeviceDetailServi
   });
   route(app, api.commands, async (req) => ok(await details.commandList(authOf(req), req.query.id, req.query.page, req.query.limit)));
   route(app, api.history, async (req) => ok(await details.history(authOf(req), req.query)));
+  route(app, api.historyRange, async (req) => ok(await details.historyRange(authOf(req), req.query.id)));
   route(app, api.historyExport, async (req, reply) => {
     const file = await details.historyExport(authOf(req), req.query);
     return reply

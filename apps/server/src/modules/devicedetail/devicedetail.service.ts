@@ -3,6 +3,7 @@ import {
   ENERGY_MAX_RANGE_DAYS,
   ENERGY_PARAMS,
   HISTORY_COUNT_CAP,
+  HISTORY_DEFAULT_SPAN_MS,
   HISTORY_EXPORT_MAX_ROWS,
   SET_PARAMS_KIND,
   SET_PARAMS_TTL_MS,
@@ -11,6 +12,7 @@ import {
   type DetailParam,
   type DisplayGroup,
   type EnergyData,
+  type HistoryRange,
   type HistoryRow,
   type Language,
   type ParamDto,
@@ -211,6 +213,23 @@ export class DeviceDetailService {
       exact: res.exact,
       items: res.items.map((r) => ({ ts: r.ts.toISOString(), values: r.values as HistoryRow['values'] })),
     };
+  }
+
+  /**
+   * Where the history tab opens: a day, up to now when the device sent within the last day, else
+   * up to its newest message (a device that stopped last week opens on its last day, not on an
+   * empty chart); from the range's first message when that is newer than the range's start.
+   */
+  async historyRange(ctx: AuthContext, deviceId: number, now = Date.now()): Promise<HistoryRange> {
+    const last = (await this.data.lastMessageAt(ctx, deviceId))?.getTime();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    if (last === undefined) return { from: iso(now - HISTORY_DEFAULT_SPAN_MS), to: iso(now), basis: 'none' };
+    const recent = last > now - HISTORY_DEFAULT_SPAN_MS;
+    // Ranges end exclusive: one second past the newest message keeps it in.
+    const to = recent ? Math.max(now, last + 1000) : last + 1000;
+    const start = to - HISTORY_DEFAULT_SPAN_MS;
+    const first = (await repo.firstMessageAt(this.db, deviceId, new Date(start), new Date(to)))?.getTime();
+    return { from: iso(Math.max(start, first ?? start)), to: iso(to), basis: recent ? 'recent' : 'past' };
   }
 
   /** The rows of a history query as a file: .xlsx, or .csv (UTF-8 with BOM for spreadsheets). */

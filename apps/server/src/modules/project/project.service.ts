@@ -1,9 +1,10 @@
-import type { ProjectDto } from '@iot/contract';
+import { projectRoutes, type ProjectDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { projectCreateSchema, projectEditSchema, projectListQuerySchema, roadSectionEditSchema, roadSectionSchema } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
+import { mayCall } from '../../lib/can.js';
 import { deviceOwnerPath, inScope, scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -29,7 +30,7 @@ export class ProjectService {
 
   async list(ctx: AuthContext, q: ListQuery) {
     const res = await repo.listProjects(this.db, { ...q, scopePath: scopeOf(ctx) });
-    return { total: res.total, exact: res.exact, items: res.items.map(toDto) };
+    return { total: res.total, exact: res.exact, items: res.items.map((p) => toDto(ctx, p)) };
   }
 
   /** The navbar search: visible projects whose name contains `q`. */
@@ -46,7 +47,7 @@ export class ProjectService {
   /** A project the caller may change: owned by a user of its subtree. */
   async manageable(ctx: AuthContext, id: number) {
     const p = await this.visible(ctx, id);
-    if (!inScope(ctx, p.ownerPath)) throw sharedOnly();
+    if (!managesProject(ctx, p)) throw sharedOnly();
     return p;
   }
 
@@ -56,7 +57,7 @@ export class ProjectService {
   }
 
   async item(ctx: AuthContext, id: number) {
-    return toDto(await this.visible(ctx, id));
+    return toDto(ctx, await this.visible(ctx, id));
   }
 
   private async owner(ctx: AuthContext, ownerId: number | undefined) {
@@ -149,7 +150,7 @@ export class ProjectService {
     const s = await repo.findRoadSection(this.db, id);
     const p = s && (await repo.findProject(this.db, s.projectId, scopeOf(ctx)));
     if (!s || !p) throw notFound('roadSectionNotFound');
-    if (!inScope(ctx, p.ownerPath)) throw sharedOnly();
+    if (!managesProject(ctx, p)) throw sharedOnly();
     return { ...s, projectName: p.name };
   }
 
@@ -203,12 +204,28 @@ export class ProjectService {
 
 const sharedOnly = () => forbidden('projectSharedOnly');
 
+/** The one rule for changing a project: owned in the caller's subtree (shared ones are read-only). */
+const managesProject = (ctx: AuthContext, p: Pick<Row, 'ownerPath'>) => inScope(ctx, p.ownerPath);
+
 /** The users of a materialised path (`/1/5/9/` → 1, 5, 9): the user and everyone above it. */
 function idsOnPath(path: string): number[] {
   return path.split('/').filter(Boolean).map(Number);
 }
 
-function toDto(p: Row): ProjectDto {
+/**
+ * What the caller may do with a project: `manageable`'s rule (owned in its subtree; one only
+ * shared with it is read-only) and the permission code of the route each action calls.
+ */
+export function projectCan(ctx: AuthContext, p: Pick<Row, 'ownerPath'>): ProjectDto['can'] {
+  const manages = managesProject(ctx, p);
+  return {
+    edit: manages && mayCall(ctx, projectRoutes.edit),
+    delete: manages && mayCall(ctx, projectRoutes.remove),
+    users: manages && mayCall(ctx, projectRoutes.setUsers),
+  };
+}
+
+function toDto(ctx: AuthContext, p: Row): ProjectDto {
   return {
     id: p.id,
     name: p.name,
@@ -222,5 +239,6 @@ function toDto(p: Row): ProjectDto {
     ownerName: p.ownerName,
     deviceCount: p.deviceCount,
     createdAt: p.createdAt.toISOString(),
+    can: projectCan(ctx, p),
   };
 }

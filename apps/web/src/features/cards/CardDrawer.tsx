@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { CARD_LIMITS } from '@iot/contract/plain';
 import type { WhitelistEntry } from '@iot/contract';
 import { ApiError, describeError } from '../../lib/http';
-import { usePermission } from '../../lib/session';
 import { parseTime } from '../../lib/format';
 import { feedbackMessage } from '../../lib/feedback';
 import { DeleteLink } from '../../components/ListActions';
@@ -68,8 +67,9 @@ const carrierDate = (value: string | null | undefined) => parseTime(value ?? '',
 /** A card's page: its record, live carrier data (short cache, refresh on demand) and voice whitelist. */
 export function CardDrawer({ id, onClose }: { id: number | undefined; onClose: () => void }) {
   const { t } = useTranslation();
-  const canEdit = usePermission('card:edit');
   const card = useCard(id);
+  // What the server allows this caller on this card (its owner line and the role's codes).
+  const canEdit = card.data?.can.edit ?? false;
   const basic = useCarrier('basicInfo', id);
   const voice = useCarrier('voiceMargin', id);
   const whitelist = useCarrier('whitelist', id);

@@ -117,12 +117,13 @@ export default function CardListPage() {
               {t('cards:renew')}
             </RowLink>
           )}
-          {canEdit && (
+          {/* The server's `can`: a card of a project only shared with the caller is read-only. */}
+          {c.can.edit && (
             <RowLink testId={`card-edit-${c.id}`} onClick={() => setForm({ open: true, card: c })}>
               {t('crud:edit')}
             </RowLink>
           )}
-          {canEdit && (
+          {c.can.delete && (
             <DeleteLink testId={`card-delete-${c.id}`} title={t('cards:deleteConfirm', { iccid: c.iccid })} onConfirm={() => remove.mutateAsync([c.id])} />
           )}
         </Space>

@@ -86,6 +86,9 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
+  // What the server allows on each selected row, kept across pages (the selection outlives them).
+  const [selectedCan, setSelectedCan] = useState<ReadonlyMap<number, DeviceDto['can']>>(new Map());
+  const allSelected = (action: 'move' | 'delete') => selected.length > 0 && selected.every((id) => selectedCan.get(id)?.[action]);
   const [drawer, setDrawer] = useState<{ open: boolean; device: DeviceDto | null }>({ open: false, device: null });
   const [secret, setSecret] = useState<{ credential: DeviceCredential; reason: 'created' | 'regenerated' } | null>(null);
   const [moveOpen, setMoveOpen] = useState(false);
@@ -172,14 +175,16 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
     compact: mobile,
     width: 230,
     rowKey: (d) => d.id,
+    // Only what the server says this caller may do with this row (`can`): a device of a project
+    // only shared with the caller offers nothing that would be refused.
     actions: (d) => [
-      ...(canEdit
-        ? [
-            { key: 'edit', label: t('devices:edit'), testId: `row-edit-${d.id}`, onClick: () => setDrawer({ open: true, device: d }) },
-            { key: 'secret', label: t('devices:secret.regenerateShort'), testId: `row-secret-${d.id}`, onClick: () => confirmRegenerate(d) },
-          ]
+      ...(d.can.edit
+        ? [{ key: 'edit', label: t('devices:edit'), testId: `row-edit-${d.id}`, onClick: () => setDrawer({ open: true, device: d }) }]
         : []),
-      ...(canDelete
+      ...(d.can.secret
+        ? [{ key: 'secret', label: t('devices:secret.regenerateShort'), testId: `row-secret-${d.id}`, onClick: () => confirmRegenerate(d) }]
+        : []),
+      ...(d.can.delete
         ? [{ key: 'delete', label: t('devices:delete.action'), danger: true, testId: `row-delete-${d.id}`, onClick: () => confirmDelete([d.id], d.name) }]
         : []),
     ],
@@ -271,7 +276,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           {t('devices:export')}
         </Button>
         {canEdit && (
-          <Button icon={<SwapOutlined />} disabled={selected.length === 0} onClick={() => setMoveOpen(true)} data-testid="btn-bulk-move">
+          <Button icon={<SwapOutlined />} disabled={!allSelected('move')} onClick={() => setMoveOpen(true)} data-testid="btn-bulk-move">
             {t('devices:bulk.move')}
           </Button>
         )}
@@ -279,7 +284,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
           <Button
             danger
             icon={<DeleteOutlined />}
-            disabled={selected.length === 0}
+            disabled={!allSelected('delete')}
             onClick={() => confirmDelete(selected, '')}
             data-testid="btn-bulk-delete"
           >
@@ -306,7 +311,17 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
                 selectedRowKeys: selected,
                 columnTitle: selectionTitle,
                 preserveSelectedRowKeys: true,
-                onChange: (keys) => setSelected(keys as number[]),
+                onChange: (keys, picked) => {
+                  setSelected(keys as number[]);
+                  setSelectedCan((prev) => {
+                    const next = new Map(prev);
+                    // Rows of other pages come as undefined: their entry stays.
+                    for (const d of picked) if (d) next.set(d.id, d.can);
+                    return next;
+                  });
+                },
+                // A row the caller may neither move nor delete offers no checkbox to pick it with.
+                getCheckboxProps: (d) => ({ disabled: !d.can.move && !d.can.delete }),
               }
             : undefined
         }

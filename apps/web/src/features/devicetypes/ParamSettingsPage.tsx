@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,14 @@ interface Values {
   params: ParamRow[];
 }
 
+/**
+ * Rows mounted at once. Every row is a dozen antd form controls; mounting all of a type's rows
+ * (up to 500) froze the tab for seconds (bench/README.md), so the table shows a page of them.
+ * Values of the other pages stay in the form; the contract's checks run on all rows.
+ */
+const PAGE_SIZE = 10;
+const pageOf = (index: number) => Math.floor(index / PAGE_SIZE) + 1;
+
 /** §2 /device/setparam?id=: the type's parameters, edited as one list and saved at once. */
 export default function ParamSettingsPage() {
   const id = useTypeId();
@@ -56,9 +64,16 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
   const errorRows = useRowErrors(form, 'params');
   const [problem, setProblem] = useState<SaveProblem>();
   const initial = useMemo<Values>(() => ({ params: params.map(toParamRow) }), [params]);
+  const [page, setPage] = useState(1);
 
-  // After a save the list is read again: show what the server kept.
-  useEffect(() => form.resetFields(), [form, initial]);
+  // After a save the list is read again: show what the server kept. Not on the first render,
+  // where the form already holds `initial` (a reset re-rendered every control once more).
+  const shown = useRef(initial);
+  useEffect(() => {
+    if (shown.current === initial) return;
+    shown.current = initial;
+    form.resetFields();
+  }, [form, initial]);
 
   const rows = () => (form.getFieldValue('params') ?? []) as ParamRow[];
 
@@ -104,7 +119,13 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
 
   const onSave = async () => {
     setProblem(undefined);
-    if (!(await validateAll(form, t, errorRows.refresh))) return;
+    // Only the page's cells are mounted: a problem on another page opens that page first.
+    const first = paramProblems(rows())[0];
+    if (first && pageOf(first.index) !== page) {
+      setPage(pageOf(first.index));
+      await new Promise((resolve) => setTimeout(resolve));
+    }
+    if (!(await validateAll(form, t, errorRows.refresh)) || first) return;
     const next = rows();
     const conflict = ruleConflicts(next);
     if (conflict) {
@@ -121,7 +142,10 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
           form,
           list: 'params',
           t,
-          markRow: (i) => errorRows.set([i]),
+          markRow: (i) => {
+            errorRows.set([i]);
+            setPage(pageOf(i));
+          },
           label: (field) => t(`devicetypes:params.columns.${field}`, { defaultValue: field }),
         }),
       );
@@ -171,7 +195,14 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
                 size="small"
                 rowKey="key"
                 bordered
-                pagination={false}
+                pagination={{
+                  current: Math.min(page, pageOf(Math.max(0, fields.length - 1))),
+                  pageSize: PAGE_SIZE,
+                  onChange: setPage,
+                  showSizeChanger: false,
+                  hideOnSinglePage: true,
+                  size: 'small',
+                }}
                 dataSource={fields}
                 columns={paramColumns({
                   t,
@@ -179,7 +210,10 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
                   rowCount: fields.length,
                   rule,
                   nameOf: (i) => String(form.getFieldValue(['params', i, 'name']) ?? ''),
-                  move,
+                  move: (from, to) => {
+                    move(from, to);
+                    setPage(pageOf(to));
+                  },
                   remove: (i) => {
                     remove(i);
                     setTimeout(errorRows.refresh);
@@ -200,6 +234,7 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
                   disabled={fields.length >= PARAM_LIMITS.rows}
                   onClick={() => {
                     add(newParamRow());
+                    setPage(pageOf(fields.length));
                     const at: NamePath = ['params', fields.length, 'semaphoreId'];
                     setTimeout(() => form.scrollToField(at, { block: 'center', focus: true }));
                   }}

@@ -152,14 +152,18 @@ export function SaveProblemAlert({
   );
 }
 
-/** Table props of an editable list: `<prefix>-row-<index>` test ids and the error highlight. */
+/**
+ * Table props of an editable list: `<prefix>-row-<index>` test ids and the error highlight, by
+ * the row's index in the whole list (`name` of a Form.List row: a paged table counts its render
+ * index within the page).
+ */
 export function editableRows(prefix: string, errorRows: ReadonlySet<number>) {
   return {
-    rowClassName: (_: unknown, index: number) => (errorRows.has(index) ? 'dt-row-error' : ''),
-    onRow: (_: unknown, index?: number) =>
+    rowClassName: (row: { name: number }) => (errorRows.has(row.name) ? 'dt-row-error' : ''),
+    onRow: (row: { name: number }) =>
       ({
-        'data-testid': `${prefix}-row-${index}`,
-        'data-error': errorRows.has(index ?? -1) ? 'true' : undefined,
+        'data-testid': `${prefix}-row-${row.name}`,
+        'data-error': errorRows.has(row.name) ? 'true' : undefined,
       }) as HTMLAttributes<HTMLElement>,
   };
 }

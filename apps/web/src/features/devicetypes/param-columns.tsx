@@ -78,7 +78,7 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
     };
 
   const columns: TableColumnsType<FormListFieldData> = [
-    { title: title('sort'), key: 'sort', width: 56, fixed: 'left', align: 'center', render: (_, __, i) => i + 1 },
+    { title: title('sort'), key: 'sort', width: 56, fixed: 'left', align: 'center', render: (_, f) => f.name + 1 },
     { title: title('semaphoreId'), key: 'semaphoreId', fixed: 'left', width: 150, render: text('semaphoreId', LIMITS.semaphoreId) },
     { title: title('name'), key: 'name', width: 150, render: text('name', LIMITS.name) },
     { title: title('nameEn'), key: 'nameEn', width: 160, render: text('nameEn', LIMITS.name) },
@@ -154,15 +154,16 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
     key: 'actions',
     fixed: 'right',
     width: 120,
-    render: (_, f, index) => (
+    // `f.name` is the row's index in the whole list (the render index counts within the page).
+    render: (_, f) => (
       <Space size={0}>
         {/* Native titles: a popup tooltip would stay behind when its row moves away. */}
         <Button
           type="text"
           size="small"
           icon={<ArrowUpOutlined />}
-          disabled={index === 0}
-          onClick={() => o.move(index, index - 1)}
+          disabled={f.name === 0}
+          onClick={() => o.move(f.name, f.name - 1)}
           title={t('devicetypes:moveUp')}
           aria-label={t('devicetypes:moveUp')}
           data-testid="btn-up"
@@ -171,8 +172,8 @@ export function paramColumns(o: ParamColumnsOptions): TableColumnsType<FormListF
           type="text"
           size="small"
           icon={<ArrowDownOutlined />}
-          disabled={index === o.rowCount - 1}
-          onClick={() => o.move(index, index + 1)}
+          disabled={f.name === o.rowCount - 1}
+          onClick={() => o.move(f.name, f.name + 1)}
           title={t('devicetypes:moveDown')}
           aria-label={t('devicetypes:moveDown')}
           data-testid="btn-down"

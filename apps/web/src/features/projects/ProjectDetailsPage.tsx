@@ -25,8 +25,6 @@ export default function ProjectDetailsPage({ devices }: Props) {
   const raw = Number(params.get('id'));
   const id = Number.isInteger(raw) && raw > 0 ? raw : undefined;
   const { data: project, isLoading } = useProject(id);
-  const canEdit = usePermission('project:edit');
-  const canUsers = usePermission('project:users');
   const canDevices = usePermission('device:list');
   const [editing, setEditing] = useState(false);
 
@@ -34,6 +32,9 @@ export default function ProjectDetailsPage({ devices }: Props) {
   if (isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!project) return <Empty description={t('projects:details.notFound')} />;
   const empty = t('common:empty');
+  // What the server allows this caller on this project (a shared one is read-only).
+  const canEdit = project.can.edit;
+  const canUsers = project.can.users;
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="project-details">

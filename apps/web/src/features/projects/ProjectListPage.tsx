@@ -97,17 +97,18 @@ export default function ProjectListPage() {
               {t('projects:actions.devices')}
             </RowLink>
           )}
-          {canUsers && (
+          {/* The server's `can`: a project only shared with the caller is read-only to it. */}
+          {canUsers && p.can.users && (
             <RowLink testId={`row-users-${p.id}`} onClick={() => navigate(`/project/userProjectList?id=${p.id}`)}>
               {t('projects:actions.users')}
             </RowLink>
           )}
-          {canEdit && (
+          {canEdit && p.can.edit && (
             <RowLink testId={`row-edit-${p.id}`} onClick={() => setEditing({ open: true, project: p })}>
               {t('projects:actions.edit')}
             </RowLink>
           )}
-          {canDelete && (
+          {canDelete && p.can.delete && (
             <Button type="link" size="small" danger onClick={() => deletion.start(p)} data-testid={`row-delete-${p.id}`}>
               {t('projects:actions.delete')}
             </Button>

@@ -22,10 +22,10 @@ export default function ProjectUsersPage() {
   if (!id) return <Empty description={t('projects:details.noProject')} />;
   if (project.isLoading || users.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!project.data) return <Empty description={t('projects:details.notFound')} />;
-  return <Editor key={id} id={id} name={project.data.name} current={users.data ?? []} />;
+  return <Editor key={id} id={id} name={project.data.name} current={users.data ?? []} canSave={project.data.can.users} />;
 }
 
-function Editor({ id, name, current }: { id: number; name: string; current: ProjectUser[] }) {
+function Editor({ id, name, current, canSave }: { id: number; name: string; current: ProjectUser[]; canSave: boolean }) {
   const { t } = useTranslation();
   const save = useSetProjectUsers(id);
   const [selected, setSelected] = useState<number[]>(() => current.map((u) => u.id));
@@ -45,7 +45,8 @@ function Editor({ id, name, current }: { id: number; name: string; current: Proj
   return (
     <Card title={t('projects:users.title', { name })} data-testid="project-users">
       <Typography.Paragraph type="secondary">{t('projects:users.hint')}</Typography.Paragraph>
-      <Form layout="vertical">
+      {/* Only the project's owner line changes who it is shared with (the server's `can`). */}
+      {canSave && <Form layout="vertical">
         <Form.Item label={t('projects:users.select')} htmlFor="project-users-select">
           <Space.Compact style={{ width: '100%', maxWidth: 720 }}>
             <UserSelect id="project-users-select" mode="multiple" known={known} value={selected} onChange={setSelected} style={{ width: '100%' }} data-testid="project-users-select" />
@@ -54,7 +55,7 @@ function Editor({ id, name, current }: { id: number; name: string; current: Proj
             </Button>
           </Space.Compact>
         </Form.Item>
-      </Form>
+      </Form>}
       <Table<ProjectUser>
         rowKey="id"
         size="small"

@@ -64,8 +64,6 @@ function Details({
   const { data: groups = [], isLoading } = useDisplayGroups(deviceId);
   const live = useDeviceLive(deviceId);
   const now = useNow();
-  const canEdit = usePermission('device:edit');
-  const canSend = usePermission('device:command');
   const canLogs = usePermission('log:device');
   const canAlarms = usePermission(['alarm:list', 'device:detail']);
   const [editing, setEditing] = useState(false);
@@ -89,7 +87,8 @@ function Details({
         online={live.online ?? device.online}
         lastSeenAt={live.lastSeenAt ?? device.lastSeenAt}
         parentName={parentName}
-        onEdit={canEdit ? () => setEditing(true) : undefined}
+        // What the server allows this caller on this device (its owner line and the role's codes).
+        onEdit={device.can.edit ? () => setEditing(true) : undefined}
       />
       <Card>
         <Tabs
@@ -110,7 +109,7 @@ function Details({
             {
               key: 'set',
               label: t('devicedetail:tabs.set'),
-              children: <SetParams deviceId={deviceId} live={live} canSend={canSend} />,
+              children: <SetParams device={device} live={live} canSend={device.can.command} />,
             },
             {
               key: 'history',

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button, Card, DatePicker, Empty, Radio, Select, Space, Table, Typography } from 'antd';
+import { Button, Card, DatePicker, Empty, Radio, Select, Space, Spin, Table, Typography } from 'antd';
 import { DownloadOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -8,11 +8,21 @@ import type { DisplayGroup, DisplayParam, HistoryRow } from '@iot/contract';
 import { EChart, type ChartOption, type ZoomWindow } from '../../../lib/echarts';
 import { parseTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { exportHistory, useChart, useHistory } from './api';
+import { exportHistory, useChart, useHistory, useHistoryRange } from './api';
 import { chartable, formatValue, paramLabel } from './format';
 
 const PRESETS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 type Preset = keyof typeof PRESETS | 'custom';
+
+/** Gap between stacked y axes on one side of the chart (px). */
+const AXIS_OFFSET = 56;
+
+/**
+ * One y axis per unit ('' for values without one), alternating left and right: volts and
+ * amperes each get a scale of their own instead of flattening each other on a shared one. A
+ * chart without series still needs one axis.
+ */
+const axesByUnit = (units: readonly string[]): string[] => (units.length > 0 ? [...new Set(units)] : ['']);
 
 /** The default parameters to show: the first two chartable ones of the first group. */
 const defaults = (params: DisplayParam[]) => params.filter(chartable).slice(0, 2).map((p) => p.semaphoreId);
@@ -38,6 +48,23 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
   const [custom, setCustom] = useState<[Dayjs, Dayjs] | null>(null);
   // The range chosen; the anchor is fixed when chosen so queries stay stable.
   const [range, setRange] = useState(() => ({ from: Date.now() - PRESETS['24h'], to: Date.now() }));
+  // Where the tab opens, from the server: the last day, or the day up to the device's newest
+  // message when it has been silent longer (a chart of a silent day looks like no data at all),
+  // from its first message in that day. Failing that, the last 24 hours.
+  const opening = useHistoryRange(deviceId);
+  const [opened, setOpened] = useState(false);
+  if (!opened && !opening.isPending) {
+    setOpened(true);
+    if (opening.data) {
+      const from = Date.parse(opening.data.from);
+      const to = Date.parse(opening.data.to);
+      setRange({ from, to });
+      if (opening.data.basis === 'past') {
+        setPreset('custom');
+        setCustom([dayjs(from), dayjs(to)]);
+      }
+    }
+  }
   const [zoom, setZoom] = useState<ZoomWindow | undefined>();
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(20);
@@ -63,7 +90,7 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
   const chartIds = ids.filter((id) => byId.get(id) && chartable(byId.get(id)!));
   const window = zoom ?? { start: range.from, end: range.to };
   const chart = useChart(
-    chartIds.length > 0
+    opened && chartIds.length > 0
       ? {
           id: deviceId,
           semaphoreIds: chartIds.join(','),
@@ -73,7 +100,7 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
       : undefined,
   );
   const historyQuery =
-    ids.length > 0
+    opened && ids.length > 0
       ? {
           id: deviceId,
           semaphoreIds: ids.join(','),
@@ -97,15 +124,35 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
     [range],
   );
 
+  const units = useMemo(
+    () => axesByUnit((chart.data?.series ?? []).map((x) => byId.get(x.semaphoreId)?.unit ?? '')),
+    [chart.data, byId],
+  );
+
   const option = useMemo<ChartOption>(() => {
     const series = chart.data?.series ?? [];
+    const side = (i: number) => (i % 2 === 0 ? 'left' : 'right');
+    const perSide = (s: 'left' | 'right') => units.filter((_, i) => side(i) === s).length;
     return {
       animation: false,
-      grid: { left: 56, right: 24, top: 40, bottom: 72 },
+      grid: {
+        left: 56 + Math.max(0, perSide('left') - 1) * AXIS_OFFSET,
+        right: perSide('right') > 0 ? 56 + (perSide('right') - 1) * AXIS_OFFSET : 24,
+        top: 40,
+        bottom: 72,
+      },
       legend: { top: 4 },
       tooltip: { trigger: 'axis' },
       xAxis: { type: 'time', min: Date.parse(chart.data?.from ?? '') || window.start, max: Date.parse(chart.data?.to ?? '') || window.end },
-      yAxis: { type: 'value', scale: true },
+      yAxis: units.map((unit, i) => ({
+        type: 'value',
+        scale: true,
+        name: unit || undefined,
+        position: side(i),
+        offset: Math.floor(i / 2) * AXIS_OFFSET,
+        alignTicks: i > 0,
+        axisLine: { show: units.length > 1 },
+      })),
       dataZoom: [
         { type: 'inside', xAxisIndex: 0, filterMode: 'none' },
         { type: 'slider', xAxisIndex: 0, filterMode: 'none', bottom: 16 },
@@ -115,13 +162,14 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
         return {
           type: 'line',
           name: p ? `${paramLabel(p, lang)}${p.unit ? ` (${p.unit})` : ''}` : s.semaphoreId,
+          yAxisIndex: Math.max(0, units.indexOf(p?.unit ?? '')),
           showSymbol: s.points.length < 100,
           sampling: undefined,
           data: s.points,
         };
       }),
     };
-  }, [chart.data, byId, lang, window.start, window.end]);
+  }, [chart.data, units, byId, lang, window.start, window.end]);
 
   const columns: ColumnsType<HistoryRow> = [
     { title: t('devicedetail:history.time'), dataIndex: 'ts', width: 180, fixed: 'start', render: (v: string) => parseTime(v) },
@@ -183,7 +231,9 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
           />
         )}
       </Space>
-      {ids.length === 0 ? (
+      {!opened ? (
+        <Spin />
+      ) : ids.length === 0 ? (
         <Empty description={t('devicedetail:history.chooseParams')} />
       ) : (
         <>
@@ -206,7 +256,12 @@ export function HistoryTab({ deviceId, groups }: { deviceId: number; groups: Dis
             {chartIds.length === 0 ? (
               <Empty description={t('devicedetail:history.notChartable')} />
             ) : (
-              <div data-testid="history-chart" data-loading={chart.isFetching ? 'true' : 'false'} data-points={chart.data?.series.map((s) => s.points.length).join(',') ?? ''}>
+              <div
+                data-testid="history-chart"
+                data-loading={chart.isFetching ? 'true' : 'false'}
+                data-points={chart.data?.series.map((s) => s.points.length).join(',') ?? ''}
+                data-axes={units.join(',')}
+              >
                 <EChart option={option} height={340} onZoom={onZoom} />
               </div>
             )}

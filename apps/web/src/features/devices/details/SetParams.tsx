@@ -1,15 +1,16 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button, Card, Empty, Form, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { isNumericType, PROTOCOL_LIMITS } from '@iot/contract/plain';
-import type { CommandDto, CommandStatus, DetailParam } from '@iot/contract';
+import type { CommandDto, CommandStatus, DetailParam, DeviceDto } from '@iot/contract';
+import { CommandConfirm, type CommandChange } from '../../../components/CommandConfirm';
 import { parseTime } from '../../../lib/format';
 import { describeError, ApiError } from '../../../lib/http';
 import { currentLanguage } from '../../../lib/i18n';
 import { enumLabel } from '../../../lib/localize';
-import { useCommands, useSetParams, useWritableParams } from './api';
-import { formatValue, paramLabel } from './format';
+import { useCommands, useDisplayGroups, useSetParams, useWritableParams } from './api';
+import { formatValue, paramLabel, withUnit } from './format';
 import type { DeviceLive } from './live';
 
 export const STATUS_COLORS: Record<CommandStatus, string> = {
@@ -24,7 +25,7 @@ export const STATUS_COLORS: Record<CommandStatus, string> = {
 const fieldOf = (semaphoreId: string) => `p${semaphoreId}`;
 
 /** The control for one writable parameter, bounded by its definition (Form.Item passes value and onChange through). */
-function ValueInput({ p, ...control }: { p: DetailParam; value?: never; onChange?: never }) {
+function ValueInput({ p, ...control }: { p: DetailParam; id?: string; value?: never; onChange?: never }) {
   const { t } = useTranslation();
   const lang = currentLanguage();
   if (p.dataType === 'boolean') {
@@ -69,26 +70,51 @@ function ValueInput({ p, ...control }: { p: DetailParam; value?: never; onChange
   return <Input {...control} placeholder={t('devicedetail:set.unchanged')} maxLength={PROTOCOL_LIMITS.textValue} style={{ width: 200 }} />;
 }
 
+type Values = Record<string, string | number | boolean | null | undefined>;
+
 /**
- * Set parameters: a form of the type's writable parameters, checked against their definitions;
- * sending creates a setParams command whose status follows live (pending → succeeded / failed
- * with the device's reason / device offline / timed out); the command history below.
+ * Set parameters: a form of the type's writable parameters, each beside the value the device
+ * reports now (live, else its newest stored value), checked against their definitions; sending
+ * first asks for confirmation naming the device and each parameter's current and new value, then
+ * creates a setParams command whose status follows live (pending → succeeded / failed with the
+ * device's reason / device offline / timed out); the command history below.
  */
-export function SetParams({ deviceId, live, canSend }: { deviceId: number; live: DeviceLive; canSend: boolean }) {
+export function SetParams({ device, live, canSend }: { device: DeviceDto; live: DeviceLive; canSend: boolean }) {
+  const deviceId = device.id;
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const [form] = Form.useForm<Record<string, string | number | boolean | null | undefined>>();
+  const [form] = Form.useForm<Values>();
   const { data: params = [], isLoading } = useWritableParams(deviceId, true);
+  // The newest stored values (the details page already loaded them: the same cached query).
+  const { data: groups } = useDisplayGroups(deviceId);
   const send = useSetParams();
   const [last, setLast] = useState<CommandDto | undefined>();
+  const [pending, setPending] = useState<{ values: Record<string, string | number | boolean>; changes: CommandChange[] } | undefined>();
   const [page, setPage] = useState(1);
   const { data: history, isFetching } = useCommands(deviceId, page, 10);
-  const byId = new Map(params.map((p) => [p.semaphoreId, p]));
+  const byId = useMemo(() => new Map(params.map((p) => [p.semaphoreId, p])), [params]);
+  const stored = useMemo(
+    () => new Map((groups ?? []).flatMap((g) => g.params).map((p) => [p.semaphoreId, p.value] as const)),
+    [groups],
+  );
+
+  /** What the device reports now: the live value, else the newest stored one. */
+  const currentOf = (p: DetailParam) => withUnit(formatValue(p, live.values[p.semaphoreId]?.value ?? stored.get(p.semaphoreId) ?? null, lang, t), p);
 
   /** A command's newest state: what came live, else what the list loaded. */
   const stateOf = (c: CommandDto): Pick<CommandDto, 'status' | 'message'> => live.commands[c.id] ?? c;
 
-  const submit = async (values: Record<string, string | number | boolean | null | undefined>) => {
+  const showError = (err: unknown) => {
+    if (err instanceof ApiError) {
+      const field = (err.data as { field?: string } | null)?.field;
+      const id = field?.startsWith('values.') ? field.slice('values.'.length) : undefined;
+      if (id && byId.has(id)) form.setFields([{ name: fieldOf(id), errors: [describeError(err)] }]);
+      else form.setFields([{ name: fieldOf(params[0]?.semaphoreId ?? ''), errors: [describeError(err)] }]);
+    }
+  };
+
+  /** The form checked: ask before anything is sent. */
+  const review = (values: Values) => {
     // Field names are `p<semaphore id>` (a bare numeric name would be read as an array index).
     const chosen = Object.fromEntries(
       Object.entries(values)
@@ -102,17 +128,23 @@ export function SetParams({ deviceId, live, canSend }: { deviceId: number; live:
       form.setFields([{ name: fieldOf(params[0]?.semaphoreId ?? ''), errors: [t('devicedetail:set.nothing')] }]);
       return;
     }
+    const changes = Object.entries(chosen).map(([id, v]): CommandChange => {
+      const p = byId.get(id)!;
+      return { key: id, parameter: paramLabel(p, lang), current: currentOf(p), next: withUnit(formatValue(p, v, lang, t), p) };
+    });
+    setPending({ values: chosen, changes });
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
     try {
-      const cmd = await send.mutateAsync({ id: deviceId, values: chosen });
+      const cmd = await send.mutateAsync({ id: deviceId, values: pending.values });
       setLast(cmd);
       setPage(1);
     } catch (err) {
-      if (err instanceof ApiError) {
-        const field = (err.data as { field?: string } | null)?.field;
-        const id = field?.startsWith('values.') ? field.slice('values.'.length) : undefined;
-        if (id && byId.has(id)) form.setFields([{ name: fieldOf(id), errors: [describeError(err)] }]);
-        else form.setFields([{ name: fieldOf(params[0]?.semaphoreId ?? ''), errors: [describeError(err)] }]);
-      }
+      showError(err);
+    } finally {
+      setPending(undefined);
     }
   };
 
@@ -151,19 +183,26 @@ export function SetParams({ deviceId, live, canSend }: { deviceId: number; live:
         {params.length === 0 ? (
           <Empty description={t('devicedetail:set.none')} />
         ) : (
-          <Form form={form} layout="horizontal" labelCol={{ flex: '200px' }} onFinish={(v) => void submit(v)} data-testid="set-params-form">
+          <Form form={form} layout="horizontal" labelCol={{ flex: '200px' }} onFinish={review} data-testid="set-params-form">
             {params.map((p) => (
               <Form.Item
                 key={p.semaphoreId}
-                name={fieldOf(p.semaphoreId)}
                 label={paramLabel(p, lang)}
+                htmlFor={`set-${p.semaphoreId}`}
                 extra={
                   p.min !== null || p.max !== null
                     ? t('devicedetail:set.range', { min: p.min ?? '−∞', max: p.max ?? '∞' })
                     : undefined
                 }
               >
-                <ValueInput p={p} />
+                <Space wrap size={[16, 4]}>
+                  <Form.Item name={fieldOf(p.semaphoreId)} noStyle>
+                    <ValueInput p={p} id={`set-${p.semaphoreId}`} />
+                  </Form.Item>
+                  <Typography.Text type="secondary" data-testid={`current-${p.semaphoreId}`}>
+                    {t('devicedetail:set.current', { value: currentOf(p) })}
+                  </Typography.Text>
+                </Space>
               </Form.Item>
             ))}
             <Form.Item label=" " colon={false}>
@@ -193,6 +232,14 @@ export function SetParams({ deviceId, live, canSend }: { deviceId: number; live:
           />
         )}
       </Card>
+      <CommandConfirm
+        open={pending !== undefined}
+        targets={[{ name: device.name, sn: device.sn }]}
+        changes={pending?.changes ?? []}
+        sending={send.isPending}
+        onConfirm={() => void confirm()}
+        onCancel={() => setPending(undefined)}
+      />
       <Card size="small" title={t('devicedetail:set.history')}>
         <Table<CommandDto>
           rowKey="id"

@@ -65,6 +65,17 @@ export function useHistory(q: HistoryQuery | undefined) {
   });
 }
 
+/** Where the history opens: the server knows when the device last sent (one read). */
+export function useHistoryRange(id: number) {
+  return useQuery({
+    queryKey: deviceDetailKeys.historyRange(id),
+    queryFn: () => api(deviceDetailRoutes.historyRange, { query: { id } }),
+    // Asked once per visit of the tab: the range is a starting point, not live data.
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
 export type ChartQuery = EndpointQuery<typeof deviceDetailRoutes.chart>;
 export function useChart(q: ChartQuery | undefined) {
   return useQuery({

@@ -1,0 +1,115 @@
+/**
+ * The parameter editor (/device/setparam?id=) of a type with the most parameters a type may have
+ * opens without freezing the tab: the time from the parameters' answer to the first row drawn and
+ * the longest main-thread task while it opens are printed (bench/README.md keeps the figures) and
+ * bounded.
+ */
+import { PARAM_LIMITS } from '@iot/contract/plain';
+import type { Page } from '@playwright/test';
+import { callApi, expect, test } from './fixtures';
+
+/** What the page recorded: when the first row appeared and its long tasks (ms). */
+interface Timing {
+  rowAt: number | null;
+  longTasks: number[];
+}
+
+/**
+ * Opens the editor of a type and returns what the page recorded: the first row's time after the
+ * parameters' answer and the longest main-thread task (ms), printed with `label`.
+ */
+async function openEditor(page: Page, typeId: number, label: string, rows: number) {
+  // Long tasks and the first row's time, recorded by the page itself from its first script on.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __timing: Timing };
+    w.__timing = { rowAt: null, longTasks: [] };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__timing.longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('[data-testid="param-row-0"]')) {
+        w.__timing.rowAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`/device/setparam?id=${typeId}`);
+  // Long enough to measure the old editor, which mounted every row (seconds); the bounds judge.
+  await expect(page.getByTestId('param-row-0')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('param-settings')).toContainText(`${rows}`);
+  await page.waitForLoadState('networkidle');
+  const timing = await page.evaluate(() => {
+    const w = window as unknown as { __timing: Timing };
+    const answer = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/api/v1/devicetype/setparam?'))
+      .at(-1) as PerformanceResourceTiming | undefined;
+    return { rowAt: w.__timing.rowAt, answeredAt: answer?.responseEnd ?? null, longTasks: w.__timing.longTasks };
+  });
+  expect(timing.rowAt).not.toBeNull();
+  expect(timing.answeredAt).not.toBeNull();
+  const render = Math.round(timing.rowAt! - timing.answeredAt!);
+  const longest = Math.round(Math.max(0, ...timing.longTasks));
+  console.log(`param editor, ${label}: first row ${render} ms after the answer; longest task ${longest} ms`);
+  return { render, longest };
+}
+
+test('the built-in battery type’s parameter editor opens without freezing', async ({ page, session: _s }) => {
+  const { render, longest } = await openEditor(page, 1, 'built-in BMU (39 parameters)', 39);
+  // The same bounds as below (see there).
+  expect(render).toBeLessThan(2500);
+  expect(longest).toBeLessThan(2500);
+});
+
+test('the parameter editor of a type with 500 parameters opens without freezing', async ({ page, session }) => {
+  test.setTimeout(120_000);
+  const code = `SPEED-${Date.now().toString(36).toUpperCase()}`;
+  const added = await callApi<{ id: number }>(page.request, 'POST', '/devicetype/addtype', {
+    token: session.token,
+    data: { code, name: `Many parameters ${code}` },
+  });
+  expect(added.body.code, added.body.message).toBe(20000);
+  const typeId = added.body.data.id;
+  const kinds = ['number', 'integer', 'boolean', 'enum', 'text'] as const;
+  const params = Array.from({ length: PARAM_LIMITS.rows }, (_, i) => {
+    const dataType = kinds[i % kinds.length]!;
+    return {
+      semaphoreId: `S${String(i).padStart(4, '0')}`,
+      name: `参数 ${i}`,
+      nameEn: `Parameter ${i}`,
+      nameEs: `Parámetro ${i}`,
+      nameJa: `パラメータ ${i}`,
+      unit: dataType === 'number' ? 'V' : '',
+      groupName: `group ${i % 7}`,
+      dataType,
+      precision: dataType === 'number' ? 2 : 0,
+      min: dataType === 'number' || dataType === 'integer' ? 0 : null,
+      max: dataType === 'number' || dataType === 'integer' ? 100 : null,
+      enumValues:
+        dataType === 'enum'
+          ? [
+              { value: '0', label: '关', labelEn: 'Off', labelEs: 'Apagado', labelJa: 'オフ' },
+              { value: '1', label: '开', labelEn: 'On', labelEs: 'Encendido', labelJa: 'オン' },
+            ]
+          : [],
+      writable: i % 3 === 0,
+      sort: i + 1,
+    };
+  });
+  const saved = await callApi(page.request, 'POST', '/devicetype/addsetparam', { token: session.token, data: { id: typeId, params } });
+  expect(saved.body.code, saved.body.message).toBe(20000);
+
+  const { render, longest } = await openEditor(page, typeId, `${PARAM_LIMITS.rows} parameters`, PARAM_LIMITS.rows);
+  // Issue #33 asks for < 200 ms on an idle machine; the bound leaves room for a shared machine
+  // under load (about 1 s measured at load 19 on 2 cores) while still failing on the old editor,
+  // which mounted every row (7 s for 39 rows, over a minute for 500 at that load).
+  expect(render).toBeLessThan(2500);
+  expect(longest).toBeLessThan(2500);
+
+  // Every parameter is still there: the last page holds the last one.
+  await page.getByTestId('param-settings').locator('.ant-pagination-item').last().click();
+  await expect(page.getByTestId(`param-row-${PARAM_LIMITS.rows - 1}`)).toBeVisible();
+  await expect(page.getByTestId(`param-row-${PARAM_LIMITS.rows - 1}`).getByTestId('field-semaphoreId')).toHaveValue(
+    `S${String(PARAM_LIMITS.rows - 1).padStart(4, '0')}`,
+  );
+});
