@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Button, Form, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,13 @@ interface Props<F> {
   onSearch: (values: F) => void;
   /** Buttons shown at the right end of the bar (e.g. "Add"). */
   extra?: ReactNode;
+  /** The fields' defaults: what Reset goes back to. */
   initialValues?: Partial<F>;
+  /**
+   * The filters applied now, when the list keeps them in its address: the fields show them, and
+   * follow when the address changes (Back, a tab in the tags bar, a link).
+   */
+  values?: Partial<F>;
   testId?: string;
 }
 
@@ -26,10 +32,17 @@ function clean<F>(values: F): F {
 }
 
 /** The filter row above a list: fields, Search and Reset, and the page's own buttons. */
-export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, testId = 'filter-bar' }: Props<F>) {
+export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, values, testId = 'filter-bar' }: Props<F>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<F>();
-  const repeat = useRepeatSearch(clean(initialValues ?? {}));
+  const repeat = useRepeatSearch(clean(values ?? initialValues ?? {}));
+  const valuesKey = values ? JSON.stringify(values) : undefined;
+  useEffect(() => {
+    if (!values) return;
+    form.resetFields();
+    form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- values by value
+  }, [valuesKey, form]);
   const submit = (values: F) => {
     repeat(values);
     onSearch(values);
