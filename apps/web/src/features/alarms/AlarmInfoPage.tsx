@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +11,9 @@ import { currentLanguage } from '../../lib/i18n';
 import { localName } from '../../lib/localize';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
+import type { FilterSpec } from '../../lib/use-list-params';
+import { rangeValues } from '../../lib/time-range';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
@@ -30,6 +32,18 @@ type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
 
 const STATE_COLORS: Record<string, string> = { untreated: 'error', processed: 'success', ignored: 'default' };
+
+/** The alarm list's filters as its address spells them (`?deviceId=` and `?alarmId=` are the page's). */
+const ALARM_FILTERS: FilterSpec<AlarmFilters> = {
+  projectId: 'number',
+  typeId: 'number',
+  device: 'string',
+  level: 'number',
+  state: 'string',
+  activity: 'string',
+  from: 'string',
+  to: 'string',
+};
 
 /** The device details page of a device (a route: features never import each other). */
 const devicePage = (id: number) => `/project/info?id=${id}`;
@@ -89,7 +103,12 @@ function AlarmList({
   const { t } = useTranslation();
   const lang = currentLanguage();
   const canHandle = usePermission('alarm:handle');
-  const table = useServerTable<AlarmFilters>({ sort: 'startedAt', order: 'desc', filters: toFilters({}, { deviceId, alarmId }) });
+  const table = useServerTable<AlarmFilters>({
+    sort: 'startedAt',
+    order: 'desc',
+    url: inDetails ? undefined : ALARM_FILTERS,
+    fixed: toFilters({}, { deviceId, alarmId }),
+  });
   const filters = table.params as unknown as AlarmFilters & { sort?: 'startedAt'; order?: 'asc' | 'desc' };
   const { data, isFetching } = useAlarmList(table.params as never);
   const groupFilters = useMemo(() => {
@@ -129,12 +148,12 @@ function AlarmList({
     }
   };
 
-  const columns: ColumnsType<AlarmDto> = [
+  const columns: DataColumn<AlarmDto>[] = [
     {
       title: t('alarms:columns.level'),
       dataIndex: 'level',
       key: 'level',
-      width: 100,
+      width: 90,
       sorter: true,
       sortOrder: table.sortOrderOf('level'),
       render: (v: number) => <Tag color={LEVEL_COLORS[v]}>{t(`alarms:levels.${v}`)}</Tag>,
@@ -142,12 +161,13 @@ function AlarmList({
     {
       title: t('alarms:columns.device'),
       key: 'device',
-      width: 190,
+      width: 150,
+      phone: true,
       sorter: true,
       sortOrder: table.sortOrderOf('device'),
       render: (_, a) => (
         <span>
-          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 170, display: 'block' }}>
+          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 134, display: 'block' }}>
             {inDetails ? (
               a.deviceName
             ) : (
@@ -160,10 +180,12 @@ function AlarmList({
         </span>
       ),
     },
-    { title: t('alarms:columns.project'), dataIndex: 'projectName', width: 140, render: (v: string | null) => v ?? '—' },
+    { title: t('alarms:columns.project'), dataIndex: 'projectName', key: 'projectName', width: 140, optional: true, render: (v: string | null) => v ?? '—' },
     {
       title: t('alarms:columns.alarm'),
       key: 'alarm',
+      width: 190,
+      phone: true,
       render: (_, a) => (
         <span data-testid="alarm-text">
           {alarmText(a)}
@@ -173,12 +195,13 @@ function AlarmList({
         </span>
       ),
     },
-    { title: t('alarms:columns.value'), dataIndex: 'value', width: 100 },
+    { title: t('alarms:columns.value'), dataIndex: 'value', key: 'value', width: 100, optional: true },
     {
       title: t('alarms:columns.startedAt'),
       dataIndex: 'startedAt',
       key: 'startedAt',
-      width: 165,
+      width: 150,
+      phone: true,
       sorter: true,
       sortOrder: table.sortOrderOf('startedAt'),
       render: (v: string) => parseTime(v),
@@ -187,7 +210,7 @@ function AlarmList({
       title: t('alarms:columns.endedAt'),
       dataIndex: 'endedAt',
       key: 'endedAt',
-      width: 165,
+      width: 150,
       sorter: true,
       sortOrder: table.sortOrderOf('endedAt'),
       render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
@@ -195,7 +218,9 @@ function AlarmList({
     {
       title: t('alarms:columns.state'),
       dataIndex: 'state',
-      width: 150,
+      key: 'state',
+      width: 110,
+      phone: true,
       render: (v: string, a) => (
         <span>
           <Tag color={STATE_COLORS[v]} data-testid={`alarm-state-${a.id}`}>{t(`alarms:states.${v}`)}</Tag>
@@ -212,6 +237,7 @@ function AlarmList({
       dataIndex: 'processedAt',
       key: 'processedAt',
       width: 165,
+      optional: true,
       sorter: true,
       sortOrder: table.sortOrderOf('processedAt'),
       render: (v: string | null, a) => (v ? `${parseTime(v)} · ${a.processedBy ?? ''}` : '—'),
@@ -221,8 +247,8 @@ function AlarmList({
           {
             title: t('alarms:columns.actions'),
             key: 'actions',
-            width: 110,
-            fixed: 'right' as const,
+            width: 100,
+            fixed: 'end' as const,
             render: (_: unknown, a: AlarmDto) =>
               a.state === 'untreated' ? (
                 <Button size="small" type="link" onClick={() => setDialog([a.id])} data-testid={`alarm-process-${a.id}`}>
@@ -246,7 +272,8 @@ function AlarmList({
         ))}
       </Space>
       <FilterBar<FilterValues>
-        onSearch={(v) => table.search(toFilters(v, { deviceId, alarmId }))}
+        onSearch={(v) => table.search(toFilters(v, {}))}
+        values={rangeValues(table.filters)}
         extra={
           <Space wrap>
             {canHandle && (
@@ -339,11 +366,12 @@ function AlarmList({
           </Typography.Link>
         </Typography.Paragraph>
       )}
-      <Table<AlarmDto>
+      <DataTable<AlarmDto>
+        tableId="alarms"
+        restoreScroll={!inDetails}
         rowKey="id"
         size="middle"
         columns={columns}
-        scroll={{ x: 1500 }}
         data-testid="table-alarms"
         rowSelection={
           canHandle
