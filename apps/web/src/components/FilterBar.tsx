@@ -1,4 +1,5 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import dayjs from 'dayjs';
 import { Button, Form, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -31,14 +32,31 @@ function clean<F>(values: F): F {
   return out as F;
 }
 
+/** Filter values compared as applied: empty ones dropped, dates by day (a picker's time of day differs). */
+function comparable(values: object): string {
+  const plain = (v: unknown): unknown => (dayjs.isDayjs(v) ? v.format('YYYY-MM-DD') : Array.isArray(v) ? v.map(plain) : v);
+  return JSON.stringify(
+    Object.entries(clean(values))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, plain(v)]),
+  );
+}
+
 /** The filter row above a list: fields, Search and Reset, and the page's own buttons. */
 export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, values, testId = 'filter-bar' }: Props<F>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<F>();
   const repeat = useRepeatSearch(clean(values ?? initialValues ?? {}));
   const valuesKey = values ? JSON.stringify(values) : undefined;
+  const shown = useRef<Partial<F> | undefined>(undefined);
   useEffect(() => {
     if (!values) return;
+    const previous = shown.current;
+    shown.current = values;
+    // The fields follow the address when they still show the filters applied before: a Back or
+    // a tab. Fields changed since (a filter picked while the last search was still on its way)
+    // are the user's and stay.
+    if (previous !== undefined && comparable(form.getFieldsValue()) !== comparable(previous)) return;
     form.resetFields();
     form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- values by value

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readListState, writeListState, type FilterSpec, type ListDefaults } from './use-list-params';
+import { readListState, writeListState, type FilterSpec, type ListDefaults, type ListState } from './use-list-params';
 
 type Filters = { q?: string; projectId?: number; online?: string };
 const spec: FilterSpec<Filters> = { q: 'string', projectId: 'number', online: 'string' };
@@ -39,7 +39,7 @@ describe('a list state in the address', () => {
   });
 
   it('reads back what it wrote', () => {
-    const state = { page: 3, limit: 100, sort: 'sn', order: 'asc' as const, filters: { q: 'rack 1', online: 'false' } };
+    const state: ListState<Filters> = { page: 3, limit: 100, sort: 'sn', order: 'asc', filters: { q: 'rack 1', online: 'false' } };
     expect(read(writeListState(new URLSearchParams(), state, spec, defaults).toString())).toEqual(state);
   });
 });
