@@ -1,11 +1,11 @@
-import { DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { DatePicker, Form, Input, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DEVICE_LOG_KINDS, deviceDataRoutes } from '@iot/contract/plain';
 import type { DeviceLogDto, EndpointQuery, RejectedValue } from '@iot/contract';
 import { FilterBar } from './FilterBar';
+import { DataTable, type DataColumn } from './DataTable';
 import { parseTime } from '../lib/format';
 import { useServerTable } from '../lib/use-server-table';
 import { withTimeRange, type RangeValue } from '../lib/time-range';
@@ -83,12 +83,13 @@ export function DeviceLogTable({ deviceId }: { deviceId?: number } = {}) {
   const { t } = useTranslation();
   const table = useServerTable<DeviceLogFilters>({});
   const { data, isFetching } = useDeviceLogs(deviceId ? { ...table.params, deviceId } : table.params);
-  const columns: ColumnsType<DeviceLogDto> = [
-    { title: t('logs:time'), dataIndex: 'createdAt', key: 'createdAt', width: 180, render: (v: string) => parseTime(v) },
+  const columns: DataColumn<DeviceLogDto>[] = [
+    { title: t('logs:time'), dataIndex: 'createdAt', key: 'createdAt', width: 170, render: (v: string) => parseTime(v) },
     {
       title: t('devicelogs:device'),
       key: 'device',
-      width: 220,
+      width: 200,
+      phone: true,
       render: (_, r) => (
         <span>
           {r.deviceName ? <Typography.Text strong>{r.deviceName}</Typography.Text> : <Typography.Text type="secondary">{t('devicelogs:unknownDevice')}</Typography.Text>}
@@ -102,22 +103,27 @@ export function DeviceLogTable({ deviceId }: { deviceId?: number } = {}) {
     {
       title: t('devicelogs:kind'),
       dataIndex: 'kind',
-      width: 130,
+      key: 'kind',
+      width: 120,
+      phone: true,
       render: (v: string) => <Tag color={KIND_COLORS[v] ?? 'default'}>{t(`devicelogs:kinds.${v}`, { defaultValue: v })}</Tag>,
     },
     {
       title: t('devicelogs:reason'),
       dataIndex: 'reason',
-      width: 200,
+      key: 'reason',
+      width: 170,
+      phone: true,
       render: (v: string | null) => (v ? t(`devicelogs:reasons.${v}`, { defaultValue: v }) : t('common:empty')),
     },
     {
       title: t('devicelogs:details'),
       key: 'details',
+      width: 240,
       render: (_, r) => {
         const text = details(r, t);
         return (
-          <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 520 }}>
+          <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 220 }}>
             {text || t('common:empty')}
           </Typography.Text>
         );
@@ -146,9 +152,10 @@ export function DeviceLogTable({ deviceId }: { deviceId?: number } = {}) {
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
-      <Table<DeviceLogDto>
+      <DataTable<DeviceLogDto>
+        tableId="device-logs"
+        restoreScroll={false}
         columns={columns}
-        scroll={{ x: 1000 }}
         data-testid="table-devicelogs"
         {...table.tableProps(data, isFetching)}
       />

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import dayjs from 'dayjs';
 import { Button, Form, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,13 @@ interface Props<F> {
   onSearch: (values: F) => void;
   /** Buttons shown at the right end of the bar (e.g. "Add"). */
   extra?: ReactNode;
+  /** The fields' defaults: what Reset goes back to. */
   initialValues?: Partial<F>;
+  /**
+   * The filters applied now, when the list keeps them in its address: the fields show them, and
+   * follow when the address changes (Back, a tab in the tags bar, a link).
+   */
+  values?: Partial<F>;
   testId?: string;
 }
 
@@ -25,11 +32,35 @@ function clean<F>(values: F): F {
   return out as F;
 }
 
+/** Filter values compared as applied: empty ones dropped, dates by day (a picker's time of day differs). */
+function comparable(values: object): string {
+  const plain = (v: unknown): unknown => (dayjs.isDayjs(v) ? v.format('YYYY-MM-DD') : Array.isArray(v) ? v.map(plain) : v);
+  return JSON.stringify(
+    Object.entries(clean(values))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, plain(v)]),
+  );
+}
+
 /** The filter row above a list: fields, Search and Reset, and the page's own buttons. */
-export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, testId = 'filter-bar' }: Props<F>) {
+export function FilterBar<F extends object>({ children, onSearch, extra, initialValues, values, testId = 'filter-bar' }: Props<F>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<F>();
-  const repeat = useRepeatSearch(clean(initialValues ?? {}));
+  const repeat = useRepeatSearch(clean(values ?? initialValues ?? {}));
+  const valuesKey = values ? JSON.stringify(values) : undefined;
+  const shown = useRef<Partial<F> | undefined>(undefined);
+  useEffect(() => {
+    if (!values) return;
+    const previous = shown.current;
+    shown.current = values;
+    // The fields follow the address when they still show the filters applied before: a Back or
+    // a tab. Fields changed since (a filter picked while the last search was still on its way)
+    // are the user's and stay.
+    if (previous !== undefined && comparable(form.getFieldsValue()) !== comparable(previous)) return;
+    form.resetFields();
+    form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- values by value
+  }, [valuesKey, form]);
   const submit = (values: F) => {
     repeat(values);
     onSearch(values);

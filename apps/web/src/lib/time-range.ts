@@ -1,4 +1,4 @@
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 
 export type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 
@@ -11,4 +11,18 @@ export function withTimeRange<F extends { range?: RangeValue }>(values: F): Omit
     ...(start ? { from: start.startOf('day').toISOString() } : {}),
     ...(end ? { to: end.endOf('day').toISOString() } : {}),
   };
+}
+
+/** The API's `from`/`to` back into a RangePicker value (a list reopened from its address). */
+export function rangeOf(filters: { from?: string; to?: string }): RangeValue {
+  const start = filters.from ? dayjs(filters.from) : null;
+  const end = filters.to ? dayjs(filters.to) : null;
+  return start?.isValid() || end?.isValid() ? [start?.isValid() ? start : null, end?.isValid() ? end : null] : undefined;
+}
+
+/** A list's applied filters as its filter bar's fields: `from`/`to` as the picker's `range`. */
+export function rangeValues<F extends { from?: string; to?: string }>(filters: F): Omit<F, 'from' | 'to'> & { range?: RangeValue } {
+  const { from, to, ...rest } = filters;
+  const range = rangeOf({ from, to });
+  return range ? { ...rest, range } : rest;
 }

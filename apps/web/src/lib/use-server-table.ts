@@ -2,8 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { SorterResult, SortOrder as AntSortOrder } from 'antd/es/table/interface';
 import i18n from './i18n';
+import { useListParams, type FilterSpec, type ListState, type SortDirection } from './use-list-params';
 
-export type SortDirection = 'asc' | 'desc';
+export type { SortDirection };
 
 export interface ServerTableOptions<F, S extends string = string> {
   /** The server's default sort column and direction (restored when the user clears sorting). */
@@ -11,15 +12,17 @@ export interface ServerTableOptions<F, S extends string = string> {
   order?: SortDirection;
   limit?: number;
   filters?: F;
+  /**
+   * A page's own list: its filters (by name and kind), page and sort live in the address
+   * (`useListParams`), so Back, the tags bar and a shared link reopen the same list. Lists inside
+   * another page (a details page's tab, a drawer) leave it out and keep their state in memory.
+   */
+  url?: FilterSpec<F>;
+  /** Filters the page fixes whatever the address says (one device's alarms). */
+  fixed?: Partial<F>;
 }
 
-interface State<F, S extends string> {
-  page: number;
-  limit: number;
-  sort?: S;
-  order?: SortDirection;
-  filters: F;
-}
+type State<F, S extends string> = ListState<F, S>;
 
 /** The query of a server-paged list: paging, sorting and the filter values (an endpoint's query). */
 export type TableParams<F, S extends string = string> = { page: number; limit: number; sort?: S; order?: SortDirection } & F;
@@ -35,14 +38,14 @@ export const PAGE_SIZES = [10, 20, 50, 100];
 export function useServerTable<F extends object = Record<string, never>, S extends string = string>(
   options: ServerTableOptions<F, S> = {},
 ) {
-  const { sort: defaultSort, order: defaultOrder, limit: defaultLimit = 20 } = options;
-  const [state, setState] = useState<State<F, S>>(() => ({
-    page: 1,
-    limit: defaultLimit,
-    sort: defaultSort,
-    order: defaultOrder,
-    filters: options.filters ?? ({} as F),
-  }));
+  const { sort: defaultSort, order: defaultOrder, limit: defaultLimit = 20, url, fixed } = options;
+  const defaults = { limit: defaultLimit, sort: defaultSort, order: defaultOrder, filters: options.filters ?? ({} as F) };
+  const [memoryState, setMemoryState] = useState<State<F, S>>(() => ({ page: 1, ...defaults }));
+  // Both hooks run on every render (hooks keep their order); `url` picks the one that counts.
+  const [urlState, setUrlState] = useListParams<F, S>(url ?? ({} as FilterSpec<F>), defaults, PAGE_SIZES);
+  const state = url ? urlState : memoryState;
+  const setState = url ? setUrlState : setMemoryState;
+  const fixedKey = JSON.stringify(fixed ?? {});
 
   const params = useMemo<TableParams<F, S>>(
     () => ({
@@ -51,12 +54,18 @@ export function useServerTable<F extends object = Record<string, never>, S exten
       ...(state.sort ? { sort: state.sort } : {}),
       ...(state.order ? { order: state.order } : {}),
       ...state.filters,
+      ...(JSON.parse(fixedKey) as Partial<F>),
     }),
-    [state],
+    [state, fixedKey],
   );
 
   /** New filter values: back to the first page. */
-  const search = useCallback((filters: F) => setState((s) => ({ ...s, page: 1, filters })), []);
+  const search = useCallback((filters: F) => setState((s) => ({ ...s, page: 1, filters })), [setState]);
+  /** Some filters changed (one select of a bar that applies as it changes): back to page 1. */
+  const patch = useCallback(
+    (changes: Partial<F>) => setState((s) => ({ ...s, page: 1, filters: { ...s.filters, ...changes } })),
+    [setState],
+  );
 
   const onChange = useCallback(
     <T>(pagination: TablePaginationConfig, _filters: unknown, sorter: SorterResult<T> | SorterResult<T>[]) => {
@@ -81,7 +90,7 @@ export function useServerTable<F extends object = Record<string, never>, S exten
         };
       });
     },
-    [defaultSort, defaultOrder],
+    [defaultSort, defaultOrder, setState],
   );
 
   const sortOrderOf = useCallback(
@@ -106,7 +115,7 @@ export function useServerTable<F extends object = Record<string, never>, S exten
 
   /** Props for the Table: rows (keyed by `id`), size, loading, pagination and the change handler. */
   const tableProps = useCallback(
-    <T>(data: { total: number; exact?: boolean; items: T[] } | undefined, loading: boolean): Partial<TableProps<T>> => ({
+    <T>(data: { total: number; exact?: boolean; items: T[] } | undefined, loading: boolean): Partial<Omit<TableProps<T>, 'columns' | 'scroll'>> => ({
       rowKey: 'id',
       size: 'middle',
       dataSource: data?.items ?? [],
@@ -126,5 +135,5 @@ export function useServerTable<F extends object = Record<string, never>, S exten
     [onChange, state.page, state.limit],
   );
 
-  return { params, filters: state.filters, search, sortable, sortOrderOf, tableProps };
+  return { params, filters: state.filters, search, patch, sortable, sortOrderOf, tableProps };
 }

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +11,9 @@ import { currentLanguage } from '../../lib/i18n';
 import { localName } from '../../lib/localize';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
+import type { FilterSpec } from '../../lib/use-list-params';
+import { rangeValues } from '../../lib/time-range';
 import { feedbackMessage } from '../../lib/feedback';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
@@ -31,6 +33,18 @@ type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
 
 const STATE_COLORS: Record<string, string> = { untreated: 'error', processed: 'success', ignored: 'default' };
+
+/** The alarm list's filters as its address spells them (`?deviceId=` and `?alarmId=` are the page's). */
+const ALARM_FILTERS: FilterSpec<AlarmFilters> = {
+  projectId: 'number',
+  typeId: 'number',
+  device: 'string',
+  level: 'number',
+  state: 'string',
+  activity: 'string',
+  from: 'string',
+  to: 'string',
+};
 
 /** The device details page of a device (a route: features never import each other). */
 const devicePage = (id: number) => `/project/info?id=${id}`;
@@ -90,7 +104,12 @@ function AlarmList({
   const { t } = useTranslation();
   const lang = currentLanguage();
   const canHandle = usePermission('alarm:handle');
-  const table = useServerTable<AlarmFilters>({ sort: 'startedAt', order: 'desc', filters: toFilters({}, { deviceId, alarmId }) });
+  const table = useServerTable<AlarmFilters>({
+    sort: 'startedAt',
+    order: 'desc',
+    url: inDetails ? undefined : ALARM_FILTERS,
+    fixed: toFilters({}, { deviceId, alarmId }),
+  });
   const filters = table.params as unknown as AlarmFilters & { sort?: 'startedAt'; order?: 'asc' | 'desc' };
   const { data, isFetching } = useAlarmList(table.params as never);
   const groupFilters = useMemo(() => {
@@ -131,8 +150,8 @@ function AlarmList({
   };
 
   // The columns an operator handles an alarm by come first (level, device, what, when, state,
-  // processed), sized so that they fit a 1,280 px screen; the rest follow.
-  const columns: ColumnsType<AlarmDto> = [
+  // processed), sized so that they fit a 1,280 px screen; the rest are optional (column chooser).
+  const columns: DataColumn<AlarmDto>[] = [
     {
       title: t('alarms:columns.level'),
       dataIndex: 'level',
@@ -146,6 +165,7 @@ function AlarmList({
       title: t('alarms:columns.device'),
       key: 'device',
       width: 145,
+      phone: true,
       sorter: true,
       sortOrder: table.sortOrderOf('device'),
       render: (_, a) => (
@@ -167,6 +187,7 @@ function AlarmList({
       title: t('alarms:columns.alarm'),
       key: 'alarm',
       width: 170,
+      phone: true,
       render: (_, a) => (
         <span data-testid="alarm-text">
           <Typography.Text ellipsis={{ tooltip: alarmText(a) }} style={{ maxWidth: 150, display: 'block' }}>
@@ -183,6 +204,7 @@ function AlarmList({
       dataIndex: 'startedAt',
       key: 'startedAt',
       width: 155,
+      phone: true,
       sorter: true,
       sortOrder: table.sortOrderOf('startedAt'),
       render: (v: string) => parseTime(v),
@@ -192,6 +214,7 @@ function AlarmList({
       dataIndex: 'state',
       key: 'state',
       width: 130,
+      phone: true,
       render: (v: string, a) => (
         <span>
           <Tag color={STATE_COLORS[v]} data-testid={`alarm-state-${a.id}`}>{t(`alarms:states.${v}`)}</Tag>
@@ -212,24 +235,25 @@ function AlarmList({
       sortOrder: table.sortOrderOf('processedAt'),
       render: (v: string | null, a) => (v ? `${parseTime(v)} · ${a.processedBy ?? ''}` : '—'),
     },
-    { title: t('alarms:columns.value'), dataIndex: 'value', key: 'value', width: 100 },
+    { title: t('alarms:columns.value'), dataIndex: 'value', key: 'value', width: 100, optional: true },
     {
       title: t('alarms:columns.endedAt'),
       dataIndex: 'endedAt',
       key: 'endedAt',
-      width: 165,
+      width: 150,
+      optional: true,
       sorter: true,
       sortOrder: table.sortOrderOf('endedAt'),
       render: (v: string | null) => (v ? parseTime(v) : <Tag color="red">{t('alarms:activity.active')}</Tag>),
     },
-    { title: t('alarms:columns.project'), dataIndex: 'projectName', key: 'project', width: 140, render: (v: string | null) => v ?? '—' },
+    { title: t('alarms:columns.project'), dataIndex: 'projectName', key: 'projectName', width: 140, optional: true, render: (v: string | null) => v ?? '—' },
     ...(canHandle
       ? [
           {
             title: t('alarms:columns.actions'),
             key: 'actions',
             width: 90,
-            fixed: 'right' as const,
+            fixed: 'end' as const,
             render: (_: unknown, a: AlarmDto) =>
               a.state === 'untreated' ? (
                 <Button size="small" type="link" onClick={() => setDialog([a.id])} data-testid={`alarm-process-${a.id}`}>
@@ -253,7 +277,8 @@ function AlarmList({
         ))}
       </Space>
       <FilterBar<FilterValues>
-        onSearch={(v) => table.search(toFilters(v, { deviceId, alarmId }))}
+        onSearch={(v) => table.search(toFilters(v, {}))}
+        values={rangeValues(table.filters)}
         extra={
           <Space wrap>
             {canHandle && (
@@ -353,12 +378,12 @@ function AlarmList({
           </Typography.Link>
         </Typography.Paragraph>
       )}
-      <Table<AlarmDto>
+      <DataTable<AlarmDto>
+        tableId="alarms"
+        restoreScroll={!inDetails}
         rowKey="id"
         size="middle"
         columns={columns}
-        // The columns' own widths (a larger x would widen each one and push Processed under Actions).
-        scroll={{ x: 'max-content' }}
         data-testid="table-alarms"
         rowSelection={
           canHandle

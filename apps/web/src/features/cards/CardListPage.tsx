@@ -1,6 +1,5 @@
-import { useState } from 'react';
-import { Button, Card, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table/interface';
+import { useEffect, useState } from 'react';
+import { Button, Card, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { DownloadOutlined, ShoppingCartOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -10,8 +9,10 @@ import { usePermission } from '../../lib/session';
 import { currentLanguage } from '../../lib/i18n';
 import { downloadFile } from '../../lib/download';
 import { useServerTable } from '../../lib/use-server-table';
+import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { useCardList, useDeleteCards, type CardListParams, type CardSort } from './api';
 import { CardDrawer } from './CardDrawer';
 import { CardFormModal } from './CardFormModal';
@@ -19,6 +20,8 @@ import { CardImportDialog } from './CardImportDialog';
 import { OrderFormModal } from './OrderFormModal';
 
 type Filters = Pick<CardListParams, 'q' | 'status' | 'carrier' | 'expiringWithin'>;
+/** The list's filters as its address spells them. */
+const CARD_FILTERS: FilterSpec<Filters> = { q: 'string', status: 'string', carrier: 'string', expiringWithin: 'number' };
 
 export const STATUS_COLORS: Record<CardStatus, string> = {
   inventory: 'default',
@@ -45,15 +48,26 @@ export function DaysLeft({ card }: { card: Pick<CardDto, 'expiresAt' | 'daysLeft
 export default function CardListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const canEdit = usePermission('card:edit');
   const canOrder = usePermission('card:order');
+  const table = useServerTable<Filters, CardSort>({ sort: 'createdAt', order: 'desc', url: CARD_FILTERS });
+  // The expiry e-mail links to `?expiring=<days>`: the same list in the list's own terms, soonest first.
   const expiring = Number(params.get('expiring')) || undefined;
-  const table = useServerTable<Filters, CardSort>({
-    sort: expiring ? 'expiresAt' : 'createdAt',
-    order: expiring ? 'asc' : 'desc',
-    filters: expiring ? { expiringWithin: expiring } : {},
-  });
+  useEffect(() => {
+    if (!expiring) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('expiring');
+        next.set('expiringWithin', String(expiring));
+        next.set('sort', 'expiresAt');
+        next.set('order', 'asc');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [expiring, setParams]);
   const list = useCardList(table.params);
   const remove = useDeleteCards();
   const [form, setForm] = useState<{ open: boolean; card: CardDto | null }>({ open: false, card: null });
@@ -62,35 +76,52 @@ export default function CardListPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [ordering, setOrdering] = useState<number[] | null>(null);
 
-  const columns: ColumnsType<CardDto> = [
+  const columns: DataColumn<CardDto>[] = [
     {
       title: t('cards:fields.iccid'),
       dataIndex: 'iccid',
       ...table.sortable('iccid', true),
+      key: 'iccid',
+      width: 190,
       render: (v: string, c) => (
         <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setDetails(c.id)} data-testid={`card-open-${c.iccid}`}>
           {v}
         </Button>
       ),
     },
-    { title: t('cards:fields.msisdn'), dataIndex: 'msisdn', ...table.sortable('msisdn', true) },
-    { title: t('cards:fields.carrier'), dataIndex: 'carrier', render: (v: string) => t(`cards:carriers.${v}`) },
-    { title: t('cards:fields.plan'), dataIndex: 'plan' },
+    { title: t('cards:fields.msisdn'), dataIndex: 'msisdn', ...table.sortable('msisdn', true), key: 'msisdn', width: 130, phone: true },
+    { title: t('cards:fields.carrier'), dataIndex: 'carrier', key: 'carrier', width: 110, optional: true, render: (v: string) => t(`cards:carriers.${v}`) },
+    { title: t('cards:fields.plan'), dataIndex: 'plan', key: 'plan', width: 120, optional: true },
     {
       title: t('cards:fields.status'),
       dataIndex: 'status',
       ...table.sortable('status', true),
+      key: 'status',
+      width: 110,
+      phone: true,
       render: (s: CardStatus) => <Tag color={STATUS_COLORS[s]}>{t(`cards:status.${s}`)}</Tag>,
     },
-    { title: t('cards:fields.expiresAt'), dataIndex: 'expiresAt', ...table.sortable('expiresAt', true), render: (_: unknown, c) => <DaysLeft card={c} /> },
+    {
+      title: t('cards:fields.expiresAt'),
+      dataIndex: 'expiresAt',
+      ...table.sortable('expiresAt', true),
+      key: 'expiresAt',
+      width: 190,
+      phone: true,
+      render: (_: unknown, c) => <DaysLeft card={c} />,
+    },
     {
       title: t('cards:columns.data'),
       key: 'data',
+      width: 150,
+      optional: true,
       render: (_, c) => `${c.dataUsedMb} / ${c.dataAllowanceMb} MB`,
     },
     {
       title: t('cards:fields.device'),
       key: 'device',
+      width: 150,
+      optional: true,
       render: (_, c) =>
         c.deviceId ? (
           <Tooltip title={c.deviceSn}>
@@ -102,11 +133,12 @@ export default function CardListPage() {
           t('common:empty')
         ),
     },
-    { title: t('cards:fields.project'), dataIndex: 'projectName', render: (v: string | null) => v ?? t('common:empty') },
+    { title: t('cards:fields.project'), dataIndex: 'projectName', key: 'projectName', width: 140, optional: true, render: (v: string | null) => v ?? t('common:empty') },
     {
       title: t('crud:actions'),
       key: 'actions',
       fixed: 'end',
+      width: 280,
       render: (_, c) => (
         <Space size={0}>
           <RowLink testId={`card-details-${c.id}`} onClick={() => setDetails(c.id)}>
@@ -135,7 +167,7 @@ export default function CardListPage() {
     <Card title={t('cards:title')} data-testid="card-list-page">
       <FilterBar<Filters>
         onSearch={(f) => table.search(f)}
-        initialValues={table.filters}
+        values={table.filters}
         extra={
           <>
             {canOrder && (
@@ -182,10 +214,10 @@ export default function CardListPage() {
           />
         </Form.Item>
       </FilterBar>
-      <Table<CardDto>
+      <DataTable<CardDto>
+        tableId="cards"
         data-testid="table-cards"
         columns={columns}
-        scroll={{ x: 'max-content' }}
         rowSelection={canOrder ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
         {...table.tableProps(list.data, list.isFetching)}
       />

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
 import { TagsOutlined } from '@ant-design/icons';
-import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ORDER_STATUSES } from '@iot/contract/plain';
@@ -10,6 +9,7 @@ import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { useDeleteOrders, useEditOrder, useOrder, useOrderList, yuan, type OrderListParams, type OrderSort } from './api';
 import { PayQrModal } from './PayQrModal';
 import { OrderFormModal } from './OrderFormModal';
@@ -63,7 +63,7 @@ function OrderDetails({ id, onClose }: { id: number | undefined; onClose: () => 
 export default function OrderListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const table = useServerTable<Filters, OrderSort>({ sort: 'createdAt', order: 'desc' });
+  const table = useServerTable<Filters, OrderSort>({ sort: 'createdAt', order: 'desc', url: { q: 'string', status: 'string', kind: 'string' } });
   const list = useOrderList(table.params);
   const edit = useEditOrder();
   const remove = useDeleteOrders();
@@ -72,20 +72,31 @@ export default function OrderListPage() {
   const [pricing, setPricing] = useState(false);
   const [editing, setEditing] = useState<OrderDto | null>(null);
   const payId = Number(params.get('pay')) || undefined;
-  const pay = (id: number | undefined) => setParams(id ? { pay: String(id) } : {}, { replace: true });
+  // `?pay=` opens an order's QR code; the list's own parameters stay as they are.
+  const pay = (id: number | undefined) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id) next.set('pay', String(id));
+        else next.delete('pay');
+        return next;
+      },
+      { replace: true },
+    );
 
-  const columns: ColumnsType<OrderDto> = [
-    { title: t('cards:orders.orderNo'), dataIndex: 'orderNo', render: (v: string, o) => <RowLink testId={`order-open-${o.id}`} onClick={() => setDetails(o.id)}>{v}</RowLink> },
-    { title: t('cards:orders.kind'), dataIndex: 'kind', render: (k: string, o) => `${t(`cards:orders.kinds.${k}`)} · ${o.kind === 'renewal' ? t('cards:orders.monthsN', { count: o.months }) : `${o.topupMb} MB`}` },
-    { title: t('cards:orders.cards'), key: 'cards', render: (_, o) => `${o.iccids.join(', ')}${o.cardCount > o.iccids.length ? ` +${o.cardCount - o.iccids.length}` : ''}` },
-    { title: t('cards:orders.amount'), dataIndex: 'amountCents', ...table.sortable('amountCents', true), render: (c: number) => yuan(c) },
-    { title: t('cards:orders.status'), dataIndex: 'status', render: (s: OrderStatus) => <Tag color={COLORS[s]} data-testid="order-status">{t(`cards:orders.statuses.${s}`)}</Tag> },
-    { title: t('cards:orders.createdAt'), dataIndex: 'createdAt', ...table.sortable('createdAt', true), render: (v: string) => parseTime(v) },
-    { title: t('cards:orders.paidAt'), dataIndex: 'paidAt', ...table.sortable('paidAt', true), render: (v: string | null) => (v ? parseTime(v) : t('common:empty')) },
+  const columns: DataColumn<OrderDto>[] = [
+    { title: t('cards:orders.orderNo'), dataIndex: 'orderNo', key: 'orderNo', width: 190, render: (v: string, o) => <RowLink testId={`order-open-${o.id}`} onClick={() => setDetails(o.id)}>{v}</RowLink> },
+    { title: t('cards:orders.kind'), dataIndex: 'kind', key: 'kind', width: 160, phone: true, render: (k: string, o) => `${t(`cards:orders.kinds.${k}`)} · ${o.kind === 'renewal' ? t('cards:orders.monthsN', { count: o.months }) : `${o.topupMb} MB`}` },
+    { title: t('cards:orders.cards'), key: 'cards', width: 200, optional: true, render: (_, o) => `${o.iccids.join(', ')}${o.cardCount > o.iccids.length ? ` +${o.cardCount - o.iccids.length}` : ''}` },
+    { title: t('cards:orders.amount'), dataIndex: 'amountCents', ...table.sortable('amountCents', true), key: 'amountCents', width: 110, phone: true, render: (c: number) => yuan(c) },
+    { title: t('cards:orders.status'), dataIndex: 'status', key: 'status', width: 100, phone: true, render: (s: OrderStatus) => <Tag color={COLORS[s]} data-testid="order-status">{t(`cards:orders.statuses.${s}`)}</Tag> },
+    { title: t('cards:orders.createdAt'), dataIndex: 'createdAt', ...table.sortable('createdAt', true), key: 'createdAt', width: 160, render: (v: string) => parseTime(v) },
+    { title: t('cards:orders.paidAt'), dataIndex: 'paidAt', ...table.sortable('paidAt', true), key: 'paidAt', width: 160, optional: true, render: (v: string | null) => (v ? parseTime(v) : t('common:empty')) },
     {
       title: t('crud:actions'),
       key: 'actions',
       fixed: 'end',
+      width: 230,
       render: (_, o) => (
         <Space size={0}>
           {o.status === 'unpaid' && (
@@ -128,7 +139,7 @@ export default function OrderListPage() {
         )
       }
     >
-      <FilterBar<Filters> onSearch={(f) => table.search(f)}>
+      <FilterBar<Filters> onSearch={(f) => table.search(f)} values={table.filters}>
         <Form.Item name="q">
           <Input allowClear maxLength={64} placeholder={t('cards:orders.search')} aria-label={t('cards:orders.search')} style={{ width: 290 }} />
         </Form.Item>
@@ -139,7 +150,7 @@ export default function OrderListPage() {
           <Select allowClear placeholder={t('cards:orders.kind')} aria-label={t('cards:orders.kind')} style={{ width: 130 }} options={orderKindOptions(t)} />
         </Form.Item>
       </FilterBar>
-      <Table<OrderDto> data-testid="table-orders" columns={columns} scroll={{ x: 'max-content' }} {...table.tableProps(list.data, list.isFetching)} />
+      <DataTable<OrderDto> tableId="orders" data-testid="table-orders" columns={columns} {...table.tableProps(list.data, list.isFetching)} />
       <OrderDetails id={details} onClose={() => setDetails(undefined)} />
       <PayQrModal orderId={payId} onClose={() => pay(undefined)} />
       <OrderFormModal cardIds={null} order={editing} onClose={() => setEditing(null)} />

@@ -3,11 +3,12 @@
  * its columns and values, sorting and filters asking the server, the totals under the table,
  * the empty list, row actions only with the permission, and the message of a refused request.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { inject } from 'vitest';
 import { sent } from '../../test/setup';
 import { ADMIN, call, renderScreen, signIn, tokenOf, userWith } from '../../test/server';
+import { useLocation } from 'react-router';
 import { DeviceTable } from './DeviceTable';
 
 const run = Date.now().toString(36);
@@ -27,6 +28,22 @@ const rows = () =>
 const names = () => rows().map((cells) => cells.find((c) => c.includes('rack')) ?? '');
 const listRequests = () => sent.filter((u) => u.startsWith('/api/v1/device/list?'));
 
+/** The list's address as the router holds it (what Back, a tab or a copied link reopen). */
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{location.search}</output>;
+}
+/** The device list page's table, opened at `/?projectId=…` plus `query`, as a project's link does. */
+const openList = (p: { id: number; name: string }, query = '') =>
+  renderScreen(
+    <>
+      <DeviceTable inAddress projectNames={{ [p.id]: p.name }} />
+      <Address />
+    </>,
+    `/?projectId=${p.id}${query}`,
+  );
+const address = () => new URLSearchParams(screen.getByTestId('address').textContent ?? '');
+
 beforeAll(async () => {
   admin = await tokenOf(ADMIN.username, ADMIN.password);
   const typeId = (await call<{ id: number; code: string }[]>(admin, 'GET', '/devicetype/typeoptionslist'))[0]!.id;
@@ -45,25 +62,57 @@ beforeAll(async () => {
 
 describe('DeviceTable, signed in as the administrator', () => {
   beforeAll(() => signIn(ADMIN.username, ADMIN.password));
+  // The column chooser remembers choices in localStorage: each test starts from the defaults.
+  beforeEach(() => localStorage.clear());
 
-  it("shows each device's name, SN, project, state and IMEI under the column titles", async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+  it("shows each device's name, SN, state, warning level and last seen by default", async () => {
+    openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     const table = screen.getByTestId('table-devices');
-    for (const title of ['Device name', 'Device code (SN)', 'Type', 'Project', 'Status', 'Warning level', 'Module (IMEI)', 'Created']) {
+    for (const title of ['Device name', 'Device code (SN)', 'Status', 'Warning level', 'Last seen']) {
       expect(within(table).getAllByText(title).length, title).toBeGreaterThan(0);
+    }
+    for (const title of ['Type', 'Project', 'Module (IMEI)', 'Created']) {
+      expect(within(table).queryAllByText(title), title).toHaveLength(0);
     }
     // Newest first (the server's default order): Charlie was added last.
     expect(names()).toEqual(['Charlie rack', 'Bravo rack', 'Alpha rack']);
     const alpha = rows()[2]!;
-    expect(alpha).toEqual(expect.arrayContaining([`CTA${run}`, project.name, 'Offline', 'None', '861234567890123']));
+    expect(alpha).toEqual(expect.arrayContaining([`CTA${run}`, 'Offline', 'None']));
     const charlie = rows()[0]!;
     expect(charlie).toContain('Disabled');
     expect(screen.getByText('3 in total')).toBeTruthy();
   });
 
+  it('shows the project, IMEI and creation time once turned on in the column chooser, and hides them again', async () => {
+    openList(project);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getByTestId('column-chooser'));
+    for (const key of ['projectName', 'imei', 'createdAt']) fireEvent.click(await screen.findByTestId(`column-toggle-${key}`));
+    const table = screen.getByTestId('table-devices');
+    await waitFor(() => expect(within(table).getAllByText('Module (IMEI)').length).toBeGreaterThan(0));
+    expect(rows()[2]).toEqual(expect.arrayContaining([project.name, '861234567890123']));
+    expect(within(table).getAllByText('Created').length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByTestId('column-chooser-reset'));
+    await waitFor(() => expect(within(table).queryAllByText('Module (IMEI)')).toHaveLength(0));
+  });
+
+  it('opens on the search, filter, sort and page its address names, and writes new ones there', async () => {
+    openList(project, '&q=rack&enabled=true&sort=sn&order=asc');
+    await waitFor(() => expect(names()).toEqual(['Alpha rack', 'Bravo rack']));
+    expect((screen.getByLabelText('Name, SN, IMEI or SIM number') as HTMLInputElement).value).toBe('rack');
+    expect(screen.getByTestId('filter-enabled').textContent).toContain('Enabled');
+    expect(listRequests().at(-1)).toMatch(/[?&]sort=sn&order=asc/);
+    // A new search goes into the address and drops the page; the others stay.
+    const search = screen.getByLabelText('Name, SN, IMEI or SIM number');
+    fireEvent.change(search, { target: { value: 'Bravo' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(names()).toEqual(['Bravo rack']));
+    expect(Object.fromEntries(address())).toEqual({ projectId: String(project.id), q: 'Bravo', enabled: 'true', sort: 'sn', order: 'asc' });
+  });
+
   it('sorts by SN on the server when the SN title is clicked, and reverses on a second click', async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     fireEvent.click(header('Device code (SN)'));
     await waitFor(() => expect(names()).toEqual(['Alpha rack', 'Bravo rack', 'Charlie rack']));
@@ -74,7 +123,7 @@ describe('DeviceTable, signed in as the administrator', () => {
   });
 
   it('asks the server for the text searched and shows only what it finds', async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     const search = screen.getByLabelText('Name, SN, IMEI or SIM number');
     fireEvent.change(search, { target: { value: 'Bravo' } });
@@ -85,7 +134,7 @@ describe('DeviceTable, signed in as the administrator', () => {
   });
 
   it('filters on state: "Disabled" asks for enabled=false', async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     const select = screen.getByTestId('filter-enabled');
     fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
@@ -96,7 +145,7 @@ describe('DeviceTable, signed in as the administrator', () => {
 
   it('says "more than 10000" when the server counted only up to its cap, and pages on the server', async () => {
     const bulk = inject('bulkProjectId');
-    renderScreen(<DeviceTable initialProjectId={bulk} initialProjectName="Bulk fleet" />);
+    openList({ id: bulk, name: 'Bulk fleet' });
     await screen.findByText('more than 10000', {}, { timeout: 20_000 });
     expect(rows()).toHaveLength(20);
     expect(rows()[0]).toContain('BULK-10050');
@@ -106,14 +155,14 @@ describe('DeviceTable, signed in as the administrator', () => {
   });
 
   it('shows the empty state for a project without devices', async () => {
-    renderScreen(<DeviceTable initialProjectId={empty.id} initialProjectName={empty.name} />);
+    openList(empty);
     await waitFor(() => expect(listRequests().length).toBeGreaterThan(0));
     expect((await screen.findAllByText('No data')).length).toBeGreaterThan(0);
     expect(rows()).toHaveLength(0);
   });
 
   it('offers edit and delete on each row', async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(screen.getByTestId(`row-edit-${ids.alpha}`)).toBeTruthy();
     expect(screen.getByTestId(`row-delete-${ids.alpha}`)).toBeTruthy();
@@ -131,7 +180,7 @@ describe('DeviceTable, signed in with device:list only', () => {
   });
 
   it('shows the rows without any row action or bulk button', async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(screen.queryByTestId(`row-edit-${ids.alpha}`)).toBeNull();
     expect(screen.queryByTestId(`row-delete-${ids.alpha}`)).toBeNull();
@@ -148,7 +197,7 @@ describe('DeviceTable, signed in without device:list', () => {
   });
 
   it("shows the server's refusal as a message and an empty table", async () => {
-    renderScreen(<DeviceTable initialProjectId={project.id} initialProjectName={project.name} />);
+    openList(project);
     expect(await screen.findByText('You do not have the permission device:list', {}, { timeout: 5_000 })).toBeTruthy();
     expect(rows()).toHaveLength(0);
   });

@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { App, Button, Input, Select, Space, Table, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { App, Button, Input, Select, Space, Typography } from 'antd';
 import {
   DeleteOutlined,
   DownloadOutlined,
@@ -35,9 +35,11 @@ import { SecretModal } from './SecretModal';
 import { SubDevices } from './SubDevices';
 import { actionsColumn } from '../../components/RowActions';
 import { useIsMobile } from '../../lib/use-mobile';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { useLiveDevices } from '../../lib/use-live-devices';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
+import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton } from '../../components/ListActions';
 import { downloadFile } from '../../lib/transfer';
 
@@ -45,12 +47,22 @@ interface Props {
   /** Show only this project's devices (project details); the project filter is hidden. */
   fixedProjectId?: number;
   fixedProjectName?: string;
-  /** Start with this project filter (the list opened with ?projectId=). */
-  initialProjectId?: number;
-  initialProjectName?: string;
-  /** Called by Reset after the filters are cleared (the page drops ?projectId=). */
-  onReset?: () => void;
+  /** The page's own list: filters, sort and page in the address (the device list page). */
+  inAddress?: boolean;
+  /** Names of projects the address may filter on (the project filter shows the name). */
+  projectNames?: Readonly<Record<number, string>>;
 }
+
+/** The device list's filters as its address spells them. */
+const DEVICE_FILTERS: FilterSpec<DeviceFilters> = {
+  projectId: 'number',
+  typeId: 'number',
+  online: 'string',
+  enabled: 'string',
+  warningLevel: 'number',
+  q: 'string',
+  parentId: 'number',
+};
 
 type OnlineFilter = 'all' | 'online' | 'offline';
 type EnabledFilter = 'all' | 'enabled' | 'disabled';
@@ -62,7 +74,7 @@ const ENABLED_QUERY = { all: undefined, enabled: 'true', disabled: 'false' } as 
  * The device list: server-side filters, paging and sorting; add/edit in a drawer; bulk move and
  * delete of the selected rows; import, export and the ingestion secret shown once.
  */
-export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId, initialProjectName, onReset }: Props) {
+export function DeviceTable({ fixedProjectId, fixedProjectName, inAddress, projectNames }: Props) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const canAdd = usePermission('device:add');
@@ -77,14 +89,22 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const table = useServerTable<DeviceFilters, DeviceSort>({
     sort: 'createdAt',
     order: 'desc',
-    filters: { projectId: fixedProjectId ?? initialProjectId },
+    url: inAddress ? DEVICE_FILTERS : undefined,
+    fixed: fixedProjectId === undefined ? undefined : { projectId: fixedProjectId },
   });
   const filters = table.filters;
-  const filter = (patch: DeviceFilters) => table.search({ ...filters, ...patch });
+  const filter = (changes: DeviceFilters) => table.patch(changes);
   const online: OnlineFilter = filters.online === undefined ? 'all' : filters.online === 'true' ? 'online' : 'offline';
   const enabled: EnabledFilter = filters.enabled === undefined ? 'all' : filters.enabled === 'true' ? 'enabled' : 'disabled';
-  const [projectName, setProjectName] = useState<string | undefined>(fixedProjectName ?? initialProjectName);
-  const [search, setSearch] = useState('');
+  // The name of the project picked here; a project given by the address is named by the page.
+  const [picked, setPicked] = useState<{ id?: number; name?: string }>({});
+  const projectId = fixedProjectId ?? filters.projectId;
+  const projectName =
+    fixedProjectName ?? (picked.id === projectId ? picked.name : projectId ? projectNames?.[projectId] : undefined);
+  // The search box holds what is typed; it shows the applied search again when the list's
+  // address changes (Back, a tab, a link).
+  const [search, setSearch] = useState(filters.q ?? '');
+  useEffect(() => setSearch(filters.q ?? ''), [filters.q]);
   const [selected, setSelected] = useState<number[]>([]);
   // What the server allows on each selected row, kept across pages (the selection outlives them).
   const [selectedCan, setSelectedCan] = useState<ReadonlyMap<number, DeviceDto['can']>>(new Map());
@@ -112,10 +132,9 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
   const invalidate = useInvalidateDevices();
 
   const resetFilters = () => {
-    if (fixedProjectId === undefined) setProjectName(undefined);
-    table.search({ projectId: fixedProjectId });
+    setPicked({});
+    table.search({});
     setSearch('');
-    onReset?.();
   };
 
   const confirmDelete = (ids: number[], label: string) => {
@@ -189,7 +208,10 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         : []),
     ],
   });
-  const columns = [...deviceColumns(t, (key) => table.sortable(key, true), { project: fixedProjectId === undefined, pinName: mobile, detailLink: canDetail }), ...(canEdit || canDelete ? [actions] : [])];
+  const columns: DataColumn<DeviceDto>[] = [
+    ...deviceColumns(t, (key) => table.sortable(key, true), { project: fixedProjectId === undefined, detailLink: canDetail }),
+    ...(canEdit || canDelete ? [{ ...actions, width: actions.width as number, key: 'actions' }] : []),
+  ];
 
   return (
     <div data-testid="device-table">
@@ -199,7 +221,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
             value={filters.projectId}
             onChange={(v, name) => {
               filter({ projectId: v ?? undefined });
-              setProjectName(name);
+              setPicked({ id: v ?? undefined, name });
             }}
             currentName={projectName}
             placeholder={t('devices:filters.project')}
@@ -265,44 +287,46 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
         </Button>
       </Space>
 
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', marginBottom: 12 }}>
-        {canAdd && <AddButton onClick={() => setDrawer({ open: true, device: null })}>{t('devices:add')}</AddButton>}
-        {canImport && (
-          <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="btn-import">
-            {t('devices:import.button')}
-          </Button>
-        )}
-        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()} data-testid="btn-export">
-          {t('devices:export')}
-        </Button>
-        {canEdit && (
-          <Button icon={<SwapOutlined />} disabled={!allSelected('move')} onClick={() => setMoveOpen(true)} data-testid="btn-bulk-move">
-            {t('devices:bulk.move')}
-          </Button>
-        )}
-        {canDelete && (
-          <Button
-            danger
-            icon={<DeleteOutlined />}
-            disabled={!allSelected('delete')}
-            onClick={() => confirmDelete(selected, '')}
-            data-testid="btn-bulk-delete"
-          >
-            {t('devices:bulk.delete')}
-          </Button>
-        )}
-        {selected.length > 0 && (
-          <Typography.Text type="secondary" data-testid="selection-count">
-            {t('devices:bulk.selected', { count: selected.length })}{' '}
-            <Typography.Link onClick={() => setSelected([])}>{t('devices:bulk.clear')}</Typography.Link>
-          </Typography.Text>
-        )}
-      </div>
-
-      <Table<DeviceDto>
+      <DataTable<DeviceDto>
+        tableId="devices"
+        restoreScroll={inAddress}
+        toolbar={
+          <>
+            {canAdd && <AddButton onClick={() => setDrawer({ open: true, device: null })}>{t('devices:add')}</AddButton>}
+            {canImport && (
+              <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="btn-import">
+                {t('devices:import.button')}
+              </Button>
+            )}
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()} data-testid="btn-export">
+              {t('devices:export')}
+            </Button>
+            {canEdit && (
+              <Button icon={<SwapOutlined />} disabled={!allSelected('move')} onClick={() => setMoveOpen(true)} data-testid="btn-bulk-move">
+                {t('devices:bulk.move')}
+              </Button>
+            )}
+            {canDelete && (
+              <Button
+                danger
+                icon={<DeleteOutlined />}
+                disabled={!allSelected('delete')}
+                onClick={() => confirmDelete(selected, '')}
+                data-testid="btn-bulk-delete"
+              >
+                {t('devices:bulk.delete')}
+              </Button>
+            )}
+            {selected.length > 0 && (
+              <Typography.Text type="secondary" data-testid="selection-count">
+                {t('devices:bulk.selected', { count: selected.length })}{' '}
+                <Typography.Link onClick={() => setSelected([])}>{t('devices:bulk.clear')}</Typography.Link>
+              </Typography.Text>
+            )}
+          </>
+        }
         data-testid="table-devices"
         columns={columns}
-        scroll={{ x: 1800 }}
         {...table.tableProps(list.data, list.isFetching)}
         dataSource={rows}
         rowSelection={
@@ -326,6 +350,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
             : undefined
         }
         expandable={{
+          // As narrow as its button: the list's default columns fit 1,280 px.
+          columnWidth: 32,
           rowExpandable: (d) => d.subCount > 0,
           expandedRowRender: (d) => <SubDevices parentId={d.id} />,
         }}
@@ -334,8 +360,8 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, initialProjectId
       <DeviceDrawer
         open={drawer.open}
         device={drawer.device}
-        defaultProjectId={filters.projectId}
-        defaultProjectName={fixedProjectName ?? projectName}
+        defaultProjectId={projectId}
+        defaultProjectName={projectName}
         onClose={() => setDrawer({ open: false, device: null })}
         onCreated={(credential) => setSecret({ credential, reason: 'created' })}
       />

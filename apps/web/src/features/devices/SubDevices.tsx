@@ -20,9 +20,9 @@ export function SubDevices({ parentId }: { parentId: number }) {
       data-testid={`sub-devices-${parentId}`}
       title={() => t('devices:subDevicesTitle')}
       loading={isFetching}
-      columns={deviceColumns(t, undefined, { detailLink: canDetail })}
+      // The default columns of the list, as wide as the row that holds them.
+      columns={deviceColumns(t, undefined, { detailLink: canDetail }).filter((c) => !c.optional)}
       dataSource={data?.items ?? []}
-      scroll={{ x: 1500 }}
       pagination={{
         current: page,
         pageSize: limit,

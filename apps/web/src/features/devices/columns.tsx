@@ -8,6 +8,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { localized } from '../../lib/localize';
 import { AlarmLevelTag } from '../../components/AlarmLevel';
 import type { DeviceSort } from './api';
+import type { DataColumn } from '../../components/DataTable';
 
 export function OnlineTag({ online, t }: { online: boolean; t: TFunction }) {
   return (
@@ -40,31 +41,34 @@ function timeCell(value: string | null, t: TFunction, ago: boolean) {
 /**
  * Data columns of device tables (the list and the sub-device rows). Sortable ones carry their
  * API sort key as `key`; `sort` gives a sortable column's props (its arrow: use-server-table).
+ * By default the columns an operator scans a fleet by (name, SN, state, warning level, last
+ * seen) fit a 1,280 px screen with the row actions; the rest are in the column chooser.
  */
 export function deviceColumns(
   t: TFunction,
   sort?: (key: DeviceSort) => Partial<ColumnType<DeviceDto>>,
-  options: { project?: boolean; pinName?: boolean; detailLink?: boolean } = {},
-): ColumnType<DeviceDto>[] {
+  options: { project?: boolean; detailLink?: boolean } = {},
+): DataColumn<DeviceDto>[] {
   const sortable = (key: DeviceSort): Partial<ColumnType<DeviceDto>> => (sort ? sort(key) : {});
-  const columns: (ColumnType<DeviceDto> | false)[] = [
+  const columns: (DataColumn<DeviceDto> | false)[] = [
     {
       title: t('devices:fields.name'),
       dataIndex: 'name',
       ...sortable('name'),
-      width: options.pinName ? 130 : 180,
-      // On a phone the name stays in view while the other columns scroll under it.
-      fixed: options.pinName ? 'start' : undefined,
-      ellipsis: options.pinName,
+      key: 'name',
+      width: 170,
+      ellipsis: { showTitle: false },
       render: (name: string, d) => (
         <span>
-          {options.detailLink ? (
-            <Link to={`/project/info?id=${d.id}`} data-testid={`device-link-${d.id}`}>
+          <Tooltip title={name} placement="topLeft">
+            {options.detailLink ? (
+              <Link to={`/project/info?id=${d.id}`} data-testid={`device-link-${d.id}`}>
+                <Typography.Text strong>{name}</Typography.Text>
+              </Link>
+            ) : (
               <Typography.Text strong>{name}</Typography.Text>
-            </Link>
-          ) : (
-            <Typography.Text strong>{name}</Typography.Text>
-          )}
+            )}
+          </Tooltip>
           {d.subCount > 0 && (
             <Tooltip title={t('devices:subDevicesCount', { count: d.subCount })}>
               <Tag style={{ marginLeft: 6 }}>{d.subCount}</Tag>
@@ -73,23 +77,29 @@ export function deviceColumns(
         </span>
       ),
     },
-    { title: t('devices:fields.sn'), dataIndex: 'sn', ...sortable('sn'), width: 160 },
+    { title: t('devices:fields.sn'), dataIndex: 'sn', ...sortable('sn'), key: 'sn', width: 160, phone: true },
     {
       title: t('devices:fields.typeId'),
       dataIndex: 'typeName',
+      key: 'typeName',
       width: 140,
+      optional: true,
       render: (_: string, d) => localized(d, 'typeName', currentLanguage()),
     },
     options.project !== false && {
       title: t('devices:fields.projectId'),
       dataIndex: 'projectName',
+      key: 'projectName',
       width: 150,
+      optional: true,
       render: (v: string | null) => empty(v, t),
     },
     {
       title: t('devices:columns.online'),
       dataIndex: 'online',
+      key: 'online',
       width: 100,
+      phone: true,
       render: (online: boolean, d) =>
         d.enabled === false ? (
           <Tooltip title={t('devices:disabledHint')}>
@@ -105,32 +115,40 @@ export function deviceColumns(
       title: t('devices:fields.warningLevel'),
       dataIndex: 'warningLevel',
       ...sortable('warningLevel'),
+      key: 'warningLevel',
       width: 120,
+      phone: true,
       render: (level: number) => <LevelTag level={level} t={t} />,
     },
-    { title: t('devices:fields.imei'), dataIndex: 'imei', width: 160, render: (v: string) => empty(v, t) },
-    { title: t('devices:fields.simNumber'), dataIndex: 'simNumber', width: 170, render: (v: string) => empty(v, t) },
+    { title: t('devices:fields.imei'), dataIndex: 'imei', key: 'imei', width: 160, optional: true, render: (v: string) => empty(v, t) },
+    { title: t('devices:fields.simNumber'), dataIndex: 'simNumber', key: 'simNumber', width: 170, optional: true, render: (v: string) => empty(v, t) },
     {
       title: t('devices:columns.lastSeen'),
       dataIndex: 'lastSeenAt',
       ...sortable('lastSeenAt'),
+      key: 'lastSeenAt',
       width: 130,
+      phone: true,
       render: (v: string | null) => timeCell(v, t, true),
     },
     {
       title: t('devices:columns.createdAt'),
       dataIndex: 'createdAt',
       ...sortable('createdAt'),
+      key: 'createdAt',
       width: 170,
+      optional: true,
       render: (v: string) => timeCell(v, t, false),
     },
     {
       title: t('devices:columns.updatedAt'),
       dataIndex: 'updatedAt',
       ...sortable('updatedAt'),
+      key: 'updatedAt',
       width: 170,
+      optional: true,
       render: (v: string) => timeCell(v, t, false),
     },
   ];
-  return columns.filter((c): c is ColumnType<DeviceDto> => c !== false);
+  return columns.filter((c): c is DataColumn<DeviceDto> => c !== false);
 }

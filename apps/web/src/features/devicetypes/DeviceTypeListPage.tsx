@@ -1,6 +1,6 @@
 import type { HTMLAttributes } from 'react';
 import { DeleteOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, Card, Form, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { DeviceTypeDto } from '@iot/contract';
@@ -10,6 +10,7 @@ import { parseTime } from '../../lib/format';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { AddButton, DeleteLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { useServerTable } from '../../lib/use-server-table';
 import { currentLanguage } from '../../lib/i18n';
 import { useDeleteDeviceType, useDeviceTypeList, type DeviceTypeFilters, type DeviceTypeSort } from './api';
@@ -22,7 +23,7 @@ type Filters = DeviceTypeFilters;
 export default function DeviceTypeListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const table = useServerTable<Filters, DeviceTypeSort>({ sort: 'id', order: 'desc' });
+  const table = useServerTable<Filters, DeviceTypeSort>({ sort: 'id', order: 'desc', url: { code: 'string', name: 'string' } });
   const { data, isFetching } = useDeviceTypeList(table.params);
   const remove = useDeleteDeviceType();
   const isSuper = useIsSuperAdmin();
@@ -50,13 +51,14 @@ export default function DeviceTypeListPage() {
     }
   };
 
-  const columns: TableColumnsType<DeviceTypeDto> = [
+  const columns: DataColumn<DeviceTypeDto>[] = [
     {
       title: t('devicetypes:fields.code'),
       dataIndex: 'code',
       key: 'code',
       sorter: true,
       sortOrder: table.sortOrderOf('code'),
+      width: 120,
       render: (code: string) => <Tag color="geekblue">{code}</Tag>,
     },
     {
@@ -65,12 +67,16 @@ export default function DeviceTypeListPage() {
       key: 'name',
       sorter: true,
       sortOrder: table.sortOrderOf('name'),
+      width: 180,
+      phone: true,
       render: (_: string, row) => localName(row, currentLanguage()),
     },
     {
       title: t('devicetypes:fields.remarks'),
       dataIndex: 'remarks',
       key: 'remarks',
+      width: 220,
+      optional: true,
       ellipsis: { showTitle: true },
       // Built-in types come without a remark: they are described in the UI language.
       render: (v: string, row) => v || (row.builtin ? t('devicetypes:builtinRemark') : t('common:empty')),
@@ -79,6 +85,8 @@ export default function DeviceTypeListPage() {
       title: t('devicetypes:fields.recordTrack'),
       dataIndex: 'recordTrack',
       key: 'recordTrack',
+      width: 110,
+      optional: true,
       align: 'center',
       render: (v: boolean) => (
         <Tag color={v ? 'green' : 'default'}>{v ? t('devicetypes:yes') : t('devicetypes:no')}</Tag>
@@ -88,6 +96,8 @@ export default function DeviceTypeListPage() {
       title: t('devicetypes:fields.builtin'),
       dataIndex: 'builtin',
       key: 'builtin',
+      width: 110,
+      phone: true,
       align: 'center',
       render: (v: boolean) =>
         v ? <Tag color="purple">{t('devicetypes:builtin')}</Tag> : <Tag>{t('devicetypes:custom')}</Tag>,
@@ -96,12 +106,14 @@ export default function DeviceTypeListPage() {
       title: t('devicetypes:fields.paramCount'),
       dataIndex: 'paramCount',
       key: 'paramCount',
+      width: 100,
       align: 'right',
     },
     {
       title: t('devicetypes:fields.alarmCount'),
       dataIndex: 'alarmCount',
       key: 'alarmCount',
+      width: 100,
       align: 'right',
     },
     {
@@ -110,12 +122,15 @@ export default function DeviceTypeListPage() {
       key: 'createdAt',
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
+      width: 160,
+      optional: true,
       render: (v: string) => parseTime(v) ?? t('common:empty'),
     },
     {
       title: t('devicetypes:list.actions'),
       key: 'actions',
-      fixed: 'right',
+      fixed: 'end',
+      width: 300,
       render: (_, row) => {
         const editable = !row.builtin || isSuper;
         return (
@@ -162,6 +177,7 @@ export default function DeviceTypeListPage() {
     <Card data-testid="devicetypes-page">
       <FilterBar<Filters>
         onSearch={table.search}
+        values={table.filters}
         extra={canAdd && pages.add && <AddButton onClick={() => navigate('/device/addtype')}>{t('devicetypes:list.add')}</AddButton>}
       >
         <Form.Item name="code" label={t('devicetypes:fields.code')}>
@@ -171,9 +187,9 @@ export default function DeviceTypeListPage() {
           <Input allowClear maxLength={64} style={{ width: 180 }} data-testid="filter-name" />
         </Form.Item>
       </FilterBar>
-      <Table<DeviceTypeDto>
+      <DataTable<DeviceTypeDto>
+        tableId="devicetypes"
         columns={columns}
-        scroll={{ x: 'max-content' }}
         data-testid="table-devicetypes"
         onRow={(row) => ({ 'data-testid': `type-row-${row.code}` }) as HTMLAttributes<HTMLElement>}
         {...table.tableProps(data, isFetching)}

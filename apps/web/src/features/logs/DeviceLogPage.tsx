@@ -1,14 +1,14 @@
-import { Card, DatePicker, Form, Input, Select, Table, Tabs, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Card, DatePicker, Form, Input, Select, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LOGIN_RESULTS } from '@iot/contract/plain';
 import type { LoginLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { useLoginLogs, type LoginLogFilters } from './api';
 import { DeviceLogTable } from '../../components/DeviceLogTable';
-import { withTimeRange, type RangeValue } from '../../lib/time-range';
+import { rangeValues, withTimeRange, type RangeValue } from '../../lib/time-range';
 
 const RESULT_COLORS: Record<string, string> = { success: 'success', failure: 'error', lockout: 'warning', logout: 'default' };
 
@@ -16,31 +16,37 @@ type FilterValues = Omit<LoginLogFilters, 'from' | 'to'> & { range?: RangeValue 
 
 function LoginLogs() {
   const { t } = useTranslation();
-  const table = useServerTable<LoginLogFilters>({ order: 'desc' });
+  // The login tab's list is the page's own: in the address. The device tab's table is shared
+  // with the device details page and keeps its state in memory.
+  const table = useServerTable<LoginLogFilters>({ order: 'desc', url: { username: 'string', result: 'string', from: 'string', to: 'string' } });
   const { data, isFetching } = useLoginLogs(table.params);
-  const columns: ColumnsType<LoginLogDto> = [
+  const columns: DataColumn<LoginLogDto>[] = [
     {
       title: t('logs:time'),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 180,
+      width: 170,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => parseTime(v),
     },
-    { title: t('logs:user'), dataIndex: 'username', width: 160 },
+    { title: t('logs:user'), dataIndex: 'username', key: 'username', width: 150, phone: true },
     {
       title: t('logs:result'),
       dataIndex: 'result',
+      key: 'result',
       width: 120,
+      phone: true,
       render: (v: string) => <Tag color={RESULT_COLORS[v] ?? 'default'}>{t(`logs:loginResults.${v}`, { defaultValue: v })}</Tag>,
     },
-    { title: t('logs:address'), dataIndex: 'ip', width: 150 },
+    { title: t('logs:address'), dataIndex: 'ip', key: 'ip', width: 140, phone: true },
     {
       title: t('logs:userAgent'),
       dataIndex: 'userAgent',
+      key: 'userAgent',
+      width: 340,
       render: (v: string) => (
-        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 480 }}>
+        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 320 }}>
           {v}
         </Typography.Text>
       ),
@@ -48,7 +54,7 @@ function LoginLogs() {
   ];
   return (
     <>
-      <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))}>
+      <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))} values={rangeValues(table.filters)}>
         <Form.Item name="username">
           <Input placeholder={t('logs:user')} aria-label={t('logs:user')} allowClear style={{ width: 160 }} data-testid="filter-username" />
         </Form.Item>
@@ -66,9 +72,9 @@ function LoginLogs() {
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
-      <Table<LoginLogDto>
+      <DataTable<LoginLogDto>
+        tableId="login-logs"
         columns={columns}
-        scroll={{ x: 900 }}
         data-testid="table-loginlogs"
         {...table.tableProps(data, isFetching)}
       />

@@ -1,15 +1,15 @@
-import { Button, Card, DatePicker, Descriptions, Form, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Card, DatePicker, Descriptions, Form, Input, Select, Tag, Tooltip, Typography } from 'antd';
 import { DownOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditEntityOf } from '@iot/contract/plain';
 import type { OperationLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
 import { useOperationLogs, type OperationLogFilters } from './api';
 import { actionLabel, entityLabel, logRoleLabel, parseSummary, readableSummary } from './summary';
-import { withTimeRange, type RangeValue } from '../../lib/time-range';
+import { rangeValues, withTimeRange, type RangeValue } from '../../lib/time-range';
 
 type FilterValues = Omit<OperationLogFilters, 'from' | 'to'> & { range?: RangeValue };
 
@@ -53,7 +53,10 @@ function RawRecord({ log }: { log: OperationLogDto }) {
 /** §2 /sys/logs: who changed what, when, from where, and whether it was allowed. */
 export default function OperationLogPage() {
   const { t } = useTranslation();
-  const table = useServerTable<OperationLogFilters>({ order: 'desc' });
+  const table = useServerTable<OperationLogFilters>({
+    order: 'desc',
+    url: { username: 'string', action: 'string', entity: 'string', result: 'string', from: 'string', to: 'string' },
+  });
   const { data, isFetching } = useOperationLogs(table.params);
 
   // The actions by object kind, named in the UI language; typing matches the name or the code.
@@ -62,12 +65,12 @@ export default function OperationLogPage() {
     options: AUDIT_ACTIONS.filter((a) => auditEntityOf(a) === entity).map((a) => ({ value: a, label: actionLabel(a) })),
   }));
 
-  const columns: ColumnsType<OperationLogDto> = [
+  const columns: DataColumn<OperationLogDto>[] = [
     {
       title: t('logs:time'),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 165,
+      width: 160,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => parseTime(v),
@@ -75,9 +78,11 @@ export default function OperationLogPage() {
     {
       title: t('logs:user'),
       dataIndex: 'username',
-      width: 130,
+      key: 'username',
+      width: 120,
+      phone: true,
       render: (v: string) => (
-        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 114 }}>
+        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 104 }}>
           {v}
         </Typography.Text>
       ),
@@ -85,7 +90,9 @@ export default function OperationLogPage() {
     {
       title: t('logs:role'),
       dataIndex: 'role',
+      key: 'role',
       width: 170,
+      optional: true,
       // The role's name, on one line; the identification is in the raw record.
       render: (_, log) => {
         const label = logRoleLabel(log);
@@ -99,7 +106,9 @@ export default function OperationLogPage() {
     {
       title: t('logs:action'),
       dataIndex: 'action',
-      width: 180,
+      key: 'action',
+      width: 170,
+      phone: true,
       render: (v: string) => <span data-testid="log-action">{actionLabel(v)}</span>,
     },
     {
@@ -107,6 +116,11 @@ export default function OperationLogPage() {
       // takes the room the others leave.
       title: t('logs:summary'),
       dataIndex: 'summary',
+      key: 'summary',
+      width: 280,
+      phone: true,
+      // Two lines, cut by the paragraph; the whole summary in the tooltip.
+      ellipsis: false,
       render: (_, log) => {
         const { short, full } = readableSummary(log);
         return (
@@ -121,12 +135,13 @@ export default function OperationLogPage() {
         );
       },
     },
-    { title: t('logs:address'), dataIndex: 'ip', width: 130 },
+    { title: t('logs:address'), dataIndex: 'ip', key: 'ip', width: 130, optional: true },
     {
       title: t('logs:result'),
       dataIndex: 'result',
+      key: 'result',
       width: 100,
-      fixed: 'right',
+      phone: true,
       render: (v: string) => (
         <Tag color={v === 'success' ? 'success' : 'error'}>{t(`logs:results.${v}`, { defaultValue: v })}</Tag>
       ),
@@ -135,7 +150,7 @@ export default function OperationLogPage() {
 
   return (
     <Card data-testid="page-logs">
-      <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))}>
+      <FilterBar<FilterValues> onSearch={(v) => table.search(withTimeRange(v))} values={rangeValues(table.filters)}>
         <Form.Item name="username">
           <Input placeholder={t('logs:user')} aria-label={t('logs:user')} allowClear style={{ width: 150 }} data-testid="filter-username" />
         </Form.Item>
@@ -184,9 +199,9 @@ export default function OperationLogPage() {
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
-      <Table<OperationLogDto>
+      <DataTable<OperationLogDto>
+        tableId="operation-logs"
         columns={columns}
-        scroll={{ x: 1200 }}
         data-testid="table-logs"
         expandable={{
           expandedRowRender: (log) => <RawRecord log={log} />,

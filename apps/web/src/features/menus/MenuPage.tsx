@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Card, Form, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { MenuNode } from '@iot/contract';
 import { MenuIcon } from '../../components/MenuIcon';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { AddButton } from '../../components/ListActions';
 import { actionsColumn } from '../../components/RowActions';
 import { useIsMobile } from '../../lib/use-mobile';
@@ -50,7 +51,19 @@ export default function MenuPage() {
   const canDelete = usePermission('menu:delete');
   const { data: menus = [], isFetching } = useMenuTree();
   const { data: options = [] } = useMenuOptions();
-  const [keyword, setKeyword] = useState('');
+  // The search is in the address like every list's (Back and the tags bar bring it back).
+  const [search, setSearch] = useSearchParams();
+  const keyword = search.get('keyword') ?? '';
+  const setKeyword = (value: string) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set('keyword', value);
+        else next.delete('keyword');
+        return next;
+      },
+      { replace: true },
+    );
   const [collapsed, setCollapsed] = useState<number[]>([]);
   /** Where an added menu goes: the top level, or below the row whose "Add child" was clicked. */
   const [parentId, setParentId] = useState(0);
@@ -73,11 +86,11 @@ export default function MenuPage() {
     crud.add();
   };
 
-  const columns: ColumnsType<MenuNode> = [
+  const columns: DataColumn<MenuNode>[] = [
     {
       title: t('menus:name'),
       key: 'name',
-      width: mobile ? 160 : undefined,
+      width: 230,
       render: (_, m) => (
         <Space size={6}>
           {m.icon && <MenuIcon name={m.icon} />}
@@ -85,37 +98,45 @@ export default function MenuPage() {
         </Space>
       ),
     },
-    { title: t('menus:menuUrl'), dataIndex: 'menuUrl', width: 170, ellipsis: true },
-    { title: t('menus:identification'), dataIndex: 'identification', width: 230, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+    { title: t('menus:menuUrl'), dataIndex: 'menuUrl', key: 'menuUrl', width: 170, phone: true },
+    { title: t('menus:identification'), dataIndex: 'identification', key: 'identification', width: 190, phone: true, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
     {
       title: t('menus:jumpType'),
       dataIndex: 'jumpType',
+      key: 'jumpType',
       width: 110,
+      optional: true,
       render: (v: number) => <Tag color={v === 2 ? 'purple' : 'blue'}>{t(`menus:jumpTypes.${v === 2 ? 2 : 1}`)}</Tag>,
     },
     {
       title: t('menus:menuType'),
       dataIndex: 'menuType',
+      key: 'menuType',
       width: 110,
+      optional: true,
       render: (v: number) => t(`menus:menuTypes.${v === 1 ? 1 : 0}`),
     },
     {
       title: t('menus:sort'),
       dataIndex: 'sort',
+      key: 'sort',
       width: 80,
+      optional: true,
       sorter: (a, b) => a.sort - b.sort,
     },
     {
       title: t('menus:isShow'),
       dataIndex: 'isShow',
+      key: 'isShow',
       width: 90,
+      phone: true,
       render: (v: number) =>
         v === 0 ? <Tag>{t('menus:hidden')}</Tag> : <Tag color="success">{t('menus:shown')}</Tag>,
     },
   ];
   if (canAdd || canEdit || canDelete) {
-    columns.push(
-      actionsColumn<MenuNode>({
+    columns.push({
+      ...actionsColumn<MenuNode>({
         title: t('crud:actions'),
         compact: mobile,
         width: 230,
@@ -144,27 +165,30 @@ export default function MenuPage() {
             : []),
         ],
       }),
-    );
+      key: 'actions',
+      width: mobile ? 56 : 230,
+    });
   }
 
   return (
     <Card data-testid="page-menu">
       <FilterBar<{ keyword?: string }>
         onSearch={(v) => setKeyword(v.keyword ?? '')}
+        values={{ keyword: keyword || undefined }}
         extra={canAdd && <AddButton onClick={() => addBelow(0)} />}
       >
         <Form.Item name="keyword">
           <Input placeholder={t('menus:keyword')} aria-label={t('menus:keyword')} allowClear data-testid="filter-keyword" style={{ width: 260 }} />
         </Form.Item>
       </FilterBar>
-      <Table<MenuNode>
+      <DataTable<MenuNode>
+        tableId="menus"
         rowKey="id"
         size="middle"
         columns={columns}
         dataSource={rows}
         loading={isFetching}
         pagination={false}
-        scroll={{ x: 1100 }}
         data-testid="table-menu"
         expandable={{
           expandedRowKeys: expanded,

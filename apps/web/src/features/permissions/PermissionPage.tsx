@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { Card, Form, Input, Space, Table, Tag, TreeSelect, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Card, Form, Input, Space, Tag, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PermissionDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { isConsoleCode, permissionLabel } from '../../lib/acl-labels';
 import { parseTime } from '../../lib/format';
@@ -32,7 +32,11 @@ export default function PermissionPage() {
   const canAdd = usePermission('permission:add');
   const canEdit = usePermission('permission:edit');
   const canDelete = usePermission('permission:delete');
-  const table = useServerTable<PermissionFilters, PermissionSort>({ sort: 'id', order: 'asc' });
+  const table = useServerTable<PermissionFilters, PermissionSort>({
+    sort: 'id',
+    order: 'asc',
+    url: { name: 'string', identification: 'string', menuId: 'number' },
+  });
   const { data, isFetching } = usePermissionList(table.params);
   const { data: menuOptions = [] } = usePermissionMenuOptions();
   const menuTree = useMemo(() => menuTreeData(menuOptions, lang), [menuOptions, lang]);
@@ -47,14 +51,16 @@ export default function PermissionPage() {
     reloadsMenus: true,
   });
 
-  const columns: ColumnsType<PermissionDto> = [
-    { title: 'ID', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: table.sortOrderOf('id') },
+  const columns: DataColumn<PermissionDto>[] = [
+    { title: 'ID', dataIndex: 'id', key: 'id', width: 70, sorter: true, sortOrder: table.sortOrderOf('id') },
     {
       title: t('permissions:name'),
       dataIndex: 'name',
       key: 'name',
       sorter: true,
       sortOrder: table.sortOrderOf('name'),
+      width: 200,
+      phone: true,
       render: (_, p) => permissionLabel(p.identification, p.name),
     },
     {
@@ -63,6 +69,8 @@ export default function PermissionPage() {
       key: 'identification',
       sorter: true,
       sortOrder: table.sortOrderOf('identification'),
+      width: 220,
+      phone: true,
       render: (v: string) => (
         <Space size={4}>
           <Typography.Text code>{v}</Typography.Text>
@@ -70,12 +78,13 @@ export default function PermissionPage() {
         </Space>
       ),
     },
-    { title: t('permissions:menu'), dataIndex: 'menuId', render: (_, p) => names.get(p.menuId) ?? p.menuName },
+    { title: t('permissions:menu'), dataIndex: 'menuId', key: 'menuId', width: 160, phone: true, render: (_, p) => names.get(p.menuId) ?? p.menuName },
     {
       title: t('crud:createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 180,
+      width: 160,
+      optional: true,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => parseTime(v),
@@ -86,7 +95,7 @@ export default function PermissionPage() {
       title: t('crud:actions'),
       key: 'actions',
       width: 150,
-      fixed: 'right',
+      fixed: 'end',
       render: (_, p) => (
         <Space size={0}>
           {canEdit && (
@@ -110,6 +119,7 @@ export default function PermissionPage() {
     <Card data-testid="page-permission">
       <FilterBar<PermissionFilters>
         onSearch={table.search}
+        values={table.filters}
         extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
@@ -130,9 +140,9 @@ export default function PermissionPage() {
           />
         </Form.Item>
       </FilterBar>
-      <Table<PermissionDto>
+      <DataTable<PermissionDto>
+        tableId="permissions"
         columns={columns}
-        scroll={{ x: 960 }}
         data-testid="table-permission"
         {...table.tableProps(data, isFetching)}
       />

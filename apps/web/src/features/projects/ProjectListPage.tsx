@@ -1,6 +1,5 @@
-import { useState } from 'react';
-import { Button, Card, Input, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table/interface';
+import { useEffect, useState } from 'react';
+import { Button, Card, Input, Space, Tag, Typography } from 'antd';
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +9,7 @@ import { parseTime } from '../../lib/format';
 import { useRepeatSearch } from '../../lib/use-repeat-search';
 import { useServerTable } from '../../lib/use-server-table';
 import { AddButton, RowLink } from '../../components/ListActions';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { useProjectList, type ProjectListParams, type ProjectSort } from './api';
 import { useDeleteProjectFlow } from './DeleteProject';
 import { ProjectFormModal } from './ProjectFormModal';
@@ -26,26 +26,33 @@ export default function ProjectListPage() {
   // Hidden routes exist only for holders of their menu's code (project:detail → /project/details).
   const canDetails = usePermission('project:detail');
 
-  const [search, setSearch] = useState('');
-  const repeat = useRepeatSearch('');
-  const table = useServerTable<Pick<ProjectListParams, 'name'>, ProjectSort>({ sort: 'createdAt', order: 'desc' });
+  const table = useServerTable<Pick<ProjectListParams, 'name'>, ProjectSort>({ sort: 'createdAt', order: 'desc', url: { name: 'string' } });
+  // The search box holds what is typed; it shows the applied search again when the address changes.
+  const [search, setSearch] = useState(table.filters.name ?? '');
+  useEffect(() => setSearch(table.filters.name ?? ''), [table.filters.name]);
+  const repeat = useRepeatSearch(table.filters.name ?? '');
   const [editing, setEditing] = useState<{ open: boolean; project: ProjectDto | null }>({ open: false, project: null });
   const list = useProjectList(table.params);
   const deletion = useDeleteProjectFlow();
 
   const sortable = (key: ProjectSort) => table.sortable(key, true);
 
-  const columns: ColumnsType<ProjectDto> = [
+  const columns: DataColumn<ProjectDto>[] = [
     {
       title: t('projects:fields.name'),
       dataIndex: 'name',
       ...sortable('name'),
+      key: 'name',
+      width: 200,
       render: (v: string, p) => (canDetails ? <Link to={`/project/details?id=${p.id}`}>{v}</Link> : v),
     },
-    { title: t('projects:fields.owner'), dataIndex: 'ownerName', width: 140 },
+    { title: t('projects:fields.owner'), dataIndex: 'ownerName', key: 'ownerName', width: 130, phone: true },
     {
       title: t('projects:fields.address'),
       dataIndex: 'address',
+      key: 'address',
+      width: 240,
+      optional: true,
       render: (v: string) =>
         v ? (
           <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 240 }}>
@@ -58,7 +65,9 @@ export default function ProjectListPage() {
     {
       title: t('projects:columns.deviceCount'),
       dataIndex: 'deviceCount',
+      key: 'deviceCount',
       width: 110,
+      phone: true,
       align: 'right',
       render: (n: number, p) => (canDevices ? <Link to={`/device/list?projectId=${p.id}`}>{n}</Link> : n),
     },
@@ -66,6 +75,7 @@ export default function ProjectListPage() {
       title: t('projects:columns.features'),
       key: 'features',
       width: 180,
+      optional: true,
       render: (_, p) => (
         <Space size={4} wrap>
           <Tag color={p.weather ? 'blue' : 'default'}>{t(p.weather ? 'projects:tags.weatherOn' : 'projects:tags.weatherOff')}</Tag>
@@ -77,7 +87,8 @@ export default function ProjectListPage() {
       title: t('projects:columns.createdAt'),
       dataIndex: 'createdAt',
       ...sortable('createdAt'),
-      width: 170,
+      key: 'createdAt',
+      width: 160,
       render: (v: string) => parseTime(v) ?? '',
     },
     {
@@ -146,10 +157,10 @@ export default function ProjectListPage() {
         )}
         {canAdd && <AddButton onClick={() => setEditing({ open: true, project: null })}>{t('projects:add')}</AddButton>}
       </div>
-      <Table<ProjectDto>
+      <DataTable<ProjectDto>
+        tableId="projects"
         data-testid="table-projects"
         columns={columns}
-        scroll={{ x: 'max-content' }}
         {...table.tableProps(list.data, list.isFetching)}
       />
       <ProjectFormModal open={editing.open} project={editing.project} onClose={() => setEditing({ open: false, project: null })} />

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Card, Form, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { RoleDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
 import { parseTime } from '../../lib/format';
@@ -22,7 +22,7 @@ export default function RolePage() {
   const canAdd = usePermission('role:add');
   const canEdit = usePermission('role:edit');
   const canDelete = usePermission('role:delete');
-  const table = useServerTable<RoleFilters, RoleSort>({ sort: 'id', order: 'asc' });
+  const table = useServerTable<RoleFilters, RoleSort>({ sort: 'id', order: 'asc', url: { name: 'string' } });
   const { data, isFetching } = useRoleList(table.params);
   const [permissionsOf, setPermissionsOf] = useState<RoleDto | null>(null);
 
@@ -34,14 +34,16 @@ export default function RolePage() {
     queryKey: roleKeys.all,
   });
 
-  const columns: ColumnsType<RoleDto> = [
-    { title: 'ID', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: table.sortOrderOf('id') },
+  const columns: DataColumn<RoleDto>[] = [
+    { title: 'ID', dataIndex: 'id', key: 'id', width: 70, sorter: true, sortOrder: table.sortOrderOf('id') },
     {
       title: t('roles:name'),
       dataIndex: 'name',
       key: 'name',
       sorter: true,
       sortOrder: table.sortOrderOf('name'),
+      width: 200,
+      phone: true,
       render: (_, r) => (
         <Space size={6}>
           <span>{roleLabel(r.identification, r.name)}</span>
@@ -52,14 +54,17 @@ export default function RolePage() {
     {
       title: t('roles:identification'),
       dataIndex: 'identification',
+      key: 'identification',
+      width: 180,
+      phone: true,
       render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
     },
-    { title: t('roles:userCount'), dataIndex: 'userCount', width: 110, align: 'right' },
+    { title: t('roles:userCount'), dataIndex: 'userCount', key: 'userCount', width: 100, align: 'right', phone: true },
     {
       title: t('crud:createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 180,
+      width: 160,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => parseTime(v),
@@ -68,7 +73,7 @@ export default function RolePage() {
       title: t('crud:actions'),
       key: 'actions',
       width: 220,
-      fixed: 'right',
+      fixed: 'end',
       render: (_, r) => (
         <Space size={0}>
           {canEdit && r.editable && (
@@ -98,15 +103,16 @@ export default function RolePage() {
     <Card data-testid="page-role">
       <FilterBar<RoleFilters>
         onSearch={table.search}
+        values={table.filters}
         extra={canAdd && <AddButton onClick={crud.add} />}
       >
         <Form.Item name="name">
           <Input placeholder={t('roles:name')} aria-label={t('roles:name')} allowClear data-testid="filter-name" style={{ width: 200 }} />
         </Form.Item>
       </FilterBar>
-      <Table<RoleDto>
+      <DataTable<RoleDto>
+        tableId="roles"
         columns={columns}
-        scroll={{ x: 900 }}
         data-testid="table-role"
         {...table.tableProps(data, isFetching)}
       />

@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Card, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Card, Drawer, Form, Input, Select, Space, Tag } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
 import { useSession } from '../../lib/session';
 import { EmailManager } from '../../components/EmailManager';
 import { FilterBar } from '../../components/FilterBar';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { AddButton, ConfirmLink, DeleteLink, RowLink } from '../../components/ListActions';
 import { roleLabel } from '../../lib/acl-labels';
 import { feedbackMessage } from '../../lib/feedback';
@@ -49,7 +49,11 @@ export function UserListPage({ kind }: { kind: UserKind }) {
   const canEdit = can('edit');
   const canDelete = can('delete');
   const canList = can('list');
-  const table = useServerTable<UserFilters, UserSort>({ sort: 'createdAt', order: 'desc' });
+  const table = useServerTable<UserFilters, UserSort>({
+    sort: 'createdAt',
+    order: 'desc',
+    url: { username: 'string', roleId: 'number', enabled: 'string' },
+  });
   const { data, isFetching } = useUserList(kind, table.params);
   const { data: roles = [] } = useRoleOptions(ROLE_OPTION_CODES.some((c) => held.has(c)));
   const [editing, setEditing] = useState<Editing>(null);
@@ -89,37 +93,56 @@ export function UserListPage({ kind }: { kind: UserKind }) {
     }
   };
 
-  const columns: ColumnsType<UserDto> = [
+  const columns: DataColumn<UserDto>[] = [
     {
       title: t('users:username'),
       dataIndex: 'username',
       key: 'username',
       sorter: true,
       sortOrder: table.sortOrderOf('username'),
-      fixed: 'left',
       width: 150,
     },
     {
       title: t('users:type'),
       dataIndex: 'type',
-      width: 120,
+      key: 'type',
+      width: 100,
+      phone: true,
       render: (v: number) => <Tag color={v === 0 ? 'geekblue' : 'cyan'}>{t(`users:types.${v === 0 ? 0 : 1}`)}</Tag>,
     },
-    { title: t('users:role'), dataIndex: 'roleName', width: 160, render: (_, u) => roleLabel(u.roleIdentification, u.roleName) },
-    { title: t('users:parent'), dataIndex: 'parentName', width: 130, render: (v: string | null) => v ?? EMPTY },
-    { title: t('users:corporateName'), dataIndex: 'corporateName', width: 160, ellipsis: true, render: (v: string) => v || EMPTY },
-    { title: t('users:contactNumber'), dataIndex: 'contactNumber', width: 140, render: (v: string) => v || EMPTY },
+    {
+      title: t('users:role'),
+      dataIndex: 'roleName',
+      key: 'roleName',
+      width: 150,
+      phone: true,
+      render: (_, u) => roleLabel(u.roleIdentification, u.roleName),
+    },
+    { title: t('users:parent'), dataIndex: 'parentName', key: 'parentName', width: 130, optional: true, render: (v: string | null) => v ?? EMPTY },
+    {
+      title: t('users:corporateName'),
+      dataIndex: 'corporateName',
+      key: 'corporateName',
+      width: 160,
+      optional: true,
+      render: (v: string) => v || EMPTY,
+    },
+    { title: t('users:contactNumber'), dataIndex: 'contactNumber', key: 'contactNumber', width: 140, optional: true, render: (v: string) => v || EMPTY },
     {
       title: t('users:dashboardStyle'),
       dataIndex: 'dashboardStyle',
+      key: 'dashboardStyle',
       width: 110,
+      optional: true,
       render: (v: string) => t(`users:dashboardStyles.${v}`, { defaultValue: v }),
     },
-    { title: t('users:language'), dataIndex: 'language', width: 100, render: (v: string) => t(`users:languages.${v}`, { defaultValue: v }) },
+    { title: t('users:language'), dataIndex: 'language', key: 'language', width: 100, optional: true, render: (v: string) => t(`users:languages.${v}`, { defaultValue: v }) },
     {
       title: t('users:state'),
       key: 'state',
-      width: 150,
+      width: 130,
+      phone: true,
+      ellipsis: false,
       render: (_, u) => (
         <Space size={4} wrap>
           {u.enabled ? <Tag color="success">{t('users:enabledTag')}</Tag> : <Tag color="default">{t('users:disabledTag')}</Tag>}
@@ -131,7 +154,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
       title: t('crud:createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
-      width: 170,
+      width: 160,
       sorter: true,
       sortOrder: table.sortOrderOf('createdAt'),
       render: (v: string) => parseTime(v),
@@ -141,8 +164,8 @@ export function UserListPage({ kind }: { kind: UserKind }) {
     columns.push({
       title: t('crud:actions'),
       key: 'actions',
-      width: 300,
-      fixed: 'right',
+      width: 280,
+      fixed: 'end',
       render: (_, u) => {
         const self = u.id === me.id;
         return (
@@ -186,6 +209,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
     <Card data-testid={`page-${kind}`}>
       <FilterBar<UserFilters>
         onSearch={table.search}
+        values={table.filters}
         extra={canAdd && <AddButton onClick={() => setEditing({ mode: 'add' })} />}
       >
         <Form.Item name="username">
@@ -217,9 +241,9 @@ export function UserListPage({ kind }: { kind: UserKind }) {
           />
         </Form.Item>
       </FilterBar>
-      <Table<UserDto>
+      <DataTable<UserDto>
+        tableId={`users-${kind}`}
         columns={columns}
-        scroll={{ x: 1700 }}
         data-testid={`table-${kind === 'admin' ? 'adminuser' : kind}`}
         {...table.tableProps(data, isFetching)}
       />
