@@ -79,19 +79,22 @@ beforeAll(async () => {
 describe('AlarmInfoPage, signed in as the administrator', () => {
   beforeAll(() => signIn(ADMIN.username, ADMIN.password));
 
-  it("shows each alarm's level, device, text, state and that it is still active; project and value on demand", async () => {
+  it("shows each alarm's level, device, text, state and processing; project, value and end on demand", async () => {
     localStorage.clear();
     renderScreen(<AlarmInfoPage />);
     await showMine();
-    for (const title of ['Level', 'Device', 'Alarm', 'Warning date', 'Ended at', 'State']) {
+    for (const title of ['Level', 'Device', 'Alarm', 'Warning date', 'State', 'Processed']) {
       expect(header(title), title).toBeTruthy();
     }
     expect(header('Project')).toBeUndefined();
+    expect(header('Ended at')).toBeUndefined();
     // The less used columns are in the column chooser.
     fireEvent.click(screen.getByTestId('column-chooser'));
     fireEvent.click(await screen.findByTestId('column-toggle-projectName'));
     fireEvent.click(await screen.findByTestId('column-toggle-value'));
+    fireEvent.click(await screen.findByTestId('column-toggle-endedAt'));
     await waitFor(() => expect(header('Value')).toBeTruthy());
+    await waitFor(() => expect(header('Ended at')).toBeTruthy());
     const hot = rows().find((cells) => cells.some((c) => c.includes('Hot rack')))!;
     expect(hot).toEqual(expect.arrayContaining(['3 · Major', `Hot rack${prefix}HOT`, project.name, '61.5', 'Active', 'Untreated']));
     expect(hot.some((c) => c.startsWith('Too hot'))).toBe(true);
