@@ -184,7 +184,7 @@ function AlarmList({
     {
       title: t('alarms:columns.alarm'),
       key: 'alarm',
-      width: 190,
+      width: 180,
       phone: true,
       render: (_, a) => (
         <span data-testid="alarm-text">

@@ -100,7 +100,7 @@ export function UserListPage({ kind }: { kind: UserKind }) {
       key: 'username',
       sorter: true,
       sortOrder: table.sortOrderOf('username'),
-      width: 150,
+      width: 140,
     },
     {
       title: t('users:type'),
