@@ -119,8 +119,8 @@ test.describe('device types', () => {
 
     // ------------------------------------------------------------ alarm rules
     await page.getByTestId('link-back').click();
-    // Columns: code, name, remarks, record track, built-in, parameters, alarm rules, …
-    await expect(row.locator('td').nth(5)).toHaveText('5');
+    // Default columns: code, name, built-in, parameters, alarm rules, actions.
+    await expect(row.locator('td').nth(3)).toHaveText('5');
     await row.getByText('Alarms').click();
     await expect(page).toHaveURL(new RegExp(`/device/setalarm\\?id=${typeId}$`));
 
@@ -191,7 +191,7 @@ test.describe('device types', () => {
 
     // ------------------------------------------------------------ delete with confirmation
     await page.getByTestId('link-back').click();
-    await expect(row.locator('td').nth(6)).toHaveText('3');
+    await expect(row.locator('td').nth(4)).toHaveText('3');
     await row.getByText('Delete').click();
     await page.getByTestId('confirm-ok').filter({ visible: true }).click();
     await expect(page.getByText('Device type "48V pack" deleted')).toBeVisible();

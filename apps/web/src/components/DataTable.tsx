@@ -49,7 +49,8 @@ function cellValue<T>(c: DataColumn<T>, row: T, index: number): ReactNode {
  * The console's list table. On a desktop it shows the columns the user chose (the column chooser,
  * remembered per user), the first one pinned, long texts cut with an ellipsis and the whole title
  * or text on hover, and is exactly as wide as those columns: the defaults of every list fit a
- * 1,280 px screen. On a phone each row is one cell with the row's key fields under its name, and
+ * 1,280 px screen (at most ~970 px beside the sidebar, leaving room for a desktop browser's
+ * scrollbar). On a phone each row is one cell with the row's key fields under its name, and
  * the actions.
  */
 export function DataTable<T extends object>({ tableId, columns, toolbar, restoreScroll = true, ...table }: Props<T>) {

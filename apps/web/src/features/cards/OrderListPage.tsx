@@ -87,10 +87,10 @@ export default function OrderListPage() {
   const columns: DataColumn<OrderDto>[] = [
     { title: t('cards:orders.orderNo'), dataIndex: 'orderNo', key: 'orderNo', width: 190, render: (v: string, o) => <RowLink testId={`order-open-${o.id}`} onClick={() => setDetails(o.id)}>{v}</RowLink> },
     { title: t('cards:orders.kind'), dataIndex: 'kind', key: 'kind', width: 160, phone: true, render: (k: string, o) => `${t(`cards:orders.kinds.${k}`)} · ${o.kind === 'renewal' ? t('cards:orders.monthsN', { count: o.months }) : `${o.topupMb} MB`}` },
-    { title: t('cards:orders.cards'), key: 'cards', width: 200, optional: true, render: (_, o) => `${o.iccids.join(', ')}${o.cardCount > o.iccids.length ? ` +${o.cardCount - o.iccids.length}` : ''}` },
+    { title: t('cards:orders.cards'), key: 'cards', width: 170, phone: true, render: (_, o) => `${o.iccids.join(', ')}${o.cardCount > o.iccids.length ? ` +${o.cardCount - o.iccids.length}` : ''}` },
     { title: t('cards:orders.amount'), dataIndex: 'amountCents', ...table.sortable('amountCents', true), key: 'amountCents', width: 110, phone: true, render: (c: number) => yuan(c) },
     { title: t('cards:orders.status'), dataIndex: 'status', key: 'status', width: 100, phone: true, render: (s: OrderStatus) => <Tag color={COLORS[s]} data-testid="order-status">{t(`cards:orders.statuses.${s}`)}</Tag> },
-    { title: t('cards:orders.createdAt'), dataIndex: 'createdAt', ...table.sortable('createdAt', true), key: 'createdAt', width: 160, render: (v: string) => parseTime(v) },
+    { title: t('cards:orders.createdAt'), dataIndex: 'createdAt', ...table.sortable('createdAt', true), key: 'createdAt', width: 160, optional: true, render: (v: string) => parseTime(v) },
     { title: t('cards:orders.paidAt'), dataIndex: 'paidAt', ...table.sortable('paidAt', true), key: 'paidAt', width: 160, optional: true, render: (v: string | null) => (v ? parseTime(v) : t('common:empty')) },
     {
       title: t('crud:actions'),

@@ -25,7 +25,11 @@ const rows = () =>
   Array.from(screen.getByTestId('table-devices').querySelectorAll<HTMLTableRowElement>('tr.ant-table-row')).map((tr) =>
     Array.from(tr.cells).map((c) => c.textContent ?? ''),
   );
-const names = () => rows().map((cells) => cells.find((c) => c.includes('rack')) ?? '');
+/** Each row's device name (the name cell also shows the project under it). */
+const names = () =>
+  Array.from(screen.getByTestId('table-devices').querySelectorAll('tr.ant-table-row')).map(
+    (tr) => tr.querySelector('strong')?.textContent ?? '',
+  );
 const listRequests = () => sent.filter((u) => u.startsWith('/api/v1/device/list?'));
 
 /** The list's address as the router holds it (what Back, a tab or a copied link reopen). */
@@ -65,33 +69,34 @@ describe('DeviceTable, signed in as the administrator', () => {
   // The column chooser remembers choices in localStorage: each test starts from the defaults.
   beforeEach(() => localStorage.clear());
 
-  it("shows each device's name, SN, state, warning level and last seen by default", async () => {
+  it("shows each device's name with its project, SN, state, warning level and last seen by default", async () => {
     openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     const table = screen.getByTestId('table-devices');
     for (const title of ['Device name', 'Device code (SN)', 'Status', 'Warning level', 'Last seen']) {
       expect(within(table).getAllByText(title).length, title).toBeGreaterThan(0);
     }
-    for (const title of ['Type', 'Project', 'Module (IMEI)', 'Created']) {
+    for (const title of ['Type', 'Module (IMEI)', 'Created']) {
       expect(within(table).queryAllByText(title), title).toHaveLength(0);
     }
     // Newest first (the server's default order): Charlie was added last.
     expect(names()).toEqual(['Charlie rack', 'Bravo rack', 'Alpha rack']);
     const alpha = rows()[2]!;
-    expect(alpha).toEqual(expect.arrayContaining([`CTA${run}`, 'Offline', 'None']));
+    expect(alpha).toEqual(expect.arrayContaining([`Alpha rack${project.name}`, `CTA${run}`, 'Offline', 'None']));
     const charlie = rows()[0]!;
     expect(charlie).toContain('Disabled');
     expect(screen.getByText('3 in total')).toBeTruthy();
   });
 
-  it('shows the project, IMEI and creation time once turned on in the column chooser, and hides them again', async () => {
+  it('shows the type, IMEI and creation time once turned on in the column chooser, and hides them again', async () => {
     openList(project);
     await waitFor(() => expect(rows()).toHaveLength(3));
     fireEvent.click(screen.getByTestId('column-chooser'));
-    for (const key of ['projectName', 'imei', 'createdAt']) fireEvent.click(await screen.findByTestId(`column-toggle-${key}`));
+    for (const key of ['typeName', 'imei', 'createdAt']) fireEvent.click(await screen.findByTestId(`column-toggle-${key}`));
     const table = screen.getByTestId('table-devices');
     await waitFor(() => expect(within(table).getAllByText('Module (IMEI)').length).toBeGreaterThan(0));
-    expect(rows()[2]).toEqual(expect.arrayContaining([project.name, '861234567890123']));
+    expect(rows()[2]).toEqual(expect.arrayContaining(['861234567890123']));
+    expect(within(table).getAllByText('Type').length).toBeGreaterThan(0);
     expect(within(table).getAllByText('Created').length).toBeGreaterThan(0);
     fireEvent.click(screen.getByTestId('column-chooser-reset'));
     await waitFor(() => expect(within(table).queryAllByText('Module (IMEI)')).toHaveLength(0));

@@ -41,8 +41,9 @@ function timeCell(value: string | null, t: TFunction, ago: boolean) {
 /**
  * Data columns of device tables (the list and the sub-device rows). Sortable ones carry their
  * API sort key as `key`; `sort` gives a sortable column's props (its arrow: use-server-table).
- * By default the columns an operator scans a fleet by (name, SN, state, warning level, last
- * seen) fit a 1,280 px screen with the row actions; the rest are in the column chooser.
+ * By default the columns an operator scans a fleet by (name with its project, SN, state, warning
+ * level, last seen) fit a 1,280 px screen with the row actions, with room for a desktop
+ * browser's scrollbar; the rest are in the column chooser.
  */
 export function deviceColumns(
   t: TFunction,
@@ -56,7 +57,7 @@ export function deviceColumns(
       dataIndex: 'name',
       ...sortable('name'),
       key: 'name',
-      width: 170,
+      width: 160,
       ellipsis: { showTitle: false },
       render: (name: string, d) => (
         <span>
@@ -74,10 +75,16 @@ export function deviceColumns(
               <Tag style={{ marginLeft: 6 }}>{d.subCount}</Tag>
             </Tooltip>
           )}
+          {/* The project under the name: where a device belongs, without a column of its own. */}
+          {options.project !== false && d.projectName && (
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} ellipsis={{ tooltip: d.projectName }}>
+              {d.projectName}
+            </Typography.Text>
+          )}
         </span>
       ),
     },
-    { title: t('devices:fields.sn'), dataIndex: 'sn', ...sortable('sn'), key: 'sn', width: 160, phone: true },
+    { title: t('devices:fields.sn'), dataIndex: 'sn', ...sortable('sn'), key: 'sn', width: 150, phone: true },
     {
       title: t('devices:fields.typeId'),
       dataIndex: 'typeName',
@@ -85,14 +92,6 @@ export function deviceColumns(
       width: 140,
       optional: true,
       render: (_: string, d) => localized(d, 'typeName', currentLanguage()),
-    },
-    options.project !== false && {
-      title: t('devices:fields.projectId'),
-      dataIndex: 'projectName',
-      key: 'projectName',
-      width: 150,
-      optional: true,
-      render: (v: string | null) => empty(v, t),
     },
     {
       title: t('devices:columns.online'),

@@ -76,30 +76,23 @@ export default function OperationLogPage() {
       render: (v: string) => parseTime(v),
     },
     {
+      // Who: the user, and under it the role they acted in (its identification is in the raw record).
       title: t('logs:user'),
       dataIndex: 'username',
       key: 'username',
-      width: 120,
+      width: 160,
       phone: true,
-      render: (v: string) => (
-        <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 104 }}>
-          {v}
-        </Typography.Text>
-      ),
-    },
-    {
-      title: t('logs:role'),
-      dataIndex: 'role',
-      key: 'role',
-      width: 170,
-      optional: true,
-      // The role's name, on one line; the identification is in the raw record.
-      render: (_, log) => {
-        const label = logRoleLabel(log);
+      render: (v: string, log) => {
+        const role = logRoleLabel(log);
         return (
-          <Typography.Text ellipsis={{ tooltip: label }} style={{ maxWidth: 154 }}>
-            {label}
-          </Typography.Text>
+          <span>
+            <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 144, display: 'block' }}>
+              {v}
+            </Typography.Text>
+            <Typography.Text type="secondary" ellipsis={{ tooltip: role }} style={{ maxWidth: 144, display: 'block', fontSize: 12 }} data-testid="log-role">
+              {role}
+            </Typography.Text>
+          </span>
         );
       },
     },
@@ -117,7 +110,7 @@ export default function OperationLogPage() {
       title: t('logs:summary'),
       dataIndex: 'summary',
       key: 'summary',
-      width: 280,
+      width: 260,
       phone: true,
       // Two lines, cut by the paragraph; the whole summary in the tooltip.
       ellipsis: false,

@@ -96,8 +96,9 @@ export default function ProjectListPage() {
       key: 'actions',
       fixed: 'end',
       width: 320,
+      // Buttons wrap to a second line rather than widen the table (longer words in Spanish).
       render: (_, p) => (
-        <Space size={0} wrap={false}>
+        <Space size={0} wrap>
           {canDetails && (
             <RowLink testId={`row-details-${p.id}`} onClick={() => navigate(`/project/details?id=${p.id}`)}>
               {t('projects:actions.details')}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Drawer, Form, Input, Select, Space, Tag } from 'antd';
+import { Card, Drawer, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PermissionCode, UserDto, UserKind } from '@iot/contract';
@@ -100,7 +100,20 @@ export function UserListPage({ kind }: { kind: UserKind }) {
       key: 'username',
       sorter: true,
       sortOrder: table.sortOrderOf('username'),
-      width: 150,
+      width: 140,
+      // The parent under the name: who a user belongs to, without a column of its own.
+      render: (v: string, u) => (
+        <span>
+          <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 124, display: 'block' }}>
+            {v}
+          </Typography.Text>
+          {u.parentName && (
+            <Typography.Text type="secondary" ellipsis={{ tooltip: u.parentName }} style={{ maxWidth: 124, display: 'block', fontSize: 12 }}>
+              {t('users:parent')}: {u.parentName}
+            </Typography.Text>
+          )}
+        </span>
+      ),
     },
     {
       title: t('users:type'),
@@ -118,7 +131,6 @@ export function UserListPage({ kind }: { kind: UserKind }) {
       phone: true,
       render: (_, u) => roleLabel(u.roleIdentification, u.roleName),
     },
-    { title: t('users:parent'), dataIndex: 'parentName', key: 'parentName', width: 130, optional: true, render: (v: string | null) => v ?? EMPTY },
     {
       title: t('users:corporateName'),
       dataIndex: 'corporateName',
