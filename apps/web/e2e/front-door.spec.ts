@@ -118,7 +118,10 @@ test.describe('sidebar and breadcrumbs', () => {
     await page.goto('/device/type');
     await expect(page.getByTestId('table-devicetypes')).toBeVisible();
     const bmu = page.getByTestId('type-row-BMU');
-    // The built-in type's remark is in the UI language.
+    // The built-in type's remark (an optional column) is in the UI language.
+    await page.getByTestId('column-chooser').click();
+    await page.getByTestId('column-toggle-remarks').click();
+    await page.keyboard.press('Escape');
     await expect(bmu).toContainText('系统内置类型');
     await bmu.getByTestId(/^btn-params-/).click();
     await expect(page).toHaveURL(/\/device\/setparam\?id=\d+$/);
