@@ -53,7 +53,8 @@ async function upgradable() {
 const rowsOf = async <R>(db: Database['db'], query: ReturnType<typeof sql>) =>
   ((await db.execute(query)) as unknown as { rows: R[] }).rows;
 
-describe('upgrading a database that holds data', () => {
+// Each test migrates a database twice (PGlite: ~10 s on a quiet machine, several times that under load).
+describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   const done: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const d of done) await d();
