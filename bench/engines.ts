@@ -21,7 +21,7 @@ export async function onEachEngine(
     await admin.query(`create database ${name}`);
     const url = new URL(base);
     url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString() });
+    const database = await openDatabase({ databaseUrl: url.toString(), statementTimeoutMs: 0 });
     try {
       await run('postgres', database);
     } finally {
@@ -60,7 +60,9 @@ export async function withBenchDatabase(
   if (!reuse) await admin.query(`create database ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  // No statement limit: seeding a million devices is one statement of minutes (the console's
+  // connections stop a statement at 30 s, DATABASE_STATEMENT_TIMEOUT).
+  const database = await openDatabase({ databaseUrl: url.toString(), statementTimeoutMs: 0 });
   try {
     await run(database, { name, reused: reuse !== undefined, admin });
   } finally {

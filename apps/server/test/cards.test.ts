@@ -113,6 +113,37 @@ describe('SIM cards and card orders', () => {
     expect((await card('alice', id)).deviceId).toBeNull();
   });
 
+  it('keeps the link whatever writes the tables: bulk device inserts, deletes, a card’s new ICCID; "linked" filters on it', async () => {
+    const db = t.database.db;
+    const ids = (r: { items: { id: number }[] }) => r.items.map((c) => c.id);
+    const c1 = await addCard('alice', { iccid: ICCID(960), msisdn: '1440000009601' });
+    const c2 = await addCard('alice', { iccid: ICCID(961) });
+    expect((await card('alice', c1)).deviceId).toBeNull();
+    // One statement inserting many devices (as an import or a script does) links both cards.
+    const [owner] = rowsOf<{ path: string }>(await db.execute(sql`select path from users where username = 'alice'`));
+    const inserted = rowsOf<{ id: number; sn: string }>(await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path, sim_number)
+      values ('LINK-1', 'Link 1', ${typeId}, ${owner!.path}, '1440000009601'), ('LINK-2', 'Link 2', ${typeId}, ${owner!.path}, ${ICCID(961)})
+      returning id, sn`));
+    const idOf = (sn: string) => inserted.find((d) => d.sn === sn)!.id;
+    expect(await card('alice', c1)).toMatchObject({ deviceId: idOf('LINK-1'), deviceSn: 'LINK-1' });
+    expect(await card('alice', c2)).toMatchObject({ deviceId: idOf('LINK-2') });
+    for (const who of ['admin', 'alice']) {
+      expect(ids(await ok(who, 'GET', '/card/getSimList?linked=true&limit=100')), who).toEqual(expect.arrayContaining([c1, c2]));
+      expect(ids(await ok(who, 'GET', '/card/getSimList?linked=false&sort=expiresAt&order=asc&limit=100')), who).not.toContain(c1);
+    }
+    // The console carries a card's new ICCID to its device; a script that changes only the card
+    // leaves the device behind. Deleting a device unlinks its card.
+    await ok('alice', 'POST', '/card/editCard', { id: c2, iccid: ICCID(962) });
+    expect(await card('alice', c2)).toMatchObject({ deviceId: idOf('LINK-2') });
+    expect((await ok('alice', 'GET', `/device/basic?id=${idOf('LINK-2')}`)).simNumber).toBe(ICCID(962));
+    await db.execute(sql`update sim_cards set iccid = ${ICCID(963)} where id = ${c2}`);
+    expect((await card('alice', c2)).deviceId).toBeNull();
+    await ok('alice', 'DELETE', `/device/delete?id=${idOf('LINK-1')}`);
+    expect((await card('alice', c1)).deviceId).toBeNull();
+    expect(ids(await ok('admin', 'GET', '/card/getSimList?linked=false&limit=100'))).toEqual(expect.arrayContaining([c1, c2]));
+  });
+
   it('shows live carrier data from a short cache, refreshes on demand, and answers a carrier error without failing', async () => {
     const id = await addCard('alice', { iccid: ICCID(20), msisdn: '1440000000120' });
     const first = await ok('alice', 'GET', `/card/sim_basic_info?id=${id}`);

@@ -53,7 +53,8 @@ async function upgradable() {
 const rowsOf = async <R>(db: Database['db'], query: ReturnType<typeof sql>) =>
   ((await db.execute(query)) as unknown as { rows: R[] }).rows;
 
-describe('upgrading a database that holds data', () => {
+// Each test migrates a database twice (PGlite: ~10 s on a quiet machine, several times that under load).
+describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   const done: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const d of done) await d();
@@ -246,6 +247,30 @@ describe('upgrading a database that holds data', () => {
     expect(warning).toEqual([{ id: 9201, warning_level: 4 }, { id: 9202, warning_level: 1 }, { id: 9203, warning_level: 1 }]);
     const [menu] = await rowsOf<{ is_show: number; name_en: string; icon: string }>(db, sql`select is_show, name_en, icon from menus where id = 701`);
     expect(menu).toEqual({ is_show: 1, name_en: 'Alarms', icon: 'BellOutlined' });
+    await upgraded.close();
+  });
+
+  it('0045: each card gets the device whose SIM number is its ICCID or MSISDN', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0045_card_device_link');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    for (const statement of [
+      sql`insert into device_types (id, code, name) values (920, 'LNK', 'Link')`,
+      sql`insert into devices (id, sn, name, type_id, owner_path, sim_number) values
+        (9301, 'LNK-1', 'By ICCID', 920, '/1/', '89860400000000009301'), (9302, 'LNK-2', 'By MSISDN', 920, '/1/', '1440000009302'),
+        (9303, 'LNK-3', 'No card', 920, '/1/', '')`,
+      sql`insert into sim_cards (id, iccid, msisdn, owner_path) values
+        (9401, '89860400000000009301', '', '/1/'), (9402, '89860400000000009402', '1440000009302', '/1/'), (9403, '89860400000000009403', '', '/1/')`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const cards = await rowsOf<{ id: number; device_id: number | null }>(upgraded.db, sql`select id, device_id from sim_cards order by id`);
+    expect(cards).toEqual([{ id: 9401, device_id: 9301 }, { id: 9402, device_id: 9302 }, { id: 9403, device_id: null }]);
     await upgraded.close();
   });
 });

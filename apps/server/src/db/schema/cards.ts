@@ -22,8 +22,9 @@ import { inList } from './util.js';
 
 /**
  * SIM cards (§2 /card/index). Scoped like devices: `owner_path` is the creator's (or the
- * project owner's) path. The linked device is not a column: a device whose SIM number is the
- * card's ICCID or MSISDN is its device (one truth, kept in sync both ways by construction).
+ * project owner's) path. A device whose SIM number is the card's ICCID or MSISDN is its device;
+ * `device_id` caches that link and is written only by triggers on both tables (migration 0045),
+ * so the list can filter and sort on it with indexes.
  */
 export const simCards = pgTable(
   'sim_cards',
@@ -46,6 +47,11 @@ export const simCards = pgTable(
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'set null' }),
     ownerPath: text('owner_path').notNull(),
     remarks: text('remarks').notNull().default(''),
+    /**
+     * The linked device (lowest id among devices whose SIM number is the ICCID or MSISDN), kept by
+     * the database's triggers whatever writes either table; never written by the console.
+     */
+    deviceId: integer('device_id'),
     /** The expiry date the daily check last mailed the owner about (one mail per date). */
     expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -68,6 +74,7 @@ export const simCards = pgTable(
     uniqueIndex('sim_cards_msisdn_uq').on(t.msisdn).where(sql`msisdn <> ''`),
     uniqueIndex('sim_cards_imsi_uq').on(t.imsi).where(sql`imsi <> ''`),
     index('sim_cards_created_idx').on(t.createdAt, t.id),
+    index('sim_cards_device_idx').on(t.deviceId),
     check('sim_cards_status_chk', inList('status', CARD_STATUSES)),
     check('sim_cards_carrier_chk', inList('carrier', CARD_CARRIERS)),
   ],

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, cardApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, projects, simCards, userEmails, users } from '../../db/schema/index.js';
@@ -9,9 +9,11 @@ import { deviceTextLike } from '../../lib/query/filters.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
-/** A device is a card's device when its SIM number is the card's ICCID or MSISDN. */
-const linkOf = sql`${devices.simNumber} <> '' and (${devices.simNumber} = ${simCards.iccid}
-  or (${simCards.msisdn} <> '' and ${devices.simNumber} = ${simCards.msisdn}))`;
+/**
+ * The card's device: `sim_cards.device_id`, kept by the database's triggers (the lowest device
+ * whose SIM number is the card's ICCID or MSISDN; decision 0019). One primary-key probe per card.
+ */
+const linkOf = sql`${devices.id} = ${simCards.deviceId}`;
 
 /** Cards a caller sees: scoped like devices (owner line, or a project it sees). */
 export const visibleCards = (scopePath: string | undefined) => visibleOwned(simCards.ownerPath, simCards.projectId, scopePath);
@@ -19,7 +21,7 @@ export const visibleCards = (scopePath: string | undefined) => visibleOwned(simC
 /** The card's linked device among those the scope sees, as {id, name, sn} json (or null). */
 const deviceOf = (scopePath: string | undefined) =>
   sql<{ id: number; name: string; sn: string } | null>`(select json_build_object('id', ${devices.id}, 'name', ${devices.name}, 'sn', ${devices.sn})
-    from ${devices} where ${and(linkOf, visibleDevices(scopePath))} order by ${devices.id} limit 1)`;
+    from ${devices} where ${and(linkOf, visibleDevices(scopePath))})`;
 
 const columns = (scopePath: string | undefined) => ({
   id: simCards.id,
@@ -53,18 +55,30 @@ export type CardFilter = Omit<EndpointParsedQuery<typeof cardApi.list>, 'page' |
 /**
  * Cards whose ICCID, MSISDN, IMSI or plan contains the text (`pattern`, a LIKE pattern), or whose
  * linked device (one the caller sees) has it in its name or SN. Each arm is an index condition
- * (the cards' trigram index; ICCID and MSISDN equal to the numbers of the devices the devices'
- * trigram index finds), so PostgreSQL ORs them as bitmaps instead of testing every card.
+ * (the cards' trigram index; `device_id` among the devices the devices' trigram index finds), so
+ * PostgreSQL ORs them as bitmaps instead of testing every card.
  */
 function cardTextMatch(pattern: string, scopePath: string | undefined): SQL {
   const lower = pattern.toLowerCase();
-  const numbers = sql`array(select ${devices.simNumber} from ${devices} where ${and(
+  const ids = sql`array(select ${devices.id} from ${devices} where ${and(
     deviceTextLike(lower),
     or(ilike(devices.name, pattern), ilike(devices.sn, pattern)),
     sql`${devices.simNumber} <> ''`,
     visibleDevices(scopePath),
   )})`;
-  return or(like(simCards.search, lower), sql`${simCards.iccid} = any(${numbers})`, sql`${simCards.msisdn} = any(${numbers})`)!;
+  return or(like(simCards.search, lower), sql`${simCards.deviceId} = any(${ids})`)!;
+}
+
+/**
+ * Linked or not, counting only devices the caller sees (as the card's own `device` does). A
+ * caller who sees every device asks the column alone, so PostgreSQL knows from its statistics
+ * how many cards are unlinked and walks the sort's index (the anti-join it estimated at one row
+ * sorted every card: 3.7 s at 500,000 cards).
+ */
+function linkedFilter(linked: boolean, scopePath: string | undefined): SQL {
+  if (scopePath === undefined) return linked ? isNotNull(simCards.deviceId) : isNull(simCards.deviceId);
+  const seen = sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(scopePath))})`;
+  return linked ? and(isNotNull(simCards.deviceId), seen)! : or(isNull(simCards.deviceId), sql`not ${seen}`)!;
 }
 
 function filterOf(f: CardFilter) {
@@ -79,11 +93,7 @@ function filterOf(f: CardFilter) {
       : and(isNotNull(simCards.expiresAt), lte(simCards.expiresAt, sql`current_date + ${f.expiringWithin}::int`)),
     // Only devices the caller sees count (as in the card's own `device`), so neither filter nor
     // search reveals anything of other lines' devices.
-    f.linked === undefined
-      ? undefined
-      : f.linked
-        ? sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath))})`
-        : sql`not exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(f.scopePath))})`,
+    f.linked === undefined ? undefined : linkedFilter(f.linked, f.scopePath),
     q ? cardTextMatch(q, f.scopePath) : undefined,
   );
 }
