@@ -257,6 +257,8 @@ async function main() {
       url.pathname = `/${name}`;
       const explainer = new pg.Client({ connectionString: url.toString() });
       await explainer.connect();
+      // As the console's connections run (db/client.ts): no parallel workers.
+      await explainer.query('set max_parallel_workers_per_gather = 0');
       for (const label of missed) {
         const route = ROUTES.find((r) => r.label === label)!;
         captured.length = 0;
