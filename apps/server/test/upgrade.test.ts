@@ -273,4 +273,39 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
     expect(cards).toEqual([{ id: 9401, device_id: 9301 }, { id: 9402, device_id: 9302 }, { id: 9403, device_id: null }]);
     await upgraded.close();
   });
+
+  it('0046: every role of an existing install keeps the dashboard (home:view); a new install gets it from the seed only', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0046_home_dashboard');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    for (const statement of [
+      sql`insert into roles (id, name, identification, builtin) values (801, 'Super administrator', 'SUPERADMIN', true), (802, 'Viewers', 'VIEWERS', false)`,
+      sql`insert into device_types (id, code, name) values (921, 'HOMEUP', 'Home upgrade')`,
+      sql`insert into devices (id, sn, name, type_id, owner_path, alarm_phone) values (9311, 'HOME-UP-1', 'Phone', 921, '/1/', '138')`,
+      sql`insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at) values (9311, 'dX', 'device', 'X', 4, now())`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const db = upgraded.db;
+    const granted = await rowsOf<{ identification: string }>(db, sql`select r.identification from role_permissions rp
+      join roles r on r.id = rp.role_id join permissions p on p.id = rp.permission_id where p.identification = 'home:view' order by r.id`);
+    expect(granted.map((r) => r.identification)).toEqual(['SUPERADMIN', 'VIEWERS']);
+    const [menu] = await rowsOf<{ is_show: number; menu_url: string }>(db, sql`select is_show, menu_url from menus where identification = 'dashboard'`);
+    expect(menu).toEqual({ is_show: 0, menu_url: '/dashboard' });
+    // Alarms raised before the release were never marked: no call-out is invented for them.
+    expect(await rowsOf(db, sql`select callout from alarms where device_id = 9311`)).toEqual([{ callout: false }]);
+    await upgraded.close();
+
+    // A new database: the migration adds no menu or permission (the seed does, with its grants).
+    const fresh = await upgradable();
+    done.push(fresh.cleanup);
+    const empty = await fresh.open();
+    expect(await rowsOf(empty.db, sql`select 1 from permissions where identification = 'home:view'`)).toEqual([]);
+    await empty.close();
+  });
 });

@@ -36,7 +36,14 @@ export const LiveType = {
    * may see the alarms' devices (no subscription needed: the navbar bell listens on every page).
    */
   ALARMS: 160,
+  /**
+   * server → client: the dashboard's figures changed (a device the user may see went online or
+   * offline, or one of its alarms started, ended or was processed): refetch them. At most one a
+   * second per user, only to users holding `home:view`; no subscription needed.
+   */
+  HOME_CHANGED: 170,
 } as const;
+
 
 /**
  * Devices one socket follows at most: the largest set the console follows is a device-list page
@@ -59,4 +66,9 @@ export const LIVE_TIMING = {
   loginTimeoutMs: 5_000,
   /** Coalesced device values are pushed this often (at most one update per device per period). */
   devicePushMs: 1000,
+  /** HOME_CHANGED goes to one user at most this often. */
+  homePushMs: 1000,
 } as const;
+
+/** HOME_CHANGED is sent at most this often to one user. */
+export const HOME_PUSH_MS = LIVE_TIMING.homePushMs;
