@@ -34,7 +34,7 @@ export interface BatteryCounts {
 /** The SOC histogram and the state counts of the caller's batteries, one statement. */
 export async function counts(db: Executor, scope: string | undefined): Promise<BatteryCounts> {
   const res = await db.execute(sql`
-    select coalesce(least(greatest(floor(b.soc / 10), 0), 9)::int, -1) as k, count(*)::int as n,
+    select case when b.soc is null then -1 else least(greatest(floor(b.soc / 10), 0), 9)::int end as k, count(*)::int as n,
       count(*) filter (where b.state = 'charging')::int as charging,
       count(*) filter (where b.state = 'discharging')::int as discharging,
       count(*) filter (where b.state = 'idle')::int as idle,

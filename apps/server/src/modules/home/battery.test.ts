@@ -178,7 +178,7 @@ describe('home dashboard: battery style', () => {
 
   it('refuses without a token and validates its input by field', async () => {
     const anon = (await t.app.inject({ method: 'GET', url: '/api/v1/home/battery?days=7&tz=UTC' })).json();
-    expect(anon.code).toBe(40100);
+    expect(anon.code).toBe(50008);
     const bad = await call('/home/battery?days=9&tz=UTC');
     expect(bad.code).toBe(40000);
     expect(JSON.stringify(bad)).toContain('days');
