@@ -17,7 +17,7 @@
  */
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../apps/server/src/db/client.js';
+import { allowLongWork, type Database } from '../apps/server/src/db/client.js';
 import { upsertBattery } from '../apps/server/src/telemetry/ingest.repo.js';
 import { startApp, withBenchDatabase } from './engines.js';
 
@@ -31,7 +31,11 @@ const PASSWORD = 'bench-pass';
 async function seedFleet(db: Database['db']) {
   const step = async (label: string, ...queries: ReturnType<typeof sql>[]) => {
     const s = performance.now();
-    for (const q of queries) await db.execute(q);
+    // Seeding statements run longer than a request may (the console's 30 s statement timeout).
+    await db.transaction(async (tx) => {
+      await allowLongWork(tx);
+      for (const q of queries) await tx.execute(q);
+    });
     const ms = performance.now() - s;
     console.log(`  ${label} (${(ms / 1000).toFixed(1)} s)`);
     return ms;
@@ -86,8 +90,8 @@ async function seedFleet(db: Database['db']) {
         (select owner_path, count(*)::int as n from devices group by owner_path) g`,
     sql`insert into telemetry_rollup_days (day, final) select d::date, true
       from generate_series(now() - interval '32 days', now() - interval '1 day', interval '1 day') d on conflict do nothing`,
-    sql`analyze`,
   );
+  await db.execute(sql`analyze`);
 }
 
 /** `users` loops, one request in flight each, for `seconds`: the latencies (ms). */
