@@ -95,6 +95,23 @@ test('the column chooser shows and hides a column, and the choice survives a rel
   await expect(table.locator('tr.ant-table-row', { hasText: sn })).toBeVisible({ timeout: 30_000 });
   await expect(header('Type')).toBeVisible();
   await expect(header('Warning level')).toHaveCount(0);
+
+  // Another browser has none of this browser's storage: the choice comes from the server.
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith('table-columns:')) localStorage.removeItem(key);
+  });
+  await page.reload();
+  await expect(table.locator('tr.ant-table-row', { hasText: sn })).toBeVisible({ timeout: 30_000 });
+  await expect(header('Type')).toBeVisible();
+  await expect(header('Warning level')).toHaveCount(0);
+
+  // Reset: the defaults again, here and on the server.
+  await page.getByTestId('column-chooser').click();
+  await page.getByTestId('column-chooser-reset').click();
+  await expect(header('Warning level')).toBeVisible();
+  await expect
+    .poll(async () => (await callApi<{ value: unknown }>(page.request, 'GET', '/user/preferences/table:devices', { token: session.token })).body.data.value)
+    .toEqual({});
 });
 
 test('on a phone the device list shows the SN, state and last seen of each row', async ({ page, session }) => {

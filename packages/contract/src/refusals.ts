@@ -133,6 +133,7 @@ export const REFUSALS = {
   noDevice: 'The device does not exist or is not yours to change',
   simInOtherDevice: 'This card’s number is already the SIM number of device {{sn}}',
   whitelistFull: 'The voice whitelist holds at most {{max}} numbers',
+  preferencesFull: 'A user keeps at most {{max}} screen settings',
   whitelistHas: 'This number is already on the whitelist',
   carrierRefused: 'The carrier refused ({{code}}): {{message}}',
   ordersNotFound: 'These orders do not exist: {{ids}}',
