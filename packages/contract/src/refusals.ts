@@ -132,6 +132,7 @@ export const REFUSALS = {
   iccidTaken: 'A SIM card with ICCID {{iccid}} already exists',
   noDevice: 'The device does not exist or is not yours to change',
   simInOtherDevice: 'This card’s number is already the SIM number of device {{sn}}',
+  captchaNotFound: 'The captcha does not exist or has expired: ask for a new one',
   whitelistFull: 'The voice whitelist holds at most {{max}} numbers',
   preferencesFull: 'A user keeps at most {{max}} screen settings',
   whitelistHas: 'This number is already on the whitelist',
