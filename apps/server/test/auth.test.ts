@@ -187,6 +187,45 @@ describe('captcha (CAPTCHA=on)', () => {
     expect(retry.json().code).toBe(ErrorCode.CAPTCHA);
   });
 
+  it('is spoken as a WAV for a valid key, without using the challenge up', async () => {
+    const { key, answer } = await challenge();
+    const audio = async () => t.app.inject({ method: 'GET', url: `/api/v1/login/captchaAudio?key=${key}` });
+    const res = await audio();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('audio/wav');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const wav = res.rawPayload;
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.toString('ascii', 8, 16)).toBe('WAVEfmt ');
+    expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
+    expect({ pcm: wav.readUInt16LE(20), channels: wav.readUInt16LE(22), bits: wav.readUInt16LE(34) }).toEqual({ pcm: 1, channels: 1, bits: 8 });
+    expect(wav.toString('ascii', 36, 40)).toBe('data');
+    expect(wav.readUInt32LE(40)).toBe(wav.length - 44);
+    // Four characters said twice, with pauses: a few seconds.
+    const seconds = wav.readUInt32LE(40) / wav.readUInt32LE(24);
+    expect(seconds).toBeGreaterThan(3);
+    expect(seconds).toBeLessThan(15);
+    // Mixed afresh each time: not the same bytes twice (a recording cannot be matched by hash).
+    expect((await audio()).rawPayload.equals(wav)).toBe(false);
+    // Listening does not spend the challenge.
+    const ok = await login(t, { username: 'admin', password: ADMIN.password, key, captcha: answer });
+    expect(ok.json().code).toBe(20000);
+  });
+
+  it('has no audio for an unknown, used, expired or malformed key', async () => {
+    const audio = (key: string) => t.app.inject({ method: 'GET', url: `/api/v1/login/captchaAudio?key=${key}` });
+    const unknown = await audio(crypto.randomUUID());
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ data: { reason: 'captchaNotFound' } });
+    const used = await challenge();
+    await login(t, { username: 'admin', password: ADMIN.password, key: used.key, captcha: used.answer });
+    expect((await audio(used.key)).statusCode).toBe(404);
+    const expired = await challenge();
+    await t.database.db.execute(sql`update captchas set expires_at = now() - interval '1 second' where key = ${expired.key}`);
+    expect((await audio(expired.key)).statusCode).toBe(404);
+    expect((await audio('not-a-key')).json()).toMatchObject({ code: ErrorCode.VALIDATION, data: { field: 'key' } });
+  });
+
   it('expires after 2 minutes', async () => {
     const { key, answer } = await challenge();
     await t.database.db.execute(sql`update captchas set expires_at = now() - interval '1 second'`);

@@ -202,6 +202,10 @@ describe('authorization matrix over every /api/v1 route', () => {
   const cases: Record<string, Case> = {
     'GET /api/v1/config': { perm: PUBLIC, ok: async () => ({}) },
     'GET /api/v1/login/captchaInfo': { perm: PUBLIC, ok: async () => ({}) },
+    'GET /api/v1/login/captchaAudio': {
+      perm: PUBLIC,
+      ok: async () => ({ query: { key: (await t.app.inject({ method: 'GET', url: '/api/v1/login/captchaInfo' })).json().data.key } }),
+    },
     'POST /api/v1/user/login': { perm: PUBLIC, ok: async () => ({ payload: { username: ADMIN.username, password: ADMIN.password } }) },
     'POST /api/v1/user/logout': { perm: AUTHENTICATED, ok: async () => ({}) },
     'GET /api/v1/user/info': { perm: AUTHENTICATED, ok: async () => ({}) },
@@ -213,6 +217,11 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'POST /api/v1/user/preferences': { perm: AUTHENTICATED, ok: async () => ({ payload: { language: 'en' } }) },
     'GET /api/v1/user/logins': { perm: AUTHENTICATED, ok: async () => ({}) },
+    'GET /api/v1/user/preferences/:key': { perm: AUTHENTICATED, ok: async () => ({ url: '/api/v1/user/preferences/table:devices' }) },
+    'PUT /api/v1/user/preferences/:key': {
+      perm: AUTHENTICATED,
+      ok: async () => ({ url: '/api/v1/user/preferences/table:devices', payload: { value: { sn: true } } }),
+    },
     'GET /api/v1/user/list': { perm: any('list'), ok: async () => ({ query: { kind: 'agent' } }) },
     'GET /api/v1/user/item': { perm: any('list'), ok: async () => ({ query: { id: ids.opSub! } }), foreign: async () => ({ query: { id: ids.betaSub! } }) },
     'GET /api/v1/user/options': { perm: [...any('list'), ...any('add'), ...any('edit')], ok: async () => ({ query: { q: 'u' } }) },

@@ -191,7 +191,8 @@ test.describe('at 1,280 px', () => {
     await expect(rows.first()).toBeVisible();
     let rule: Locator | undefined;
     for (let i = 0; i < (await rows.count()); i++) {
-      if ((await rows.nth(i).getByTestId('field-messageEn').inputValue()) === 'Cell over-voltage') rule = rows.nth(i);
+      // The seeded rule's Chinese message (its English one, "Cell over-voltage", is in the expansion).
+      if ((await rows.nth(i).getByTestId('field-message').inputValue()) === '单体过压') rule = rows.nth(i);
     }
     expect(rule, 'the built-in over-voltage rule').toBeDefined();
     expect(await looks(rule!.getByTestId('field-level').locator('[data-severity]'))).toEqual(expected);

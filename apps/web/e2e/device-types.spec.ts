@@ -64,12 +64,14 @@ test.describe('device types', () => {
       const r = page.getByTestId(`param-row-${i}`);
       await r.getByTestId('field-semaphoreId').fill(p.id);
       await r.getByTestId('field-name').fill(p.name);
-      await r.getByTestId('field-nameEn').fill(p.en);
+      // Translations are in the row's expansion.
+      await r.getByTestId('btn-more').click();
+      await page.getByTestId(`param-more-${i}`).getByTestId('field-nameEn').fill(p.en);
       if (p.type !== 'Number') await pickOption(page, r.getByTestId('field-dataType'), p.type);
     }
     const p0 = page.getByTestId('param-row-0');
     await p0.getByTestId('field-unit').fill('V');
-    await p0.getByTestId('field-precision').fill('2');
+    await page.getByTestId('param-more-0').getByTestId('field-precision').fill('2');
     await p0.getByTestId('field-min').fill('100');
     await p0.getByTestId('field-max').fill('0');
     await page.getByTestId('param-row-2').getByTestId('field-writable').click();
@@ -133,8 +135,9 @@ test.describe('device types', () => {
     await r.getByTestId('field-threshold2').fill('90');
     await pickOption(page, r.getByTestId('field-level'), '1 · Warning');
     await r.getByTestId('field-message').fill('电压异常');
-    await r.getByTestId('field-messageEn').fill('Voltage out of range');
-    await r.getByTestId('field-holdSeconds').fill('30');
+    await r.getByTestId('btn-more').click();
+    await page.getByTestId('alarm-more-0').getByTestId('field-messageEn').fill('Voltage out of range');
+    await page.getByTestId('alarm-more-0').getByTestId('field-holdSeconds').fill('30');
 
     await page.getByTestId('btn-add-row').click();
     r = page.getByTestId('alarm-row-1');

@@ -8,6 +8,26 @@ import { PARAM_LIMITS } from '@iot/contract/plain';
 import type { Page } from '@playwright/test';
 import { callApi, expect, test } from './fixtures';
 
+/**
+ * Main-thread CPU time (ms) between the parameters' answer and the first row, from a Chromium
+ * trace: each user-timing mark carries the thread's own clock (`tts`), which, unlike wall time,
+ * hardly grows when other processes share the machine's cores.
+ */
+function mainThreadCpu(trace: { traceEvents: TraceEvent[] }): number | null {
+  const mark = (name: string) => trace.traceEvents.filter((e) => e.name === name && e.cat === 'blink.user_timing').at(-1);
+  const from = mark('params-answer');
+  const to = mark('param-row');
+  if (from?.tts === undefined || to?.tts === undefined || from.tid !== to.tid) return null;
+  return Math.round((to.tts - from.tts) / 1000);
+}
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  tid: number;
+  tts?: number;
+}
+
 /** What the page recorded: when the first row appeared and its long tasks (ms). */
 interface Timing {
   rowAt: number | null;
@@ -26,18 +46,29 @@ async function openEditor(page: Page, typeId: number, label: string, rows: numbe
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__timing.longTasks.push(e.duration);
     }).observe({ type: 'longtask', buffered: true });
+    // Marks for the trace: the parameters' answer and the first row.
+    const fetch = window.fetch;
+    window.fetch = async (...args) => {
+      const res = await fetch(...args);
+      if (String(args[0] instanceof Request ? args[0].url : args[0]).includes('/devicetype/setparam?')) performance.mark('params-answer');
+      return res;
+    };
     new MutationObserver((_, observer) => {
       if (document.querySelector('[data-testid="param-row-0"]')) {
+        performance.mark('param-row');
         w.__timing.rowAt = performance.now();
         observer.disconnect();
       }
     }).observe(document, { childList: true, subtree: true });
   });
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ['blink.user_timing'] });
   await page.goto(`/device/setparam?id=${typeId}`);
   // Long enough to measure the old editor, which mounted every row (seconds); the bounds judge.
   await expect(page.getByTestId('param-row-0')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('param-settings')).toContainText(`${rows}`);
   await page.waitForLoadState('networkidle');
+  const cpu = mainThreadCpu(JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] });
   const timing = await page.evaluate(() => {
     const w = window as unknown as { __timing: Timing };
     const answer = performance
@@ -50,7 +81,9 @@ async function openEditor(page: Page, typeId: number, label: string, rows: numbe
   expect(timing.answeredAt).not.toBeNull();
   const render = Math.round(timing.rowAt! - timing.answeredAt!);
   const longest = Math.round(Math.max(0, ...timing.longTasks));
-  console.log(`param editor, ${label}: first row ${render} ms after the answer; longest task ${longest} ms`);
+  console.log(
+    `param editor, ${label}: first row ${render} ms after the answer; longest task ${longest} ms; main-thread CPU ${cpu ?? '?'} ms`,
+  );
   return { render, longest };
 }
 

@@ -95,6 +95,23 @@ test('the column chooser shows and hides a column, and the choice survives a rel
   await expect(table.locator('tr.ant-table-row', { hasText: sn })).toBeVisible({ timeout: 30_000 });
   await expect(header('Type')).toBeVisible();
   await expect(header('Warning level')).toHaveCount(0);
+
+  // Another browser has none of this browser's storage: the choice comes from the server.
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage)) if (key.startsWith('table-columns:')) localStorage.removeItem(key);
+  });
+  await page.reload();
+  await expect(table.locator('tr.ant-table-row', { hasText: sn })).toBeVisible({ timeout: 30_000 });
+  await expect(header('Type')).toBeVisible();
+  await expect(header('Warning level')).toHaveCount(0);
+
+  // Reset: the defaults again, here and on the server.
+  await page.getByTestId('column-chooser').click();
+  await page.getByTestId('column-chooser-reset').click();
+  await expect(header('Warning level')).toBeVisible();
+  await expect
+    .poll(async () => (await callApi<{ value: unknown }>(page.request, 'GET', '/user/preferences/table:devices', { token: session.token })).body.data.value)
+    .toEqual({});
 });
 
 test('on a phone the device list shows the SN, state and last seen of each row', async ({ page, session }) => {
@@ -117,6 +134,72 @@ test('on a phone the device list shows the SN, state and last seen of each row',
     await expect(row.getByTestId(field)).toBeInViewport();
   }
   expect(await overflow(page, 'table-devices')).toEqual({ table: 0, page: 0 });
+});
+
+/**
+ * A type an operator may edit (the built-in one is read-only: no actions column), with the
+ * built-in type's parameters and alarm rules, the longest a rule editor shows.
+ */
+async function editableCopy(request: APIRequestContext, token: string, suffix: string): Promise<number> {
+  const bmu = await typeId(request, token);
+  const code = `COPY${suffix}${run}`.slice(0, 32);
+  const added = await callApi<{ id: number }>(request, 'POST', '/devicetype/addtype', { token, data: { code, name: `Copy ${code}` } });
+  expect(added.body.code, added.body.message).toBe(20000);
+  const id = added.body.data.id;
+  const params = await callApi<Record<string, unknown>[]>(request, 'GET', `/devicetype/setparam?id=${bmu}`, { token });
+  const setParams = await callApi(request, 'POST', '/devicetype/addsetparam', {
+    token,
+    data: { id, params: params.body.data.map(({ id: _id, typeId: _type, ...p }) => p) },
+  });
+  expect(setParams.body.code, setParams.body.message).toBe(20000);
+  const rules = await callApi<Record<string, unknown>[]>(request, 'GET', `/devicetype/setalarm?id=${bmu}`, { token });
+  const setRules = await callApi(request, 'POST', '/devicetype/addsetalarm', {
+    token,
+    data: { id, rules: rules.body.data.map(({ id: _id, typeId: _type, ...r }) => r) },
+  });
+  expect(setRules.body.code, setRules.body.message).toBe(20000);
+  return id;
+}
+
+/** The two settings editors of a type: page, table, row test id prefix. */
+const EDITORS = [
+  ['/device/setparam', 'table-params', 'param'],
+  ['/device/setalarm', 'table-alarms', 'alarm'],
+] as const;
+
+for (const language of ['en', 'es'] as const) {
+  test(`at 1,280 px the parameter and alarm-rule editors fit without scrolling sideways (${language})`, async ({ page, context, session }) => {
+    await context.addCookies([{ name: LANGUAGE_COOKIE, value: language, url: MAIN_URL }]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const id = await editableCopy(page.request, session.token, language.toUpperCase());
+    for (const [path, table, prefix] of EDITORS) {
+      await page.goto(`${path}?id=${id}`);
+      const row = page.getByTestId(`${prefix}-row-0`);
+      await expect(row.getByTestId('btn-delete-row')).toBeVisible({ timeout: 30_000 });
+      expect(await overflow(page, table), `${path} in ${language}`).toEqual({ table: 0, page: 0 });
+      // The other fields open under the row, and still fit.
+      await row.getByTestId('btn-more').click();
+      await expect(page.getByTestId(`${prefix}-more-0`).getByTestId(prefix === 'param' ? 'field-nameEn' : 'field-messageEn')).toBeVisible();
+      expect(await overflow(page, table), `${path} in ${language}, a row open`).toEqual({ table: 0, page: 0 });
+    }
+  });
+}
+
+test('on a phone each row of the parameter and alarm-rule editors shows its key fields', async ({ page, session }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const id = await editableCopy(page.request, session.token, 'PH');
+  const keyFields = { param: ['field-semaphoreId', 'field-name', 'field-dataType'], alarm: ['field-semaphoreId', 'field-comparison', 'field-threshold', 'field-level'] };
+  for (const [path, table, prefix] of EDITORS) {
+    await page.goto(`${path}?id=${id}`);
+    const row = page.getByTestId(`${prefix}-row-0`);
+    await expect(row.getByTestId('field-semaphoreId')).toBeVisible({ timeout: 30_000 });
+    for (const field of keyFields[prefix]) await expect(row.getByTestId(field).first()).toBeInViewport();
+    expect(await overflow(page, table), path).toEqual({ table: 0, page: 0 });
+    // The rest, the row's actions among them, in its expansion.
+    await row.getByTestId('btn-more').click();
+    await expect(page.getByTestId(`${prefix}-more-0`).getByTestId('btn-delete-row')).toBeVisible();
+    expect(await overflow(page, table), `${path}, a row open`).toEqual({ table: 0, page: 0 });
+  }
 });
 
 test.describe('a filtered list survives a visit to a device', () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALARM_LEVELS, DASHBOARD_STYLES, JUMP_TYPES, LANGUAGES, LOGIN_RESULTS, MENU_TYPES } from './enums.js';
 import { editOf } from './edit.js';
 import { afterQuerySchema, idNumberSchema, idSchema, int4QuerySchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
-import { ACL_LIMITS, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, PATTERNS, USER_LIMITS } from './limits.js';
+import { ACL_LIMITS, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_MIN_MESSAGE, PATTERNS, USER_LIMITS, USER_PREFERENCE_LIMITS } from './limits.js';
 import { menuUrlProblem } from './menu-rules.js';
 
 /**
@@ -108,6 +108,36 @@ export const preferencesSchema = editOf(
     }),
 ).strict();
 export type Preferences = z.output<typeof preferencesSchema>;
+
+/**
+ * The key of a stored screen setting: `table:<table id>` (a list's column choice, see the web's
+ * `DataTable`). Other kinds of setting get a prefix of their own.
+ */
+export const preferenceKeySchema = z
+  .string()
+  .regex(/^table:[a-z][A-Za-z0-9_-]{0,39}$/, 'must be table:<table id> (letters, digits, - and _)');
+export const preferenceParamsSchema = z.object({ key: preferenceKeySchema });
+
+/** A column choice: column key → shown; only the columns the user changed. */
+export const columnChoiceSchema = z
+  .record(z.string().regex(/^[A-Za-z0-9_.-]+$/).max(USER_PREFERENCE_LIMITS.columnKey), z.boolean())
+  .refine((v) => Object.keys(v).length <= USER_PREFERENCE_LIMITS.columns, {
+    message: `names at most ${USER_PREFERENCE_LIMITS.columns} columns`,
+  });
+
+/** Body of PUT /user/preferences/:key; a value's JSON is at most `USER_PREFERENCE_LIMITS.bytes`. */
+export const preferenceBodySchema = z
+  .object({ value: columnChoiceSchema })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (JSON.stringify(b.value).length > USER_PREFERENCE_LIMITS.bytes) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `must be at most ${USER_PREFERENCE_LIMITS.bytes} bytes` });
+    }
+  });
+
+/** `data` of GET /user/preferences/:key: the stored value, null when the user never saved one. */
+export const preferenceDtoSchema = z.object({ key: z.string(), value: columnChoiceSchema.nullable() });
+export type PreferenceDto = z.output<typeof preferenceDtoSchema>;
 
 export const userRepasswordSchema = z.object({
   id,

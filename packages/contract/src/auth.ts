@@ -11,6 +11,9 @@ export const captchaInfoSchema = z.object({
 });
 export type CaptchaInfo = z.infer<typeof captchaInfoSchema>;
 
+/** Query of GET /login/captchaAudio: the key of a captcha given by /login/captchaInfo. */
+export const captchaAudioQuerySchema = z.object({ key: z.uuid() });
+
 export const loginBodySchema = z.object({
   username: z.string().trim().min(1, 'username is required').max(USER_LIMITS.username),
   password: z.string().min(PASSWORD_MIN, PASSWORD_MIN_MESSAGE).max(PASSWORD_MAX),

@@ -28,6 +28,12 @@ export const USER_LIMITS = {
   introduction: 500,
 } as const;
 
+/**
+ * A user's stored screen settings (`/user/preferences/:key`): how many keys a user keeps, the
+ * largest value (bytes of its JSON) and, for a column choice, how many columns it names.
+ */
+export const USER_PREFERENCE_LIMITS = { keys: 50, bytes: 4096, columns: 100, columnKey: 40 } as const;
+
 /** Roles, permissions and menus. */
 export const ACL_LIMITS = { name: 64, identification: 64, menuUrl: 256, icon: 64, sort: 100_000 } as const;
 

@@ -4,6 +4,9 @@ import {
   emailDtoSchema,
   idQuerySchema,
   optionSchema,
+  preferenceBodySchema,
+  preferenceDtoSchema,
+  preferenceParamsSchema,
   preferencesSchema,
   userCreateSchema,
   userDtoSchema,
@@ -49,6 +52,19 @@ export const userSchemas = {
     summary: 'The caller’s own login history, newest first',
     query: pageQuerySchema,
     data: pageOf(loginRecordSchema),
+  },
+  preference: {
+    tags: ['user'],
+    summary: 'One of the caller’s own stored screen settings (a list’s column choice); null when never saved',
+    params: preferenceParamsSchema,
+    data: preferenceDtoSchema,
+  },
+  setPreference: {
+    tags: ['user'],
+    summary: 'Store one of the caller’s own screen settings (at most 50 keys, 4 KB each)',
+    params: preferenceParamsSchema,
+    body: preferenceBodySchema,
+    data: preferenceDtoSchema,
   },
 } satisfies EndpointSchemaTable;
 export const userApi = endpoints(userRoutes, userSchemas);

@@ -9,6 +9,9 @@ export const userRoutes = routes<typeof userSchemas>()({
   changePassword: { method: 'POST', path: '/user/changepassword', permission: AUTHENTICATED, audit: 'user.changepassword' },
   preferences: { method: 'POST', path: '/user/preferences', permission: AUTHENTICATED, audit: 'user.preferences' },
   logins: { method: 'GET', path: '/user/logins', permission: AUTHENTICATED },
+  // A screen setting (a list's column choice): the caller's own only; not an audited change.
+  preference: { method: 'GET', path: '/user/preferences/:key', permission: AUTHENTICATED },
+  setPreference: { method: 'PUT', path: '/user/preferences/:key', permission: AUTHENTICATED, audit: false },
 });
 
 /** One API behind three screens (/sys/adminuser, /sys/user, /user/agent): any of their codes opens it. */

@@ -4,7 +4,9 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -60,4 +62,21 @@ export const users = pgTable(
     check('users_alarm_popup_level_chk', sql`alarm_popup_level between 1 and 4`),
     check('users_alarm_mail_level_chk', sql`alarm_mail_level between 1 and 4`),
   ],
+);
+
+/**
+ * Small screen settings a user keeps across browsers (`table:<id>`: a list's column choice), one
+ * JSON value per key; keys and sizes are bounded by the contract (`USER_PREFERENCE_LIMITS`).
+ */
+export const userPreferences = pgTable(
+  'user_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: varchar('key', { length: 64 }).notNull(),
+    value: jsonb('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );

@@ -26,6 +26,15 @@ export async function insertCaptcha(db: Executor, key: string, answer: string, t
 }
 
 /** Deletes the challenge (single use) and returns its answer if it had not expired. */
+/** A captcha's answer while it is valid, leaving it in place (its audio form). */
+export async function peekCaptcha(db: Executor, key: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ answer: captchas.answer })
+    .from(captchas)
+    .where(and(eq(captchas.key, key), gt(captchas.expiresAt, sql`now()`)));
+  return row?.answer;
+}
+
 export async function takeCaptcha(db: Executor, key: string): Promise<string | undefined> {
   const [row] = await db
     .delete(captchas)

@@ -9,6 +9,16 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app,
   route(app, api.captcha, async () => ok(await auth.createCaptcha()), {
     config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
   });
+  route(
+    app,
+    api.captchaAudio,
+    async (req, reply) =>
+      reply
+        .header('content-type', 'audio/wav')
+        .header('cache-control', 'no-store')
+        .send(await auth.captchaAudio(req.query.key)),
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+  );
   route(app, api.login, async (req) => ok(await auth.login(req.body, clientOf(req)), 'login succeeded'), {
     config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
   });

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { captchaWav } from './captcha-audio.js';
 import type { EventBus } from '../../lib/events.js';
 import { dummyHash, verifyPassword } from '../../db/password.js';
 import type { AuthContext, ClientInfo } from '../../lib/caller.js';
@@ -38,6 +39,13 @@ export class AuthService {
     const key = crypto.randomUUID();
     await repo.insertCaptcha(this.db, key, c.text.toLowerCase(), CAPTCHA_TTL_SECONDS);
     return { key, image: c.data, required: this.opts.captcha };
+  }
+
+  /** A valid captcha's challenge spoken (WAV); it stays valid for the login. */
+  async captchaAudio(key: string): Promise<Buffer> {
+    const answer = await repo.peekCaptcha(this.db, key);
+    if (!answer) throw notFound('captchaNotFound');
+    return captchaWav(answer);
   }
 
   private async checkCaptcha(body: { captcha: string; key: string }) {

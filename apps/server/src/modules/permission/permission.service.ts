@@ -4,6 +4,7 @@ import type { permissionCreateSchema, permissionEditSchema, permissionListQueryS
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import type { EventBus } from '../../lib/events.js';
+import { holdsAny } from '../../lib/can.js';
 import { isSuper } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -43,9 +44,8 @@ export class PermissionService {
 
   /** Whether the caller holds at least one of the codes. */
   async hasAny(auth: Caller, codes: readonly string[]): Promise<boolean> {
-    if (isSuper(auth)) return true;
-    const held = auth.codes ?? (await repo.roleCodes(this.db, auth.roleId));
-    return codes.some((c) => held.includes(c));
+    const held = isSuper(auth) ? [] : (auth.codes ?? (await repo.roleCodes(this.db, auth.roleId)));
+    return holdsAny(auth, held, codes);
   }
 
   /** The codes a role is granted (none implied: the super administrator's role holds them all). */

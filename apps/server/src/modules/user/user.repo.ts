@@ -1,6 +1,6 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { loginLogs, roles, users } from '../../db/schema/index.js';
+import { loginLogs, roles, userPreferences, users } from '../../db/schema/index.js';
 
 export async function findProfile(db: Executor, userId: number) {
   const [row] = await db
@@ -96,4 +96,29 @@ export async function loginHistory(db: Executor, userId: number, page: number, l
     db.select({ n: count() }).from(loginLogs).where(where),
   ]);
   return { total: total?.n ?? 0, items };
+}
+
+/** One stored screen setting of a user, or undefined. */
+export async function findPreference(db: Executor, userId: number, key: string) {
+  const [row] = await db
+    .select({ value: userPreferences.value })
+    .from(userPreferences)
+    .where(and(eq(userPreferences.userId, userId), eq(userPreferences.key, key)));
+  return row?.value;
+}
+
+/**
+ * Stores a screen setting; a new key only while the user keeps fewer than `maxKeys` (one statement:
+ * the count and the write see the same rows). Answers whether it was stored.
+ */
+export async function upsertPreference(db: Executor, userId: number, key: string, value: unknown, maxKeys: number) {
+  const json = JSON.stringify(value);
+  const res = await db.execute(sql`
+    insert into ${userPreferences} (user_id, key, value, updated_at)
+    select ${userId}, ${key}, ${json}::jsonb, now()
+    where exists (select 1 from ${userPreferences} where user_id = ${userId} and key = ${key})
+       or (select count(*) from ${userPreferences} where user_id = ${userId}) < ${maxKeys}
+    on conflict (user_id, key) do update set value = excluded.value, updated_at = excluded.updated_at
+    returning key`);
+  return (res as unknown as { rows: unknown[] }).rows.length > 0;
 }

@@ -26,6 +26,8 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; menus: MenuSer
     await users.setPreferences(actorOf(req), req.body);
     return ok(null, 'preferences saved');
   });
+  route(app, api.preference, async (req) => ok(await users.preference(authOf(req), req.params.key)));
+  route(app, api.setPreference, async (req) => ok(await users.setPreference(authOf(req), req.params.key, req.body.value)));
   route(app, api.logins, async (req) => {
     const { page, limit } = req.query;
     return ok(await users.logins(authOf(req), page, limit));

@@ -7,11 +7,13 @@ import {
   type Language,
   type LoginRecord,
   type Page,
+  type PreferenceDto,
   type Preferences,
+  USER_PREFERENCE_LIMITS,
   type UserInfo,
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
-import { AppError, invalid } from '../../lib/errors.js';
+import { AppError, conflict, invalid } from '../../lib/errors.js';
 import { hashPassword } from '../../db/password.js';
 import { audit, auditNothing, type Actor } from '../audit/audit.service.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
@@ -87,6 +89,21 @@ export class UserService {
       await repo.updateUser(tx, ctx.userId, changed);
       await audit(tx, ctx, { entityId: ctx.userId, name: ctx.username, summary: changed });
     });
+  }
+
+  /** One of the caller's own screen settings; null when never saved. */
+  async preference(ctx: AuthContext, key: string): Promise<PreferenceDto> {
+    const value = await repo.findPreference(this.db, ctx.userId, key);
+    return { key, value: (value ?? null) as PreferenceDto['value'] };
+  }
+
+  /** Stores one of the caller's own screen settings (never another user's: the key is the caller's). */
+  async setPreference(ctx: AuthContext, key: string, value: NonNullable<PreferenceDto['value']>): Promise<PreferenceDto> {
+    const max = USER_PREFERENCE_LIMITS.keys;
+    if (!(await repo.upsertPreference(this.db, ctx.userId, key, value, max))) {
+      throw conflict('preferencesFull', { params: { max }, field: 'key' });
+    }
+    return { key, value };
   }
 
   /** The caller's own login history, newest first. */

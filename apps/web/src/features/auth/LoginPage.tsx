@@ -211,6 +211,7 @@ export default function LoginPage() {
                 suffix={
                   <CaptchaImage
                     svg={captcha.data?.image}
+                    captchaKey={captcha.data?.key}
                     failed={captcha.isError}
                     loading={captcha.isFetching}
                     onRefresh={() => void captcha.refetch()}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, Popconfirm, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +8,15 @@ import type { AlarmRuleDto, AlarmRuleField, DeviceTypeDto, ParamDto } from '@iot
 import { useMenuPage } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
-import { alarmColumns, comparisonLabel } from './alarm-columns';
+import { useIsMobile } from '../../lib/use-mobile';
+import { ALARM_MORE_FIELDS, alarmColumns, comparisonLabel } from './alarm-columns';
 import { fitToParam, newRuleRow, normalizeThreshold, toRuleInput, toRuleRow, type RuleRow } from './alarm-rows';
 import { useDeviceType, useSaveAlarms, useTypeAlarms, useTypeParams } from './api';
 import {
   editableRows,
+  editorLayout,
   fieldsWithErrors,
+  openRows,
   problemRule,
   SaveProblemAlert,
   saveFailure,
@@ -69,6 +72,10 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
   const save = useSaveAlarms();
   const errorRows = useRowErrors(form, 'rules');
   const [problem, setProblem] = useState<SaveProblem>();
+  const mobile = useIsMobile();
+  /** Rows whose expansion is open (`FormListFieldData.key`), and the list's rows as last drawn. */
+  const [expanded, setExpanded] = useState<readonly number[]>([]);
+  const fieldsRef = useRef<FormListFieldData[]>([]);
   const byId = useMemo(() => new Map(params.map((p) => [p.semaphoreId, p])), [params]);
   const paramOf = (row: RuleRow | undefined) => (row?.semaphoreId ? byId.get(row.semaphoreId) : undefined);
   const initial = useMemo<Values>(
@@ -128,6 +135,15 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
 
   const onSave = async () => {
     setProblem(undefined);
+    // A problem in a closed expansion: open its row first, so the check shows it there.
+    const hidden = alarmRuleProblems(rows(), params)
+      .filter((p) => mobile || ALARM_MORE_FIELDS.includes(p.field))
+      .map((p) => p.index);
+    const open = openRows(expanded, fieldsRef.current, hidden);
+    if (open !== expanded) {
+      setExpanded(open);
+      await new Promise((resolve) => setTimeout(resolve));
+    }
     if (!(await validateAll(form, t, errorRows.refresh))) return;
     const next = rows();
     try {
@@ -140,7 +156,10 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
           form,
           list: 'rules',
           t,
-          markRow: (i) => errorRows.set([i]),
+          markRow: (i) => {
+            errorRows.set([i]);
+            setExpanded((keys) => openRows(keys, fieldsRef.current, [i]));
+          },
           label: (field) => t(`devicetypes:alarms.columns.${field}`, { defaultValue: field }),
         }),
       );
@@ -226,54 +245,64 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
         size="small"
       >
         <Form.List name="rules">
-          {(fields, { add, remove }) => (
-            <>
-              <Table<FormListFieldData>
-                className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
-                size="small"
-                rowKey="key"
-                bordered
-                pagination={false}
-                dataSource={fields}
-                columns={alarmColumns({
-                  t,
-                  canEdit,
-                  params: byId,
-                  paramOptions,
-                  rule,
-                  remove: (i) => {
-                    remove(i);
-                    setTimeout(errorRows.refresh);
-                  },
-                })}
-                scroll={{ x: 'max-content' }}
-                sticky
-                {...editableRows('alarm', errorRows.rows)}
-                locale={{ emptyText: t('devicetypes:alarms.empty') }}
-                data-testid="table-alarms"
-              />
-              {canEdit && (
-                <Button
-                  type="dashed"
-                  block
-                  icon={<PlusOutlined />}
-                  style={{ marginTop: 12 }}
-                  disabled={params.length === 0 || fields.length >= ALARM_LIMITS.rows}
-                  onClick={() => {
-                    add(newRuleRow());
-                    const at: NamePath = ['rules', fields.length, 'semaphoreId'];
-                    setTimeout(() => form.scrollToField(at, { block: 'center' }));
-                  }}
-                  data-testid="btn-add-row"
-                >
-                  {t('devicetypes:alarms.addRow')}
-                </Button>
-              )}
-              <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-                {t('devicetypes:alarms.footer', { count: fields.length })} · {t('common:severity.legend')} <AlarmLevelLegend />
-              </Typography.Paragraph>
-            </>
-          )}
+          {(fields, { add, remove }) => {
+            // Where onSave finds a row's key (the list's rows are known only here).
+            fieldsRef.current = fields;
+            return (
+              <>
+                <Table<FormListFieldData>
+                  className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
+                  size="small"
+                  rowKey="key"
+                  bordered
+                  pagination={false}
+                  dataSource={fields}
+                  {...editorLayout({
+                    t,
+                    prefix: 'alarm',
+                    mobile,
+                    expanded,
+                    onExpand: setExpanded,
+                    columns: alarmColumns({
+                      t,
+                      canEdit,
+                      params: byId,
+                      paramOptions,
+                      rule,
+                      remove: (i) => {
+                        remove(i);
+                        setTimeout(errorRows.refresh);
+                      },
+                    }),
+                  })}
+                  sticky
+                  {...editableRows('alarm', errorRows.rows)}
+                  locale={{ emptyText: t('devicetypes:alarms.empty') }}
+                  data-testid="table-alarms"
+                />
+                {canEdit && (
+                  <Button
+                    type="dashed"
+                    block
+                    icon={<PlusOutlined />}
+                    style={{ marginTop: 12 }}
+                    disabled={params.length === 0 || fields.length >= ALARM_LIMITS.rows}
+                    onClick={() => {
+                      add(newRuleRow());
+                      const at: NamePath = ['rules', fields.length, 'semaphoreId'];
+                      setTimeout(() => form.scrollToField(at, { block: 'center' }));
+                    }}
+                    data-testid="btn-add-row"
+                  >
+                    {t('devicetypes:alarms.addRow')}
+                  </Button>
+                )}
+                <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+                  {t('devicetypes:alarms.footer', { count: fields.length })} · {t('common:severity.legend')} <AlarmLevelLegend />
+                </Typography.Paragraph>
+              </>
+            );
+          }}
         </Form.List>
       </Form>
     </Card>

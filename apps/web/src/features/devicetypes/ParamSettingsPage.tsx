@@ -10,7 +10,9 @@ import { toRuleRow } from './alarm-rows';
 import { useDeviceType, useSaveParams, useTypeAlarms, useTypeParams } from './api';
 import {
   editableRows,
+  editorLayout,
   fieldsWithErrors,
+  openRows,
   problemRule,
   SaveProblemAlert,
   saveFailure,
@@ -21,7 +23,8 @@ import {
   type SaveProblem,
 } from './list-editor';
 import { ruleMessage } from '../../lib/localize';
-import { paramColumns } from './param-columns';
+import { useIsMobile } from '../../lib/use-mobile';
+import { PARAM_MORE_FIELDS, paramColumns } from './param-columns';
 import { newParamRow, removedIds, toParamInput, toParamRow, type ParamRow } from './param-rows';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
@@ -31,9 +34,10 @@ interface Values {
 }
 
 /**
- * Rows mounted at once. Every row is a dozen antd form controls; mounting all of a type's rows
- * (up to 500) froze the tab for seconds (bench/README.md), so the table shows a page of them.
- * Values of the other pages stay in the form; the contract's checks run on all rows.
+ * Rows mounted at once. Every row is a handful of antd form controls (the rest in its expansion,
+ * mounted when opened); mounting all of a type's rows (up to 500) froze the tab for seconds
+ * (bench/README.md), so the table shows a page of them. Values of the other pages and of closed
+ * expansions stay in the form; the contract's checks run on all rows.
  */
 const PAGE_SIZE = 10;
 const pageOf = (index: number) => Math.floor(index / PAGE_SIZE) + 1;
@@ -65,6 +69,10 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
   const [problem, setProblem] = useState<SaveProblem>();
   const initial = useMemo<Values>(() => ({ params: params.map(toParamRow) }), [params]);
   const [page, setPage] = useState(1);
+  const mobile = useIsMobile();
+  /** Rows whose expansion is open (`FormListFieldData.key`), and the list's rows as last drawn. */
+  const [expanded, setExpanded] = useState<readonly number[]>([]);
+  const fieldsRef = useRef<FormListFieldData[]>([]);
 
   // After a save the list is read again: show what the server kept. Not on the first render,
   // where the form already holds `initial` (a reset re-rendered every control once more).
@@ -119,10 +127,18 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
 
   const onSave = async () => {
     setProblem(undefined);
-    // Only the page's cells are mounted: a problem on another page opens that page first.
-    const first = paramProblems(rows())[0];
-    if (first && pageOf(first.index) !== page) {
-      setPage(pageOf(first.index));
+    // Only the page's cells are mounted: a problem on another page opens that page first, and
+    // the rows of that page with a problem in a closed expansion are opened.
+    const problems = paramProblems(rows());
+    const first = problems[0];
+    const shownPage = first ? pageOf(first.index) : page;
+    const hidden = problems
+      .filter((p) => pageOf(p.index) === shownPage && (mobile || PARAM_MORE_FIELDS.includes(p.field)))
+      .map((p) => p.index);
+    const open = openRows(expanded, fieldsRef.current, hidden);
+    if (shownPage !== page || open !== expanded) {
+      setPage(shownPage);
+      setExpanded(open);
       await new Promise((resolve) => setTimeout(resolve));
     }
     if (!(await validateAll(form, t, errorRows.refresh)) || first) return;
@@ -145,6 +161,7 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
           markRow: (i) => {
             errorRows.set([i]);
             setPage(pageOf(i));
+            setExpanded((open) => openRows(open, fieldsRef.current, [i]));
           },
           label: (field) => t(`devicetypes:params.columns.${field}`, { defaultValue: field }),
         }),
@@ -188,66 +205,76 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
         size="small"
       >
         <Form.List name="params">
-          {(fields, { add, remove, move }) => (
-            <>
-              <Table<FormListFieldData>
-                className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
-                size="small"
-                rowKey="key"
-                bordered
-                pagination={{
-                  current: Math.min(page, pageOf(Math.max(0, fields.length - 1))),
-                  pageSize: PAGE_SIZE,
-                  onChange: setPage,
-                  showSizeChanger: false,
-                  hideOnSinglePage: true,
-                  size: 'small',
-                }}
-                dataSource={fields}
-                columns={paramColumns({
-                  t,
-                  canEdit,
-                  rowCount: fields.length,
-                  rule,
-                  nameOf: (i) => String(form.getFieldValue(['params', i, 'name']) ?? ''),
-                  move: (from, to) => {
-                    move(from, to);
-                    setPage(pageOf(to));
-                  },
-                  remove: (i) => {
-                    remove(i);
-                    setTimeout(errorRows.refresh);
-                  },
-                })}
-                scroll={{ x: 'max-content' }}
-                sticky
-                {...editableRows('param', errorRows.rows)}
-                locale={{ emptyText: t('devicetypes:params.empty') }}
-                data-testid="table-params"
-              />
-              {canEdit && (
-                <Button
-                  type="dashed"
-                  block
-                  icon={<PlusOutlined />}
-                  style={{ marginTop: 12 }}
-                  disabled={fields.length >= PARAM_LIMITS.rows}
-                  onClick={() => {
-                    add(newParamRow());
-                    setPage(pageOf(fields.length));
-                    const at: NamePath = ['params', fields.length, 'semaphoreId'];
-                    setTimeout(() => form.scrollToField(at, { block: 'center', focus: true }));
+          {(fields, { add, remove, move }) => {
+            // Where onSave finds a row's key (the list's rows are known only here).
+            fieldsRef.current = fields;
+            return (
+              <>
+                <Table<FormListFieldData>
+                  className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
+                  size="small"
+                  rowKey="key"
+                  bordered
+                  pagination={{
+                    current: Math.min(page, pageOf(Math.max(0, fields.length - 1))),
+                    pageSize: PAGE_SIZE,
+                    onChange: setPage,
+                    showSizeChanger: false,
+                    hideOnSinglePage: true,
+                    size: 'small',
                   }}
-                  data-testid="btn-add-row"
-                >
-                  {t('devicetypes:params.addRow')}
-                </Button>
-              )}
-              <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-                {t('devicetypes:params.footer', { count: fields.length })}
-              </Typography.Paragraph>
-            </>
-          )}
+                  dataSource={fields}
+                  {...editorLayout({
+                    t,
+                    prefix: 'param',
+                    mobile,
+                    expanded,
+                    onExpand: setExpanded,
+                    columns: paramColumns({
+                    t,
+                    canEdit,
+                    rowCount: fields.length,
+                    rule,
+                    nameOf: (i) => String(form.getFieldValue(['params', i, 'name']) ?? ''),
+                    move: (from, to) => {
+                      move(from, to);
+                      setPage(pageOf(to));
+                    },
+                      remove: (i) => {
+                        remove(i);
+                        setTimeout(errorRows.refresh);
+                      },
+                    }),
+                  })}
+                  sticky
+                  {...editableRows('param', errorRows.rows)}
+                  locale={{ emptyText: t('devicetypes:params.empty') }}
+                  data-testid="table-params"
+                />
+                {canEdit && (
+                  <Button
+                    type="dashed"
+                    block
+                    icon={<PlusOutlined />}
+                    style={{ marginTop: 12 }}
+                    disabled={fields.length >= PARAM_LIMITS.rows}
+                    onClick={() => {
+                      add(newParamRow());
+                      setPage(pageOf(fields.length));
+                      const at: NamePath = ['params', fields.length, 'semaphoreId'];
+                      setTimeout(() => form.scrollToField(at, { block: 'center', focus: true }));
+                    }}
+                    data-testid="btn-add-row"
+                  >
+                    {t('devicetypes:params.addRow')}
+                  </Button>
+                )}
+                <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+                  {t('devicetypes:params.footer', { count: fields.length })}
+                </Typography.Paragraph>
+              </>
+            );
+          }}
         </Form.List>
       </Form>
     </Card>

@@ -22,7 +22,7 @@ interface Props {
  */
 export function ThresholdInput({ param, value, onChange, disabled, id, label, testId = 'field-threshold' }: Props) {
   const { t } = useTranslation();
-  const common = { id, disabled, 'aria-label': label, 'data-testid': testId, style: { width: 150 } };
+  const common = { id, disabled, 'aria-label': label, 'data-testid': testId, style: { width: 136 } };
   if (!param) {
     return <Input {...common} disabled placeholder={t('devicetypes:alarms.pickParamFirst')} />;
   }

@@ -10,16 +10,15 @@ import {
   Space,
   Switch,
   Tooltip,
-  Typography,
   type FormListFieldData,
   type FormRule,
-  type TableColumnsType,
 } from 'antd';
 import type { TFunction } from 'i18next';
 import { ALARM_LIMITS, COMPARISONS_BY_TYPE, isNumericType, isRangeComparison } from '@iot/contract/plain';
 import type { AlarmComparison, AlarmRuleField, ParamDto } from '@iot/contract';
 import { AlarmLevelTag } from '../../components/AlarmLevel';
 import type { RuleRow } from './alarm-rows';
+import type { EditorColumn } from './list-editor';
 import { ThresholdInput } from './ThresholdInput';
 import { cellLabel } from './shared';
 
@@ -44,8 +43,15 @@ export interface AlarmColumnsOptions {
   remove: (index: number) => void;
 }
 
-/** Columns of the alarm rule table: one editable cell per field of a Form.List row. */
-export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListFieldData> {
+/** Fields in a row's expansion (`more`): the message's translations and the hold time. */
+export const ALARM_MORE_FIELDS: readonly AlarmRuleField[] = ['messageEn', 'messageEs', 'messageJa', 'holdSeconds'];
+
+/**
+ * Columns of the alarm rule table, one editable field each of a Form.List row: the row holds the
+ * rule (parameter, comparison, thresholds, level, message, enabled), its expansion the message's
+ * translations and the hold time. The row fits 1,280 px (~960 px).
+ */
+export function alarmColumns(o: AlarmColumnsOptions): EditorColumn[] {
   const { t, rule } = o;
   const title = (field: string) => t(`devicetypes:alarms.columns.${field}`);
   const label = (field: string, f: FormListFieldData) => cellLabel(t, title(field), f.name);
@@ -67,29 +73,31 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
     </Form.Item>
   );
 
-  const message = (field: 'message' | 'messageEn' | 'messageEs' | 'messageJa') => ({
+  const message = (field: 'message' | 'messageEn' | 'messageEs' | 'messageJa', width: number, more: boolean): EditorColumn => ({
     title: title(field),
     key: field,
-    width: 180,
-    render: (_: unknown, f: FormListFieldData) => (
+    width,
+    more,
+    render: (f: FormListFieldData) => (
       <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]} validateTrigger={['onChange', 'onBlur']}>
         <Input maxLength={ALARM_LIMITS.message} aria-label={label(field, f)} data-testid={`field-${field}`} />
       </Form.Item>
     ),
   });
 
-  const columns: TableColumnsType<FormListFieldData> = [
-    { title: '#', key: 'index', width: 48, fixed: 'left', align: 'center', render: (_, __, i) => i + 1 },
+  const columns: EditorColumn[] = [
+    { title: '#', key: 'sort', width: 40, fixed: 'left', align: 'center', render: (f) => f.name + 1 },
     {
       title: title('semaphoreId'),
       key: 'semaphoreId',
       fixed: 'left',
-      width: 250,
-      render: (_, f) => (
+      width: 190,
+      phone: true,
+      render: (f) => (
         <Form.Item name={[f.name, 'semaphoreId']} rules={[rule(f.name, 'semaphoreId')]}>
           <Select
             showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 234 }}
+            style={{ width: 174 }}
             options={o.paramOptions}
             placeholder={t('devicetypes:alarms.pickParam')}
             aria-label={label('semaphoreId', f)}
@@ -102,12 +110,13 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
     {
       title: title('comparison'),
       key: 'comparison',
-      width: 150,
-      render: (_, f) =>
+      width: 130,
+      phone: true,
+      render: (f) =>
         byRow(f, (_row, p) => (
           <Form.Item name={[f.name, 'comparison']} rules={[rule(f.name, 'comparison')]}>
             <Select
-              style={{ width: 136 }}
+              style={{ width: 118 }}
               aria-label={label('comparison', f)}
               options={(p ? COMPARISONS_BY_TYPE[p.dataType] : COMPARISONS_BY_TYPE.number).map((c) => ({
                 value: c,
@@ -119,39 +128,34 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         )),
     },
     {
+      // A range's second threshold under the first.
       title: title('threshold'),
       key: 'threshold',
-      width: 170,
-      render: (_, f) =>
-        byRow(f, (_row, p) => (
-          <Form.Item name={[f.name, 'threshold']} rules={[rule(f.name, 'threshold')]}>
-            <ThresholdInput param={p} label={label('threshold', f)} />
-          </Form.Item>
-        )),
-    },
-    {
-      title: title('threshold2'),
-      key: 'threshold2',
-      width: 170,
-      render: (_, f) =>
-        byRow(f, (row, p) =>
-          p && isNumericType(p.dataType) && isRangeComparison(row.comparison) ? (
-            <Form.Item name={[f.name, 'threshold2']} rules={[rule(f.name, 'threshold2')]}>
-              <ThresholdInput param={p} label={label('threshold2', f)} testId="field-threshold2" />
+      width: 152,
+      phone: true,
+      render: (f) =>
+        byRow(f, (row, p) => (
+          <Space orientation="vertical" size={4}>
+            <Form.Item name={[f.name, 'threshold']} rules={[rule(f.name, 'threshold')]}>
+              <ThresholdInput param={p} label={label('threshold', f)} />
             </Form.Item>
-          ) : (
-            <Typography.Text type="secondary">{t('common:empty')}</Typography.Text>
-          ),
-        ),
+            {p && isNumericType(p.dataType) && isRangeComparison(row.comparison) && (
+              <Form.Item name={[f.name, 'threshold2']} rules={[rule(f.name, 'threshold2')]}>
+                <ThresholdInput param={p} label={label('threshold2', f)} testId="field-threshold2" />
+              </Form.Item>
+            )}
+          </Space>
+        )),
     },
     {
       title: title('level'),
       key: 'level',
-      width: 150,
-      render: (_, f) => (
+      width: 130,
+      phone: true,
+      render: (f) => (
         <Form.Item name={[f.name, 'level']} rules={[rule(f.name, 'level')]}>
           <Select
-            style={{ width: 136 }}
+            style={{ width: 118 }}
             aria-label={label('level', f)}
             // Most severe first, as in every level picker.
             options={[...ALARM_LIMITS.levels].reverse().map((level) => ({
@@ -163,10 +167,7 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
         </Form.Item>
       ),
     },
-    message('message'),
-    message('messageEn'),
-    message('messageEs'),
-    message('messageJa'),
+    message('message', 150, false),
     {
       title: (
         <Space size={4}>
@@ -178,7 +179,8 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
       ),
       key: 'holdSeconds',
       width: 130,
-      render: (_, f) => (
+      more: true,
+      render: (f) => (
         <Form.Item name={[f.name, 'holdSeconds']} rules={[rule(f.name, 'holdSeconds')]}>
           <InputNumber
             min={0}
@@ -195,23 +197,26 @@ export function alarmColumns(o: AlarmColumnsOptions): TableColumnsType<FormListF
     {
       title: title('enabled'),
       key: 'enabled',
-      width: 80,
+      width: 70,
       align: 'center',
-      render: (_, f) => (
+      render: (f) => (
         <Form.Item name={[f.name, 'enabled']} valuePropName="checked">
           <Switch size="small" aria-label={label('enabled', f)} data-testid="field-enabled" />
         </Form.Item>
       ),
     },
+    message('messageEn', 200, true),
+    message('messageEs', 200, true),
+    message('messageJa', 200, true),
   ];
   if (!o.canEdit) return columns;
   columns.push({
     title: t('devicetypes:actions'),
     key: 'actions',
     fixed: 'right',
-    width: 64,
+    width: 56,
     align: 'center',
-    render: (_, f) => (
+    render: (f) => (
       <Popconfirm
         title={t('devicetypes:alarms.deleteConfirm')}
         okText={t('common:confirm')}

@@ -1,6 +1,6 @@
 import { useCallback, useState, type HTMLAttributes, type ReactNode } from 'react';
-import { UndoOutlined } from '@ant-design/icons';
-import { Alert, Button, Popconfirm, Space, type FormInstance } from 'antd';
+import { DownOutlined, RightOutlined, UndoOutlined } from '@ant-design/icons';
+import { Alert, Button, Popconfirm, Space, type FormInstance, type FormListFieldData, type TableProps } from 'antd';
 import type { TFunction } from 'i18next';
 import type { RowProblem } from '@iot/contract';
 import { useTranslation } from 'react-i18next';
@@ -166,4 +166,110 @@ export function editableRows(prefix: string, errorRows: ReadonlySet<number>) {
         'data-error': errorRows.has(row.name) ? 'true' : undefined,
       }) as HTMLAttributes<HTMLElement>,
   };
+}
+
+/**
+ * A column of an editable list. The row shows the columns an operator sets for every row; the
+ * others (`more`: translations, rarely changed fields) sit in the row's expansion, mounted only
+ * when it is open, so the table fits a 1,280 px screen and a page of rows mounts few controls.
+ */
+export interface EditorColumn {
+  key: string;
+  title: ReactNode;
+  /** Pixels on a desktop; the table is as wide as its row's columns. */
+  width: number;
+  align?: 'center';
+  fixed?: 'left' | 'right';
+  render: (f: FormListFieldData) => ReactNode;
+  /** In the row's expansion, not a column. */
+  more?: boolean;
+  /** On a phone, one of the row's key fields (stacked in its one cell); the rest are in the expansion. */
+  phone?: boolean;
+}
+
+/** Width antd gives the expand column. */
+const EXPAND_WIDTH = 40;
+
+const Field = ({ c, f, sized }: { c: EditorColumn; f: FormListFieldData; sized?: boolean }) => (
+  <div className="dt-more-field" style={sized ? { width: c.width, maxWidth: '100%' } : undefined}>
+    <div className="dt-more-label">{c.title}</div>
+    {c.render(f)}
+  </div>
+);
+
+/**
+ * Table props of an editable list laid out for the screen: on a desktop the row's columns (the
+ * first ones pinned) and the `more` fields in an expansion; on a phone one cell with the row's
+ * key fields and the rest in the expansion (`<prefix>-more-<index>`).
+ */
+export function editorLayout(o: {
+  t: TFunction;
+  prefix: string;
+  columns: EditorColumn[];
+  mobile: boolean;
+  /** Keys (`FormListFieldData.key`) of the open rows. */
+  expanded: readonly number[];
+  onExpand: (keys: number[]) => void;
+}): Pick<TableProps<FormListFieldData>, 'columns' | 'expandable' | 'scroll'> {
+  const { t, prefix, columns, mobile } = o;
+  const main = mobile ? columns.filter((c) => c.phone) : columns.filter((c) => !c.more);
+  const more = mobile ? columns.filter((c) => !c.phone && c.key !== 'sort') : columns.filter((c) => c.more);
+  const tableColumns: TableProps<FormListFieldData>['columns'] = mobile
+    ? [
+        {
+          key: 'fields',
+          render: (_: unknown, f: FormListFieldData) => (
+            <div className="dt-stack">
+              {main.map((c) => (
+                <Field key={c.key} c={c} f={f} />
+              ))}
+            </div>
+          ),
+        },
+      ]
+    : main.map((c) => ({
+        key: c.key,
+        title: c.title,
+        width: c.width,
+        align: c.align,
+        fixed: c.fixed,
+        render: (_: unknown, f: FormListFieldData) => c.render(f),
+      }));
+  return {
+    columns: tableColumns,
+    scroll: mobile ? undefined : { x: main.reduce((sum, c) => sum + c.width, EXPAND_WIDTH) },
+    expandable:
+      more.length === 0
+        ? undefined
+        : {
+            columnWidth: EXPAND_WIDTH,
+            fixed: mobile ? undefined : 'left',
+            expandedRowKeys: [...o.expanded],
+            onExpandedRowsChange: (keys) => o.onExpand(keys.map(Number)),
+            expandIcon: ({ expanded, onExpand, record }) => (
+              <Button
+                type="text"
+                size="small"
+                icon={expanded ? <DownOutlined /> : <RightOutlined />}
+                aria-expanded={expanded}
+                aria-label={t('devicetypes:moreFields', { row: record.name + 1 })}
+                onClick={(e) => onExpand(record, e)}
+                data-testid="btn-more"
+              />
+            ),
+            expandedRowRender: (f) => (
+              <div className="dt-more" data-testid={`${prefix}-more-${f.name}`}>
+                {more.map((c) => (
+                  <Field key={c.key} c={c} f={f} sized />
+                ))}
+              </div>
+            ),
+          },
+  };
+}
+
+/** Opens the rows at these indexes (their expansions hold fields to show, such as an error). */
+export function openRows(expanded: readonly number[], fields: readonly FormListFieldData[], indexes: readonly number[]) {
+  const keys = indexes.map((i) => fields[i]?.key).filter((k): k is number => k !== undefined);
+  return keys.every((k) => expanded.includes(k)) ? expanded : [...new Set([...expanded, ...keys])];
 }
