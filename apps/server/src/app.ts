@@ -38,6 +38,9 @@ import { DeviceSheetService, IMPORT_LIMITS, type ImportLimits } from './modules/
 import { deviceSheetRoutes } from './modules/device/device.sheet.routes.js';
 import { SearchService } from './modules/search/search.service.js';
 import { searchRoutes } from './modules/search/search.routes.js';
+import { HomeService } from './modules/home/home.service.js';
+import { homeRoutes } from './modules/home/home.routes.js';
+import { homeBatteryRoutes } from './modules/home/battery.routes.js';
 import multipart from '@fastify/multipart';
 import type { IngestService } from './telemetry/ingest.service.js';
 import type { CommandService } from './telemetry/commands.js';
@@ -198,6 +201,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const projects = new ProjectService(db, admin, bus);
   const devices = new DeviceService(db, projects, types, bus);
   const search = new SearchService(permissions, devices, projects, admin);
+  const home = new HomeService(db);
   const sheets = new DeviceSheetService(db, types, projects, { ...IMPORT_LIMITS, maxRows: config.importMaxRows, ...deps.importLimits });
   const mailer = new AlarmMailer(
     {
@@ -316,6 +320,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
       await api.register(searchRoutes, { search });
+      await api.register(homeRoutes, { home });
+      await api.register(homeBatteryRoutes);
     },
     { prefix: API_PREFIX },
   );

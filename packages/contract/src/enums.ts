@@ -8,6 +8,13 @@ export const LANGUAGE_CODES: Record<Language, number> = { zh: 1, en: 2, es: 3, j
 export const DASHBOARD_STYLES = ['default', 'battery', 'voice'] as const;
 export type DashboardStyle = (typeof DASHBOARD_STYLES)[number];
 
+/**
+ * `state` of /home/devicelist: `offline24h` is offline now and last seen within 24 hours, newest
+ * first; the others are sorted by id, newest first.
+ */
+export const HOME_DEVICE_STATES = ['all', 'online', 'offline', 'alarming', 'offline24h'] as const;
+export type HomeDeviceState = (typeof HOME_DEVICE_STATES)[number];
+
 /** User type 0 is a platform administrator; type 1 a company (customer) account (§2, §6). */
 export const USER_TYPES = [0, 1] as const;
 export type UserType = (typeof USER_TYPES)[number];

@@ -13,5 +13,6 @@ export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';
 export * from './search.js';
+export * from './home.js';
 export * from './endpoint.js';
 export * from './api/index.js';

@@ -89,6 +89,17 @@ export const MAX_EMAILS = 3;
 /** The navbar search (GET /search): hits per group (devices, projects, users). */
 export const SEARCH_GROUP_LIMIT = 5;
 
+/** The home dashboard (/home/*): periods in days, list sizes. */
+export const HOME_LIMITS = {
+  days: [7, 30],
+  /** Projects of /home/projectlist. */
+  projects: 10,
+  /** Top lists (/home/gettop5, /home/battery). */
+  top: 5,
+  /** Recent call-outs of /home/voice. */
+  recent: 10,
+} as const;
+
 /** Alarms: a processing note, one processing request, one export. */
 export const ALARM_NOTE_MAX = 256;
 /** Alarms one processing request may handle. */

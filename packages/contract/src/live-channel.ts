@@ -36,7 +36,16 @@ export const LiveType = {
    * may see the alarms' devices (no subscription needed: the navbar bell listens on every page).
    */
   ALARMS: 160,
+  /**
+   * server → client: the dashboard's figures changed (a device the user may see went online or
+   * offline, or one of its alarms started, ended or was processed): refetch them. At most one a
+   * second per user, only to users holding `home:view`; no subscription needed.
+   */
+  HOME_CHANGED: 170,
 } as const;
+
+/** HOME_CHANGED is sent at most this often to one user. */
+export const HOME_PUSH_MS = 1000;
 
 /**
  * Devices one socket follows at most: the largest set the console follows is a device-list page

@@ -59,5 +59,6 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     event: z.enum(ALARM_EVENTS),
     alarms: z.array(alarmDtoSchema),
   }),
+  z.object({ type: z.literal(LiveType.HOME_CHANGED), timestamp: z.number() }),
 ]);
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;

@@ -11,6 +11,7 @@ export const PUBLIC = 'public' as const;
 export const AUTHENTICATED = 'authenticated' as const;
 
 export const PERMISSIONS = {
+  'home:view': { menu: 'dashboard', name: 'View the home dashboard' },
   'devicetype:list': { menu: 'device-type', name: 'List device types' },
   'devicetype:add': { menu: 'device-addtype', name: 'Add device type' },
   'devicetype:edit': { menu: 'device-edittype', name: 'Edit device type' },
@@ -101,6 +102,7 @@ export const SUPERADMIN_ONLY: readonly PermissionCode[] = [
 
 /** BATTERYMANAGEMENT operates the fleet: projects, devices, alarms, read-only types. */
 export const BATTERY_MANAGEMENT_DEFAULT: readonly PermissionCode[] = [
+  'home:view',
   'devicetype:list',
   'devicetype:paramview',
   'devicetype:alarmview',

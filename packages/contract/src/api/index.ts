@@ -8,6 +8,7 @@ import { deviceDataApi } from './devicedata.js';
 import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
+import { homeApi } from './home.js';
 import { menuApi } from './menus.js';
 import { permissionApi } from './permissions.js';
 import { projectApi } from './projects.js';
@@ -28,6 +29,7 @@ export * from './permissions.js';
 export * from './projects.js';
 export * from './roles.js';
 export * from './search.js';
+export * from './home.js';
 export * from './site.js';
 export * from './users.js';
 export * from './devicedetail.js';
@@ -59,6 +61,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   cardPrices: cardPriceApi,
   video: videoApi,
   search: searchApi,
+  home: homeApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

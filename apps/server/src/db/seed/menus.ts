@@ -28,6 +28,10 @@ export const MOVED_PERMISSIONS: readonly { code: string; from: string; to: strin
 ];
 
 export const MENU_SEED: MenuSeed[] = [
+  // The home dashboard is the console's fixed first page (/dashboard); this hidden row only carries
+  // its permission (home:view) so roles can be granted or denied it like any page.
+  { identification: 'dashboard', name: '首页', nameEn: 'Dashboard', nameEs: 'Panel', nameJa: 'ダッシュボード', menuUrl: '/dashboard', menuType: 0, sort: 0, icon: 'DashboardOutlined', isShow: 0 },
+
   { identification: 'device', name: '设备管理', nameEn: 'Devices', nameEs: 'Dispositivos', nameJa: 'デバイス管理', menuUrl: '/device', menuType: 1, sort: 10, icon: 'ClusterOutlined' },
   { identification: 'device-list', parent: 'device', name: '设备列表', nameEn: 'Device list', nameEs: 'Lista de dispositivos', nameJa: 'デバイス一覧', menuUrl: 'list', menuType: 0, sort: 0, icon: 'UnorderedListOutlined' },
   { identification: 'device-type', parent: 'device', name: '设备类型', nameEn: 'Device types', nameEs: 'Tipos de dispositivo', nameJa: 'デバイスタイプ', menuUrl: 'type', menuType: 0, sort: 1, icon: 'AppstoreOutlined' },
