@@ -15,6 +15,8 @@ import { createTestPostgres } from './helpers.js';
  * on rows written under the schema before it.
  */
 const committed = path.join(import.meta.dirname, '../src/db/migrations');
+/** The migration that adds the battery summary (device_battery, battery_energy_hour) with its backfill. */
+const BATTERY_MIGRATION = '0045_battery_summary';
 
 /** The committed migrations up to (not including) `tag`'s, as a folder drizzle's migrator reads. */
 function migrationsBefore(tag: string): string {
@@ -246,6 +248,48 @@ describe('upgrading a database that holds data', () => {
     expect(warning).toEqual([{ id: 9201, warning_level: 4 }, { id: 9202, warning_level: 1 }, { id: 9203, warning_level: 1 }]);
     const [menu] = await rowsOf<{ is_show: number; name_en: string; icon: string }>(db, sql`select is_show, name_en, icon from menus where id = 701`);
     expect(menu).toEqual({ is_show: 1, name_en: 'Alarms', icon: 'BellOutlined' });
+    await upgraded.close();
+  });
+
+  it('0045: the battery summary of every device from its latest values, and the energy of the hours already rolled up', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore(BATTERY_MIGRATION);
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    const at = (h: number) => `2026-03-02T${String(h).padStart(2, '0')}:00:00Z`;
+    const mm = (chg: number, chg2: number, dis: number, v: number) =>
+      JSON.stringify({ '02117001': [chg, 0, chg2, 0], '02116001': [dis, 0, dis, 0], '01111001': [v, 0, v, 0] });
+    for (const statement of [
+      sql`insert into device_types (id, code, name) values (920, 'UPGB', 'Upgrade battery')`,
+      sql`insert into devices (id, sn, name, type_id, owner_path) values
+        (9301, 'UPB-1', 'Pack', 920, '/1/'), (9302, 'UPB-2', 'No battery figures', 920, '/1/'), (9303, 'UPB-3', 'Text SOC', 920, '/1/')`,
+      sql`insert into device_latest (device_id, vals, ts) values
+        (9301, ${JSON.stringify({ '02109001': [42.5, 1], '01112001': [-3, 1], '01117001': [3.3, 1], '01117002': [3.32, 1], '01119001': [28, 1], '01119002': [31, 1] })}::jsonb, now()),
+        (9302, ${JSON.stringify({ '01111001': [52, 1] })}::jsonb, now()),
+        (9303, ${JSON.stringify({ '02109001': ['abc', 1], '01112001': [0.1, 1] })}::jsonb, now())`,
+      // Two hours rolled up: 10 Ah charged at 100 V from 10:00 to 11:00, none after.
+      sql`insert into telemetry_rollup_hour (device_id, bucket, mm) values
+        (9301, ${at(10)}::timestamptz, ${mm(0, 5, 0, 100)}::jsonb), (9301, ${at(11)}::timestamptz, ${mm(10, 10, 0, 100)}::jsonb)`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const db = upgraded.db;
+    expect(await rowsOf(db, sql`select device_id, soc, current, state, max_cell_temp, cell_delta_mv from device_battery order by device_id`)).toEqual([
+      { device_id: 9301, soc: 42.5, current: -3, state: 'discharging', max_cell_temp: 31, cell_delta_mv: 20 },
+      { device_id: 9303, soc: null, current: 0.1, state: 'idle', max_cell_temp: null, cell_delta_mv: null },
+    ]);
+    const energy = await rowsOf<{ bucket: Date | string; owner_path: string; charged_kwh: number; discharged_kwh: number; devices: number }>(
+      db,
+      sql`select bucket, owner_path, charged_kwh, discharged_kwh, devices from battery_energy_hour order by bucket`,
+    );
+    expect(energy.map((r) => ({ ...r, bucket: new Date(r.bucket).toISOString() }))).toEqual([
+      { bucket: new Date(at(10)).toISOString(), owner_path: '/1/', charged_kwh: 1, discharged_kwh: 0, devices: 1 },
+      { bucket: new Date(at(11)).toISOString(), owner_path: '/1/', charged_kwh: 0, discharged_kwh: 0, devices: 1 },
+    ]);
     await upgraded.close();
   });
 });

@@ -21,3 +21,12 @@ export const PACK_PARAMS = {
   cellVoltagePrefix: '01117',
   cellTempPrefix: '01119',
 } as const;
+
+/**
+ * A battery's state on the home dashboard, from the sign of its current (PACK_PARAMS.current,
+ * charging > 0): idle while |current| is below BATTERY_IDLE_CURRENT_A (a resting pack still draws
+ * its own electronics' ~0.1 A).
+ */
+export const BATTERY_STATES = ['charging', 'discharging', 'idle'] as const;
+export type BatteryState = (typeof BATTERY_STATES)[number];
+export const BATTERY_IDLE_CURRENT_A = 0.3;

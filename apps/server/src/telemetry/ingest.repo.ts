@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { DeviceLogKind } from '@iot/contract';
+import { BATTERY_IDLE_CURRENT_A, PACK_PARAMS, type DeviceLogKind } from '@iot/contract';
 import type { Db, Executor } from '../db/client.js';
 import { deviceCommands, devices, deviceTypeAlarms, deviceTypeParams } from '../db/schema/index.js';
 
@@ -150,6 +150,10 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
                   then n.v else o.v end)
                 from jsonb_each(device_latest.vals) o(k, v) full join jsonb_each(excluded.vals) n(k, v) using (k)) end,
           ts = greatest(device_latest.ts, excluded.ts)`);
+      // The battery summary of the devices whose message carried a battery figure, from their
+      // merged latest values (a message may carry some cells only): one statement.
+      const battery = batteryDevicesOf(b.telemetry);
+      if (battery.length > 0) await upsertBattery(tx, battery);
     }
     if (samples.positions.length > 0) {
       // A fix already stored (a resend) is kept as it is, and does not move the device on maps:
@@ -463,4 +467,52 @@ export async function expireCommands(db: Executor, now: Date): Promise<CommandRo
 export async function commandById(db: Executor, id: string) {
   const [row] = await db.select().from(deviceCommands).where(eq(deviceCommands.id, id));
   return row;
+}
+
+// ---- battery summary --------------------------------------------------------------------------
+
+/** Whether a semaphore id is one the battery summary (device_battery) is made of. */
+export const isBatteryId = (k: string) =>
+  k === PACK_PARAMS.soc || k === PACK_PARAMS.current || (k.length === 8 && (k.startsWith(PACK_PARAMS.cellVoltagePrefix) || k.startsWith(PACK_PARAMS.cellTempPrefix)));
+
+/** The devices of a batch's telemetry that sent a battery figure, ascending. */
+export function batteryDevicesOf(telemetry: readonly TelemetryRow[]): number[] {
+  const ids = new Set<number>();
+  for (const t of telemetry) {
+    if (ids.has(t.deviceId)) continue;
+    for (const k in t.vals) if (isBatteryId(k)) { ids.add(t.deviceId); break; }
+  }
+  return [...ids].sort((x, y) => x - y);
+}
+
+/**
+ * Recomputes the battery summary of these devices from their latest values (device_latest), in one
+ * statement: SOC, current and its state, the highest cell temperature and the cell voltage spread
+ * (mV, two cells or more). A value that is not a finite JSON number of sane size (text, an
+ * absurd exponent) counts as not reported: it can never fail the batch.
+ */
+export async function upsertBattery(db: Executor, deviceIds: readonly number[]) {
+  const n = sql`case when jsonb_typeof(e.v -> 0) = 'number' then
+    case when abs((e.v -> 0)::numeric) < 1e15 then (e.v -> 0)::float8 end end`;
+  const cellV = `${PACK_PARAMS.cellVoltagePrefix}___`;
+  const cellT = `${PACK_PARAMS.cellTempPrefix}___`;
+  await db.execute(sql`
+    insert into device_battery (device_id, soc, current, state, max_cell_temp, cell_delta_mv, updated_at)
+    select l.device_id, s.soc, s.cur,
+      case when s.cur is null then null when abs(s.cur) < ${BATTERY_IDLE_CURRENT_A} then 'idle'
+        when s.cur > 0 then 'charging' else 'discharging' end,
+      s.temp, case when s.cells >= 2 then round(((s.vmax - s.vmin) * 1000)::numeric, 3)::float8 end, l.ts
+    from device_latest l
+    cross join lateral (
+      select max(x.n) filter (where e.k = ${PACK_PARAMS.soc}) as soc, max(x.n) filter (where e.k = ${PACK_PARAMS.current}) as cur,
+        max(x.n) filter (where e.k like ${cellT}) as temp,
+        max(x.n) filter (where e.k like ${cellV}) as vmax, min(x.n) filter (where e.k like ${cellV}) as vmin,
+        count(x.n) filter (where e.k like ${cellV}) as cells
+      from jsonb_each(l.vals) e(k, v) cross join lateral (select ${n} as n) x
+      where e.k in (${PACK_PARAMS.soc}, ${PACK_PARAMS.current}) or e.k like ${cellV} or e.k like ${cellT}
+    ) s
+    where l.device_id = any(${`{${deviceIds.join(',')}}`}::int[])
+    order by l.device_id
+    on conflict (device_id) do update set soc = excluded.soc, current = excluded.current, state = excluded.state,
+      max_cell_temp = excluded.max_cell_temp, cell_delta_mv = excluded.cell_delta_mv, updated_at = excluded.updated_at`);
 }

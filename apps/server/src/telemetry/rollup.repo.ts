@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { allowLongWork, type Db, type Executor } from '../db/client.js';
+import { ENERGY_PARAMS } from '@iot/contract';
 import { numericValue } from '../db/schema/index.js';
 
 // The history rollups' writes (history.rollup.ts); modules/devicedetail reads them.
@@ -55,6 +56,10 @@ export async function rollupDay(db: Db, day: string, final: boolean): Promise<nu
         group by 1, 2, 3
       ) s
       group by device_id, hour`);
+    await tx.execute(sql`delete from battery_energy_hour where bucket >= ${start}::timestamptz and bucket < ${start}::timestamptz + interval '1 day'`);
+    await tx.execute(sql`
+      insert into battery_energy_hour (bucket, owner_path, project_id, charged_kwh, discharged_kwh, devices)
+      ${energyHours(sql`${start}::timestamptz`, sql`${start}::timestamptz + interval '1 day'`)}`);
     await tx.execute(sql`
       insert into telemetry_rollup_days (day, final, rolled_at) values (${day}::date, ${final}, now())
       on conflict (day) do update set final = excluded.final, rolled_at = excluded.rolled_at`);
@@ -67,4 +72,35 @@ export async function pruneRollups(db: Executor, before: string) {
   await db.execute(sql`delete from telemetry_rollup where bucket < ${before}::timestamptz`);
   await db.execute(sql`delete from telemetry_rollup_hour where bucket < ${before}::timestamptz`);
   await db.execute(sql`delete from telemetry_rollup_days where day < ${before}::date`);
+}
+
+/**
+ * The fleet's energy per hour in [from, to) from the hourly rollups, summed per owner line and
+ * project (battery_energy_hour, the home dashboard's battery style). The device details' rule
+ * (devicedetail.repo.ts energy): an hour's energy is the growth of the cumulative charge and
+ * discharge counters (Ah) from its first reading (the rollup's minimum, the counters only grow) to
+ * the first reading of the device's next hour with one (the hour's own maximum for the last), a
+ * counter that went down counting as none, times the hour's mean pack voltage.
+ */
+export function energyHours(from: SQL, to: SQL): SQL {
+  const id = (k: string) => sql.raw(`'${k}'`);
+  const { totalCharge: chg, totalDischarge: dis, packVoltage: v } = ENERGY_PARAMS;
+  return sql`
+    select e.bucket, d.owner_path, d.project_id, sum(e.charged), sum(e.discharged), count(*)::int
+    from (
+      select device_id, bucket,
+        greatest(coalesce(lead(c_lo) over w, c_hi) - c_lo, 0) * (v_lo + v_hi) / 2 / 1000 as charged,
+        greatest(coalesce(lead(d_lo) over w, d_hi) - d_lo, 0) * (v_lo + v_hi) / 2 / 1000 as discharged
+      from (
+        select r.device_id, r.bucket,
+          (r.mm -> ${id(chg)} ->> 0)::float8 as c_lo, (r.mm -> ${id(chg)} ->> 2)::float8 as c_hi,
+          (r.mm -> ${id(dis)} ->> 0)::float8 as d_lo, (r.mm -> ${id(dis)} ->> 2)::float8 as d_hi,
+          (r.mm -> ${id(v)} ->> 0)::float8 as v_lo, (r.mm -> ${id(v)} ->> 2)::float8 as v_hi
+        from telemetry_rollup_hour r
+        where r.bucket >= ${from} and r.bucket < ${to} and r.mm ?& array[${id(chg)}, ${id(dis)}, ${id(v)}]
+      ) h
+      window w as (partition by device_id order by bucket)
+    ) e
+    join devices d on d.id = e.device_id
+    group by e.bucket, d.owner_path, d.project_id`;
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { devices } from './projects.js';
 
 /**
@@ -32,6 +32,29 @@ export const telemetryRollupHour = pgTable(
     mm: jsonb('mm').notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.bucket] }), index('telemetry_rollup_hour_bucket_idx').on(t.bucket)],
+);
+
+/**
+ * Energy charged and discharged per hour, summed per owner line and project (the home dashboard's
+ * battery style: a fleet's energy per local day without reading a row per device). Written with
+ * the rollups of a UTC day from `telemetry_rollup_hour` (rollup.repo.ts), the device's line and
+ * project as they stand then; a day rolled up again replaces its rows.
+ */
+export const batteryEnergyHour = pgTable(
+  'battery_energy_hour',
+  {
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    ownerPath: text('owner_path').notNull(),
+    projectId: integer('project_id'),
+    chargedKwh: doublePrecision('charged_kwh').notNull(),
+    dischargedKwh: doublePrecision('discharged_kwh').notNull(),
+    devices: integer('devices').notNull(),
+  },
+  (t) => [
+    index('battery_energy_hour_bucket_idx').on(t.bucket),
+    index('battery_energy_hour_owner_idx').on(t.ownerPath.op('text_pattern_ops'), t.bucket),
+    index('battery_energy_hour_project_idx').on(t.projectId, t.bucket),
+  ],
 );
 
 /** The days rolled up; `final` once the day is older than the window late messages may arrive in. */

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { COMMAND_STATUSES, DEVICE_LOG_KINDS } from '@iot/contract';
+import { BATTERY_STATES, COMMAND_STATUSES, DEVICE_LOG_KINDS } from '@iot/contract';
 import { devices } from './projects.js';
 import { inList } from './util.js';
 import { check } from 'drizzle-orm/pg-core';
@@ -51,6 +51,38 @@ export const deviceLatest = pgTable('device_latest', {
   vals: jsonb('vals').notNull().default({}),
   ts: timestamp('ts', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A battery's headline figures, ONE row per device that reported any of them, kept by the batch
+ * transaction next to `device_latest` (one bulk upsert per batch, from the merged latest values):
+ * the home dashboard's battery style counts, buckets and ranks them at fleet scale with plain
+ * columns and indexes instead of reading every device's JSON (decision 0025). Null: not reported
+ * (or not a number). `state` follows the current's sign (charging > 0), `idle` below a threshold.
+ */
+export const deviceBattery = pgTable(
+  'device_battery',
+  {
+    deviceId: integer('device_id')
+      .primaryKey()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    /** SOC, % (02109001). */
+    soc: doublePrecision('soc'),
+    /** Pack current, A (01112001). */
+    current: doublePrecision('current'),
+    state: varchar('state', { length: 12 }),
+    /** Highest cell temperature, °C (01119NNN). */
+    maxCellTemp: doublePrecision('max_cell_temp'),
+    /** Highest minus lowest cell voltage, mV (01117NNN, two cells or more). */
+    cellDeltaMv: doublePrecision('cell_delta_mv'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('device_battery_soc_idx').on(t.soc),
+    index('device_battery_temp_idx').on(t.maxCellTemp),
+    index('device_battery_delta_idx').on(t.cellDeltaMv),
+    check('device_battery_state_chk', inList('state', BATTERY_STATES)),
+  ],
+);
 
 /** GPS fixes (devices of types that record tracks, §3 GPS data): one per device and time (0035). */
 export const devicePositions = pgTable(
