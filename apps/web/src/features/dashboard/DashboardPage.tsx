@@ -1,7 +1,7 @@
 import { Card, Segmented, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_STYLES } from '@iot/contract/plain';
-import { useSession } from '../../lib/session';
+import { usePermission, useSession } from '../../lib/session';
 import { useHomeLive, useHomeSummary, useSaveStyle } from './api';
 import { BatteryStyle } from './BatteryStyle';
 import { DefaultStyle } from './DefaultStyle';
@@ -18,17 +18,19 @@ import type { DashboardStyle } from './types';
 export default function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const summary = useHomeSummary();
+  // A role without home:view keeps the greeting and its logins (the server refuses the figures).
+  const canView = usePermission('home:view');
+  const summary = useHomeSummary(canView);
   const save = useSaveStyle();
   useHomeLive();
   if (!user) return null;
   const style: DashboardStyle = user.dashboardStyle;
 
   let body;
-  if (summary.isPending) body = <DashCard title={t('dashboard:devices.title')} testId="home-loading" loading />;
+  if (!canView) body = null;
+  else if (summary.isPending) body = <DashCard title={t('dashboard:devices.title')} testId="home-loading" loading />;
   else if (summary.isError) body = <DashCard title={t('dashboard:devices.title')} testId="home-error" error onRetry={() => void summary.refetch()} />;
-  else if (summary.data.devices.total === 0)
-    body = <EmptyFleet />;
+  else if (summary.data.devices.total === 0) body = <EmptyFleet />;
   else if (style === 'battery') body = <BatteryStyle summary={summary.data} />;
   else if (style === 'voice') body = <VoiceStyle summary={summary.data} />;
   else body = <DefaultStyle summary={summary.data} />;
@@ -39,13 +41,15 @@ export default function DashboardPage() {
         <Typography.Title level={2} className="dash-welcome" data-testid="dashboard-welcome">
           {t('dashboard:welcome', { name: user.name })}
         </Typography.Title>
-        <Segmented<DashboardStyle>
-          value={style}
-          onChange={(next) => save.mutate(next)}
-          aria-label={t('dashboard:style.label')}
-          data-testid="dashboard-style"
-          options={DASHBOARD_STYLES.map((s) => ({ value: s, label: t(`dashboard:style.${s}`) }))}
-        />
+        {canView && (
+          <Segmented<DashboardStyle>
+            value={style}
+            onChange={(next) => save.mutate(next)}
+            aria-label={t('dashboard:style.label')}
+            data-testid="dashboard-style"
+            options={DASHBOARD_STYLES.map((s) => ({ value: s, label: t(`dashboard:style.${s}`) }))}
+          />
+        )}
       </div>
       {body}
       <Card size="small" title={<h2 className="dash-card-title">{t('dashboard:logins.title')}</h2>} data-testid="dashboard-logins">

@@ -21,8 +21,8 @@ export function useLoginHistory(page: number, limit: number) {
 }
 
 /** The headline cards: devices, projects, alarms and the stored style (GET /home/list). */
-export function useHomeSummary() {
-  return useQuery({ queryKey: homeKeys.summary, queryFn: () => api(homeRoutes.list, { query: { tz: tz() } }) });
+export function useHomeSummary(enabled = true) {
+  return useQuery({ queryKey: homeKeys.summary, queryFn: () => api(homeRoutes.list, { query: { tz: tz() } }), enabled });
 }
 
 export function useLevelNum(enabled = true) {

@@ -284,11 +284,11 @@ export function EmptyFleet() {
 
 /** The chart area of a card: a chart that fails to draw (no canvas) leaves its figure table. */
 export class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+  override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
   }
-  render() {
+  override render() {
     return this.state.failed ? null : this.props.children;
   }
 }
