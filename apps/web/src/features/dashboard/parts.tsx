@@ -1,4 +1,4 @@
-import { Component, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -280,15 +280,4 @@ export function EmptyFleet() {
       </Empty>
     </Card>
   );
-}
-
-/** The chart area of a card: a chart that fails to draw (no canvas) leaves its figure table. */
-export class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
 }
