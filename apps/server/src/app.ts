@@ -295,6 +295,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Live values follow the REST rule of /device/basic: the user sees the device and may read devices.
     visibleDevices: async (ctx, ids) => ((await permissions.hasAny(ctx, ['device:list', 'device:detail'])) ? devices.visibleIds(ctx, ids) : []),
     seesAlarms: (ctx) => permissions.hasAny(ctx, ['alarm:list', 'device:detail']),
+    home: { sees: (ctx) => permissions.hasAny(ctx, ['home:view']), visibleDevices: (ctx, ids) => devices.visibleIds(ctx, ids) },
   });
 
   await app.register(

@@ -44,8 +44,6 @@ export const LiveType = {
   HOME_CHANGED: 170,
 } as const;
 
-/** HOME_CHANGED is sent at most this often to one user. */
-export const HOME_PUSH_MS = 1000;
 
 /**
  * Devices one socket follows at most: the largest set the console follows is a device-list page
@@ -68,4 +66,9 @@ export const LIVE_TIMING = {
   loginTimeoutMs: 5_000,
   /** Coalesced device values are pushed this often (at most one update per device per period). */
   devicePushMs: 1000,
+  /** HOME_CHANGED goes to one user at most this often. */
+  homePushMs: 1000,
 } as const;
+
+/** HOME_CHANGED is sent at most this often to one user. */
+export const HOME_PUSH_MS = LIVE_TIMING.homePushMs;

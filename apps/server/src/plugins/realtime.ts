@@ -101,6 +101,11 @@ export interface RealtimeOptions {
   visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]>;
   /** Whether the user may read alarms at all (alarm pushes go only to those). Default: yes. */
   seesAlarms?: (auth: AuthContext) => Promise<boolean>;
+  /**
+   * HOME_CHANGED: whether the user may read the home dashboard, and which of `ids` it counts (the
+   * dashboard's scoping, without the device list's permission). Without it no 170 is sent.
+   */
+  home?: { sees: (auth: AuthContext) => Promise<boolean>; visibleDevices: (auth: AuthContext, ids: number[]) => Promise<number[]> };
   timing?: Partial<Record<keyof typeof LIVE_TIMING, number>>;
   limits?: Partial<LiveLimits>;
 }
@@ -329,6 +334,52 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     }
   };
 
+  /**
+   * HOME_CHANGED (170): devices whose online state or alarms changed since the last round. A round
+   * runs at once when the first change comes after a quiet period, then at most once per
+   * `homePushMs`; it asks, once per connected user holding the home permission, which of the
+   * changed devices the user sees (one visibility query per user and round, however many events),
+   * and tells those who see any. Rounds never overlap, so a user gets at most one a period.
+   */
+  const homeChanged = new Set<number>();
+  let homeTimer: ReturnType<typeof setTimeout> | undefined;
+  let homeRunning = false;
+  let homeLast = 0;
+  const homeSchedule = () => {
+    if (homeTimer || homeRunning || homeChanged.size === 0) return;
+    homeTimer = setTimeout(() => void homeRound(), Math.max(0, homeLast + timing.homePushMs - Date.now()));
+    homeTimer.unref?.();
+  };
+  const home = opts.home;
+  const homeMark = (deviceIds: Iterable<number>) => {
+    if (!home || byUser.size === 0) return;
+    for (const id of deviceIds) homeChanged.add(id);
+    homeSchedule();
+  };
+  const homeRound = async () => {
+    homeTimer = undefined;
+    homeRunning = true;
+    homeLast = Date.now();
+    const ids = [...homeChanged];
+    homeChanged.clear();
+    try {
+      for (const [userId, conns] of [...byUser]) {
+        const first = conns.values().next().value;
+        if (!first) continue;
+        try {
+          if (!home || !(await home.sees(first.auth))) continue;
+          if ((await home.visibleDevices(first.auth, ids)).length === 0) continue;
+          realtime.publishToUser(userId, { type: LiveType.HOME_CHANGED, timestamp: Date.now() });
+        } catch (err) {
+          app.log.error({ err, userId }, 'live: dashboard change delivery failed');
+        }
+      }
+    } finally {
+      homeRunning = false;
+      homeSchedule();
+    }
+  };
+
   const realtime: Realtime = {
     publishToUser: (userId, msg) => deliver(byUser.get(userId) ?? [], msg),
     publishToUsers: (userIds, msg) => {
@@ -403,9 +454,11 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
           if (mine.length > 0) realtime.publishToUser(userId, { type: LiveType.ALARMS, event, alarms: mine });
         }
       })().catch((err: unknown) => app.log.error({ err }, 'live: alarm delivery failed'));
+      homeMark(alarms.map((a) => a.deviceId));
     }),
     opts.bus.on('device.status', ({ deviceId, online, at }) => {
       for (const c of byDevice.get(deviceId) ?? []) sendFollowed(c, deviceId, { type: LiveType.DEVICE_STATUS, deviceId, online, at });
+      homeMark([deviceId]);
     }),
     opts.bus.on('scope.changed', ({ userIds, deviceIds }) => scopeChanged(userIds, deviceIds)),
   ];
@@ -427,6 +480,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
   app.addHook('onClose', async () => {
     clearInterval(pushTimer);
     if (recheckTimer) clearImmediate(recheckTimer);
+    if (homeTimer) clearTimeout(homeTimer);
     offs.forEach((off) => off());
   });
 

@@ -97,14 +97,21 @@ export interface AlarmEnd {
 /**
  * Opens alarms. The partial unique index makes an already active (device, key) a no-op: only the
  * alarms really opened come back. Rows of a device deleted meanwhile are left out.
+ * `callout`: a phone call-out is due (decision 0024) when the device has an alarm phone number and
+ * the level is at least the device's warning level (the highest level of its open alarms, 0 with
+ * none), read here from the open alarms themselves, this batch's ends included (the device's
+ * `warning_level` column is refreshed only at the batch's end): a new alarm calls unless a more
+ * severe one is already open.
  */
 export async function startAlarms(db: Executor, starts: AlarmStart[]) {
   if (starts.length === 0) return [];
   const res = await db.execute(sql`
     insert into alarms (device_id, rule_key, rule_id, source, semaphore_id, level, message, message_en, message_es,
-      message_ja, value, started_at)
+      message_ja, value, started_at, callout)
     select x.device_id, x.rule_key, x.rule_id, x.source, x.semaphore_id, x.level, x.message, x.message_en, x.message_es,
-      x.message_ja, x.value, x.started_at
+      x.message_ja, x.value, x.started_at,
+      d.alarm_phone ~ '[0-9]' and x.level >= coalesce((select max(o.level) from alarms o
+        where o.device_id = d.id and o.ended_at is null), 0)
     from json_to_recordset(${JSON.stringify(
       starts.map((s) => ({
         device_id: s.deviceId, rule_key: s.ruleKey, rule_id: s.ruleId, source: s.source, semaphore_id: s.semaphoreId,

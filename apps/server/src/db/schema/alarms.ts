@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   check,
   index,
   integer,
@@ -60,6 +61,12 @@ export const alarms = pgTable(
      */
     ownerPath: text('owner_path').notNull().default(''),
     projectId: integer('project_id'),
+    /**
+     * A phone call-out is due for this alarm (decision 0024): when it started, its device had an
+     * alarm phone number and no open alarm of a higher level (the level was at least the device's
+     * `warning_level`, 0 with none open). Set by the alarm engine's insert; nothing is dialled yet.
+     */
+    callout: boolean('callout').notNull().default(false),
   },
   (t) => [
     uniqueIndex('alarms_one_active_idx').on(t.deviceId, t.ruleKey).where(sql`ended_at is null`),
@@ -76,6 +83,8 @@ export const alarms = pgTable(
     index('alarms_level_id_idx').on(t.level, t.id),
     index('alarms_ended_idx').on(t.endedAt, t.id),
     index('alarms_processed_idx').on(t.processedAt, t.id),
+    // The voice dashboard: call-outs due, newest first, and their count in a period (index-only).
+    index('alarms_callout_idx').on(t.startedAt, t.id, t.ownerPath, t.projectId).where(sql`callout`),
     check('alarms_level_chk', sql`level between 1 and 4`),
     check('alarms_state_chk', inList('state', ALARM_STATES)),
     check('alarms_source_chk', inList('source', ALARM_SOURCES)),

@@ -1,5 +1,5 @@
 import { like, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { devices } from '../../db/schema/index.js';
+import { devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../sql.js';
 
 /**
@@ -22,6 +22,20 @@ function projectsSeen(prefix: string): SQL {
   return sql`select p.id from projects p where p.owner_path like ${prefix}
           or exists (select 1 from project_users pu join users u on u.id = pu.user_id
                      where pu.project_id = p.id and u.path like ${prefix})`;
+}
+
+/**
+ * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
+ * Undefined scope (super administrator): all.
+ */
+export function visibleProjects(scopePath: string | undefined): SQL | undefined {
+  if (!scopePath) return undefined;
+  const prefix = `${escapeLike(scopePath)}%`;
+  return or(
+    like(projects.ownerPath, prefix),
+    sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
+                where pu.project_id = ${projects.id} and u.path like ${prefix})`,
+  );
 }
 
 /** Devices a caller sees (shared by the device, alarm and SIM card repositories). */

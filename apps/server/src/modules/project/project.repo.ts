@@ -1,22 +1,11 @@
-import { and, asc, count, desc, eq, inArray, like, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, ne, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, simCards, users } from '../../db/schema/index.js';
 import { escapeLike, sentValues } from '../../lib/sql.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
 
-/**
- * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
- * Undefined scope (super administrator): all.
- */
-export function visibleProjects(scopePath: string | undefined): SQL | undefined {
-  if (!scopePath) return undefined;
-  const prefix = `${escapeLike(scopePath)}%`;
-  return or(
-    like(projects.ownerPath, prefix),
-    sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
-                where pu.project_id = ${projects.id} and u.path like ${prefix})`,
-  );
-}
+export { visibleProjects } from '../../lib/query/visibility.js';
+import { visibleProjects } from '../../lib/query/visibility.js';
 
 const columns = {
   id: projects.id,

@@ -1,0 +1,264 @@
+import { and, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { alarms, devices, projects } from '../../db/schema/index.js';
+import { COUNT_CAP, cappedTotal } from '../../lib/query/paging.js';
+import { visibleDevices, visibleOwned, visibleProjects } from '../../lib/query/visibility.js';
+
+// The dashboard's figures (§1, §7 /home/*): each one statement counted by PostgreSQL over an
+// index, scoped like the device and alarm lists (lib/query/visibility.ts). A device's open alarms
+// are summed up on its row by the alarm engine (`warning_level`: the highest level of its open
+// alarms, 0 without one), so "alarming" and a row's `maxLevel` never read the alarms.
+
+const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
+const where = (...parts: (SQL | undefined)[]) => {
+  const cond = and(...parts);
+  return cond ? sql`where ${cond}` : sql``;
+};
+const int = (v: unknown) => Number(v ?? 0);
+
+/** Devices by state. Never seen: no last-seen time in `device_presence` (a row per device). */
+export async function deviceTotals(db: Executor, scopePath: string | undefined) {
+  const res = await db.execute(sql`
+    select count(*)::int as total,
+      count(*) filter (where ${devices.online})::int as online,
+      count(*) filter (where ${devices.warningLevel} > 0)::int as alarming,
+      count(*) filter (where p.last_seen_at is null)::int as never_seen
+    from ${devices} left join device_presence p on p.device_id = ${devices.id}
+    ${where(visibleDevices(scopePath))}`);
+  const r = rows<{ total: number; online: number; alarming: number; never_seen: number }>(res)[0]!;
+  const total = int(r.total);
+  const online = int(r.online);
+  return { total, online, offline: total - online, alarming: int(r.alarming), neverSeen: int(r.never_seen) };
+}
+
+export async function projectCount(db: Executor, scopePath: string | undefined) {
+  const res = await db.execute(sql`select count(*)::int as n from ${projects} ${where(visibleProjects(scopePath))}`);
+  return int(rows<{ n: number }>(res)[0]?.n);
+}
+
+/** The start of the local day `daysAgo` days before today in `tz`, as a timestamptz expression. */
+const localMidnight = (tz: string, daysAgo: number) =>
+  sql`((date_trunc('day', now() at time zone ${tz}) - make_interval(days => ${daysAgo})) at time zone ${tz})`;
+
+/**
+ * Alarms per level: untreated, started since the local midnight, all. One pass over the caller's
+ * alarms (index-only where the visibility map allows: `alarms_home_idx`).
+ */
+export async function alarmLevels(db: Executor, scopePath: string | undefined, tz: string) {
+  const res = await db.execute(sql`
+    select ${alarms.level} as level, count(*)::int as total,
+      count(*) filter (where ${alarms.state} = 'untreated')::int as untreated,
+      count(*) filter (where ${alarms.startedAt} >= ${localMidnight(tz, 0)})::int as today
+    from ${alarms} ${where(visibleOwned(alarms.ownerPath, alarms.projectId, scopePath))}
+    group by ${alarms.level}`);
+  const byLevel = new Map(rows<{ level: number; total: number; untreated: number; today: number }>(res).map((r) => [Number(r.level), r]));
+  return [1, 2, 3, 4].map((level) => {
+    const r = byLevel.get(level);
+    return { level, untreated: int(r?.untreated), today: int(r?.today), total: int(r?.total) };
+  });
+}
+
+/** Alarms started per local day (`tz`) and level over the last `days` days, oldest first, zero-filled. */
+export async function alarmsPerDay(db: Executor, scopePath: string | undefined, days: number, tz: string) {
+  const res = await db.execute(sql`
+    with counted as (
+      select (${alarms.startedAt} at time zone ${tz})::date as day, ${alarms.level} as level, count(*)::int as n
+      from ${alarms}
+      ${where(sql`${alarms.startedAt} >= ${localMidnight(tz, days - 1)}`, visibleOwned(alarms.ownerPath, alarms.projectId, scopePath))}
+      group by 1, 2
+    )
+    select to_char(d.day, 'YYYY-MM-DD') as date,
+      coalesce(sum(c.n) filter (where c.level = 1), 0)::int as l1,
+      coalesce(sum(c.n) filter (where c.level = 2), 0)::int as l2,
+      coalesce(sum(c.n) filter (where c.level = 3), 0)::int as l3,
+      coalesce(sum(c.n) filter (where c.level = 4), 0)::int as l4
+    from (select (now() at time zone ${tz})::date - i as day from generate_series(0, ${days - 1}::int) as i) d
+    left join counted c on c.day = d.day
+    group by d.day order by d.day`);
+  return rows<{ date: string; l1: number; l2: number; l3: number; l4: number }>(res).map((r) => ({
+    date: r.date,
+    counts: [int(r.l1), int(r.l2), int(r.l3), int(r.l4)],
+  }));
+}
+
+/** The 5 devices and 5 projects with the most alarms started in the period (ties: lower id first). */
+export async function top5(db: Executor, scopePath: string | undefined, days: number, tz: string, limit: number) {
+  const cond = where(sql`${alarms.startedAt} >= ${localMidnight(tz, days - 1)}`, visibleOwned(alarms.ownerPath, alarms.projectId, scopePath));
+  const [devs, projs] = await Promise.all([
+    db.execute(sql`
+      select t.device_id as id, d.name, d.sn, t.n as count
+      from (select ${alarms.deviceId} as device_id, count(*)::int as n from ${alarms} ${cond}
+            group by 1 order by 2 desc, 1 limit ${limit}) t
+      join devices d on d.id = t.device_id
+      order by t.n desc, t.device_id`),
+    db.execute(sql`
+      select t.project_id as id, p.name, t.n as count
+      from (select ${alarms.projectId} as project_id, count(*)::int as n from ${alarms} ${cond}
+              and ${alarms.projectId} is not null
+            group by 1 order by 2 desc, 1 limit ${limit}) t
+      join projects p on p.id = t.project_id
+      order by t.n desc, t.project_id`),
+  ]);
+  return {
+    devices: rows<{ id: number; name: string; sn: string; count: number }>(devs).map((r) => ({ ...r, count: int(r.count) })),
+    projects: rows<{ id: number; name: string; count: number }>(projs).map((r) => ({ ...r, count: int(r.count) })),
+  };
+}
+
+/** The caller's projects with the most devices, with their online and alarming devices, and the project count. */
+export async function projectList(db: Executor, scopePath: string | undefined, limit: number) {
+  // Devices of a project the caller sees are all visible to it (visibleOwned: project in its set).
+  const res = await db.execute(sql`
+    select p.id, p.name, t.devices, t.online, t.alarming
+    from (select ${devices.projectId} as project_id, count(*)::int as devices,
+            count(*) filter (where ${devices.online})::int as online,
+            count(*) filter (where ${devices.warningLevel} > 0)::int as alarming
+          from ${devices}
+          where ${devices.projectId} in (select ${projects.id} from ${projects} ${where(visibleProjects(scopePath))})
+          group by 1) t
+    join projects p on p.id = t.project_id
+    order by t.devices desc, p.id
+    limit ${limit}`);
+  const items = rows<{ id: number; name: string; devices: number; online: number; alarming: number }>(res).map((r) => ({
+    id: r.id,
+    name: r.name,
+    devices: int(r.devices),
+    online: int(r.online),
+    alarming: int(r.alarming),
+  }));
+  // Projects without devices fill the list when fewer than `limit` have some.
+  if (items.length < limit) {
+    const more = await db.execute(sql`
+      select ${projects.id} as id, ${projects.name} as name from ${projects}
+      ${where(visibleProjects(scopePath), sql`not exists (select 1 from devices d where d.project_id = ${projects.id})`)}
+      order by ${projects.id} limit ${limit - items.length}`);
+    for (const r of rows<{ id: number; name: string }>(more)) items.push({ id: r.id, name: r.name, devices: 0, online: 0, alarming: 0 });
+  }
+  return items;
+}
+
+export type HomeDeviceState = 'all' | 'online' | 'offline' | 'alarming' | 'offline24h';
+
+/**
+ * A page of the caller's devices in one state, with their open alarms. `offline24h` walks
+ * `device_presence_seen_idx` from the newest last-seen time down to 24 hours ago; the others the
+ * devices' primary key, newest first.
+ */
+export async function deviceList(
+  db: Executor,
+  scopePath: string | undefined,
+  f: { state: HomeDeviceState; page: number; limit: number },
+) {
+  const stateCond: Record<HomeDeviceState, SQL | undefined> = {
+    all: undefined,
+    online: sql`${devices.online}`,
+    offline: sql`not ${devices.online}`,
+    alarming: sql`${devices.warningLevel} > 0`,
+    offline24h: sql`not ${devices.online} and p.last_seen_at >= now() - interval '24 hours'`,
+  };
+  const cond = where(visibleDevices(scopePath), stateCond[f.state]);
+  const order = f.state === 'offline24h' ? sql`p.last_seen_at desc nulls last, p.device_id desc` : sql`${devices.id} desc`;
+  const offset = (f.page - 1) * f.limit;
+  const page = rows<{
+    id: number; sn: string; name: string; project_id: number | null; project_name: string | null; online: boolean;
+    last_seen_at: string | Date | null; open_alarms: number; max_level: number;
+  }>(
+    await db.execute(sql`
+      select ${devices.id} as id, ${devices.sn} as sn, ${devices.name} as name, ${devices.projectId} as project_id,
+        pr.name as project_name, ${devices.online} as online, p.last_seen_at, ${devices.warningLevel} as max_level,
+        (select count(*)::int from alarms a where a.device_id = ${devices.id} and a.ended_at is null) as open_alarms
+      from ${devices}
+      left join device_presence p on p.device_id = ${devices.id}
+      left join projects pr on pr.id = ${devices.projectId}
+      ${cond}
+      order by ${order}
+      limit ${f.limit} offset ${offset}`),
+  );
+  const items = page.map((r) => ({
+    id: r.id,
+    sn: r.sn,
+    name: r.name,
+    projectId: r.project_id,
+    projectName: r.project_name,
+    online: r.online,
+    lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at).toISOString(),
+    openAlarms: int(r.open_alarms),
+    maxLevel: int(r.max_level),
+  }));
+  if (page.length < f.limit && (page.length > 0 || offset === 0)) {
+    const n = offset + page.length;
+    return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, items };
+  }
+  const counted = await cappedTotal(
+    db,
+    sql`select 1 from ${devices} left join device_presence p on p.device_id = ${devices.id} ${cond}`,
+  );
+  return { ...counted, items };
+}
+
+/** Devices with at least one alarm phone number (a digit in `alarm_phone`). */
+const hasPhones = sql`${devices.alarmPhone} ~ '[0-9]'`;
+
+/** The voice style's figures: devices with phones, call-outs due, voice minutes of their SIM cards. */
+export async function voice(db: Executor, scopePath: string | undefined, days: number, tz: string, recentLimit: number) {
+  const scopeAlarms = visibleOwned(alarms.ownerPath, alarms.projectId, scopePath);
+  const [phones, callouts, recent, minutes] = await Promise.all([
+    db.execute(sql`select count(*)::int as n from ${devices} ${where(visibleDevices(scopePath), hasPhones)}`),
+    db.execute(sql`
+      select count(*)::int as period,
+        count(*) filter (where ${alarms.startedAt} >= ${localMidnight(tz, 0)})::int as today
+      from ${alarms}
+      ${where(sql`${alarms.callout}`, sql`${alarms.startedAt} >= ${localMidnight(tz, days - 1)}`, scopeAlarms)}`),
+    db.execute(sql`
+      select t.id, t.device_id, d.name as device_name, t.level, t.started_at, d.alarm_phone
+      from (select ${alarms.id}::int as id, ${alarms.deviceId} as device_id, ${alarms.level} as level,
+              ${alarms.startedAt} as started_at
+            from ${alarms} ${where(sql`${alarms.callout}`, scopeAlarms)}
+            order by ${alarms.startedAt} desc, ${alarms.id} desc limit ${recentLimit}) t
+      join devices d on d.id = t.device_id
+      order by t.started_at desc, t.id desc`),
+    // A card is the device's when its ICCID or MSISDN is the device's SIM number (modules/card).
+    // Voice data is known for a card with a voice allowance.
+    db.execute(sql`
+      select count(*)::int as cards,
+        count(*) filter (where c.voice_allowance_min > 0)::int as known,
+        sum(greatest(c.voice_allowance_min - c.voice_used_min, 0)) filter (where c.voice_allowance_min > 0)::int as left_min
+      from sim_cards c
+      where exists (select 1 from ${devices}
+                    ${where(
+                      sql`${devices.simNumber} <> ''`,
+                      sql`(${devices.simNumber} = c.iccid or (c.msisdn <> '' and ${devices.simNumber} = c.msisdn))`,
+                      visibleDevices(scopePath),
+                    )})`),
+  ]);
+  const c = rows<{ period: number; today: number }>(callouts)[0];
+  const m = rows<{ cards: number; known: number; left_min: number | null }>(minutes)[0];
+  return {
+    devicesWithPhones: int(rows<{ n: number }>(phones)[0]?.n),
+    calloutAlarms: { today: int(c?.today), period: int(c?.period) },
+    recent: rows<{ id: number; device_id: number; device_name: string; level: number; started_at: string | Date; alarm_phone: string }>(
+      recent,
+    ).map((r) => ({
+      alarmId: Number(r.id),
+      deviceId: r.device_id,
+      deviceName: r.device_name,
+      level: r.level,
+      startedAt: new Date(r.started_at).toISOString(),
+      phones: r.alarm_phone
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => /[0-9]/.test(p)),
+    })),
+    voiceMinutes: {
+      left: m && int(m.known) > 0 ? int(m.left_min) : null,
+      cards: int(m?.cards),
+      known: int(m?.known),
+    },
+  };
+}
+
+/** The caller's stored dashboard style. */
+export async function dashboardStyle(db: Executor, userId: number) {
+  const res = await db.execute(sql`select dashboard_style from users where id = ${userId}`);
+  return rows<{ dashboard_style: string }>(res)[0]?.dashboard_style ?? 'default';
+}
