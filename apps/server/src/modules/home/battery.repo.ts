@@ -34,7 +34,7 @@ export interface BatteryCounts {
 /** The SOC histogram and the state counts of the caller's batteries, one statement. */
 export async function counts(db: Executor, scope: string | undefined): Promise<BatteryCounts> {
   const res = await db.execute(sql`
-    select coalesce(least(greatest(floor(b.soc / 10), 0), 9)::int, -1) as k, count(*)::int as n,
+    select case when b.soc is null then -1 else least(greatest(floor(b.soc / 10), 0), 9)::int end as k, count(*)::int as n,
       count(*) filter (where b.state = 'charging')::int as charging,
       count(*) filter (where b.state = 'discharging')::int as discharging,
       count(*) filter (where b.state = 'idle')::int as idle,
@@ -88,7 +88,8 @@ export interface EnergyDay {
 /**
  * Energy charged and discharged per local day of `tz`, the last `days` days up to today, from the
  * hourly energy rollups (battery_energy_hour; an hour counts in the local day it starts in). A day
- * is unknown (null) until every UTC day it overlaps is rolled up: today always is.
+ * is unknown (null) until every UTC day it overlaps is rolled up (today always is), and when no
+ * battery of the caller's reported its energy counters in it.
  */
 export async function energyPerDay(db: Executor, scope: string | undefined, days: number, tz: string): Promise<EnergyDay[]> {
   const res = await db.execute(sql`
@@ -100,10 +101,11 @@ export async function energyPerDay(db: Executor, scope: string | undefined, days
     select d.day::text as date,
       (select count(*) from telemetry_rollup_days r
         where r.day >= (d.s at time zone 'UTC')::date and r.day <= ((d.e - interval '1 microsecond') at time zone 'UTC')::date)::int
-        = ((d.e - interval '1 microsecond') at time zone 'UTC')::date - (d.s at time zone 'UTC')::date + 1 as known,
+        = ((d.e - interval '1 microsecond') at time zone 'UTC')::date - (d.s at time zone 'UTC')::date + 1
+        and h.n > 0 as known,
       coalesce(h.charged, 0)::float8 as charged, coalesce(h.discharged, 0)::float8 as discharged
     from d cross join lateral (
-      select sum(charged_kwh) as charged, sum(discharged_kwh) as discharged from battery_energy_hour
+      select sum(charged_kwh) as charged, sum(discharged_kwh) as discharged, count(*)::int as n from battery_energy_hour
       where bucket >= d.s and bucket < d.e ${where(visibleOwned(batteryEnergyHour.ownerPath, batteryEnergyHour.projectId, scope))}
     ) h
     order by d.day`);

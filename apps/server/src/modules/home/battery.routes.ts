@@ -1,13 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { homeApi as api } from '@iot/contract';
+import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
+import { ok } from '../../plugins/envelope.js';
+import type { HomeBatteryService } from './battery.service.js';
 
-/**
- * GET /home/battery: declared in the contract, built on branch dash-battery (which owns this
- * file). Until then it answers 50000 so the endpoint table and the registered routes agree.
- */
-export const homeBatteryRoutes: FastifyPluginAsync = async (app) => {
-  route(app, api.battery, async () => {
-    throw new Error('/home/battery is not built yet');
-  });
+/** GET /home/battery: the dashboard's battery style (battery.service.ts). */
+export const homeBatteryRoutes: FastifyPluginAsync<{ battery: HomeBatteryService }> = async (app, { battery }) => {
+  route(app, api.battery, async (req) => ok(await battery.battery(authOf(req), req.query)));
 };

@@ -1,15 +1,11 @@
+import { HOME_LIMITS, type HomeBattery, type homePeriodQuerySchema } from '@iot/contract';
+import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as repo from './battery.repo.js';
 
-/** How many devices each of the battery style's lists shows. */
-export const BATTERY_TOP = 5;
-
-export interface BatteryQuery {
-  days: number;
-  tz: string;
-}
+type BatteryQuery = z.output<typeof homePeriodQuerySchema>;
 
 /**
  * The home dashboard's battery style (GET /home/battery, issue 34): the SOC histogram, the state
@@ -19,14 +15,14 @@ export interface BatteryQuery {
 export class HomeBatteryService {
   constructor(private readonly db: Db) {}
 
-  async battery(ctx: AuthContext, q: BatteryQuery) {
+  async battery(ctx: AuthContext, q: BatteryQuery): Promise<HomeBattery> {
     const scope = scopeOf(ctx);
     const [counts, energy, lowestSoc, hottest, imbalance] = await Promise.all([
       repo.counts(this.db, scope),
       repo.energyPerDay(this.db, scope, q.days, q.tz),
-      repo.top(this.db, scope, 'lowestSoc', BATTERY_TOP),
-      repo.top(this.db, scope, 'hottest', BATTERY_TOP),
-      repo.top(this.db, scope, 'imbalance', BATTERY_TOP),
+      repo.top(this.db, scope, 'lowestSoc', HOME_LIMITS.top),
+      repo.top(this.db, scope, 'hottest', HOME_LIMITS.top),
+      repo.top(this.db, scope, 'imbalance', HOME_LIMITS.top),
     ]);
     const device = (d: repo.RankedDevice) => ({ id: d.id, name: d.name, sn: d.sn });
     return {

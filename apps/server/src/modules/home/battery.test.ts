@@ -149,7 +149,8 @@ describe('home dashboard: battery style', () => {
     expect(utc.map((d) => d.date)).toEqual(Array.from({ length: 7 }, (_, i) => day(today - (6 - i) * DAY)));
     expect(utc.at(-1)).toEqual({ date: day(today), chargedKwh: null, dischargedKwh: null });
     expect(utc.find((d) => d.date === day(twoDaysAgo))).toEqual({ date: day(twoDaysAgo), chargedKwh: 1, dischargedKwh: 2 });
-    expect(utc.find((d) => d.date === day(today - DAY))).toEqual({ date: day(today - DAY), chargedKwh: 0, dischargedKwh: 0 });
+    // Rolled up, but no battery reported its counters: unknown, not zero.
+    expect(utc.find((d) => d.date === day(today - DAY))).toEqual({ date: day(today - DAY), chargedKwh: null, dischargedKwh: null });
 
     // Tokyo (UTC+9): 13:00 UTC is 22:00 the same day, 16:00 UTC is 01:00 the next.
     const tokyo = (await battery(admin, 'days=30&tz=Asia%2FTokyo')).energy as typeof utc;
@@ -158,8 +159,7 @@ describe('home dashboard: battery style', () => {
     expect(tokyo.at(-1)).toEqual({ date: tokyoToday, chargedKwh: null, dischargedKwh: null });
     expect(tokyo.find((d) => d.date === day(twoDaysAgo))).toEqual({ date: day(twoDaysAgo), chargedKwh: 1, dischargedKwh: 0 });
     expect(tokyo.find((d) => d.date === day(twoDaysAgo + DAY))).toEqual({ date: day(twoDaysAgo + DAY), chargedKwh: 0, dischargedKwh: 2 });
-    // Days wholly rolled up are known (zero), whatever their position.
-    expect(tokyo[0]).toMatchObject({ chargedKwh: 0, dischargedKwh: 0 });
+    expect(tokyo.filter((d) => d.chargedKwh !== null)).toHaveLength(2);
   });
 
   it('shows a sub-user only its subtree', async () => {
@@ -169,19 +169,24 @@ describe('home dashboard: battery style', () => {
     expect(ranked(b.lowestSoc)).toEqual(['SUB-1']);
     expect(ranked(b.hottest)).toEqual(['SUB-1']);
     expect(ranked(b.imbalance)).toEqual(['SUB-1']);
-    // The administrator's energy is not the sub-user's.
-    expect(b.energy.find((d: { date: string }) => d.date === new Date(twoDaysAgo).toISOString().slice(0, 10))).toMatchObject({
-      chargedKwh: 0,
-      dischargedKwh: 0,
-    });
+    // The administrator's energy is not the sub-user's: none of its batteries reported counters.
+    expect(b.energy.every((d: { chargedKwh: number | null; dischargedKwh: number | null }) => d.chargedKwh === null && d.dischargedKwh === null)).toBe(true);
   });
 
-  it('refuses without a token and validates its input by field', async () => {
+  it('refuses without a token or without home:view, and validates its input by field', async () => {
+    await t.database.db.execute(sql`insert into roles (name, identification) values ('No dashboard', 'NODASH')`);
+    await t.createUser({ username: 'bat-nodash', password: 'bat-nodash-pass-1', role: 'NODASH' });
+    const denied = await call('/home/battery?days=7&tz=UTC', await t.login('bat-nodash', 'bat-nodash-pass-1'));
+    expect(denied.code).toBe(40300);
+    expect(denied.data).toMatchObject({ reason: 'missingPermission' });
     const anon = (await t.app.inject({ method: 'GET', url: '/api/v1/home/battery?days=7&tz=UTC' })).json();
-    expect(anon.code).toBe(40100);
+    expect(anon.code).toBe(50008);
     const bad = await call('/home/battery?days=9&tz=UTC');
     expect(bad.code).toBe(40000);
     expect(JSON.stringify(bad)).toContain('days');
+    const zone = await call('/home/battery?days=7&tz=Mars%2FOlympus');
+    expect(zone.code).toBe(40000);
+    expect(JSON.stringify(zone)).toContain('tz');
   });
 
   it('a batch with a malformed battery value (text, NaN) keeps everyone else’s figures', async () => {
