@@ -45,15 +45,15 @@ export function DefaultStyle({ summary }: { summary: HomeSummary }) {
           <TrendCard />
         </Col>
       </Row>
-      <TopCard />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
-          <DevicesCard />
+          <TopCard />
         </Col>
         <Col xs={24} xl={8}>
           <ProjectsCard />
         </Col>
       </Row>
+      <DevicesCard />
     </div>
   );
 }
