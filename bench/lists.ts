@@ -28,6 +28,7 @@
  */
 import http from 'node:http';
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { ALARM_SORTS, ALARM_STATES, AUDIT_ACTIONS, CARD_CARRIERS, CARD_STATUSES, ORDER_KINDS, ORDER_STATUSES } from '@iot/contract';
@@ -57,7 +58,8 @@ const TYPES = [
   ['LAB', 'Prototype', 0],
 ] as const;
 
-async function seedFleet(db: Database['db']) {
+/** The fleet of this benchmark, seeded in SQL (bench/dashboard.ts seeds the same one). */
+export async function seedFleet(db: Database['db']) {
   const t0 = performance.now();
   const step = async (label: string, ...queries: ReturnType<typeof sql>[]) => {
     const s = performance.now();
@@ -603,4 +605,5 @@ async function main() {
   });
 }
 
-await main();
+// Run only as a script: bench/dashboard.ts imports seedFleet.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

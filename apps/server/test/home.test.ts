@@ -381,13 +381,12 @@ describe('home dashboard live changes (170)', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     await new Promise((r) => setTimeout(r, 1200));
+    // The server's send times (the message's timestamp): arrival on a loaded machine jitters.
     const times = me.received
-      .map((m, i) => [m, me.arrived[i]!] as const)
       .slice(burstStart)
-      .filter(([m]) => m.type === LiveType.HOME_CHANGED)
-      .map(([, ms]) => ms);
+      .flatMap((m) => (m.type === LiveType.HOME_CHANGED ? [m.timestamp] : []));
     expect(times.length).toBeGreaterThan(0);
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(950);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(995);
     expect(homes(stranger.received)).toEqual([]);
     me.ws.close();
     stranger.ws.close();

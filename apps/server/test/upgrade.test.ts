@@ -16,7 +16,7 @@ import { createTestPostgres } from './helpers.js';
  */
 const committed = path.join(import.meta.dirname, '../src/db/migrations');
 /** The migration that adds the battery summary (device_battery, battery_energy_hour) with its backfill. */
-const BATTERY_MIGRATION = '0045_battery_summary';
+const BATTERY_MIGRATION = '0047_battery_summary';
 
 /** The committed migrations up to (not including) `tag`'s, as a folder drizzle's migrator reads. */
 function migrationsBefore(tag: string): string {
@@ -251,7 +251,42 @@ describe('upgrading a database that holds data', () => {
     await upgraded.close();
   });
 
-  it('0045: the battery summary of every device from its latest values, and the energy of the hours already rolled up', async () => {
+  it('0045: every role of an existing install keeps the dashboard (home:view); a new install gets it from the seed only', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0045_home_dashboard');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    for (const statement of [
+      sql`insert into roles (id, name, identification, builtin) values (801, 'Super administrator', 'SUPERADMIN', true), (802, 'Viewers', 'VIEWERS', false)`,
+      sql`insert into device_types (id, code, name) values (920, 'HOMEUP', 'Home upgrade')`,
+      sql`insert into devices (id, sn, name, type_id, owner_path, alarm_phone) values (9301, 'HOME-UP-1', 'Phone', 920, '/1/', '138')`,
+      sql`insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at) values (9301, 'dX', 'device', 'X', 4, now())`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const db = upgraded.db;
+    const granted = await rowsOf<{ identification: string }>(db, sql`select r.identification from role_permissions rp
+      join roles r on r.id = rp.role_id join permissions p on p.id = rp.permission_id where p.identification = 'home:view' order by r.id`);
+    expect(granted.map((r) => r.identification)).toEqual(['SUPERADMIN', 'VIEWERS']);
+    const [menu] = await rowsOf<{ is_show: number; menu_url: string }>(db, sql`select is_show, menu_url from menus where identification = 'dashboard'`);
+    expect(menu).toEqual({ is_show: 0, menu_url: '/dashboard' });
+    // Alarms raised before the release were never marked: no call-out is invented for them.
+    expect(await rowsOf(db, sql`select callout from alarms where device_id = 9301`)).toEqual([{ callout: false }]);
+    await upgraded.close();
+
+    // A new database: the migration adds no menu or permission (the seed does, with its grants).
+    const fresh = await upgradable();
+    done.push(fresh.cleanup);
+    const empty = await fresh.open();
+    expect(await rowsOf(empty.db, sql`select 1 from permissions where identification = 'home:view'`)).toEqual([]);
+    await empty.close();
+  });
+
+  it('0047: the battery summary of every device from its latest values, and the energy of the hours already rolled up', async () => {
     const target = await upgradable();
     done.push(target.cleanup);
     const before = migrationsBefore(BATTERY_MIGRATION);

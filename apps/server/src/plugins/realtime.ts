@@ -339,7 +339,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
    * runs at once when the first change comes after a quiet period, then at most once per
    * `homePushMs`; it asks, once per connected user holding the home permission, which of the
    * changed devices the user sees (one visibility query per user and round, however many events),
-   * and tells those who see any. Rounds never overlap, so a user gets at most one a period.
+   * and tells those who see any: at once, or when a period has passed since its last 170.
    */
   const homeChanged = new Set<number>();
   let homeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -356,6 +356,23 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     for (const id of deviceIds) homeChanged.add(id);
     homeSchedule();
   };
+  /** When each user was last sent 170, and the sends put off to keep them a period apart. */
+  const homeSent = new Map<number, number>();
+  const homeOwed = new Map<number, ReturnType<typeof setTimeout>>();
+  const homeNotify = (userId: number) => {
+    if (homeOwed.has(userId)) return;
+    const wait = (homeSent.get(userId) ?? 0) + timing.homePushMs - Date.now();
+    const go = () => {
+      homeOwed.delete(userId);
+      if (!byUser.has(userId)) return homeSent.delete(userId);
+      homeSent.set(userId, Date.now());
+      realtime.publishToUser(userId, { type: LiveType.HOME_CHANGED, timestamp: Date.now() });
+    };
+    if (wait <= 0) return go();
+    const timer = setTimeout(go, wait);
+    timer.unref?.();
+    homeOwed.set(userId, timer);
+  };
   const homeRound = async () => {
     homeTimer = undefined;
     homeRunning = true;
@@ -369,7 +386,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
         try {
           if (!home || !(await home.sees(first.auth))) continue;
           if ((await home.visibleDevices(first.auth, ids)).length === 0) continue;
-          realtime.publishToUser(userId, { type: LiveType.HOME_CHANGED, timestamp: Date.now() });
+          homeNotify(userId);
         } catch (err) {
           app.log.error({ err, userId }, 'live: dashboard change delivery failed');
         }
@@ -481,6 +498,7 @@ export const realtimePlugin = fp(async (app: FastifyInstance, opts: RealtimeOpti
     clearInterval(pushTimer);
     if (recheckTimer) clearImmediate(recheckTimer);
     if (homeTimer) clearTimeout(homeTimer);
+    for (const timer of homeOwed.values()) clearTimeout(timer);
     offs.forEach((off) => off());
   });
 

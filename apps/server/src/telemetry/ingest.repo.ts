@@ -488,14 +488,14 @@ export function batteryDevicesOf(telemetry: readonly TelemetryRow[]): number[] {
 /**
  * Recomputes the battery summary of these devices from their latest values (device_latest), in one
  * statement: SOC, current and its state, the highest cell temperature and the cell voltage spread
- * (mV, two cells or more). A value that is not a finite JSON number of sane size (text, an
- * absurd exponent) counts as not reported: it can never fail the batch.
+ * (mV, two cells or more). Anything but a JSON number (text, an object, null for NaN) counts as not
+ * reported: it can never fail the batch. A number is always a finite double (every value reached
+ * the database through JSON.stringify), so its cast cannot overflow. Each key is classified once
+ * and the aggregates compare that letter: the statement costs ~20 % less than with a LIKE in
+ * every FILTER (bench/README.md, "Home dashboard, battery style").
  */
 export async function upsertBattery(db: Executor, deviceIds: readonly number[]) {
-  const n = sql`case when jsonb_typeof(e.v -> 0) = 'number' then
-    case when abs((e.v -> 0)::numeric) < 1e15 then (e.v -> 0)::float8 end end`;
-  const cellV = `${PACK_PARAMS.cellVoltagePrefix}___`;
-  const cellT = `${PACK_PARAMS.cellTempPrefix}___`;
+  const { soc, current, cellVoltagePrefix: cellV, cellTempPrefix: cellT } = PACK_PARAMS;
   await db.execute(sql`
     insert into device_battery (device_id, soc, current, state, max_cell_temp, cell_delta_mv, updated_at)
     select l.device_id, s.soc, s.cur,
@@ -504,12 +504,17 @@ export async function upsertBattery(db: Executor, deviceIds: readonly number[]) 
       s.temp, case when s.cells >= 2 then round(((s.vmax - s.vmin) * 1000)::numeric, 3)::float8 end, l.ts
     from device_latest l
     cross join lateral (
-      select max(x.n) filter (where e.k = ${PACK_PARAMS.soc}) as soc, max(x.n) filter (where e.k = ${PACK_PARAMS.current}) as cur,
-        max(x.n) filter (where e.k like ${cellT}) as temp,
-        max(x.n) filter (where e.k like ${cellV}) as vmax, min(x.n) filter (where e.k like ${cellV}) as vmin,
-        count(x.n) filter (where e.k like ${cellV}) as cells
-      from jsonb_each(l.vals) e(k, v) cross join lateral (select ${n} as n) x
-      where e.k in (${PACK_PARAMS.soc}, ${PACK_PARAMS.current}) or e.k like ${cellV} or e.k like ${cellT}
+      select max(x.n) filter (where x.c = 's') as soc, max(x.n) filter (where x.c = 'c') as cur,
+        max(x.n) filter (where x.c = 't') as temp,
+        max(x.n) filter (where x.c = 'v') as vmax, min(x.n) filter (where x.c = 'v') as vmin,
+        count(x.n) filter (where x.c = 'v') as cells
+      from (
+        select case when e.k = ${soc} then 's' when e.k = ${current} then 'c'
+            when length(e.k) = 8 and left(e.k, 5) = ${cellV} then 'v' when length(e.k) = 8 and left(e.k, 5) = ${cellT} then 't' end as c,
+          case when jsonb_typeof(e.v -> 0) = 'number' then (e.v -> 0)::float8 end as n
+        from jsonb_each(l.vals) e(k, v)
+      ) x
+      where x.c is not null
     ) s
     where l.device_id = any(${`{${deviceIds.join(',')}}`}::int[])
     order by l.device_id

@@ -83,6 +83,10 @@ export const alarms = pgTable(
     index('alarms_level_id_idx').on(t.level, t.id),
     index('alarms_ended_idx').on(t.endedAt, t.id),
     index('alarms_processed_idx').on(t.processedAt, t.id),
+    // The home dashboard (modules/home), read index-only: per level (untreated, today, all) over
+    // every alarm of a scope; per day, level, device and project over a period.
+    index('alarms_home_level_idx').on(t.level, t.state, t.startedAt, t.ownerPath, t.projectId),
+    index('alarms_home_started_idx').on(t.startedAt, t.level, t.deviceId, t.ownerPath, t.projectId),
     // The voice dashboard: call-outs due, newest first, and their count in a period (index-only).
     index('alarms_callout_idx').on(t.startedAt, t.id, t.ownerPath, t.projectId).where(sql`callout`),
     check('alarms_level_chk', sql`level between 1 and 4`),

@@ -152,6 +152,8 @@ export const devices = pgTable(
     // device filter) is LIKE '%q%' on `search`, through this one pg_trgm index (migration 0023
     // dropped the name and SN ones: an import wrote three trigram indexes per device).
     index('devices_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
+    // The voice dashboard's devices with alarm phone numbers, counted per scope from this alone.
+    index('devices_phones_idx').on(t.ownerPath, t.projectId).where(sql`alarm_phone ~ '[0-9]'`),
     check('devices_warning_level_chk', sql`warning_level between 0 and 4`),
   ],
 );

@@ -77,9 +77,10 @@ export const deviceBattery = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    index('device_battery_soc_idx').on(t.soc),
-    index('device_battery_temp_idx').on(t.maxCellTemp),
-    index('device_battery_delta_idx').on(t.cellDeltaMv),
+    // The top-5 lists walk these in their order; the device id breaks ties (temperatures in tenths of a degree tie by the hundred).
+    index('device_battery_soc_idx').on(t.soc, t.deviceId),
+    index('device_battery_temp_idx').on(t.maxCellTemp.desc(), t.deviceId),
+    index('device_battery_delta_idx').on(t.cellDeltaMv.desc(), t.deviceId),
     check('device_battery_state_chk', inList('state', BATTERY_STATES)),
   ],
 );

@@ -63,18 +63,18 @@ export interface RankedDevice {
 
 const RANKS = {
   lowestSoc: { col: sql.raw('b.soc'), dir: sql.raw('asc') },
-  hottest: { col: sql.raw('b.max_cell_temp'), dir: sql.raw('desc') },
-  imbalance: { col: sql.raw('b.cell_delta_mv'), dir: sql.raw('desc') },
+  hottest: { col: sql.raw('b.max_cell_temp'), dir: sql.raw('desc nulls last') },
+  imbalance: { col: sql.raw('b.cell_delta_mv'), dir: sql.raw('desc nulls last') },
 } as const;
 
-/** The caller's top `limit` batteries by one figure (devices without it left out): an index walk. */
+/** The caller's top `limit` batteries by one figure (devices without it left out): a walk of its index, ties by id. */
 export async function top(db: Executor, scope: string | undefined, by: keyof typeof RANKS, limit: number): Promise<RankedDevice[]> {
   const { col, dir } = RANKS[by];
   const res = await db.execute(sql`
     select devices.id, devices.name, devices.sn, ${col} as value
     from device_battery b join devices on devices.id = b.device_id
     where ${col} is not null ${where(visibleDevices(scope))}
-    order by ${col} ${dir}, devices.id
+    order by ${col} ${dir}, b.device_id
     limit ${limit}`);
   return rowsOf<RankedDevice>(res).map((r) => ({ id: r.id, name: r.name, sn: r.sn, value: Number(r.value) }));
 }

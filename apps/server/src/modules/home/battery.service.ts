@@ -1,11 +1,10 @@
-import { HOME_LIMITS, type HomeBattery, type homePeriodQuerySchema } from '@iot/contract';
-import type { z } from 'zod';
+import { HOME_LIMITS, type EndpointParsedQuery, type HomeBattery, type homeApi } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { scopeOf } from '../../lib/scope.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as repo from './battery.repo.js';
 
-type BatteryQuery = z.output<typeof homePeriodQuerySchema>;
+type BatteryQuery = EndpointParsedQuery<typeof homeApi.battery>;
 
 /**
  * The home dashboard's battery style (GET /home/battery, issue 34): the SOC histogram, the state

@@ -61,7 +61,7 @@ describe('home dashboard: battery style', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp({ TELEMETRY_RETENTION_DAYS: '35', DEVICE_RATE_LIMIT: '1000' }, { ingest: { writer: { maxRows: 500, flushMs: 10, maxQueued: 5000 } } });
+    t = await buildTestApp({ TELEMETRY_RETENTION_DAYS: '5', DEVICE_RATE_LIMIT: '1000' }, { ingest: { writer: { maxRows: 500, flushMs: 10, maxQueued: 5000 } } });
     for (let d = today - 3 * DAY; d <= today + DAY; d += DAY) await createPartition(t.database.db, new Date(d));
     admin = await t.login();
     typeId = (await call('/devicetype/typeoptionslist')).data.find((x: { code: string }) => x.code === 'BMU').id;
@@ -110,9 +110,9 @@ describe('home dashboard: battery style', () => {
       logs: [],
       seen: [],
     });
-    // The past days rolled up (and their energy with them).
+    // The past days rolled up (and their energy with them): five, the retention.
     await t.app.rollups.run();
-  });
+  }, 180_000);
   afterAll(async () => {
     await t.close();
   });

@@ -4,6 +4,7 @@ import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import {
   alarms,
+  batteryEnergyHour,
   cardOrders,
   deviceLogs,
   deviceTypes,
@@ -136,6 +137,8 @@ export const LINE_COLUMNS: readonly PgColumn[] = [
   cardOrders.ownerPath,
   deviceTypes.ownerPath,
   roles.ownerPath,
+  // The battery dashboard's energy per hour (written by the rollup job only).
+  batteryEnergyHour.ownerPath,
   devices.ownerPath,
   alarms.ownerPath,
 ];

@@ -19,13 +19,13 @@ CREATE TABLE "battery_energy_hour" (
 );
 --> statement-breakpoint
 ALTER TABLE "device_battery" ADD CONSTRAINT "device_battery_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "device_battery_soc_idx" ON "device_battery" USING btree ("soc");--> statement-breakpoint
-CREATE INDEX "device_battery_temp_idx" ON "device_battery" USING btree ("max_cell_temp");--> statement-breakpoint
-CREATE INDEX "device_battery_delta_idx" ON "device_battery" USING btree ("cell_delta_mv");--> statement-breakpoint
+CREATE INDEX "device_battery_soc_idx" ON "device_battery" USING btree ("soc","device_id");--> statement-breakpoint
+CREATE INDEX "device_battery_temp_idx" ON "device_battery" USING btree ("max_cell_temp" DESC NULLS LAST,"device_id");--> statement-breakpoint
+CREATE INDEX "device_battery_delta_idx" ON "device_battery" USING btree ("cell_delta_mv" DESC NULLS LAST,"device_id");--> statement-breakpoint
 CREATE INDEX "battery_energy_hour_bucket_idx" ON "battery_energy_hour" USING btree ("bucket");--> statement-breakpoint
 CREATE INDEX "battery_energy_hour_owner_idx" ON "battery_energy_hour" USING btree ("owner_path" text_pattern_ops,"bucket");--> statement-breakpoint
 CREATE INDEX "battery_energy_hour_project_idx" ON "battery_energy_hour" USING btree ("project_id","bucket");--> statement-breakpoint
--- Backfill (hand-written, the same statements as telemetry/ingest.repo.ts upsertBattery and
+-- Backfill (hand-written, the same rules as telemetry/ingest.repo.ts upsertBattery and
 -- telemetry/rollup.repo.ts energyHours): the battery summary of every device from its latest
 -- values, the energy of every hour already rolled up.
 INSERT INTO "device_battery" ("device_id", "soc", "current", "state", "max_cell_temp", "cell_delta_mv", "updated_at")
