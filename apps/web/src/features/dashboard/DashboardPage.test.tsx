@@ -109,6 +109,8 @@ describe('DashboardPage with a fleet', () => {
     expect(await figure('home-devices-total')).toBe(2);
     await screen.findByTestId('home-soc');
     const states = await screen.findByTestId('home-battery-states');
+    // The card is there while /home/battery loads (a skeleton): wait for its figures.
+    await within(states).findByTestId('home-battery-charging');
     const counted = ['charging', 'discharging', 'idle', 'unknown'].map((s) => Number(within(states).getByTestId(`home-battery-${s}`).getAttribute('data-value')));
     expect(counted.reduce((a, b) => a + b, 0)).toBe(2);
     const lowest = await screen.findByTestId('home-lowest-soc');
