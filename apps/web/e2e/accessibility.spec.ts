@@ -74,6 +74,8 @@ interface Sample {
 function hiddenQuery(path: string, s: Sample): string | undefined {
   const queries: Record<string, string> = {
     '/profile': '',
+    // The home dashboard's hidden menu row carries its permission (home:view; issue 34).
+    '/dashboard': '',
     '/device/addtype': '',
     '/device/edittype': `?id=${s.typeId}`,
     '/device/setparam': `?id=${s.typeId}`,

@@ -152,3 +152,25 @@ describe('carrier dates and quantities (issue 33)', () => {
     expect(formatNumber(20240722, 0, 'en')).toBe('20240722');
   });
 });
+
+describe('dashboard counts (issue 34)', () => {
+  it('groups counts below 100,000 per language and shortens larger ones with §9 suffixes', async () => {
+    const { formatCount } = await import('./format');
+    expect(formatCount(0, 'en')).toBe('0');
+    expect(formatCount(12_345, 'en')).toBe('12,345');
+    expect(formatCount(12_345, 'es')).toBe('12.345');
+    expect(formatCount(99_999, 'ja')).toBe('99,999');
+    expect(formatCount(100_000, 'en')).toBe('100k');
+    expect(formatCount(1_250_000, 'en')).toBe('1.3M');
+    expect(formatCount(1_250_000, 'es')).toBe('1,3M');
+    expect(formatCount(3e9, 'zh')).toBe('3G');
+  });
+
+  it('writes shares as percentages, zero of nothing', async () => {
+    const { formatPercent } = await import('./format');
+    expect(formatPercent(87, 100, 'en')).toBe('87%');
+    expect(formatPercent(0, 0, 'en')).toBe('0%');
+    expect(formatPercent(1, 1000, 'en')).toBe('0.1%');
+    expect(formatPercent(1, 2, 'es')).toMatch(/^50\s?%$/);
+  });
+});

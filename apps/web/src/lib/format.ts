@@ -122,3 +122,21 @@ export function formatNumber(value: number, digits?: number, lang: string = i18n
 export function formatQuantity(value: number, unit: string, digits?: number, lang?: string): string {
   return `${formatNumber(value, digits, lang)}\u00A0${unit}`;
 }
+
+/**
+ * A count for a dashboard figure in the UI language: grouped below 100,000 ("12,345", "12.345"
+ * in Spanish), then with the §9 suffixes ("1.2M", "1,2M") so a card never overflows.
+ */
+export function formatCount(value: number, lang: string = i18n.language || 'en'): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) < 100_000) return new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(value);
+  const short = numberFormatter(value, 1);
+  const decimal = new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  return decimal === '.' ? short : short.replace('.', decimal);
+}
+
+/** A share as a percentage in the UI language ("87 %", "87 %" with the language's spacing). */
+export function formatPercent(part: number, whole: number, lang: string = i18n.language || 'en'): string {
+  const share = whole > 0 ? part / whole : 0;
+  return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: share > 0 && share < 0.01 ? 1 : 0 }).format(share);
+}

@@ -82,6 +82,22 @@ export const userKeys = {
   emails: (userId: number) => ['users', 'emails', userId] as const,
 };
 
+/**
+ * The home dashboard's figures (GET /home/*): live message 170 and the style switch refresh them
+ * all through `all`.
+ */
+export const homeKeys = {
+  all: ['home'] as const,
+  summary: ['home', 'list'] as const,
+  levels: ['home', 'levelnum'] as const,
+  trend: (params: Params) => ['home', 'alarmnum', params] as const,
+  top5: (params: Params) => ['home', 'gettop5', params] as const,
+  devices: (params: Params) => ['home', 'devicelist', params] as const,
+  projects: ['home', 'projectlist'] as const,
+  battery: (params: Params) => ['home', 'battery', params] as const,
+  voice: (params: Params) => ['home', 'voice', params] as const,
+};
+
 /** The signed-in user's own account. */
 export const profileKeys = {
   all: ['profile'] as const,

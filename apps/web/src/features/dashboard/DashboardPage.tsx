@@ -1,33 +1,58 @@
-import { Card, Descriptions, Typography } from 'antd';
+import { Card, Segmented, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../lib/session';
+import { DASHBOARD_STYLES } from '@iot/contract/plain';
+import { usePermission, useSession } from '../../lib/session';
+import { useHomeLive, useHomeSummary, useSaveStyle } from './api';
+import { BatteryStyle } from './BatteryStyle';
+import { DefaultStyle } from './DefaultStyle';
 import { LoginHistory } from './LoginHistory';
-import { roleLabel } from '../../lib/acl-labels';
+import { DashCard, EmptyFleet } from './parts';
+import { VoiceStyle } from './VoiceStyle';
+import type { DashboardStyle } from './types';
 
 /**
- * Home page. The device, alarm and chart panels of §1 come with the device modules; until then
- * the page shows only what the server really has: who is signed in and their recent logins.
+ * Home page (§1, issue #34): the caller's fleet in the style it chose (default, battery, voice),
+ * switched here and saved as the user's preference; the figures follow live message 170, at most
+ * one refetch a second. A fleet without devices says how to start. The recent logins stay below.
  */
 export default function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useSession();
+  // A role without home:view keeps the greeting and its logins (the server refuses the figures).
+  const canView = usePermission('home:view');
+  const summary = useHomeSummary(canView);
+  const save = useSaveStyle();
+  useHomeLive();
   if (!user) return null;
+  const style: DashboardStyle = user.dashboardStyle;
+
+  let body;
+  if (!canView) body = null;
+  else if (summary.isPending) body = <DashCard title={t('dashboard:devices.title')} testId="home-loading" loading />;
+  else if (summary.isError) body = <DashCard title={t('dashboard:devices.title')} testId="home-error" error onRetry={() => void summary.refetch()} />;
+  else if (summary.data.devices.total === 0) body = <EmptyFleet />;
+  else if (style === 'battery') body = <BatteryStyle summary={summary.data} />;
+  else if (style === 'voice') body = <VoiceStyle summary={summary.data} />;
+  else body = <DefaultStyle summary={summary.data} />;
+
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="dashboard">
-      <Card data-testid="dashboard-welcome">
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
+    <div className="dash-grid" data-testid="dashboard" data-style={style}>
+      <div className="dash-header">
+        <Typography.Title level={2} className="dash-welcome" data-testid="dashboard-welcome">
           {t('dashboard:welcome', { name: user.name })}
         </Typography.Title>
-        <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
-          <Descriptions.Item label={t('fields:roleName')}>{roleLabel(user.roles[0] ?? '', user.roleName)}</Descriptions.Item>
-          {user.type === 1 && (
-            <Descriptions.Item label={t('fields:corporateName')}>
-              {user.corporateName || t('common:empty')}
-            </Descriptions.Item>
-          )}
-        </Descriptions>
-      </Card>
-      <Card title={t('dashboard:logins.title')} data-testid="dashboard-logins">
+        {canView && (
+          <Segmented<DashboardStyle>
+            value={style}
+            onChange={(next) => save.mutate(next)}
+            aria-label={t('dashboard:style.label')}
+            data-testid="dashboard-style"
+            options={DASHBOARD_STYLES.map((s) => ({ value: s, label: t(`dashboard:style.${s}`) }))}
+          />
+        )}
+      </div>
+      {body}
+      <Card size="small" title={<h2 className="dash-card-title">{t('dashboard:logins.title')}</h2>} data-testid="dashboard-logins">
         <LoginHistory />
       </Card>
     </div>

@@ -4,7 +4,7 @@
  * the empty list, row actions only with the permission, and the message of a refused request.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { inject } from 'vitest';
 import { sent } from '../../test/setup';
 import { ADMIN, call, renderScreen, signIn, tokenOf, userWith } from '../../test/server';
@@ -164,6 +164,17 @@ describe('DeviceTable, signed in as the administrator', () => {
     await waitFor(() => expect(listRequests().length).toBeGreaterThan(0));
     expect((await screen.findAllByText('No data')).length).toBeGreaterThan(0);
     expect(rows()).toHaveLength(0);
+  });
+
+  it('opens the add drawer or the import dialog from `?open=` (the dashboard\'s empty state) and leaves the address', async () => {
+    openList(project, '&open=add');
+    expect(await screen.findByTestId('device-form')).toBeTruthy();
+    await waitFor(() => expect(address().get('open')).toBeNull());
+    expect(address().get('projectId')).toBe(String(project.id));
+    cleanup();
+    openList(project, '&open=import');
+    expect(await screen.findByTestId('import-check')).toBeTruthy();
+    await waitFor(() => expect(address().get('open')).toBeNull());
   });
 
   it('offers edit and delete on each row', async () => {

@@ -8,6 +8,7 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { deviceRoutes } from '@iot/contract/plain';
 import type { DeviceDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
@@ -127,6 +128,24 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, inAddress, proje
       }),
     [list.data, liveStates],
   );
+  // `?open=add` or `?open=import` (the dashboard's empty state) opens the drawer or the import
+  // dialog once, when the user may, and leaves the address.
+  const [address, setAddress] = useSearchParams();
+  const opening = inAddress ? address.get('open') : null;
+  useEffect(() => {
+    if (!opening) return;
+    if (opening === 'add' && canAdd) setDrawer({ open: true, device: null });
+    if (opening === 'import' && canImport) setImportOpen(true);
+    setAddress(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('open');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [opening, canAdd, canImport, setAddress]);
+
   const remove = useDeleteDevices();
   const regenerate = useRegenerateSecret();
   const invalidate = useInvalidateDevices();
