@@ -123,6 +123,11 @@ test.describe('sidebar and breadcrumbs', () => {
     await page.getByTestId('column-toggle-remarks').click();
     await page.keyboard.press('Escape');
     await expect(bmu).toContainText('系统内置类型');
+    // The choice is the user's, kept on the server: hide the column again for the specs after.
+    await page.getByTestId('column-chooser').click();
+    await page.getByTestId('column-toggle-remarks').click();
+    await page.keyboard.press('Escape');
+    await expect(bmu).not.toContainText('系统内置类型');
     await bmu.getByTestId(/^btn-params-/).click();
     await expect(page).toHaveURL(/\/device\/setparam\?id=\d+$/);
     await expect(page.getByTestId('breadcrumb')).toHaveText(/首页\s*\/\s*设备管理\s*\/\s*设备类型\s*\/\s*参数设置/);
