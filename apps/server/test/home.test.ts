@@ -166,6 +166,60 @@ describe('home dashboard figures', () => {
     ]);
   });
 
+  it('the totals per level follow processing, a device moved into a shared project, new and deleted alarms', async () => {
+    const db = t.database.db;
+    const levels = async (who: string) => (await ok(who, `/home/levelnum?tz=${TZ}`)).levels as { level: number; untreated: number; total: number }[];
+    const l4 = async (who: string) => {
+      const l = (await levels(who))[3]!;
+      return [l.untreated, l.total];
+    };
+    // Every counter row agrees with the alarms themselves.
+    const agrees = async () => {
+      const drift = rowsOf(await db.execute(sql`
+        select * from (select owner_path, coalesce(project_id, 0) as project_id, level, state, count(*)::int as n
+                       from alarms group by 1, 2, 3, 4) a
+        full join (select owner_path, project_id, level, state, n::int from alarm_counts where n <> 0) c
+          using (owner_path, project_id, level, state)
+        where a.n is distinct from c.n`));
+      expect(drift).toEqual([]);
+    };
+    await agrees();
+    expect(await l4('admin')).toEqual([2, 2]);
+    expect(await l4('sub')).toEqual([1, 1]);
+
+    // a5 (d5 of other, L4) processed through the API: untreated falls, the total stays.
+    const a5 = rowsOf<{ id: number }>(await db.execute(sql`select id::int as id from alarms where semaphore_id = 'a5'`))[0]!.id;
+    const processed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/device/processalarm',
+      headers: bearer(tok.admin!),
+      payload: { ids: [a5], state: 'processed' },
+    });
+    expect(processed.json().code).toBe(20000);
+    expect(await l4('admin')).toEqual([1, 2]);
+    await agrees();
+
+    // d5 moved into P1 (sub's project): its alarm follows (migration 0030), and sub now counts it.
+    await db.execute(sql`update devices set project_id = ${ids.P1!} where id = ${ids.d5!}`);
+    expect(await l4('sub')).toEqual([1, 2]);
+    await agrees();
+
+    // A new alarm and its deletion.
+    await db.execute(sql`insert into alarms (device_id, rule_key, source, semaphore_id, level, state, started_at)
+      values (${ids.d6!}, 'k-extra', 'device', 'extra', 4, 'untreated', now() - interval '50 days')`);
+    expect(await l4('admin')).toEqual([2, 3]);
+    expect(await l4('sub')).toEqual([1, 2]);
+    await db.execute(sql`delete from alarms where semaphore_id = 'extra'`);
+    await agrees();
+
+    // Back as the fixture was, for the other tests.
+    await db.execute(sql`update devices set project_id = null where id = ${ids.d5!}`);
+    await db.execute(sql`update alarms set state = 'untreated', processed_at = null, processed_by = null, processed_by_name = null, note = '' where id = ${a5}`);
+    expect(await l4('admin')).toEqual([2, 2]);
+    expect(await l4('sub')).toEqual([1, 1]);
+    await agrees();
+  });
+
   it('alarms per local day and level: the day boundary follows the time zone; the period starts at a local midnight', async () => {
     const week = (await ok('admin', `/home/alarmnum?days=7&tz=${TZ}`)).days as { date: string; counts: number[] }[];
     expect(week).toHaveLength(7);

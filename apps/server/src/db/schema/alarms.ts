@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
   index,
   integer,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -83,9 +85,8 @@ export const alarms = pgTable(
     index('alarms_level_id_idx').on(t.level, t.id),
     index('alarms_ended_idx').on(t.endedAt, t.id),
     index('alarms_processed_idx').on(t.processedAt, t.id),
-    // The home dashboard (modules/home), read index-only: per level (untreated, today, all) over
-    // every alarm of a scope; per day, level, device and project over a period.
-    index('alarms_home_level_idx').on(t.level, t.state, t.startedAt, t.ownerPath, t.projectId),
+    // The home dashboard (modules/home), read index-only: per day, level, device and project over
+    // a period (the totals per level come from alarm_counts, below).
     index('alarms_home_started_idx').on(t.startedAt, t.level, t.deviceId, t.ownerPath, t.projectId),
     // The voice dashboard: call-outs due, newest first, and their count in a period (index-only).
     index('alarms_callout_idx').on(t.startedAt, t.id, t.ownerPath, t.projectId).where(sql`callout`),
@@ -93,4 +94,22 @@ export const alarms = pgTable(
     check('alarms_state_chk', inList('state', ALARM_STATES)),
     check('alarms_source_chk', inList('source', ALARM_SOURCES)),
   ],
+);
+
+/**
+ * Alarms counted per owner path, project (0: none), level and state, kept by statement triggers on
+ * `alarms` (migration 0049, decision 0024): the dashboard's totals per level read a few thousand
+ * rows with the alarm rows' own visibility instead of every alarm of a scope. Each statement
+ * applies its rows' deltas in one upsert, in key order, so concurrent batches never deadlock on it.
+ */
+export const alarmCounts = pgTable(
+  'alarm_counts',
+  {
+    ownerPath: text('owner_path').notNull(),
+    projectId: integer('project_id').notNull(),
+    level: smallint('level').notNull(),
+    state: varchar('state', { length: 12 }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerPath, t.projectId, t.level, t.state] })],
 );

@@ -1,6 +1,6 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { alarms, devices, projects } from '../../db/schema/index.js';
+import { alarmCounts, alarms, devices, projects } from '../../db/schema/index.js';
 import { COUNT_CAP, cappedTotal } from '../../lib/query/paging.js';
 import { visibleDevices, visibleOwned, visibleProjects } from '../../lib/query/visibility.js';
 
@@ -47,20 +47,28 @@ const localMidnight = (tz: string, daysAgo: number) =>
   sql`((date_trunc('day', now() at time zone ${tz}) - make_interval(days => ${daysAgo})) at time zone ${tz})`;
 
 /**
- * Alarms per level: untreated, started since the local midnight, all. One pass over the caller's
- * alarms (index-only where the visibility map allows: `alarms_home_idx`).
+ * Alarms per level: all and untreated from `alarm_counts` (kept by triggers on the alarm rows,
+ * migration 0049: a few thousand rows, scoped by the same owner path and project as the alarms),
+ * started since the local midnight from today's alarms (`alarms_home_started_idx`).
  */
 export async function alarmLevels(db: Executor, scopePath: string | undefined, tz: string) {
-  const res = await db.execute(sql`
-    select ${alarms.level} as level, count(*)::int as total,
-      count(*) filter (where ${alarms.state} = 'untreated')::int as untreated,
-      count(*) filter (where ${alarms.startedAt} >= ${localMidnight(tz, 0)})::int as today
-    from ${alarms} ${where(visibleOwned(alarms.ownerPath, alarms.projectId, scopePath))}
-    group by ${alarms.level}`);
-  const byLevel = new Map(rows<{ level: number; total: number; untreated: number; today: number }>(res).map((r) => [Number(r.level), r]));
+  const [counted, today] = await Promise.all([
+    db.execute(sql`
+      select ${alarmCounts.level} as level, sum(${alarmCounts.n})::int as total,
+        coalesce(sum(${alarmCounts.n}) filter (where ${alarmCounts.state} = 'untreated'), 0)::int as untreated
+      from ${alarmCounts} ${where(visibleOwned(alarmCounts.ownerPath, alarmCounts.projectId, scopePath))}
+      group by ${alarmCounts.level}`),
+    db.execute(sql`
+      select ${alarms.level} as level, count(*)::int as today
+      from ${alarms}
+      ${where(sql`${alarms.startedAt} >= ${localMidnight(tz, 0)}`, visibleOwned(alarms.ownerPath, alarms.projectId, scopePath))}
+      group by ${alarms.level}`),
+  ]);
+  const byLevel = new Map(rows<{ level: number; total: number; untreated: number }>(counted).map((r) => [Number(r.level), r]));
+  const todayByLevel = new Map(rows<{ level: number; today: number }>(today).map((r) => [Number(r.level), r.today]));
   return [1, 2, 3, 4].map((level) => {
     const r = byLevel.get(level);
-    return { level, untreated: int(r?.untreated), today: int(r?.today), total: int(r?.total) };
+    return { level, untreated: int(r?.untreated), today: int(todayByLevel.get(level)), total: int(r?.total) };
   });
 }
 
