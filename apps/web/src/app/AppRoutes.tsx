@@ -2,14 +2,12 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import AuthRedirect from './AuthRedirect';
 import { PageSpin } from '../components/PageSpin';
-import { isKnownPage, NotAvailablePage, pageFor } from './pages';
+import { isKnownPage, Layout, NotAvailablePage, pageFor } from './pages';
 import RedirectBack from './RedirectBack';
 import { HOME_PATH, useRouteTable, type AppRoute } from './route-table';
 import { RouteGuard } from './RouteGuard';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-// The signed-in frame (sidebar, navbar, tags, alarm bell) is not part of the login page's download.
-const Layout = lazy(() => import('./layout/Layout').then((m) => ({ default: m.Layout })));
 
 function elementFor(route: AppRoute) {
   if (route.kind === 'redirect' && route.redirect) return <Navigate to={route.redirect} replace />;

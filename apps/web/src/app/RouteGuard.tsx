@@ -5,6 +5,7 @@ import { feedbackMessage } from '../lib/feedback';
 import { ApiError, ClientCode, describeError } from '../lib/http';
 import { loginRedirect, safeRedirect } from '../lib/redirect';
 import { PageSpin } from '../components/PageSpin';
+import { preloadPage } from './pages';
 import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from '../lib/session';
 
 /** The "server unreachable" screen (antd's Result, with its illustrations: not on the login path). */
@@ -25,6 +26,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!token || status !== 'idle') return;
+    preloadPage(location.pathname);
     loadSession().catch((err: unknown) => {
       // Unreachable server: keep the session and offer to try again (see below).
       if (err instanceof ApiError && err.code === ClientCode.NETWORK) return;
@@ -33,7 +35,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
         err instanceof ApiError ? describeError(err) : err instanceof Error ? err.message : '';
       feedbackMessage().error(text || t('errors:hasError'));
     });
-  }, [token, status, t]);
+  }, [token, status, t, location.pathname]);
 
   // Role and menu changes reach the sidebar at the next navigation even if the live push was missed.
   useEffect(() => {

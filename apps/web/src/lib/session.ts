@@ -110,7 +110,7 @@ export function saveLanguage(language: Language): Promise<void> {
   );
 }
 
-/** First navigation with a token: user info, then the menu tree; starts the live channel. */
+/** First navigation with a token: user info and the menu tree; starts the live channel. */
 export async function loadSession(): Promise<void> {
   const token = store.get().token;
   // Once per session: a second call while loading (React's strict mode runs effects twice) or
@@ -118,8 +118,8 @@ export async function loadSession(): Promise<void> {
   if (!token || store.get().status !== 'idle') return;
   store.set((s) => ({ ...s, status: 'loading' }));
   try {
-    const user = await fetchUserInfo();
-    const menus = await fetchMenus();
+    // Both at once: the menus do not wait for the user (the token names it).
+    const [user, menus] = await Promise.all([fetchUserInfo(), fetchMenus()]);
     menusLoadedAt = Date.now();
     store.set({ token, status: 'ready', user, menus });
     void saveLanguage(currentLanguage());

@@ -19,7 +19,7 @@ const DISCHARGED_COLOR = '#ad4e00';
  * day and the packs that need a look (lowest SOC, hottest, cells most out of balance), under the
  * headline cards.
  */
-export function BatteryStyle({ summary }: { summary: HomeSummary }) {
+export function BatteryStyle({ summary }: { summary: HomeSummary | undefined }) {
   const { t } = useTranslation();
   const [days, setDays] = useState<Days>(7);
   const battery = useBattery(days);

@@ -28,9 +28,9 @@ export default function DashboardPage() {
 
   let body;
   if (!canView) body = null;
-  else if (summary.isPending) body = <DashCard title={t('dashboard:devices.title')} testId="home-loading" loading />;
   else if (summary.isError) body = <DashCard title={t('dashboard:devices.title')} testId="home-error" error onRetry={() => void summary.refetch()} />;
-  else if (summary.data.devices.total === 0) body = <EmptyFleet />;
+  else if (summary.data?.devices.total === 0) body = <EmptyFleet />;
+  // While the headline figures load, the style's cards already ask for theirs (no waterfall).
   else if (style === 'battery') body = <BatteryStyle summary={summary.data} />;
   else if (style === 'voice') body = <VoiceStyle summary={summary.data} />;
   else body = <DefaultStyle summary={summary.data} />;

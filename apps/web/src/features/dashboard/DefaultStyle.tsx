@@ -33,7 +33,7 @@ export function PeriodSwitch({ value, onChange, label, testId }: { value: Days; 
 }
 
 /** The default style (§1): headline cards, alarm levels, trend, top 5, devices and projects. */
-export function DefaultStyle({ summary }: { summary: HomeSummary }) {
+export function DefaultStyle({ summary }: { summary: HomeSummary | undefined }) {
   return (
     <div className="dash-grid" data-testid="home-style-default">
       <HeadlineCards summary={summary} />

@@ -15,7 +15,7 @@ import type { Days, HomeSummary, Voice } from './types';
  * called out, the recent call-outs and the voice minutes left on the fleet's SIM cards (unknown
  * when no card has voice data: never shown as 0).
  */
-export function VoiceStyle({ summary }: { summary: HomeSummary }) {
+export function VoiceStyle({ summary }: { summary: HomeSummary | undefined }) {
   const { t } = useTranslation();
   const [days, setDays] = useState<Days>(7);
   const voice = useVoice(days);
@@ -32,9 +32,11 @@ export function VoiceStyle({ summary }: { summary: HomeSummary }) {
                 <div className="dash-stats">
                   <Stat label={t('dashboard:voice.phones.devices')} value={data.devicesWithPhones} testId="home-voice-devices" />
                 </div>
-                <Typography.Paragraph type="secondary" style={{ marginBottom: 0, marginTop: 8 }}>
-                  {t('dashboard:voice.phones.hint', { share: formatCount(data.devicesWithPhones), total: formatCount(summary.devices.total) })}
-                </Typography.Paragraph>
+                {summary && (
+                  <Typography.Paragraph type="secondary" style={{ marginBottom: 0, marginTop: 8 }}>
+                    {t('dashboard:voice.phones.hint', { share: formatCount(data.devicesWithPhones), total: formatCount(summary.devices.total) })}
+                  </Typography.Paragraph>
+                )}
               </>
             )}
           </DashCard>

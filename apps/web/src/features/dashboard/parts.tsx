@@ -96,9 +96,27 @@ export function Stat({ label, value, to, testId, tone }: { label: string; value:
 /** Colours of online / offline / alarming figures: text colours at 4.5:1 or more on white. */
 export const TONES = { online: '#237804', offline: '#595959', alarming: '#a8071a' } as const;
 
-/** The headline cards every style starts with: devices (with the share online), projects, alarms. */
-export function HeadlineCards({ summary }: { summary: HomeSummary }) {
+/**
+ * The headline cards every style starts with: devices (with the share online), projects, alarms;
+ * skeletons until `/home/list` answers.
+ */
+export function HeadlineCards({ summary }: { summary: HomeSummary | undefined }) {
   const { t } = useTranslation();
+  if (!summary) {
+    return (
+      <Row gutter={[16, 16]} data-testid="home-loading">
+        <Col xs={24} lg={12}>
+          <DashCard title={t('dashboard:devices.title')} testId="home-devices" loading />
+        </Col>
+        <Col xs={24} sm={8} lg={4}>
+          <DashCard title={t('dashboard:projects.title')} testId="home-projects" loading />
+        </Col>
+        <Col xs={24} sm={16} lg={8}>
+          <DashCard title={t('dashboard:alarms.title')} testId="home-alarms" loading />
+        </Col>
+      </Row>
+    );
+  }
   const { devices, projects, alarms } = summary;
   const share = formatPercent(devices.online, devices.total);
   return (
