@@ -231,15 +231,15 @@ export async function voice(db: Executor, scopePath: string | undefined, days: n
             order by ${alarms.startedAt} desc, ${alarms.id} desc limit ${recentLimit}) t
       join devices d on d.id = t.device_id
       order by t.started_at desc, t.id desc`),
-    // A card is the device's when its ICCID or MSISDN is the device's SIM number (modules/card).
-    // Voice data is known for a card with a voice allowance.
+    // A card's device is kept on the card (sim_cards.device_id, migration 0045: the device whose
+    // SIM number is its ICCID or MSISDN); who sees every device needs no join. Voice data is known
+    // for a card with a voice allowance.
     db.execute(sql`
       select count(*)::int as cards,
         count(*) filter (where c.voice_allowance_min > 0)::int as known,
         sum(greatest(c.voice_allowance_min - c.voice_used_min, 0)) filter (where c.voice_allowance_min > 0)::int as left_min
       from sim_cards c
-      where exists (select 1 from ${devices} ${where(sql`${devices.simNumber} = c.iccid`, visibleDevices(scopePath))})
-        or (c.msisdn <> '' and exists (select 1 from ${devices} ${where(sql`${devices.simNumber} = c.msisdn`, visibleDevices(scopePath))}))`),
+      ${scopePath ? sql`join ${devices} on ${devices.id} = c.device_id ${where(visibleDevices(scopePath))}` : sql`where c.device_id is not null`}`),
   ]);
   const c = rows<{ period: number; today: number }>(callouts)[0];
   const m = rows<{ cards: number; known: number; left_min: number | null }>(minutes)[0];
