@@ -213,6 +213,12 @@ describe('lists at scale', () => {
     expect(await sns('admin', 'q=shape-&warningLevel=0')).toEqual(['SHAPE-2', 'SHAPE-4', 'SHAPE-6']);
     expect(await sns('admin', 'q=shape-5&warningLevel=1')).toEqual(['SHAPE-5']);
     expect(await sns('admin', 'q=shape-&warningLevel=1&topLevel=true')).toEqual(['SHAPE-1', 'SHAPE-3']);
+    // Any open alarm, whatever its level (the dashboard's "alarming" link), and none.
+    await db.execute(sql`update devices set warning_level = 4 where sn = 'SHAPE-3'`);
+    expect(await sns('admin', 'q=shape-&alarming=true')).toEqual(['SHAPE-1', 'SHAPE-3', 'SHAPE-5']);
+    expect(await sns('admin', 'q=shape-&alarming=false')).toEqual(['SHAPE-2', 'SHAPE-4', 'SHAPE-6']);
+    expect(await sns('agent', 'q=shape-&alarming=true')).toEqual(['SHAPE-1', 'SHAPE-3']);
+    await db.execute(sql`update devices set warning_level = 1 where sn = 'SHAPE-3'`);
     expect(await sns('admin', 'q=shape-&warningLevel=1')).toEqual(['SHAPE-1', 'SHAPE-3', 'SHAPE-5']);
     // The caller's scope is a value too: the agent's page has the agent's devices only.
     expect(await sns('agent', 'q=shape-')).toEqual(['SHAPE-1', 'SHAPE-2', 'SHAPE-3']);

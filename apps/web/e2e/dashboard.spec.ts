@@ -105,7 +105,13 @@ test.describe('with a fleet', () => {
     await expect(page.getByTestId('home-device-list').locator('[data-testid^="home-device-"][href]').first()).toBeVisible();
     expect(await scrollsSideways(page)).toBe(false);
 
-    // A card leads to its list with the matching filter.
+    // A card leads to its list with the matching filter: "alarming" lists exactly those devices.
+    const alarming = await value(page, 'home-devices-alarming');
+    await page.getByTestId('home-devices-alarming').click();
+    await expect(page).toHaveURL(/\/device\/list\?alarming=true/);
+    await expect(page.getByTestId('filter-level')).toContainText('Any alarm');
+    await expect(page.getByTestId('table-devices').locator('tr.ant-table-row')).toHaveCount(Math.min(alarming, 20));
+    await page.goBack();
     await page.getByTestId('home-devices-online').click();
     await expect(page).toHaveURL(/\/device\/list\?online=true$/);
   });

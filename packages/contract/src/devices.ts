@@ -270,6 +270,8 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
   /** false: only disabled devices (refused at login). */
   enabled: boolQuery.optional(),
   warningLevel: z.coerce.number().int().min(0).max(4).optional(),
+  /** true: devices with an open alarm (any warning level); false: those without. */
+  alarming: boolQuery.optional(),
   /** Free text over name, SN, IMEI and SIM number. */
   q: z.string().trim().max(64).optional(),
   parentId: id.optional(),

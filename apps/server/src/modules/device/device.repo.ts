@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
@@ -62,6 +62,7 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
     f.online === undefined ? undefined : eq(devices.online, f.online),
     f.enabled === undefined ? undefined : eq(devices.enabled, f.enabled),
     f.warningLevel === undefined ? undefined : eq(devices.warningLevel, f.warningLevel),
+    f.alarming === undefined ? undefined : f.alarming ? gt(devices.warningLevel, 0) : eq(devices.warningLevel, 0),
     f.parentId ? eq(devices.parentId, f.parentId) : undefined,
     f.topLevel ? isNull(devices.parentId) : undefined,
     q ? deviceTextLike(q) : undefined,

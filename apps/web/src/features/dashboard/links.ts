@@ -18,9 +18,8 @@ const withQuery = (path: string, query: Record<string, string | number | undefin
 };
 
 /**
- * The device list showing a quick filter's devices. The list filters by one warning level, not
- * "any alarm": alarming devices open sorted by level, most severe first; devices gone offline
- * open as the offline ones, last seen first.
+ * The device list showing a quick filter's devices: alarming devices (any open alarm) most severe
+ * first; devices gone offline as the offline ones, last seen first.
  */
 export function deviceListLink(state: DeviceState, extra: { projectId?: number } = {}): string {
   const base = { projectId: extra.projectId };
@@ -32,7 +31,7 @@ export function deviceListLink(state: DeviceState, extra: { projectId?: number }
     case 'offline24h':
       return withQuery(DEVICE_LIST, { ...base, online: 'false', sort: 'lastSeenAt', order: 'desc' });
     case 'alarming':
-      return withQuery(DEVICE_LIST, { ...base, sort: 'warningLevel', order: 'desc' });
+      return withQuery(DEVICE_LIST, { ...base, alarming: 'true', sort: 'warningLevel', order: 'desc' });
     default:
       return withQuery(DEVICE_LIST, base);
   }

@@ -61,9 +61,13 @@ const DEVICE_FILTERS: FilterSpec<DeviceFilters> = {
   online: 'string',
   enabled: 'string',
   warningLevel: 'number',
+  alarming: 'string',
   q: 'string',
   parentId: 'number',
 };
+
+/** The level filter's "any alarm" choice (levels are 0–4). */
+const ANY_ALARM = -1;
 
 type OnlineFilter = 'all' | 'online' | 'offline';
 type EnabledFilter = 'all' | 'enabled' | 'disabled';
@@ -275,13 +279,14 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, inAddress, proje
           data-testid="filter-enabled"
         />
         <Select<number>
-          value={filters.warningLevel}
-          onChange={(warningLevel) => filter({ warningLevel })}
+          value={filters.alarming === 'true' ? ANY_ALARM : filters.warningLevel}
+          // "Any alarm" is its own filter (alarming=true), one level the other.
+          onChange={(v) => filter(v === ANY_ALARM ? { alarming: 'true', warningLevel: undefined } : { warningLevel: v, alarming: undefined })}
           allowClear
           placeholder={t('devices:filters.level')}
           aria-label={t('devices:filters.level')}
           style={{ width: 180 }}
-          options={alarmLevelOptions(t, true)}
+          options={[{ value: ANY_ALARM, label: t('devices:filters.anyAlarm') }, ...alarmLevelOptions(t, true)]}
           data-testid="filter-level"
         />
         <Input.Search

@@ -7,7 +7,7 @@ import { deviceKeys, deviceTypeKeys, projectKeys } from '../../lib/query-keys';
 /** Filters, paging and sorting of GET /device/list (and of the export, without paging). */
 export type DeviceListParams = EndpointQuery<typeof deviceRoutes.list>;
 /** The list's filters as the screen holds them: the query's, with its coerced ids as numbers. */
-export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'enabled' | 'warningLevel' | 'q' | 'parentId'> & {
+export type DeviceFilters = Pick<DeviceListParams, 'projectId' | 'typeId' | 'online' | 'enabled' | 'warningLevel' | 'alarming' | 'q' | 'parentId'> & {
   projectId?: number;
   typeId?: number;
   warningLevel?: number;
