@@ -11,7 +11,7 @@ import { useAlarmTrend, useHomeDevices, useLevelNum, useProjectList, useTop5 } f
 import { Chart } from './Chart';
 import { dayLabel } from './days';
 import { DashCard, HeadlineCards, LevelDistribution, NoAlarms, TONES, TopList, ViewAll } from './parts';
-import { alarmListLink, devicePage, deviceListLink } from './links';
+import { alarmListLink, devicePage, deviceListLink, periodStart } from './links';
 import type { Days, DeviceState, HomeDeviceRow, HomeSummary } from './types';
 
 /** The 7 / 30 days switch of a card over a period. */
@@ -148,7 +148,8 @@ function TopCard() {
               items={top.data.projects}
               testId="home-top-projects"
               name={(p) => p.name}
-              to={(p) => alarmListLink({ projectId: p.id })}
+              // The project's alarms of the same period as the count beside it.
+              to={(p) => alarmListLink({ projectId: p.id, from: periodStart(days) })}
               figure={(p) => count(p.count)}
               empty={t('dashboard:top.none', { count: days })}
             />

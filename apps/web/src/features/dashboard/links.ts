@@ -46,5 +46,12 @@ export function alarmListLink(filters: { level?: number; state?: 'untreated'; pr
   return withQuery(ALARM_LIST, filters);
 }
 
-/** Local midnight today, as the alarm list's `from` filter spells a time. */
-export const startOfToday = (now = new Date()) => new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
+/**
+ * The first local midnight of a period of `days` days ending today (the server's period: decision
+ * 0024), as the alarm list's `from` filter spells a time.
+ */
+export const periodStart = (days: number, now = new Date()) =>
+  new Date(now.getFullYear(), now.getMonth(), now.getDate() - (days - 1)).toISOString();
+
+/** Local midnight today. */
+export const startOfToday = (now = new Date()) => periodStart(1, now);
