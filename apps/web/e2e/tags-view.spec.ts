@@ -47,4 +47,27 @@ test.describe('settings panel', () => {
     await drawer.getByTestId('setting-tags-view').click();
     await expect(shell(page).tagsView).toBeVisible();
   });
+
+  test('the UI size applies to every control and survives a reload (a cookie, §9)', async ({ page, context, session: _s }) => {
+    await page.goto('/dashboard');
+    await page.getByTestId('settings-gear').click();
+    const drawer = page.getByTestId('settings-drawer');
+    const reset = drawer.getByTestId('settings-reset');
+    await expect(reset).not.toHaveClass(/ant-btn-lg/);
+    await drawer.getByTestId('setting-size').getByText('Large').click();
+    await expect(reset).toHaveClass(/ant-btn-lg/);
+    expect((await context.cookies()).find((c) => c.name === 'size')?.value).toBe('large');
+
+    await page.reload();
+    await page.getByTestId('settings-gear').click();
+    await expect(drawer.getByTestId('settings-reset')).toHaveClass(/ant-btn-lg/);
+    await expect(drawer.getByTestId('setting-size').locator('.ant-segmented-item-selected')).toHaveText('Large');
+    // Small, then back to the default with the panel's reset.
+    await drawer.getByTestId('setting-size').getByText('Small').click();
+    await expect(drawer.getByTestId('settings-reset')).toHaveClass(/ant-btn-sm/);
+    await drawer.getByTestId('settings-reset').click();
+    await expect(drawer.getByTestId('setting-size').locator('.ant-segmented-item-selected')).toHaveText('Medium');
+    await expect(drawer.getByTestId('settings-reset')).not.toHaveClass(/ant-btn-(sm|lg)/);
+    expect((await context.cookies()).find((c) => c.name === 'size')?.value).toBe('middle');
+  });
 });

@@ -6,6 +6,7 @@ import { readableOn } from '../lib/contrast';
 import { bindFeedback } from '../lib/feedback';
 import { isLanguage } from '../lib/i18n';
 import { usePrefersReducedMotion } from '../lib/reduced-motion';
+import { useUiSize } from '../lib/ui-size';
 import { primaryFor, useSettings } from './settings';
 
 /**
@@ -36,6 +37,7 @@ const INFO_TINT = '#E6F4FF';
 export function AntdConfig({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const { themeColor } = useSettings();
+  const size = useUiSize();
   const reducedMotion = usePrefersReducedMotion();
   const antdLocale = useAntdLocale(isLanguage(i18n.language) ? i18n.language : 'en');
   const primary = primaryFor(themeColor);
@@ -46,7 +48,7 @@ export function AntdConfig({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider
       locale={antdLocale}
-      componentSize="middle"
+      componentSize={size}
       button={{ autoInsertSpace: false }}
       theme={{
         algorithm: theme.defaultAlgorithm,

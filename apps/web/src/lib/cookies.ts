@@ -1,9 +1,14 @@
 import Cookies from 'js-cookie';
 
-/** Cookie names of §9: the session token, the UI language and the sidebar state. */
+/** Cookie names of §9: the session token, the UI language, the sidebar state and the UI size. */
 const TOKEN = 'Admin-Token';
 const LANGUAGE = 'language';
 const SIDEBAR = 'sidebarStatus';
+const SIZE = 'size';
+
+/** The sizes of the console's controls (antd's component sizes). */
+export const UI_SIZES = ['small', 'middle', 'large'] as const;
+export type UiSize = (typeof UI_SIZES)[number];
 
 export function getToken(): string | undefined {
   return Cookies.get(TOKEN) || undefined;
@@ -37,4 +42,14 @@ export function getSidebarOpened(): boolean {
 
 export function setSidebarOpened(opened: boolean): void {
   Cookies.set(SIDEBAR, opened ? '1' : '0', { expires: 365, sameSite: 'Lax' });
+}
+
+/** The UI size of §9, `middle` unless the cookie names another. */
+export function getSizeCookie(): UiSize {
+  const v = Cookies.get(SIZE);
+  return (UI_SIZES as readonly string[]).includes(v ?? '') ? (v as UiSize) : 'middle';
+}
+
+export function setSizeCookie(size: UiSize): void {
+  Cookies.set(SIZE, size, { expires: 365, sameSite: 'Lax' });
 }

@@ -1,4 +1,6 @@
-import { Button, ColorPicker, Divider, Drawer, Switch } from 'antd';
+import { Button, ColorPicker, Divider, Drawer, Segmented, Switch } from 'antd';
+import { UI_SIZES, type UiSize } from '../../lib/cookies';
+import { setUiSize, useUiSize } from '../../lib/ui-size';
 import { useTranslation } from 'react-i18next';
 import { resetSettings, THEME_PRESETS, updateSettings, useSettings, type Settings } from '../settings';
 
@@ -23,10 +25,11 @@ const row = {
   padding: '10px 0',
 } as const;
 
-/** §2 settings panel: theme colour and layout switches, saved in this browser. */
+/** §2 settings panel: theme colour, UI size (§9, a cookie) and layout switches, saved in this browser. */
 export function SettingsDrawer({ open, onClose }: Props) {
   const { t } = useTranslation();
   const settings = useSettings();
+  const size = useUiSize();
   return (
     <Drawer
       open={open}
@@ -45,6 +48,16 @@ export function SettingsDrawer({ open, onClose }: Props) {
           data-testid="setting-theme"
         />
       </div>
+      <div style={row}>
+        <span id="setting-size-label">{t('settings:size')}</span>
+        <Segmented<UiSize>
+          value={size}
+          onChange={setUiSize}
+          aria-labelledby="setting-size-label"
+          options={UI_SIZES.map((s) => ({ value: s, label: t(`settings:sizes.${s}`) }))}
+          data-testid="setting-size"
+        />
+      </div>
       <Divider style={{ margin: '8px 0' }} />
       {TOGGLES.map(({ key, testId, label }) => (
         <div key={key} style={row}>
@@ -57,7 +70,14 @@ export function SettingsDrawer({ open, onClose }: Props) {
         </div>
       ))}
       <Divider style={{ margin: '8px 0' }} />
-      <Button block onClick={resetSettings} data-testid="settings-reset">
+      <Button
+        block
+        onClick={() => {
+          resetSettings();
+          setUiSize('middle');
+        }}
+        data-testid="settings-reset"
+      >
         {t('settings:reset')}
       </Button>
     </Drawer>
