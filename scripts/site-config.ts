@@ -2,7 +2,8 @@
  * `npm run site:config -- '<json>'`: stores fields of the site configuration (§1: titles, company,
  * contact details, login colours; contract `siteConfigSchema`) in the database the server opens
  * with the same environment (DATABASE_URL, or PGlite in DATA_DIR), creating and migrating it when
- * new. The console has no screen for them. Fields not given keep their stored value or default.
+ * new (the super administrator edits them in the console too: System → Site settings). Fields
+ * not given keep their stored value or default.
  * On PGlite, run it while the server is stopped: one process opens a DATA_DIR at a time.
  *
  *   npm run site:config -- '{"contactTel":"+86 21 5555 0100","email":"support@example.com"}'

@@ -201,6 +201,14 @@ describe('authorization matrix over every /api/v1 route', () => {
 
   const cases: Record<string, Case> = {
     'GET /api/v1/config': { perm: PUBLIC, ok: async () => ({}) },
+    'POST /api/v1/site/config': {
+      perm: 'site:edit',
+      // The stored configuration as it is: every field, unchanged.
+      ok: async () => {
+        const { map: _map, ...fields } = (await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json().data;
+        return { payload: fields };
+      },
+    },
     'GET /api/v1/login/captchaInfo': { perm: PUBLIC, ok: async () => ({}) },
     'GET /api/v1/login/captchaAudio': {
       perm: PUBLIC,

@@ -1,8 +1,8 @@
 /**
- * The site operator's contact details the E2E servers start with. The console has no screen for
- * the site configuration, so the Playwright config stores them in the fresh database with
- * `scripts/site-config.ts` before the server starts, as an operator would (no single quotes: they
- * go through the shell).
+ * The site operator's contact details the E2E servers start with. The Playwright config stores
+ * them in the fresh database with `scripts/site-config.ts` before the server starts, as a
+ * deployment script would (no single quotes: they go through the shell); site-settings.spec.ts
+ * edits them in the console and puts them back.
  */
 export const SITE_CONTACT = {
   contactTel: '+86 21 5555 0100',

@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = [
   'cardprice.edit',
   'cardprice.delete',
   'video.open',
+  'site.edit',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -64,6 +64,9 @@ export const ALARM_LIMITS = {
 } as const;
 
 /** Projects and their road sections (`points`: how many points a section's line has at most). */
+/** Longest values the site settings page accepts (issue #39); the logo as a data URL of ~150 KB. */
+export const SITE_LIMITS = { title: 64, company: 128, copyright: 128, address: 200, tel: 32, email: 254, logo: 200_000 } as const;
+
 export const PROJECT_LIMITS = { name: 64, remarks: 500, address: 256, description: 500, sort: 100_000, points: 5000 } as const;
 
 /** What devices send (docs/PROTOCOL.md): a text parameter value longer than this is dropped (`outOfRange`). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SITE_LIMITS } from './limits.js';
 
 /** Fields of the site configuration that are localised with the suffixes En, Es, Ja (§1). */
 export const LOCALISED_SITE_FIELDS = [
@@ -33,6 +34,42 @@ export const siteConfigSchema = z.object({
   particleFooter: hex,
 }).meta({ id: 'SiteConfig' });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+
+const text = (max: number) => z.string().trim().max(max);
+const localisedEdit = <K extends (typeof LOCALISED_SITE_FIELDS)[number]>(k: K, max: number, required = false) =>
+  ({
+    [k]: required ? text(max).min(1) : text(max),
+    [`${k}En`]: required ? text(max).min(1) : text(max),
+    [`${k}Es`]: text(max),
+    [`${k}Ja`]: text(max),
+  }) as Record<K | `${K}En` | `${K}Es` | `${K}Ja`, z.ZodString>;
+
+/**
+ * The logo: a path on this server (`/logo.svg`), an http(s) address, or an image of its own as a
+ * data URL (PNG, JPEG, WebP or SVG; an SVG in an <img> runs no script). Empty: no logo.
+ */
+const logoSchema = z
+  .string()
+  .trim()
+  .max(SITE_LIMITS.logo)
+  .regex(/^$|^\/[^/\s]|^https?:\/\/\S+$|^data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/, 'a path, an http(s) address or an image');
+
+/** What the super administrator's site settings page stores (POST /site/config): every field. */
+export const siteConfigEditSchema = z.object({
+  ...localisedEdit('title', SITE_LIMITS.title, true),
+  ...localisedEdit('company', SITE_LIMITS.company),
+  ...localisedEdit('copyright', SITE_LIMITS.copyright),
+  ...localisedEdit('address', SITE_LIMITS.address),
+  logo: logoSchema,
+  contactTel: text(SITE_LIMITS.tel).regex(/^[0-9+()\s.-]*$/, 'digits, spaces and + ( ) - . only'),
+  email: z.union([z.literal(''), z.email('an e-mail address').max(SITE_LIMITS.email)]),
+  particleLogo: hex,
+  particleBackground: hex,
+  particleButton: hex,
+  particleFooter: hex,
+}).strict();
+export type SiteConfigEdit = z.input<typeof siteConfigEditSchema>;
 
 /** How the console draws maps (server configuration, not stored): see README "Configuration". */
 export const mapSettingsSchema = z.object({
