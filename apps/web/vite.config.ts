@@ -1,6 +1,19 @@
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { noZod } from './build/no-zod';
+
+/** The build's version in browser error reports (lib/error-report.ts): package version + commit. */
+const APP_VERSION = (() => {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  try {
+    const commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return commit ? `${version}+${commit}` : version;
+  } catch {
+    return version; // no git (a source archive)
+  }
+})();
 
 /** Where `npm run dev` forwards API and live-channel calls: the server's PORT (8080). */
 const API_TARGET = `http://localhost:${process.env.PORT ?? 8080}`;
@@ -30,6 +43,7 @@ const vendorGroups = [
 export default defineConfig({
   // noZod: the build fails if zod reaches the bundle (the console runs the contract's zod-free modules).
   plugins: [react(), noZod()],
+  define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(APP_VERSION) },
   server: {
     port: 5173,
     proxy: {

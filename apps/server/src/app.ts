@@ -26,6 +26,8 @@ import { permissionRoutes } from './modules/permission/permission.routes.js';
 import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { clientErrorRoutes } from './modules/clienterror/clienterror.routes.js';
+import { ClientErrorService } from './modules/clienterror/clienterror.service.js';
 import { AuditService, auditRequest } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
 import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
@@ -309,6 +311,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(permissionRoutes, { permissions, menuAdmin });
       await api.register(menuRoutes, { menus, menuAdmin });
       await api.register(auditRoutes, { logs });
+      await api.register(clientErrorRoutes, { clientErrors: new ClientErrorService(db) });
       await api.register(deviceTypeRoutes, { types });
       await api.register(projectRoutes, { projects });
       await api.register(deviceRoutes, { devices });

@@ -335,6 +335,12 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/logs/list': { perm: 'log:operation', ok: async () => ({}) },
     'GET /api/v1/logs/loginlist': { perm: 'log:device', ok: async () => ({}) },
+    'GET /api/v1/logs/clienterrors': { perm: 'log:client', ok: async () => ({}) },
+    'GET /api/v1/logs/clienterrorexport': { perm: 'log:client', ok: async () => ({}) },
+    'POST /api/v1/client/errors': {
+      perm: PUBLIC,
+      ok: async () => ({ payload: { kind: 'error', message: 'authorization matrix', route: '/dashboard', version: 'test' } }),
+    },
     'GET /api/v1/ws': { perm: PUBLIC, ok: async () => ({}) },
     'GET /api/v1/project/list': { perm: ['project:list', 'device:list', 'device:add', 'device:edit'], ok: async () => ({}) },
     'GET /api/v1/project/item': {

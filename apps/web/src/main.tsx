@@ -1,11 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { installErrorReporting } from './lib/error-report';
 import { i18nReady } from './lib/i18n';
 import { localizeLibraryLabels } from './lib/library-labels';
 import './styles.css';
 import { AppRoutes } from './app/AppRoutes';
 import { Providers } from './app/providers';
+
+installErrorReporting();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

@@ -91,3 +91,7 @@ export const DEVICE_LOG_KINDS = [
   'ack',
 ] as const;
 export type DeviceLogKind = (typeof DEVICE_LOG_KINDS)[number];
+
+/** What a browser reports (issue #39): an uncaught error, an unhandled rejection, a code chunk that failed to load. */
+export const CLIENT_ERROR_KINDS = ['error', 'rejection', 'chunk'] as const;
+export type ClientErrorKind = (typeof CLIENT_ERROR_KINDS)[number];

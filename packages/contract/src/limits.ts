@@ -67,6 +67,9 @@ export const ALARM_LIMITS = {
 /** Longest values the site settings page accepts (issue #39); the logo as a data URL of ~150 KB. */
 export const SITE_LIMITS = { title: 64, company: 128, copyright: 128, address: 200, tel: 32, email: 254, logo: 200_000 } as const;
 
+/** A browser's error report (issue #39): each field capped, the browser sends them cut to size. */
+export const CLIENT_ERROR_LIMITS = { message: 500, stack: 4000, route: 256, version: 64, userAgent: 256, perPage: 10, exportMax: 10_000 } as const;
+
 export const PROJECT_LIMITS = { name: 64, remarks: 500, address: 256, description: 500, sort: 100_000, points: 5000 } as const;
 
 /** What devices send (docs/PROTOCOL.md): a text parameter value longer than this is dropped (`outOfRange`). */

@@ -71,6 +71,7 @@ export const PERMISSIONS = {
   'user:delete': { menu: 'sys-user', name: 'Delete user (system)' },
   'log:operation': { menu: 'sys-logs', name: 'Read operation logs' },
   'log:device': { menu: 'sys-devlogs', name: 'Read device and login logs' },
+  'log:client': { menu: 'sys-clienterrors', name: 'Read browser error logs' },
   'site:edit': { menu: 'sys-site', name: 'Edit the site settings (every user sees them)' },
 } as const satisfies Record<string, { menu: string; name: string }>;
 
@@ -100,6 +101,7 @@ export const SUPERADMIN_ONLY: readonly PermissionCode[] = [
   'permission:edit',
   'permission:delete',
   'site:edit',
+  'log:client',
 ];
 
 /** BATTERYMANAGEMENT operates the fleet: projects, devices, alarms, read-only types. */

@@ -175,6 +175,7 @@ export const REFUSALS = {
   heavyReadsBusy: 'The server is busy with other long reads: please retry in a moment',
   queryTimeout: 'This read took too long and was stopped: choose a shorter range or narrower filters',
   alarmExportTooMany: 'More than {{max}} alarms match: narrow the filters',
+  clientErrorExportTooMany: 'More than {{max}} errors match: narrow the filters',
 
   // A spreadsheet row's cell (the import report names row and column; zod issues map here by code)
   cellRequired: 'Required',

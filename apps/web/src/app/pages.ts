@@ -51,6 +51,7 @@ const PAGES: Record<string, Page> = {
   '/sys/permission': page(() => import('../features/permissions/PermissionPage')),
   '/sys/user': page(() => import('../features/users/SysUserPage')),
   '/sys/logs': page(() => import('../features/logs/OperationLogPage')),
+  '/sys/clienterrors': page(() => import('../features/logs/ClientErrorPage')),
   '/sys/site': page(() => import('../features/site/SiteSettingsPage')),
   '/sys/devlogs': page(() => import('../features/logs/DeviceLogPage')),
 };

@@ -150,6 +150,7 @@ export const logKeys = {
   operations: (params: Params) => ['logs', 'operation', params] as const,
   logins: (params: Params) => ['logs', 'login', params] as const,
   device: (params: Params) => ['logs', 'device', params] as const,
+  clientErrors: (params: Params) => ['logs', 'client', params] as const,
 };
 
 /** The navbar search over devices, projects and users (GET /search). */

@@ -2,6 +2,7 @@ import type { AnyEndpoint } from '../endpoint.js';
 import { alarmApi } from './alarms.js';
 import { auditApi } from './audit.js';
 import { cardApi, cardOrderApi, cardPriceApi, videoApi } from './cards.js';
+import { clientErrorApi } from './clienterrors.js';
 import { authApi } from './auth.js';
 import { brokerApi } from './broker.js';
 import { deviceDataApi } from './devicedata.js';
@@ -35,6 +36,7 @@ export * from './users.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';
+export * from './clienterrors.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -49,6 +51,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   permissions: permissionApi,
   menus: menuApi,
   audit: auditApi,
+  clientErrors: clientErrorApi,
   deviceTypes: deviceTypeApi,
   projects: projectApi,
   devices: deviceApi,

@@ -3,6 +3,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './broker.js';
 export * from './cards.js';
+export * from './clienterrors.js';
 export * from './devicedata.js';
 export * from './devicedetail.js';
 export * from './devices.js';

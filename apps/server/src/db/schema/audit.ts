@@ -54,3 +54,29 @@ export const userEmails = pgTable(
   },
   (t) => [uniqueIndex('user_emails_user_email_uq').on(t.userId, t.email)],
 );
+
+/**
+ * Errors the console hit in browsers (issue #39): no user and no address are kept, the route
+ * without its query. Kept 30 days (`ClientErrorService.prune`).
+ */
+export const clientErrors = pgTable(
+  'client_errors',
+  {
+    id: serial('id').primaryKey(),
+    kind: varchar('kind', { length: 16 }).notNull(),
+    message: varchar('message', { length: 500 }).notNull(),
+    stack: text('stack').notNull().default(''),
+    route: varchar('route', { length: 256 }).notNull(),
+    version: varchar('version', { length: 64 }).notNull(),
+    userAgent: varchar('user_agent', { length: 256 }).notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('client_errors_created_idx').on(t.createdAt, t.id),
+    index('client_errors_kind_idx').on(t.kind, t.createdAt, t.id),
+    index('client_errors_route_idx').on(t.route.op('text_pattern_ops'), t.createdAt),
+    index('client_errors_version_idx').on(t.version, t.createdAt),
+    // Words of the message, any case (`q`), like the device search (migration 0016's pg_trgm).
+    index('client_errors_message_trgm_idx').using('gin', sql`lower(${t.message}) gin_trgm_ops`),
+  ],
+);

@@ -71,5 +71,6 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'sys-user', parent: 'sys', name: '企业账号', nameEn: 'Company accounts', nameEs: 'Cuentas de empresa', nameJa: '企業アカウント', menuUrl: 'user', menuType: 0, sort: 5, icon: 'UserSwitchOutlined' },
   { identification: 'sys-logs', parent: 'sys', name: '操作日志', nameEn: 'Operation logs', nameEs: 'Registro de operaciones', nameJa: '操作ログ', menuUrl: 'logs', menuType: 0, sort: 6, icon: 'FileTextOutlined' },
   { identification: 'sys-site', parent: 'sys', name: '站点设置', nameEn: 'Site settings', nameEs: 'Configuración del sitio', nameJa: 'サイト設定', menuUrl: 'site', menuType: 0, sort: 8, icon: 'HomeOutlined' },
+  { identification: 'sys-clienterrors', parent: 'sys', name: '浏览器错误', nameEn: 'Browser errors', nameEs: 'Errores del navegador', nameJa: 'ブラウザーのエラー', menuUrl: 'clienterrors', menuType: 0, sort: 9, icon: 'ApiOutlined' },
   { identification: 'sys-devlogs', parent: 'sys', name: '设备日志', nameEn: 'Device logs', nameEs: 'Registros de dispositivos', nameJa: 'デバイスログ', menuUrl: 'devlogs', menuType: 0, sort: 7, icon: 'ProfileOutlined' },
 ];

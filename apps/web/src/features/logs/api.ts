@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { auditRoutes } from '@iot/contract/plain';
+import { auditRoutes, clientErrorRoutes } from '@iot/contract/plain';
 import type { EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
+import { downloadFile } from '../../lib/download';
 import { logKeys } from '../../lib/query-keys';
 
 export type OperationLogParams = EndpointQuery<typeof auditRoutes.operations>;
@@ -23,4 +24,20 @@ export function useLoginLogs(params: LoginLogParams) {
     queryFn: () => api(auditRoutes.logins, { query: params }),
     placeholderData: keepPreviousData,
   });
+}
+
+export type ClientErrorParams = EndpointQuery<typeof clientErrorRoutes.list>;
+export type ClientErrorFilters = Omit<ClientErrorParams, 'page' | 'limit' | 'order'>;
+
+export function useClientErrors(params: ClientErrorParams) {
+  return useQuery({
+    queryKey: logKeys.clientErrors(params),
+    queryFn: () => api(clientErrorRoutes.list, { query: params }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The filtered browser errors as an .xlsx download. */
+export function exportClientErrors(query: EndpointQuery<typeof clientErrorRoutes.export>) {
+  return downloadFile(clientErrorRoutes.export, query, 'browser-errors.xlsx');
 }
