@@ -105,8 +105,10 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
     if (!at) return;
     focusNext.current = undefined;
     const el = document.getElementById(paramCellId(at.index, at.field));
-    el?.scrollIntoView({ block: 'center' });
-    el?.focus();
+    if (!el) return;
+    // (Not in jsdom, where the component tests run.)
+    if ('scrollIntoView' in el) el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
   });
   const focusCell = (index: number, field: CellField) => {
     focusNext.current = { index, field };

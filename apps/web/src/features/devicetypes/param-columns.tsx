@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Button, Input, InputNumber, Popconfirm, Select, Switch, Tooltip } from 'antd';
 import type { TFunction } from 'i18next';
@@ -207,27 +207,60 @@ const ActionsCell = memo(function ActionsCell(p: {
         aria-label={labels.down}
         data-testid="btn-down"
       />
-      <Popconfirm
-        title={p.confirm}
-        okText={labels.ok}
-        cancelText={labels.cancel}
-        okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}
-        onConfirm={() => p.remove(p.index)}
+      <DeleteRow
+        confirm={p.confirm}
+        labels={labels}
         disabled={p.disabled}
-      >
-        <Button
-          type="text"
-          size="small"
-          danger
-          disabled={p.disabled}
-          icon={<DeleteOutlined />}
-          aria-label={labels.remove}
-          data-testid="btn-delete-row"
-        />
-      </Popconfirm>
+        onConfirm={() => p.remove(p.index)}
+      />
     </div>
   );
 });
+
+/**
+ * The delete button of a row, asking in a popover beside it. The popover is mounted on the first
+ * click only (a Popconfirm on every row was a tenth of the page's mount); the button then takes
+ * the focus again, as it is drawn anew inside the popover's trigger.
+ */
+function DeleteRow(p: {
+  confirm: string;
+  labels: { remove: string; ok: string; cancel: string };
+  disabled: boolean;
+  onConfirm: () => void;
+}) {
+  const [armed, setArmed] = useState(false);
+  const ref = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (armed) ref.current?.focus();
+  }, [armed]);
+  const button = (
+    <Button
+      ref={ref}
+      type="text"
+      size="small"
+      danger
+      disabled={p.disabled}
+      icon={<DeleteOutlined />}
+      aria-label={p.labels.remove}
+      onClick={armed ? undefined : () => setArmed(true)}
+      data-testid="btn-delete-row"
+    />
+  );
+  if (!armed) return button;
+  return (
+    <Popconfirm
+      defaultOpen
+      title={p.confirm}
+      okText={p.labels.ok}
+      cancelText={p.labels.cancel}
+      okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}
+      onConfirm={p.onConfirm}
+      disabled={p.disabled}
+    >
+      {button}
+    </Popconfirm>
+  );
+}
 
 /**
  * Columns of the parameter table, one editable field each. The row holds what every parameter
