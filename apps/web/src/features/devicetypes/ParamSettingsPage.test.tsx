@@ -2,7 +2,7 @@
  * The parameter editor against the real server (apps/server/test/web-server.ts): a problem in a
  * closed row expansion on another page is shown when saving (the page and the row open, the
  * cell holds the message and the focus, nothing is sent), a fixed cell loses its problem, and a
- * row is deleted after its confirmation.
+ * row is deleted after its confirmation (the delete button keeps the focus when it opens).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -77,6 +77,8 @@ describe('ParamSettingsPage', () => {
     expect(footer()).toContain('12 parameters');
     fireEvent.click(within(row(0)).getByTestId('btn-delete-row'));
     expect(await screen.findByText('Delete "参数0"? It is removed when you save.')).toBeTruthy();
+    // The popover is mounted on this first click: the button keeps the focus (keyboard users).
+    await waitFor(() => expect(document.activeElement).toBe(within(row(0)).getByTestId('btn-delete-row')));
     expect(footer()).toContain('12 parameters');
     fireEvent.click(await screen.findByTestId('btn-confirm-delete'));
     await waitFor(() => expect(footer()).toContain('11 parameters'));
