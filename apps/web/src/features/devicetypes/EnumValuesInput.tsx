@@ -37,7 +37,6 @@ export function EnumValuesInput({ value = [], onChange, disabled, id, invalid, '
           id={id}
           size="small"
           danger={invalid}
-          aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           onClick={() => setOpen(true)}
           disabled={false}
