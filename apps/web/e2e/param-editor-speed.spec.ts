@@ -90,9 +90,9 @@ async function openEditor(page: Page, typeId: number, label: string, rows: numbe
 /**
  * Bounds of a shared, loaded machine (2 cores, load average up to 20): wall times several times
  * an idle machine's, so 2.5 s, which still fails the editor that mounted every row (7 s for 39
- * rows, over a minute for 500 at load 19). The main thread's CPU time hardly grows with the load:
- * 150–200 ms measured for this editor at load 16–18 (270–370 ms for the one with a Form.Item per
- * cell), bounded at 300 ms (bench/README.md, issue #33 asks for < 200 ms).
+ * rows, over a minute for 500 at load 19). The main thread's CPU time grows less with the load:
+ * 141–225 ms measured for this editor at load 14–20 (198–367 ms for the one with a Form.Item per
+ * cell), bounded at 300 ms (bench/README.md; issue #33 asks for < 200 ms).
  */
 function expectNoFreeze({ render, longest, cpu }: { render: number; longest: number; cpu: number | null }) {
   expect(render).toBeLessThan(2500);
