@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { callApi, expect, openFromSidebar, pickOption, test } from './fixtures';
 
 /**
@@ -82,6 +83,12 @@ test.describe('device types', () => {
     await expect(page.getByTestId('param-row-1')).toContainText('Semaphore id P1 appears twice');
     await expect(p0).toContainText('Max must not be below min');
     await expect(page.getByTestId('param-row-3')).toContainText('An enum needs at least one value');
+    // The problems under their cells are announced and readable (axe, WCAG 2.1 A/AA).
+    const axe = await new AxeBuilder({ page })
+      .include('[data-testid="table-params"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
     await page.getByTestId('param-row-1').getByTestId('field-semaphoreId').fill('P2');
     await p0.getByTestId('field-min').fill('0');

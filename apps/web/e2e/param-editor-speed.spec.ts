@@ -1,8 +1,8 @@
 /**
  * The parameter editor (/device/setparam?id=) of a type with the most parameters a type may have
- * opens without freezing the tab: the time from the parameters' answer to the first row drawn and
- * the longest main-thread task while it opens are printed (bench/README.md keeps the figures) and
- * bounded.
+ * opens without freezing the tab: the time from the parameters' answer to the first row drawn, the
+ * longest main-thread task while it opens and the main thread's CPU time in between are printed
+ * (bench/README.md keeps the figures) and bounded.
  */
 import { PARAM_LIMITS } from '@iot/contract/plain';
 import type { Page } from '@playwright/test';
@@ -84,14 +84,25 @@ async function openEditor(page: Page, typeId: number, label: string, rows: numbe
   console.log(
     `param editor, ${label}: first row ${render} ms after the answer; longest task ${longest} ms; main-thread CPU ${cpu ?? '?'} ms`,
   );
-  return { render, longest };
+  return { render, longest, cpu };
+}
+
+/**
+ * Bounds of a shared, loaded machine (2 cores, load average up to 20): wall times several times
+ * an idle machine's, so 2.5 s, which still fails the editor that mounted every row (7 s for 39
+ * rows, over a minute for 500 at load 19). The main thread's CPU time grows less with the load:
+ * 141–225 ms measured for this editor at load 14–20 (198–367 ms for the one with a Form.Item per
+ * cell), bounded at 300 ms (bench/README.md; issue #33 asks for < 200 ms).
+ */
+function expectNoFreeze({ render, longest, cpu }: { render: number; longest: number; cpu: number | null }) {
+  expect(render).toBeLessThan(2500);
+  expect(longest).toBeLessThan(2500);
+  expect(cpu, 'main-thread CPU time from the trace').not.toBeNull();
+  expect(cpu!).toBeLessThan(300);
 }
 
 test('the built-in battery type’s parameter editor opens without freezing', async ({ page, session: _s }) => {
-  const { render, longest } = await openEditor(page, 1, 'built-in BMU (39 parameters)', 39);
-  // The same bounds as below (see there).
-  expect(render).toBeLessThan(2500);
-  expect(longest).toBeLessThan(2500);
+  expectNoFreeze(await openEditor(page, 1, 'built-in BMU (39 parameters)', 39));
 });
 
 test('the parameter editor of a type with 500 parameters opens without freezing', async ({ page, session }) => {
@@ -132,12 +143,7 @@ test('the parameter editor of a type with 500 parameters opens without freezing'
   const saved = await callApi(page.request, 'POST', '/devicetype/addsetparam', { token: session.token, data: { id: typeId, params } });
   expect(saved.body.code, saved.body.message).toBe(20000);
 
-  const { render, longest } = await openEditor(page, typeId, `${PARAM_LIMITS.rows} parameters`, PARAM_LIMITS.rows);
-  // Issue #33 asks for < 200 ms on an idle machine; the bound leaves room for a shared machine
-  // under load (about 1 s measured at load 19 on 2 cores) while still failing on the old editor,
-  // which mounted every row (7 s for 39 rows, over a minute for 500 at that load).
-  expect(render).toBeLessThan(2500);
-  expect(longest).toBeLessThan(2500);
+  expectNoFreeze(await openEditor(page, typeId, `${PARAM_LIMITS.rows} parameters`, PARAM_LIMITS.rows));
 
   // Every parameter is still there: the last page holds the last one.
   await page.getByTestId('param-settings').locator('.ant-pagination-item').last().click();

@@ -21,6 +21,7 @@ import {
   SaveProblemAlert,
   saveFailure,
   SettingsActions,
+  showFormFieldError,
   useRowErrors,
   validateAll,
   type NamePath,
@@ -153,12 +154,12 @@ function AlarmEditor({ type, params, rules, onReload }: EditorProps) {
     } catch (err) {
       setProblem(
         saveFailure(err, {
-          form,
           list: 'rules',
           t,
-          markRow: (i) => {
-            errorRows.set([i]);
-            setExpanded((keys) => openRows(keys, fieldsRef.current, [i]));
+          showField: (path, message) => {
+            errorRows.set([path[1]]);
+            setExpanded((keys) => openRows(keys, fieldsRef.current, [path[1]]));
+            showFormFieldError(form, path, message);
           },
           label: (field) => t(`devicetypes:alarms.columns.${field}`, { defaultValue: field }),
         }),

@@ -13,6 +13,9 @@ interface Props {
   onChange?: (value: EnumOptionRow[]) => void;
   disabled?: boolean;
   id?: string;
+  /** Shows the button as in error (the cell's problem is drawn under it by the table). */
+  invalid?: boolean;
+  'aria-describedby'?: string;
 }
 
 const EMPTY_OPTION: EnumOptionRow = { value: '', label: '', labelEn: '', labelEs: '', labelJa: '' };
@@ -21,11 +24,10 @@ const EMPTY_OPTION: EnumOptionRow = { value: '', label: '', labelEn: '', labelEs
  * The enum values of one parameter: a summary button in the table cell and a dialog that edits
  * the values (value + label in four languages). Changes reach the row only on OK.
  */
-export function EnumValuesInput({ value = [], onChange, disabled, id }: Props) {
+export function EnumValuesInput({ value = [], onChange, disabled, id, invalid, 'aria-describedby': describedBy }: Props) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const lang = currentLanguage();
-  const invalid = Form.Item.useStatus().status === 'error';
   const summary = value.map((e) => `${e.value} = ${enumLabel(e, lang)}`).join('\n');
 
   return (
@@ -35,6 +37,7 @@ export function EnumValuesInput({ value = [], onChange, disabled, id }: Props) {
           id={id}
           size="small"
           danger={invalid}
+          aria-describedby={describedBy}
           onClick={() => setOpen(true)}
           disabled={false}
           data-testid="field-enumValues"

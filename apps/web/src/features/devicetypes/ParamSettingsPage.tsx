@@ -1,43 +1,37 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Form, Skeleton, Table, Typography, type FormListFieldData } from 'antd';
+import { Alert, Button, Card, Skeleton, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { alarmRuleProblems, PARAM_LIMITS, paramProblems } from '@iot/contract/plain';
-import type { AlarmRuleDto, DeviceTypeDto, ParamDto, ParamField } from '@iot/contract';
+import type { AlarmRuleDto, DeviceTypeDto, ParamDto } from '@iot/contract';
 import { feedbackMessage } from '../../lib/feedback';
 import { currentLanguage } from '../../lib/i18n';
 import { toRuleRow } from './alarm-rows';
 import { useDeviceType, useSaveParams, useTypeAlarms, useTypeParams } from './api';
-import {
-  editableRows,
-  editorLayout,
-  fieldsWithErrors,
-  openRows,
-  problemRule,
-  SaveProblemAlert,
-  saveFailure,
-  SettingsActions,
-  useRowErrors,
-  validateAll,
-  type NamePath,
-  type SaveProblem,
-} from './list-editor';
+import { editableRows, editorLayout, openRows, SaveProblemAlert, saveFailure, SettingsActions, type SaveProblem } from './list-editor';
 import { ruleMessage } from '../../lib/localize';
 import { useIsMobile } from '../../lib/use-mobile';
-import { PARAM_MORE_FIELDS, paramColumns } from './param-columns';
-import { newParamRow, removedIds, toParamInput, toParamRow, type ParamRow } from './param-rows';
+import { PARAM_MORE_FIELDS, paramCellId, paramColumns, type ParamRecord } from './param-columns';
+import {
+  newParamRow,
+  recheck,
+  removedIds,
+  shownProblems,
+  toParamInput,
+  toParamRow,
+  type CellField,
+  type ParamItem,
+  type ParamRow,
+  type ShownProblems,
+} from './param-rows';
 import { TypeHeader, TypeNotFound, useCanChange, useTypeId } from './shared';
 import './devicetypes.css';
 
-interface Values {
-  params: ParamRow[];
-}
-
 /**
- * Rows mounted at once. Every row is a handful of antd form controls (the rest in its expansion,
+ * Rows mounted at once. Every row is a handful of antd controls (the rest in its expansion,
  * mounted when opened); mounting all of a type's rows (up to 500) froze the tab for seconds
- * (bench/README.md), so the table shows a page of them. Values of the other pages and of closed
- * expansions stay in the form; the contract's checks run on all rows.
+ * (bench/README.md), so the table shows a page of them. The rows of the other pages and of closed
+ * expansions stay in the editor's state; the contract's checks run on all rows.
  */
 const PAGE_SIZE = 10;
 const pageOf = (index: number) => Math.floor(index / PAGE_SIZE) + 1;
@@ -58,54 +52,124 @@ export default function ParamSettingsPage() {
   return <ParamEditor type={type.data} params={params.data} />;
 }
 
+/** The rows being edited and the problems their cells show. */
+interface EditorState {
+  items: ParamItem[];
+  shown: ShownProblems;
+}
+
+let lastKey = 0;
+const toItems = (params: ParamDto[]): ParamItem[] => params.map((p) => ({ key: ++lastKey, row: toParamRow(p) }));
+const fresh = (params: ParamDto[]): EditorState => ({ items: toItems(params), shown: new Map() });
+
 function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[] }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<Values>();
   const canEdit = useCanChange('devicetype:param', type);
   // Rules decide which parameters may go or change type; read them only to warn before saving.
   const alarms = useTypeAlarms(type.id, { silent: true });
   const save = useSaveParams();
-  const errorRows = useRowErrors(form, 'params');
   const [problem, setProblem] = useState<SaveProblem>();
-  const initial = useMemo<Values>(() => ({ params: params.map(toParamRow) }), [params]);
   const [page, setPage] = useState(1);
   const mobile = useIsMobile();
-  /** Rows whose expansion is open (`FormListFieldData.key`), and the list's rows as last drawn. */
+  /** Rows whose expansion is open (`ParamItem.key`). */
   const [expanded, setExpanded] = useState<readonly number[]>([]);
-  const fieldsRef = useRef<FormListFieldData[]>([]);
 
-  // After a save the list is read again: show what the server kept. Not on the first render,
-  // where the form already holds `initial` (a reset re-rendered every control once more).
-  const shown = useRef(initial);
+  /*
+   * The rows are plain state, not an antd form: a change draws the cells whose value or problem
+   * changed, and checks the cell changed and those already showing a problem. `state` is what
+   * was last drawn; `current` what the handlers have set since (two events may come before the
+   * next render).
+   */
+  const [state, setState] = useState<EditorState>(() => fresh(params));
+  const current = useRef(state);
+  const update = useCallback((change: (s: EditorState) => EditorState) => {
+    const next = change(current.current);
+    if (next === current.current) return;
+    current.current = next;
+    setState(next);
+  }, []);
+
+  // After a save the list is read again: show what the server kept.
+  const [source, setSource] = useState(params);
+  if (source !== params) {
+    setSource(params);
+    const next = fresh(params);
+    current.current = next;
+    setState(next);
+  }
+
+  /** The cell to focus once the page has drawn it (a new row, the first problem). */
+  const focusNext = useRef<{ index: number; field: CellField }>(undefined);
   useEffect(() => {
-    if (shown.current === initial) return;
-    shown.current = initial;
-    form.resetFields();
-  }, [form, initial]);
-
-  const rows = () => (form.getFieldValue('params') ?? []) as ParamRow[];
-
-  const rule = (index: number, field: ParamField) => problemRule(t, () => paramProblems(rows()), index, field);
-
-  /** Checks that depend on other cells (uniqueness, min ≤ max): validate them again. */
-  const onValuesChange = (changed: Partial<Values>) => {
-    const all = rows();
-    const names = fieldsWithErrors(form);
-    (changed.params ?? []).forEach((row, i) => {
-      if (!row) return;
-      if ('min' in row || 'max' in row || 'dataType' in row) names.push(['params', i, 'max']);
-      if ('dataType' in row && all[i]?.dataType === 'enum') names.push(['params', i, 'enumValues']);
-      if ('semaphoreId' in row) {
-        all.forEach((r, j) => r.semaphoreId.trim() && names.push(['params', j, 'semaphoreId']));
-      }
-    });
-    if (names.length > 0) {
-      form
-        .validateFields(names, { recursive: false })
-        .catch(() => undefined)
-        .finally(errorRows.refresh);
-    }
+    const at = focusNext.current;
+    if (!at) return;
+    focusNext.current = undefined;
+    const el = document.getElementById(paramCellId(at.index, at.field));
+    if (!el) return;
+    // (Not in jsdom, where the component tests run.)
+    if ('scrollIntoView' in el) el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+  });
+  const focusCell = (index: number, field: CellField) => {
+    focusNext.current = { index, field };
+    setPage(pageOf(index));
   };
+
+  const edit = useCallback(
+    (index: number, patch: Partial<ParamRow>) =>
+      update((s) => {
+        const items = s.items.slice();
+        const item = items[index];
+        if (!item) return s;
+        items[index] = { ...item, row: { ...item.row, ...patch } };
+        // Checks that depend on other cells (uniqueness, min ≤ max, an enum's values) too.
+        const cells = (Object.keys(patch) as CellField[]).map((field) => ({ index, field }));
+        if ('min' in patch || 'dataType' in patch) cells.push({ index, field: 'max' });
+        if (patch.dataType === 'enum') cells.push({ index, field: 'enumValues' });
+        if ('semaphoreId' in patch) {
+          items.forEach((it, j) => it.row.semaphoreId.trim() && cells.push({ index: j, field: 'semaphoreId' }));
+        }
+        return { items, shown: recheck(items, s.shown, cells) };
+      }),
+    [update],
+  );
+  const check = useCallback(
+    (index: number, field: CellField) => update((s) => ({ ...s, shown: recheck(s.items, s.shown, [{ index, field }]) })),
+    [update],
+  );
+  /** Replaces the rows (moved, removed, added): the problems shown are checked again. */
+  const setItems = useCallback(
+    (change: (items: ParamItem[]) => ParamItem[]) =>
+      update((s) => {
+        const items = change(s.items);
+        return { items, shown: recheck(items, s.shown, []) };
+      }),
+    [update],
+  );
+  const move = useCallback(
+    (from: number, to: number) => {
+      setItems((items) => {
+        const next = items.slice();
+        [next[from], next[to]] = [next[to]!, next[from]!];
+        return next;
+      });
+      setPage(pageOf(to));
+    },
+    [setItems],
+  );
+  const remove = useCallback((index: number) => setItems((items) => items.filter((_, i) => i !== index)), [setItems]);
+
+  const { items, shown } = state;
+  const records = useMemo<ParamRecord[]>(
+    () => items.map((it, i) => ({ key: it.key, name: i, row: it.row, problems: shown.get(it.key) })),
+    [items, shown],
+  );
+  const errorRows = useMemo(() => new Set(records.filter((r) => r.problems).map((r) => r.name)), [records]);
+  const disabled = !canEdit || save.isPending;
+  const columns = useMemo(
+    () => paramColumns({ t, canEdit, disabled, rowCount: items.length, edit, check, move, remove }),
+    [t, canEdit, disabled, items.length, edit, check, move, remove],
+  );
 
   /** Alarm rules that would lose their parameter or no longer fit it (the server refuses both). */
   const ruleConflicts = (next: ParamRow[]): string | undefined => {
@@ -125,43 +189,48 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
     return t('devicetypes:params.errors.rulesNoLongerFit', { rules: list });
   };
 
+  /** Whether a field of a row is in its expansion on this screen. */
+  const inExpansion = (field: string) => mobile || PARAM_MORE_FIELDS.includes(field);
+
   const onSave = async () => {
     setProblem(undefined);
-    // Only the page's cells are mounted: a problem on another page opens that page first, and
-    // the rows of that page with a problem in a closed expansion are opened.
-    const problems = paramProblems(rows());
+    const { items } = current.current;
+    const rows = items.map((it) => it.row);
+    const problems = paramProblems(rows);
     const first = problems[0];
-    const shownPage = first ? pageOf(first.index) : page;
-    const hidden = problems
-      .filter((p) => pageOf(p.index) === shownPage && (mobile || PARAM_MORE_FIELDS.includes(p.field)))
-      .map((p) => p.index);
-    const open = openRows(expanded, fieldsRef.current, hidden);
-    if (shownPage !== page || open !== expanded) {
-      setPage(shownPage);
-      setExpanded(open);
-      await new Promise((resolve) => setTimeout(resolve));
+    if (first) {
+      // Every problem is shown; the page of the first one opens, with its rows' expansions
+      // opened where a problem sits in one, and its cell takes the focus.
+      update((s) => ({ ...s, shown: shownProblems(s.items, problems) }));
+      const hidden = problems.filter((p) => pageOf(p.index) === pageOf(first.index) && inExpansion(p.field)).map((p) => p.index);
+      setExpanded((open) => openRows(open, records, hidden));
+      focusCell(first.index, first.field);
+      feedbackMessage().error(t('devicetypes:fixErrors'));
+      return;
     }
-    if (!(await validateAll(form, t, errorRows.refresh)) || first) return;
-    const next = rows();
-    const conflict = ruleConflicts(next);
+    const conflict = ruleConflicts(rows);
     if (conflict) {
       setProblem({ title: t('devicetypes:params.errors.blockedByRules'), detail: conflict });
       return;
     }
     try {
-      await save.mutateAsync({ id: type.id, params: next.map(toParamInput) });
-      errorRows.set([]);
-      feedbackMessage().success(t('devicetypes:params.saved', { count: next.length }));
+      await save.mutateAsync({ id: type.id, params: rows.map(toParamInput) });
+      update((s) => ({ ...s, shown: new Map() }));
+      feedbackMessage().success(t('devicetypes:params.saved', { count: rows.length }));
     } catch (err) {
       setProblem(
         saveFailure(err, {
-          form,
           list: 'params',
           t,
-          markRow: (i) => {
-            errorRows.set([i]);
-            setPage(pageOf(i));
-            setExpanded((open) => openRows(open, fieldsRef.current, [i]));
+          // The server's problem on its cell: the row's page, its expansion opened if the cell
+          // is there, the focus on it.
+          showField: ([, index, name]) => {
+            const key = items[index]?.key;
+            if (key === undefined) return;
+            const field = name as CellField;
+            update((s) => ({ ...s, shown: new Map(s.shown).set(key, { ...s.shown.get(key), [field]: { key: 'devicetypes:serverRefusedField' } }) }));
+            if (inExpansion(field)) setExpanded((open) => (open.includes(key) ? open : [...open, key]));
+            focusCell(index, field);
           },
           label: (field) => t(`devicetypes:params.columns.${field}`, { defaultValue: field }),
         }),
@@ -170,9 +239,15 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
   };
 
   const discard = () => {
-    form.resetFields();
-    errorRows.set([]);
+    update(() => fresh(params));
+    setExpanded([]);
     setProblem(undefined);
+  };
+
+  const add = () => {
+    const index = current.current.items.length;
+    setItems((items) => [...items, { key: ++lastKey, row: newParamRow() }]);
+    focusCell(index, 'semaphoreId');
   };
 
   return (
@@ -195,88 +270,42 @@ function ParamEditor({ type, params }: { type: DeviceTypeDto; params: ParamDto[]
         />
       )}
       {problem && <SaveProblemAlert problem={problem} onClose={() => setProblem(undefined)} />}
-      <Form<Values>
-        form={form}
-        initialValues={initial}
-        disabled={!canEdit || save.isPending}
-        onValuesChange={onValuesChange}
-        onFieldsChange={errorRows.refresh}
-        component={false}
+      <Table<ParamRecord>
+        className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
         size="small"
-      >
-        <Form.List name="params">
-          {(fields, { add, remove, move }) => {
-            // Where onSave finds a row's key (the list's rows are known only here).
-            fieldsRef.current = fields;
-            return (
-              <>
-                <Table<FormListFieldData>
-                  className={canEdit ? 'dt-cell' : 'dt-cell dt-readonly'}
-                  size="small"
-                  rowKey="key"
-                  bordered
-                  pagination={{
-                    current: Math.min(page, pageOf(Math.max(0, fields.length - 1))),
-                    pageSize: PAGE_SIZE,
-                    onChange: setPage,
-                    showSizeChanger: false,
-                    hideOnSinglePage: true,
-                    size: 'small',
-                  }}
-                  dataSource={fields}
-                  {...editorLayout({
-                    t,
-                    prefix: 'param',
-                    mobile,
-                    expanded,
-                    onExpand: setExpanded,
-                    columns: paramColumns({
-                    t,
-                    canEdit,
-                    rowCount: fields.length,
-                    rule,
-                    nameOf: (i) => String(form.getFieldValue(['params', i, 'name']) ?? ''),
-                    move: (from, to) => {
-                      move(from, to);
-                      setPage(pageOf(to));
-                    },
-                      remove: (i) => {
-                        remove(i);
-                        setTimeout(errorRows.refresh);
-                      },
-                    }),
-                  })}
-                  sticky
-                  {...editableRows('param', errorRows.rows)}
-                  locale={{ emptyText: t('devicetypes:params.empty') }}
-                  data-testid="table-params"
-                />
-                {canEdit && (
-                  <Button
-                    type="dashed"
-                    block
-                    icon={<PlusOutlined />}
-                    style={{ marginTop: 12 }}
-                    disabled={fields.length >= PARAM_LIMITS.rows}
-                    onClick={() => {
-                      add(newParamRow());
-                      setPage(pageOf(fields.length));
-                      const at: NamePath = ['params', fields.length, 'semaphoreId'];
-                      setTimeout(() => form.scrollToField(at, { block: 'center', focus: true }));
-                    }}
-                    data-testid="btn-add-row"
-                  >
-                    {t('devicetypes:params.addRow')}
-                  </Button>
-                )}
-                <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-                  {t('devicetypes:params.footer', { count: fields.length })}
-                </Typography.Paragraph>
-              </>
-            );
-          }}
-        </Form.List>
-      </Form>
+        rowKey="key"
+        bordered
+        pagination={{
+          current: Math.min(page, pageOf(Math.max(0, items.length - 1))),
+          pageSize: PAGE_SIZE,
+          onChange: setPage,
+          showSizeChanger: false,
+          hideOnSinglePage: true,
+          size: 'small',
+        }}
+        dataSource={records}
+        {...editorLayout({ t, prefix: 'param', mobile, expanded, onExpand: setExpanded, columns })}
+        sticky
+        {...editableRows('param', errorRows)}
+        locale={{ emptyText: t('devicetypes:params.empty') }}
+        data-testid="table-params"
+      />
+      {canEdit && (
+        <Button
+          type="dashed"
+          block
+          icon={<PlusOutlined />}
+          style={{ marginTop: 12 }}
+          disabled={disabled || items.length >= PARAM_LIMITS.rows}
+          onClick={add}
+          data-testid="btn-add-row"
+        >
+          {t('devicetypes:params.addRow')}
+        </Button>
+      )}
+      <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+        {t('devicetypes:params.footer', { count: items.length })}
+      </Typography.Paragraph>
     </Card>
   );
 }

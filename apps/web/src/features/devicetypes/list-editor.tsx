@@ -77,27 +77,42 @@ export async function validateAll(form: FormInstance, t: TFunction, onDone: () =
 }
 
 /**
- * A failed save: a server error naming `list.N.field` marks that cell and row; other refusals
- * become a problem above the table; anything else (session, permission, network) goes to the
- * global error feedback.
+ * A failed save: a server error naming `list.N.field` is shown on that cell (`showField`: the
+ * page opens its row first, the cell may sit in a closed expansion); other refusals become a
+ * problem above the table; anything else (session, permission, network) goes to the global
+ * error feedback.
  */
 export function saveFailure(
   err: unknown,
-  opts: { form: FormInstance; list: string; t: TFunction; markRow: (index: number) => void; label: (field: string) => string },
+  opts: {
+    list: string;
+    t: TFunction;
+    showField: (path: [string, number, string], message: string) => void;
+    label: (field: string) => string;
+  },
 ): SaveProblem | undefined {
   if (!(err instanceof ApiError)) throw err;
-  const { form, list, t } = opts;
+  const { list, t } = opts;
   const field = listFieldOf(err, list);
   if (field) {
     const [, index, name] = field.path;
-    form.setFields([{ name: field.path, errors: [t('devicetypes:serverRefusedField')] }]);
-    opts.markRow(index);
-    form.scrollToField(field.path, { block: 'center' });
+    opts.showField(field.path, t('devicetypes:serverRefusedField'));
     return { title: t('devicetypes:serverError', { row: index + 1, field: opts.label(name) }), detail: field.message };
   }
   if (err.code === 40000 || err.code === 40900) return { title: t('devicetypes:saveRefused'), detail: describeError(err) };
   reportError(err);
   return undefined;
+}
+
+/**
+ * Shows an error on a cell of an antd form list once the page has drawn it: a field of a row's
+ * expansion is mounted only after the row opens, and an error set before would be lost.
+ */
+export function showFormFieldError(form: FormInstance, path: NamePath, message: string) {
+  setTimeout(() => {
+    form.setFields([{ name: path, errors: [message] }]);
+    form.scrollToField(path, { block: 'center' });
+  });
 }
 
 /** Discard (with confirmation) and Save, for the page header. */
@@ -168,19 +183,25 @@ export function editableRows(prefix: string, errorRows: ReadonlySet<number>) {
   };
 }
 
+/** A row of an editable list as its table draws it: a stable key and its index in the whole list. */
+export interface ListRow {
+  key: number;
+  name: number;
+}
+
 /**
  * A column of an editable list. The row shows the columns an operator sets for every row; the
  * others (`more`: translations, rarely changed fields) sit in the row's expansion, mounted only
  * when it is open, so the table fits a 1,280 px screen and a page of rows mounts few controls.
  */
-export interface EditorColumn {
+export interface EditorColumn<R extends ListRow = FormListFieldData> {
   key: string;
   title: ReactNode;
   /** Pixels on a desktop; the table is as wide as its row's columns. */
   width: number;
   align?: 'center';
   fixed?: 'left' | 'right';
-  render: (f: FormListFieldData) => ReactNode;
+  render: (f: R) => ReactNode;
   /** In the row's expansion, not a column. */
   more?: boolean;
   /** On a phone, one of the row's key fields (stacked in its one cell); the rest are in the expansion. */
@@ -190,7 +211,7 @@ export interface EditorColumn {
 /** Width antd gives the expand column. */
 const EXPAND_WIDTH = 40;
 
-const Field = ({ c, f, sized }: { c: EditorColumn; f: FormListFieldData; sized?: boolean }) => (
+const Field = <R extends ListRow>({ c, f, sized }: { c: EditorColumn<R>; f: R; sized?: boolean }) => (
   <div className="dt-more-field" style={sized ? { width: c.width, maxWidth: '100%' } : undefined}>
     <div className="dt-more-label">{c.title}</div>
     {c.render(f)}
@@ -202,23 +223,23 @@ const Field = ({ c, f, sized }: { c: EditorColumn; f: FormListFieldData; sized?:
  * first ones pinned) and the `more` fields in an expansion; on a phone one cell with the row's
  * key fields and the rest in the expansion (`<prefix>-more-<index>`).
  */
-export function editorLayout(o: {
+export function editorLayout<R extends ListRow>(o: {
   t: TFunction;
   prefix: string;
-  columns: EditorColumn[];
+  columns: EditorColumn<R>[];
   mobile: boolean;
   /** Keys (`FormListFieldData.key`) of the open rows. */
   expanded: readonly number[];
   onExpand: (keys: number[]) => void;
-}): Pick<TableProps<FormListFieldData>, 'columns' | 'expandable' | 'scroll'> {
+}): Pick<TableProps<R>, 'columns' | 'expandable' | 'scroll'> {
   const { t, prefix, columns, mobile } = o;
   const main = mobile ? columns.filter((c) => c.phone) : columns.filter((c) => !c.more);
   const more = mobile ? columns.filter((c) => !c.phone && c.key !== 'sort') : columns.filter((c) => c.more);
-  const tableColumns: TableProps<FormListFieldData>['columns'] = mobile
+  const tableColumns: TableProps<R>['columns'] = mobile
     ? [
         {
           key: 'fields',
-          render: (_: unknown, f: FormListFieldData) => (
+          render: (_: unknown, f: R) => (
             <div className="dt-stack">
               {main.map((c) => (
                 <Field key={c.key} c={c} f={f} />
@@ -233,7 +254,7 @@ export function editorLayout(o: {
         width: c.width,
         align: c.align,
         fixed: c.fixed,
-        render: (_: unknown, f: FormListFieldData) => c.render(f),
+        render: (_: unknown, f: R) => c.render(f),
       }));
   return {
     columns: tableColumns,
@@ -269,7 +290,7 @@ export function editorLayout(o: {
 }
 
 /** Opens the rows at these indexes (their expansions hold fields to show, such as an error). */
-export function openRows(expanded: readonly number[], fields: readonly FormListFieldData[], indexes: readonly number[]) {
+export function openRows(expanded: readonly number[], fields: readonly ListRow[], indexes: readonly number[]) {
   const keys = indexes.map((i) => fields[i]?.key).filter((k): k is number => k !== undefined);
   return keys.every((k) => expanded.includes(k)) ? expanded : [...new Set([...expanded, ...keys])];
 }

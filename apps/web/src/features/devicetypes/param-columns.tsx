@@ -1,26 +1,30 @@
-import type { ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
-import { Button, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tooltip, Typography, type FormListFieldData, type FormRule } from 'antd';
+import { Button, Input, InputNumber, Popconfirm, Select, Switch, Tooltip } from 'antd';
 import type { TFunction } from 'i18next';
 import { isNumericType as isNumeric, PARAM_DATA_TYPES, PARAM_LIMITS as LIMITS } from '@iot/contract/plain';
-import type { ParamField } from '@iot/contract';
+import type { ParamDataType } from '@iot/contract';
 import { EnumValuesInput } from './EnumValuesInput';
-import type { EditorColumn } from './list-editor';
+import type { EditorColumn, ListRow } from './list-editor';
 import { cellLabel } from './shared';
-import type { ParamRow } from './param-rows';
+import type { CellField, ParamRow, RowProblems } from './param-rows';
 
-interface Values {
-  params: ParamRow[];
+/** A row of the parameter table: its values and the problems its cells show. */
+export interface ParamRecord extends ListRow {
+  row: ParamRow;
+  problems?: RowProblems;
 }
 
 export interface ParamColumnsOptions {
   t: TFunction;
   canEdit: boolean;
+  /** Read-only or saving. */
+  disabled: boolean;
   rowCount: number;
-  /** The validation rule of one cell (checks of the whole list, see `paramProblems`). */
-  rule: (index: number, field: ParamField) => FormRule;
-  /** Chinese name of a row, for the delete confirmation. */
-  nameOf: (index: number) => string;
+  /** Changes fields of the row at `index` (stable: cells skip drawing when their value is the same). */
+  edit: (index: number, patch: Partial<ParamRow>) => void;
+  /** Checks a cell again (on leaving it). */
+  check: (index: number, field: CellField) => void;
   move: (from: number, to: number) => void;
   remove: (index: number) => void;
 }
@@ -28,47 +32,279 @@ export interface ParamColumnsOptions {
 /** Fields in a row's expansion (`more`): the translations and what is rarely changed. */
 export const PARAM_MORE_FIELDS: readonly string[] = ['nameEn', 'nameEs', 'nameJa', 'groupName', 'precision'];
 
-/**
- * Columns of the parameter table, one editable field each of a Form.List row. The row holds what
- * every parameter needs (id, name, unit, type, range or values, writable); the translations,
- * display group and decimals are in its expansion. Its fields fit 1,280 px (~950 px).
- */
-export function paramColumns(o: ParamColumnsOptions): EditorColumn[] {
-  const { t, rule } = o;
-  const title = (field: string) => t(`devicetypes:params.columns.${field}`);
-  const label = (field: string, f: FormListFieldData) => cellLabel(t, title(field), f.name);
-  const dash = <Typography.Text type="secondary">{t('common:empty')}</Typography.Text>;
+/** The DOM id of a cell's control (to focus the first error), `params_3_unit`. */
+export const paramCellId = (index: number, field: CellField) => `params_${index}_${field}`;
 
-  const text = (field: ParamField, max: number) =>
-    function Cell(f: FormListFieldData) {
-      return (
-        <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]} validateTrigger={['onChange', 'onBlur']}>
-          <Input maxLength={max} aria-label={label(field, f)} data-testid={`field-${field}`} />
-        </Form.Item>
-      );
+type TextField = 'semaphoreId' | 'name' | 'nameEn' | 'nameEs' | 'nameJa' | 'unit' | 'groupName';
+
+interface CellProps {
+  index: number;
+  label: string;
+  /** The problem shown under the control, in the UI language. */
+  error: string | undefined;
+  disabled: boolean;
+}
+
+/** The control's error attributes and the message under it. */
+function errorProps(id: string, error: string | undefined) {
+  return {
+    status: error ? ('error' as const) : undefined,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}_error` : undefined,
+  };
+}
+
+function CellError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <div id={`${id}_error`} className="dt-cell-error" role="alert">
+      {error}
+    </div>
+  ) : null;
+}
+
+/*
+ * The cells are plain controlled antd inputs, not a Form.Item each (which brings a grid row and
+ * column, status and context providers): a page of rows mounts in a fraction of the time, and a
+ * cell is drawn again only when its own value or problem changes (memo).
+ */
+
+const TextCell = memo(function TextCell(
+  p: CellProps & { field: TextField; value: string; max: number; edit: ParamColumnsOptions['edit']; check: ParamColumnsOptions['check'] },
+) {
+  const id = paramCellId(p.index, p.field);
+  return (
+    <>
+      <Input
+        id={id}
+        size="small"
+        value={p.value}
+        maxLength={p.max}
+        disabled={p.disabled}
+        aria-label={p.label}
+        {...errorProps(id, p.error)}
+        onChange={(e) => p.edit(p.index, { [p.field]: e.target.value })}
+        onBlur={() => p.check(p.index, p.field)}
+        data-testid={`field-${p.field}`}
+      />
+      <CellError id={id} error={p.error} />
+    </>
+  );
+});
+
+const NumberCell = memo(function NumberCell(
+  p: CellProps & {
+    field: 'min' | 'max' | 'precision';
+    value: number | null;
+    placeholder?: string;
+    width: number;
+    edit: ParamColumnsOptions['edit'];
+  },
+) {
+  const id = paramCellId(p.index, p.field);
+  const precision = p.field === 'precision';
+  return (
+    <div>
+      <InputNumber<number>
+        id={id}
+        size="small"
+        value={p.value}
+        min={precision ? 0 : undefined}
+        max={precision ? LIMITS.precision : undefined}
+        precision={precision ? 0 : undefined}
+        style={{ width: p.width }}
+        placeholder={p.placeholder}
+        disabled={p.disabled}
+        aria-label={p.label}
+        {...errorProps(id, p.error)}
+        onChange={(v) => p.edit(p.index, { [p.field]: typeof v === 'number' ? v : null })}
+        data-testid={`field-${p.field}`}
+      />
+      <CellError id={id} error={p.error} />
+    </div>
+  );
+});
+
+const TypeCell = memo(function TypeCell(
+  p: CellProps & { value: ParamDataType; options: { value: string; label: string }[]; edit: ParamColumnsOptions['edit'] },
+) {
+  const id = paramCellId(p.index, 'dataType');
+  return (
+    <Select<ParamDataType>
+      id={id}
+      size="small"
+      style={{ width: 112 }}
+      value={p.value}
+      disabled={p.disabled}
+      aria-label={p.label}
+      options={p.options}
+      onChange={(dataType) => p.edit(p.index, { dataType })}
+      data-testid="field-dataType"
+    />
+  );
+});
+
+const EnumCell = memo(function EnumCell(p: CellProps & { value: ParamRow['enumValues']; edit: ParamColumnsOptions['edit'] }) {
+  const id = paramCellId(p.index, 'enumValues');
+  return (
+    <div>
+      <EnumValuesInput
+        id={id}
+        value={p.value}
+        disabled={p.disabled}
+        invalid={!!p.error}
+        aria-describedby={p.error ? `${id}_error` : undefined}
+        onChange={(enumValues) => p.edit(p.index, { enumValues })}
+      />
+      <CellError id={id} error={p.error} />
+    </div>
+  );
+});
+
+const SwitchCell = memo(function SwitchCell(p: CellProps & { value: boolean; edit: ParamColumnsOptions['edit'] }) {
+  return (
+    <Switch
+      id={paramCellId(p.index, 'writable')}
+      size="small"
+      checked={p.value}
+      disabled={p.disabled}
+      aria-label={p.label}
+      onChange={(writable) => p.edit(p.index, { writable })}
+      data-testid="field-writable"
+    />
+  );
+});
+
+const ActionsCell = memo(function ActionsCell(p: {
+  index: number;
+  rowCount: number;
+  confirm: string;
+  labels: { up: string; down: string; remove: string; ok: string; cancel: string };
+  disabled: boolean;
+  move: ParamColumnsOptions['move'];
+  remove: ParamColumnsOptions['remove'];
+}) {
+  const { labels } = p;
+  return (
+    <div className="dt-actions">
+      {/* Native titles: a popup tooltip would stay behind when its row moves away. */}
+      <Button
+        type="text"
+        size="small"
+        icon={<ArrowUpOutlined />}
+        disabled={p.disabled || p.index === 0}
+        onClick={() => p.move(p.index, p.index - 1)}
+        title={labels.up}
+        aria-label={labels.up}
+        data-testid="btn-up"
+      />
+      <Button
+        type="text"
+        size="small"
+        icon={<ArrowDownOutlined />}
+        disabled={p.disabled || p.index === p.rowCount - 1}
+        onClick={() => p.move(p.index, p.index + 1)}
+        title={labels.down}
+        aria-label={labels.down}
+        data-testid="btn-down"
+      />
+      <DeleteRow
+        confirm={p.confirm}
+        labels={labels}
+        disabled={p.disabled}
+        onConfirm={() => p.remove(p.index)}
+      />
+    </div>
+  );
+});
+
+/**
+ * The delete button of a row, asking in a popover beside it. The popover is mounted on the first
+ * click only (a Popconfirm on every row was a tenth of the page's mount); the button then takes
+ * the focus again, as it is drawn anew inside the popover's trigger.
+ */
+function DeleteRow(p: {
+  confirm: string;
+  labels: { remove: string; ok: string; cancel: string };
+  disabled: boolean;
+  onConfirm: () => void;
+}) {
+  const [armed, setArmed] = useState(false);
+  const ref = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (armed) ref.current?.focus();
+  }, [armed]);
+  const button = (
+    <Button
+      ref={ref}
+      type="text"
+      size="small"
+      danger
+      disabled={p.disabled}
+      icon={<DeleteOutlined />}
+      aria-label={p.labels.remove}
+      onClick={armed ? undefined : () => setArmed(true)}
+      data-testid="btn-delete-row"
+    />
+  );
+  if (!armed) return button;
+  return (
+    <Popconfirm
+      defaultOpen
+      title={p.confirm}
+      okText={p.labels.ok}
+      cancelText={p.labels.cancel}
+      okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}
+      onConfirm={p.onConfirm}
+      disabled={p.disabled}
+    >
+      {button}
+    </Popconfirm>
+  );
+}
+
+/**
+ * Columns of the parameter table, one editable field each. The row holds what every parameter
+ * needs (id, name, unit, type, range or values, writable); the translations, display group and
+ * decimals are in its expansion. Its fields fit 1,280 px (~950 px). Make them once per change of
+ * the options (the labels of the cells are kept).
+ */
+export function paramColumns(o: ParamColumnsOptions): EditorColumn<ParamRecord>[] {
+  const { t, edit, disabled } = o;
+  const title = (field: string) => t(`devicetypes:params.columns.${field}`);
+  const labels = new Map<string, string>();
+  const label = (field: string, index: number) => {
+    const key = `${field}:${index}`;
+    let text = labels.get(key);
+    if (text === undefined) labels.set(key, (text = cellLabel(t, title(field), index)));
+    return text;
+  };
+  const error = (r: ParamRecord, field: CellField) => {
+    const p = r.problems?.[field];
+    return p ? t(p.key, p.params) : undefined;
+  };
+  const dash = <span className="dt-dash">{t('common:empty')}</span>;
+  const cell = (r: ParamRecord, field: CellField) => ({ index: r.name, label: label(field, r.name), error: error(r, field), disabled });
+
+  const text = (field: TextField, max: number) =>
+    function Cell(r: ParamRecord) {
+      return <TextCell {...cell(r, field)} field={field} value={r.row[field]} max={max} edit={edit} check={o.check} />;
     };
 
-  /** Fields that only apply to some data types: drawn again when the row's type changes. */
-  const byType = (f: FormListFieldData, render: (row: ParamRow) => ReactNode) => (
-    <Form.Item
-      noStyle
-      shouldUpdate={(prev: Values, cur: Values) => prev.params?.[f.name]?.dataType !== cur.params?.[f.name]?.dataType}
-    >
-      {({ getFieldValue }) => {
-        const row = getFieldValue(['params', f.name]) as ParamRow | undefined;
-        return row ? render(row) : null;
-      }}
-    </Form.Item>
+  const number = (r: ParamRecord, field: 'min' | 'max' | 'precision', width: number, placeholder?: string) => (
+    <NumberCell {...cell(r, field)} field={field} value={r.row[field]} width={width} placeholder={placeholder} edit={edit} />
   );
 
-  const bound = (field: 'min' | 'max', f: FormListFieldData) => (
-    <Form.Item name={[f.name, field]} rules={[rule(f.name, field)]}>
-      <InputNumber style={{ width: 88 }} placeholder={title(field)} aria-label={label(field, f)} data-testid={`field-${field}`} />
-    </Form.Item>
-  );
+  const typeOptions = PARAM_DATA_TYPES.map((d) => ({ value: d, label: t(`devicetypes:dataTypes.${d}`) }));
+  const actionLabels = {
+    up: t('devicetypes:moveUp'),
+    down: t('devicetypes:moveDown'),
+    remove: t('devicetypes:deleteRow'),
+    ok: t('common:confirm'),
+    cancel: t('common:cancel'),
+  };
 
-  const columns: EditorColumn[] = [
-    { key: 'sort', title: title('sort'), width: 48, fixed: 'left', align: 'center', render: (f) => f.name + 1 },
+  const columns: EditorColumn<ParamRecord>[] = [
+    { key: 'sort', title: title('sort'), width: 48, fixed: 'left', align: 'center', render: (r) => r.name + 1 },
     { key: 'semaphoreId', title: title('semaphoreId'), width: 130, fixed: 'left', phone: true, render: text('semaphoreId', LIMITS.semaphoreId) },
     { key: 'name', title: title('name'), width: 150, phone: true, render: text('name', LIMITS.name) },
     { key: 'unit', title: title('unit'), width: 80, render: text('unit', LIMITS.unit) },
@@ -77,36 +313,23 @@ export function paramColumns(o: ParamColumnsOptions): EditorColumn[] {
       title: title('dataType'),
       width: 124,
       phone: true,
-      render: (f) => (
-        <Form.Item name={[f.name, 'dataType']}>
-          <Select
-            style={{ width: 112 }}
-            aria-label={label('dataType', f)}
-            options={PARAM_DATA_TYPES.map((d) => ({ value: d, label: t(`devicetypes:dataTypes.${d}`) }))}
-            data-testid="field-dataType"
-          />
-        </Form.Item>
-      ),
+      render: (r) => <TypeCell {...cell(r, 'dataType')} value={r.row.dataType} options={typeOptions} edit={edit} />,
     },
     {
       // Min and max of a number, the values of an enum: what bounds the parameter.
       key: 'range',
       title: title('range'),
       width: 200,
-      render: (f) =>
-        byType(f, (row) =>
-          isNumeric(row.dataType) ? (
-            <Space size={4} align="start">
-              {bound('min', f)}
-              {bound('max', f)}
-            </Space>
-          ) : row.dataType === 'enum' ? (
-            <Form.Item name={[f.name, 'enumValues']} rules={[rule(f.name, 'enumValues')]}>
-              <EnumValuesInput />
-            </Form.Item>
-          ) : (
-            dash
-          ),
+      render: (r): ReactNode =>
+        isNumeric(r.row.dataType) ? (
+          <div className="dt-range">
+            {number(r, 'min', 88, title('min'))}
+            {number(r, 'max', 88, title('max'))}
+          </div>
+        ) : r.row.dataType === 'enum' ? (
+          <EnumCell {...cell(r, 'enumValues')} value={r.row.enumValues} edit={edit} />
+        ) : (
+          dash
         ),
     },
     {
@@ -114,11 +337,7 @@ export function paramColumns(o: ParamColumnsOptions): EditorColumn[] {
       title: title('writable'),
       width: 72,
       align: 'center',
-      render: (f) => (
-        <Form.Item name={[f.name, 'writable']} valuePropName="checked">
-          <Switch size="small" aria-label={label('writable', f)} data-testid="field-writable" />
-        </Form.Item>
-      ),
+      render: (r) => <SwitchCell {...cell(r, 'writable')} value={r.row.writable} edit={edit} />,
     },
     { key: 'nameEn', title: title('nameEn'), width: 180, more: true, render: text('nameEn', LIMITS.name) },
     { key: 'nameEs', title: title('nameEs'), width: 180, more: true, render: text('nameEs', LIMITS.name) },
@@ -129,23 +348,7 @@ export function paramColumns(o: ParamColumnsOptions): EditorColumn[] {
       title: <Tooltip title={t('devicetypes:params.precisionHint')}>{title('precision')}</Tooltip>,
       width: 90,
       more: true,
-      render: (f) =>
-        byType(f, (row) =>
-          row.dataType === 'number' ? (
-            <Form.Item name={[f.name, 'precision']}>
-              <InputNumber
-                min={0}
-                max={LIMITS.precision}
-                precision={0}
-                style={{ width: 70 }}
-                aria-label={label('precision', f)}
-                data-testid="field-precision"
-              />
-            </Form.Item>
-          ) : (
-            dash
-          ),
-        ),
+      render: (r) => (r.row.dataType === 'number' ? number(r, 'precision', 70) : dash),
     },
   ];
   if (!o.canEdit) return columns;
@@ -154,47 +357,17 @@ export function paramColumns(o: ParamColumnsOptions): EditorColumn[] {
     title: t('devicetypes:actions'),
     fixed: 'right',
     width: 108,
-    // `f.name` is the row's index in the whole list (the render index counts within the page).
-    render: (f) => (
-      <Space size={0}>
-        {/* Native titles: a popup tooltip would stay behind when its row moves away. */}
-        <Button
-          type="text"
-          size="small"
-          icon={<ArrowUpOutlined />}
-          disabled={f.name === 0}
-          onClick={() => o.move(f.name, f.name - 1)}
-          title={t('devicetypes:moveUp')}
-          aria-label={t('devicetypes:moveUp')}
-          data-testid="btn-up"
-        />
-        <Button
-          type="text"
-          size="small"
-          icon={<ArrowDownOutlined />}
-          disabled={f.name === o.rowCount - 1}
-          onClick={() => o.move(f.name, f.name + 1)}
-          title={t('devicetypes:moveDown')}
-          aria-label={t('devicetypes:moveDown')}
-          data-testid="btn-down"
-        />
-        <Popconfirm
-          title={t('devicetypes:params.deleteConfirm', { name: o.nameOf(f.name) || t('devicetypes:params.newRow') })}
-          okText={t('common:confirm')}
-          cancelText={t('common:cancel')}
-          okButtonProps={{ danger: true, 'data-testid': 'btn-confirm-delete' }}
-          onConfirm={() => o.remove(f.name)}
-        >
-          <Button
-            type="text"
-            size="small"
-            danger
-            icon={<DeleteOutlined />}
-            aria-label={t('devicetypes:deleteRow')}
-            data-testid="btn-delete-row"
-          />
-        </Popconfirm>
-      </Space>
+    // `r.name` is the row's index in the whole list (the render index counts within the page).
+    render: (r) => (
+      <ActionsCell
+        index={r.name}
+        rowCount={o.rowCount}
+        confirm={t('devicetypes:params.deleteConfirm', { name: r.row.name || t('devicetypes:params.newRow') })}
+        labels={actionLabels}
+        disabled={disabled}
+        move={o.move}
+        remove={o.remove}
+      />
     ),
   });
   return columns;

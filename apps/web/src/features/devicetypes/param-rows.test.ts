@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { paramProblems } from '@iot/contract/plain';
 // The contract's schema in a test (node, not the bundle): the rows the page sends pass it.
 import { paramSchema } from '@iot/contract';
-import { newParamRow, removedIds, toParamInput, type ParamRow } from './param-rows';
+import { newParamRow, recheck, removedIds, shownProblems, toParamInput, type ParamItem, type ParamRow } from './param-rows';
 
 // The checks of the rows are the contract's: packages/contract/src/devicetype-rules.test.ts.
 const row = (patch: Partial<ParamRow>): ParamRow => ({ ...newParamRow(), semaphoreId: 'S1', name: '电压', ...patch });
@@ -41,5 +41,24 @@ describe('parameter rows', () => {
 
   it('list removed semaphore ids', () => {
     expect(removedIds(['A', 'B', 'B'], [row({ semaphoreId: 'A' })])).toEqual(['B']);
+  });
+
+  it('show the problems of the cells checked and keep the rest as they were', () => {
+    const items: ParamItem[] = [row({ semaphoreId: 'A' }), row({ semaphoreId: 'A' }), row({ semaphoreId: 'C', name: '' })].map(
+      (r, i) => ({ key: 10 + i, row: r }),
+    );
+    // Only the cells named are checked: row 3's empty name is not shown yet.
+    const shown = recheck(items, new Map(), [{ index: 1, field: 'semaphoreId' }]);
+    expect([...shown.keys()]).toEqual([11]);
+    expect(shown.get(11)).toEqual({ semaphoreId: { key: 'refusals:semaphoreTwice', params: { id: 'A' } } });
+    // Nothing changed: the same map (no cell is drawn again).
+    expect(recheck(items, shown, [{ index: 0, field: 'semaphoreId' }])).toBe(shown);
+    // Fixed, the problem goes; a cell showing one is checked again without being named.
+    const fixed = items.map((it, i) => (i === 1 ? { ...it, row: { ...it.row, semaphoreId: 'B' } } : it));
+    expect(recheck(fixed, shown, []).size).toBe(0);
+    // On saving, every problem is shown, by row key.
+    expect([...shownProblems(items, paramProblems(items.map((it) => it.row))).keys()]).toEqual([11, 12]);
+    // A removed row's problems go with it.
+    expect(recheck(items.slice(0, 1), shown, []).size).toBe(0);
   });
 });
