@@ -190,7 +190,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('authSync', async () => {
     await authChanges?.sync();
   });
-  const site = new SiteService(db, { tileUrl: config.mapTileUrl ?? null, tileAttribution: config.mapTileAttribution });
+  const site = new SiteService(db, { tileUrl: config.mapTileUrl ?? null, tileAttribution: config.mapTileAttribution, tileDatum: config.mapTileDatum });
   const logs = new AuditService(db);
   const menus = new MenuService(db);
   const permissions = new PermissionService(db, bus, menus);
