@@ -22,6 +22,7 @@ const PAGES: Record<string, Page> = {
   '/device/setalarm': lazy(() => import('../features/devicetypes/AlarmSettingsPage')),
   '/project/index': lazy(() => import('../features/projects/ProjectListPage')),
   '/project/details': lazy(() => import('./ProjectDetails')),
+  '/project/map': lazy(() => import('./FleetMap')),
   '/project/info': lazy(() => import('./DeviceDetails')),
   '/device/list': lazy(() => import('../features/devices/DeviceListPage')),
   '/project/userProjectList': lazy(() => import('../features/projects/ProjectUsersPage')),

@@ -1,0 +1,99 @@
+/**
+ * The fleet map and a project's map (issue #35), as the test servers run them (no MAP_TILE_URL):
+ * the bundled world outline, devices clustered and coloured, a popup with a link to details, the
+ * filters, one project's map from the project list, and not one request leaving this machine.
+ */
+import type { Page } from '@playwright/test';
+import { callApi, expect, MAIN_URL, pickOption, test } from './fixtures';
+
+const run = Date.now().toString(36);
+
+/** Requests to anything but this machine's test server (data: and blob: URLs stay in the page). */
+function leaving(page: Page): () => string[] {
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  return () =>
+    urls.filter((u) => {
+      const url = new URL(u);
+      return !['data:', 'blob:'].includes(url.protocol) && url.hostname !== '127.0.0.1';
+    });
+}
+
+test('the fleet map: offline outline, clusters and markers, popup, filters and a project’s map', async ({ page, session }) => {
+  test.setTimeout(180_000);
+  const slow = { timeout: 30_000 };
+  const outside = leaving(page);
+  const token = session.token;
+  const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token });
+  const typeId = types.body.data.find((t) => t.code === 'BMU')!.id;
+  const project = async (name: string, map: boolean) => {
+    const r = await callApi<{ id: number }>(page.request, 'POST', '/project/addproject', { token, data: { name, map } });
+    expect(r.body.code, r.body.message).toBe(20000);
+    return r.body.data.id;
+  };
+  const harbour = await project(`Harbour ${run}`, true);
+  const hidden = await project(`Hidden ${run}`, false);
+  const add = async (suffix: string, projectId: number, lng: number, lat: number) => {
+    const r = await callApi<{ id: number }>(page.request, 'POST', '/device/add', {
+      token,
+      data: { name: `Fleet ${suffix} ${run}`, sn: `FLEET-${suffix}-${run}`, typeId, projectId, mapMode: 1, lng, lat },
+    });
+    expect(r.body.code, r.body.message).toBe(20000);
+    return r.body.data.id;
+  };
+  // Five devices a few hundred metres apart in Shenzhen (one cluster at country scale), one in
+  // Madrid, and one in a project whose map is off.
+  for (let i = 0; i < 5; i++) await add(`sz${i}`, harbour, 114.05 + i * 0.004, 22.54);
+  const madrid = await add('mad', harbour, -3.7038, 40.4168);
+  await add('off', hidden, 2.35, 48.86);
+
+  // A project's map, from the project list: that project's devices only.
+  await page.goto(`/project/index?name=${encodeURIComponent(`Harbour ${run}`)}`);
+  await page.getByTestId(`row-map-${harbour}`).click();
+  await expect(page).toHaveURL(new RegExp(`/project/map\\?projectId=${harbour}$`));
+  const map = page.getByRole('region', { name: `Map of Harbour ${run}` });
+  await expect(map).toBeVisible(slow);
+  await expect(page.getByTestId('fleet-count')).toHaveText('6 of 6 devices', slow);
+  // The bundled outline (Natural Earth: well over a hundred shapes) and its attribution.
+  await expect.poll(() => map.locator('svg path').count(), slow).toBeGreaterThan(100);
+  await expect(map).toContainText('Natural Earth');
+  await expect(map).toHaveAttribute('data-fallback', 'outline');
+  // Framed on the devices: Shenzhen's five are one cluster, Madrid its own marker.
+  const cluster = map.locator('.fleet-cluster');
+  await expect(cluster).toHaveCount(1);
+  await expect(cluster).toHaveText('5');
+  await expect(cluster).toHaveAttribute('title', '5 devices: zoom in');
+  const madridMarker = map.locator(`.fleet-device:has([data-device="${madrid}"])`);
+  await expect(madridMarker).toHaveAttribute('title', `Device ${madrid}: Offline`);
+
+  // A device's popup: its name and SN, its state and a link to its details.
+  await madridMarker.click();
+  const popup = page.getByTestId('fleet-popup');
+  await expect(popup.getByTestId('device-brief')).toContainText(`Fleet mad ${run}`, slow);
+  await expect(popup).toContainText(`FLEET-mad-${run}`);
+  await expect(popup).toContainText('Offline');
+  await expect(popup.getByTestId('fleet-popup-details')).toHaveAttribute('href', `/project/info?id=${madrid}`);
+
+  // A cluster zooms in on click, to where it splits.
+  await cluster.click();
+  await expect.poll(async () => map.locator('.fleet-device, .fleet-cluster').count(), slow).toBeGreaterThan(1);
+
+  // The state filter: nobody is online, so nothing is shown.
+  await pickOption(page, page.getByTestId('fleet-filter-state'), 'Online');
+  await expect(page.getByTestId('fleet-count')).toHaveText('0 of 6 devices');
+  await expect(map.locator('.fleet-device, .fleet-cluster')).toHaveCount(0);
+
+  // The fleet map (the sidebar's): every project with a map on, not the one whose map is off.
+  await page.goto('/project/map');
+  const fleet = page.getByRole('region', { name: 'Device map' });
+  await expect(fleet).toBeVisible(slow);
+  await expect(page.getByTestId('fleet-count')).toHaveText(/of \d+ devices/, slow);
+  const answer = await callApi<{ ids: number[]; project: number[] }>(page.request, 'GET', '/map/positions', { token });
+  expect(answer.body.data.project).not.toContain(hidden);
+  expect(answer.body.data.ids).toContain(madrid);
+  await expect.poll(() => fleet.locator('.fleet-device, .fleet-cluster').count(), slow).toBeGreaterThan(0);
+
+  await page.waitForLoadState('networkidle');
+  expect(outside()).toEqual([]);
+  expect(MAIN_URL).toContain('127.0.0.1');
+});
