@@ -1,7 +1,8 @@
 /**
  * The fleet map and a project's map (issue #35), as the test servers run them (no MAP_TILE_URL):
  * the bundled world outline, devices clustered and coloured, a popup with a link to details, the
- * filters, one project's map from the project list, and not one request leaving this machine.
+ * filters, one project's map from the project list with its road sections drawn and deleted
+ * there, and not one request leaving this machine.
  */
 import type { Page } from '@playwright/test';
 import { callApi, expect, MAIN_URL, pickOption, test } from './fixtures';
@@ -82,6 +83,32 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   await pickOption(page, page.getByTestId('fleet-filter-state'), 'Online');
   await expect(page.getByTestId('fleet-count')).toHaveText('0 of 6 devices');
   await expect(map.locator('.fleet-device, .fleet-cluster')).toHaveCount(0);
+
+  // Road sections: drawn on the project's map by clicking points, saved, shown, deleted.
+  await page.getByTestId('road-draw').click();
+  const box = (await map.boundingBox())!;
+  for (const [x, y] of [[0.3, 0.4], [0.5, 0.55], [0.7, 0.45]] as const) {
+    await page.mouse.click(box.x + box.width * x, box.y + box.height * y);
+  }
+  await expect(page.getByTestId('road-draw-hint')).toContainText('3 points so far');
+  await expect(map.locator('path.road-draft')).toHaveCount(1);
+  await page.getByTestId('road-draw-finish').click();
+  const form = page.getByTestId('road-form');
+  await expect(form.getByTestId('point-lng-2')).toBeVisible();
+  await form.getByTestId('field-name').fill(`Quay road ${run}`);
+  await page.getByTestId('road-submit').click();
+  await expect(map.locator('path.road-section')).toHaveCount(1, slow);
+  const list = page.getByTestId('road-map-list');
+  await expect(list).toContainText(`Quay road ${run}`);
+  await expect(list).toContainText('3 points');
+  const roads = await callApi<{ items: { id: number; points: [number, number][] }[] }>(page.request, 'GET', `/project/roadsectionlist?projectId=${harbour}`, { token });
+  expect(roads.body.data.items).toHaveLength(1);
+  const road = roads.body.data.items[0]!;
+  expect(road.points).toHaveLength(3);
+  await page.getByTestId(`road-delete-${road.id}`).click();
+  await page.getByTestId('confirm-ok').click();
+  await expect(map.locator('path.road-section')).toHaveCount(0, slow);
+  await expect(list).not.toContainText(`Quay road ${run}`);
 
   // The fleet map (the sidebar's): every project with a map on, not the one whose map is off.
   await page.goto('/project/map');
