@@ -136,12 +136,30 @@ const ZOOM = (title: string) => `new Promise((resolve) => {
   requestAnimationFrame(check);
 })`;
 
+/** Where the time of the last first render went: the positions' answer, the index, the drawing. */
+const parts: { answer: number; index: number; draw: number }[] = [];
+
 /** Navigation start to the map drawn with `devices` in its count (ms). */
 async function firstRender(page: Page, url: string, devices: number): Promise<number> {
+  let asked = 0;
+  let answered = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/map/positions')) asked = Date.now();
+  });
+  page.on('requestfinished', (r) => {
+    if (r.url().includes('/map/positions')) answered = Date.now();
+  });
   await page.goto(url);
   const text = `${devices.toLocaleString('en')} of ${devices.toLocaleString('en')} devices`;
   await page.getByTestId('fleet-count').filter({ hasText: text }).waitFor({ timeout: 120_000 });
-  return page.evaluate<number>(DRAWN);
+  const at = await page.evaluate<number>(DRAWN);
+  const el = page.getByTestId('fleet-map');
+  parts.push({
+    answer: answered - asked,
+    index: Number(await el.getAttribute('data-index-ms')),
+    draw: Number(await el.getAttribute('data-draw-ms')),
+  });
+  return at;
 }
 
 /** One zoom step by the + or − button: click to markers drawn and the frame after painted (ms). */
@@ -162,6 +180,8 @@ for (let i = 0; i < 3; i++) {
   await a.context().close();
   const b = await openPage();
   fleets.push(await firstRender(b, `${address}/project/map`, DEVICES));
+  const p = parts[parts.length - 1]!;
+  console.log(`  run ${i + 1}: fleet ${ms(fleets[i]!)} (positions answered in ${p.answer} ms, index ${p.index.toFixed(0)} ms, first drawing ${p.draw.toFixed(0)} ms)`);
   await b.context().close();
 }
 const baseline = median(baselines);
