@@ -35,13 +35,16 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   const harbour = await project(`Harbour ${run}`, true);
   const hidden = await project(`Hidden ${run}`, false);
   const add = async (suffix: string, projectId: number, lng: number, lat: number) => {
-    const r = await callApi<{ id: number }>(page.request, 'POST', '/device/add', {
+    const sn = `FLEET-${suffix}-${run}`;
+    const r = await callApi<{ id: number; secret: string }>(page.request, 'POST', '/device/add', {
       token,
-      data: { name: `Fleet ${suffix} ${run}`, sn: `FLEET-${suffix}-${run}`, typeId, projectId, mapMode: 1, lng, lat },
+      data: { name: `Fleet ${suffix} ${run}`, sn, typeId, projectId, mapMode: 1, lng, lat },
     });
     expect(r.body.code, r.body.message).toBe(20000);
+    secrets.set(r.body.data.id, `Basic ${Buffer.from(`${sn}:${r.body.data.secret}`).toString('base64')}`);
     return r.body.data.id;
   };
+  const secrets = new Map<number, string>();
   // Five devices a few hundred metres apart in Shenzhen (one cluster at country scale), one in
   // Madrid, and one in a project whose map is off.
   for (let i = 0; i < 5; i++) await add(`sz${i}`, harbour, 114.05 + i * 0.004, 22.54);
@@ -75,14 +78,24 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   await expect(popup).toContainText('Offline');
   await expect(popup.getByTestId('fleet-popup-details')).toHaveAttribute('href', `/project/info?id=${madrid}`);
 
+  // Live: the device drawn on its own is followed; it sends a message and its marker turns online.
+  const sent = await page.request.post(`${MAIN_URL}/api/v1/ingest/telemetry`, {
+    headers: { authorization: secrets.get(madrid)! },
+    data: { values: { '02109001': 77 } },
+  });
+  expect((await sent.json()).code).toBe(20000);
+  await expect(madridMarker).toHaveAttribute('title', `Device ${madrid}: Online`, slow);
+
   // A cluster zooms in on click, to where it splits.
   await cluster.click();
   await expect.poll(async () => map.locator('.fleet-device, .fleet-cluster').count(), slow).toBeGreaterThan(1);
 
-  // The state filter: nobody is online, so nothing is shown.
+  // The state filter: only Madrid is online (in the answer refetched after the live news, or
+  // as the live message set it).
+  await pickOption(page, page.getByTestId('fleet-filter-state'), 'Offline');
+  await expect(page.getByTestId('fleet-count')).toHaveText('5 of 6 devices');
   await pickOption(page, page.getByTestId('fleet-filter-state'), 'Online');
-  await expect(page.getByTestId('fleet-count')).toHaveText('0 of 6 devices');
-  await expect(map.locator('.fleet-device, .fleet-cluster')).toHaveCount(0);
+  await expect(page.getByTestId('fleet-count')).toHaveText('1 of 6 devices');
 
   // Road sections: drawn on the project's map by clicking points, saved, shown, deleted.
   await page.getByTestId('road-draw').click();

@@ -141,7 +141,9 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
       if (m.type === LiveType.DEVICE_STATUS) {
         const d = byId.get(m.deviceId);
         if (d && d.online !== (m.online ? 1 : 0)) {
+          // The marker's and the answer's (which filters read) until the next refetch.
           d.online = m.online ? 1 : 0;
+          if (data) data.online[d.i] = d.online;
           scheduleRedraw();
           scheduleRefetch();
         }
@@ -151,6 +153,7 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
           // A new alarm raises the marker's level at once; an ended one waits for the refetch.
           if (d && m.event === 'started' && a.level > d.level) {
             d.level = a.level;
+            if (data) data.level[d.i] = a.level;
             scheduleRedraw();
           }
         }
@@ -164,7 +167,7 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
       clearTimeout(redraw);
       clearTimeout(refetch);
     };
-  }, [byId, queryClient]);
+  }, [byId, data, queryClient]);
 
   // The popup: Leaflet's, its content rendered by React into it.
   const [popupEl, setPopupEl] = useState<HTMLElement | undefined>(undefined);
