@@ -77,6 +77,7 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   await expect(popup).toContainText(`FLEET-mad-${run}`);
   await expect(popup).toContainText('Offline');
   await expect(popup.getByTestId('fleet-popup-details')).toHaveAttribute('href', `/project/info?id=${madrid}`);
+  await expect(page.locator('.leaflet-popup-close-button')).toHaveAttribute('aria-label', 'Close');
 
   // Live: the device drawn on its own is followed; it sends a message and its marker turns online.
   const sent = await page.request.post(`${MAIN_URL}/api/v1/ingest/telemetry`, {
@@ -136,4 +137,31 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   await page.waitForLoadState('networkidle');
   expect(outside()).toEqual([]);
   expect(MAIN_URL).toContain('127.0.0.1');
+});
+
+test('tiles that fail to load: the bundled outline shows under them, with the tiles’ attribution', async ({ page, session }) => {
+  test.setTimeout(120_000);
+  const slow = { timeout: 30_000 };
+  expect(session.token).toBeTruthy();
+  const outside = leaving(page);
+  // The server as if MAP_TILE_URL named a tile server that answers nothing (same origin: the CSP
+  // allows it, and every tile is a 404).
+  await page.route('**/api/v1/config', async (route) => {
+    const response = await route.fetch();
+    const json = (await response.json()) as { data: { map: Record<string, unknown> } };
+    json.data.map = { tileUrl: '/no-tiles-here/{z}/{x}/{y}.png', tileAttribution: '© Example tiles', tileDatum: 'wgs84' };
+    await route.fulfill({ response, json });
+  });
+  const tiles: string[] = [];
+  page.on('requestfailed', (r) => (r.url().includes('/no-tiles-here/') ? tiles.push(r.url()) : undefined));
+  page.on('response', (r) => (r.url().includes('/no-tiles-here/') ? tiles.push(r.url()) : undefined));
+  await page.goto('/project/map');
+  const map = page.getByRole('region', { name: 'Device map' });
+  await expect(map).toBeVisible(slow);
+  await expect.poll(() => tiles.length, slow).toBeGreaterThan(0);
+  await expect(map).toHaveAttribute('data-fallback', 'outline', slow);
+  await expect.poll(() => map.locator('svg path').count(), slow).toBeGreaterThan(100);
+  await expect(map).toContainText('© Example tiles');
+  await expect(map).toContainText('Natural Earth');
+  expect(outside()).toEqual([]);
 });

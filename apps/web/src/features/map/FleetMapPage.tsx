@@ -178,13 +178,15 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
     const p = L.popup({ minWidth: 220, maxWidth: 320, autoPanPadding: [24, 24] }).setLatLng(selected.at).setContent(el);
     p.on('remove', () => setSelected(undefined));
     p.openOn(handle.map);
+    // Leaflet names its close button in English.
+    p.getElement()?.querySelector('.leaflet-popup-close-button')?.setAttribute('aria-label', t('map:closePopup'));
     setPopupEl(el);
     return () => {
       p.off('remove');
       p.remove();
       setPopupEl(undefined);
     };
-  }, [handle, selected]);
+  }, [handle, selected, t]);
 
   if (!settings) return <PageSpin />;
   const title = fixedProject
