@@ -28,8 +28,12 @@ export interface ClusterProps {
 
 export type FleetIndex = Supercluster<DeviceProps, ClusterProps>;
 
-/** Clusters down to this zoom; deeper, every device is its own marker. */
-export const CLUSTER_MAX_ZOOM = 16;
+/**
+ * Clusters down to this zoom; deeper (a street, a depot), every device is its own marker. Each
+ * level costs a pass over the devices when the index is built: 16 took twice as long as 14
+ * (bench/README.md "Fleet map").
+ */
+export const CLUSTER_MAX_ZOOM = 14;
 
 export function matches(data: MapPositions, i: number, f: FleetFilter): boolean {
   if (f.projectId !== undefined && data.project[i] !== f.projectId) return false;
