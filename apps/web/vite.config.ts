@@ -31,9 +31,9 @@ const vendorGroups = [
   { name: 'vendor-pinyin', test: /node_modules[\\/]pinyin-pro[\\/]/, priority: 50 },
   // ECharts (and its renderer zrender) only with the pages that draw charts: loaded on demand.
   { name: 'vendor-echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 50 },
-  // Leaflet only with the device details page's map; the bundled world outline (and the TopoJSON
+  // Leaflet (and the fleet map's clustering) only with a map; the bundled world outline (and the TopoJSON
   // decoder) in a chunk of its own, loaded only when no tile server is configured.
-  { name: 'vendor-leaflet', test: /node_modules[\\/]leaflet[\\/]/, priority: 50 },
+  { name: 'vendor-leaflet', test: /node_modules[\\/](leaflet|supercluster|kdbush)[\\/]/, priority: 50 },
   { name: 'vendor-world', test: /node_modules[\\/](world-atlas|topojson-client)[\\/]/, priority: 50 },
   { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 30 },
   // One chunk per UI language: only the user's language is downloaded (lib/i18n.ts).

@@ -43,6 +43,8 @@ import { searchRoutes } from './modules/search/search.routes.js';
 import { HomeService } from './modules/home/home.service.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import { homeBatteryRoutes } from './modules/home/battery.routes.js';
+import { MapService } from './modules/map/map.service.js';
+import { mapRoutes } from './modules/map/map.routes.js';
 import { HomeBatteryService } from './modules/home/battery.service.js';
 import multipart from '@fastify/multipart';
 import type { IngestService } from './telemetry/ingest.service.js';
@@ -192,7 +194,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('authSync', async () => {
     await authChanges?.sync();
   });
-  const site = new SiteService(db, { tileUrl: config.mapTileUrl ?? null, tileAttribution: config.mapTileAttribution });
+  const site = new SiteService(db, { tileUrl: config.mapTileUrl ?? null, tileAttribution: config.mapTileAttribution, tileDatum: config.mapTileDatum });
   const logs = new AuditService(db);
   const menus = new MenuService(db);
   const permissions = new PermissionService(db, bus, menus);
@@ -326,6 +328,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(videoRoutes, { video });
       await api.register(searchRoutes, { search });
       await api.register(homeRoutes, { home });
+      await api.register(mapRoutes, { map: new MapService(db) });
       await api.register(homeBatteryRoutes, { battery: new HomeBatteryService(db) });
     },
     { prefix: API_PREFIX },

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { IMPORT_MAX_ROWS, IMPORT_MAX_ROWS_EMBEDDED } from '@iot/contract';
+import { IMPORT_MAX_ROWS, IMPORT_MAX_ROWS_EMBEDDED, MAP_TILE_DATUMS, type MapTileDatum } from '@iot/contract';
 
 /**
  * The one place the environment is read. Every variable is validated here; a bad value stops
@@ -128,6 +128,7 @@ const envSchema = z.object({
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
   MAP_TILE_URL: tileTemplate.optional(),
   MAP_TILE_ATTRIBUTION: z.string().trim().max(500).default(''),
+  MAP_TILE_DATUM: z.enum(MAP_TILE_DATUMS).default('wgs84'),
   CARRIER: z.enum(['simulated', 'onelink']).default('simulated'),
   ONELINK_BASE_URL: urlWith(['http', 'https']).optional(),
   ONELINK_APP_ID: z.string().trim().min(1).max(64).optional(),
@@ -258,6 +259,8 @@ export interface Config {
   mapTileOrigin?: string;
   /** Plain-text attribution shown on the tiles (MAP_TILE_ATTRIBUTION). */
   mapTileAttribution: string;
+  /** The datum of those tiles (MAP_TILE_DATUM): `gcj02` makes the console convert positions. */
+  mapTileDatum: MapTileDatum;
   /** Where live SIM card data comes from (CARRIER): the built-in simulation or China Mobile OneLink. */
   carrier: CarrierConfig;
   /** Seconds a carrier answer is reused before the carrier is asked again (CARRIER_CACHE_TTL). */
@@ -361,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTileUrl: e.MAP_TILE_URL?.url,
     mapTileOrigin: e.MAP_TILE_URL?.origin,
     mapTileAttribution: e.MAP_TILE_ATTRIBUTION,
+    mapTileDatum: e.MAP_TILE_DATUM,
     carrier:
       e.CARRIER === 'onelink'
         ? {

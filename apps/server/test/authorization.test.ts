@@ -406,6 +406,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/home/devicelist': { perm: 'home:view', ok: async () => ({ query: { state: 'offline24h' } }) },
     'GET /api/v1/home/battery': { perm: 'home:view', ok: async () => ({ query: { days: '7' } }) },
     'GET /api/v1/home/voice': { perm: 'home:view', ok: async () => ({ query: { days: '30', tz: 'UTC' } }) },
+    'GET /api/v1/map/positions': { perm: 'map:view', ok: async () => ({ query: { projectId: ids.opProject! } }) },
     'GET /api/v1/device/seachList': { perm: 'device:list', ok: async () => ({ query: { q: 'OP' } }) },
     'GET /api/v1/device/basic': {
       perm: ['device:list', 'device:detail'],

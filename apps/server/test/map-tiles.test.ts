@@ -25,6 +25,9 @@ describe('MAP_TILE_URL', () => {
       mapTileUrl: '/tiles/{z}/{x}/{y}.png',
       mapTileOrigin: undefined,
     });
+    expect(loadConfig({}).mapTileDatum).toBe('wgs84');
+    expect(loadConfig({ MAP_TILE_DATUM: 'gcj02' }).mapTileDatum).toBe('gcj02');
+    expect(() => loadConfig({ MAP_TILE_DATUM: 'bd09' })).toThrow(/MAP_TILE_DATUM/);
     for (const bad of [
       'https://tiles.example.com/tile.png', // no {z}/{x}/{y}
       'ftp://tiles.example.com/{z}/{x}/{y}.png',
@@ -46,6 +49,7 @@ describe('map settings in GET /config and the Content-Security-Policy', () => {
     tiled = await buildTestApp({
       MAP_TILE_URL: 'https://{s}.tiles.example.com/{z}/{x}/{y}.png',
       MAP_TILE_ATTRIBUTION: '© Example Maps',
+      MAP_TILE_DATUM: 'gcj02',
     });
   });
   afterAll(async () => {
@@ -55,7 +59,7 @@ describe('map settings in GET /config and the Content-Security-Policy', () => {
 
   it('without MAP_TILE_URL: no tile server in /config, and images only from the server and data:', async () => {
     const res = await plain.app.inject({ method: 'GET', url: '/api/v1/config' });
-    expect(res.json().data.map).toEqual({ tileUrl: null, tileAttribution: '' });
+    expect(res.json().data.map).toEqual({ tileUrl: null, tileAttribution: '', tileDatum: 'wgs84' });
     // The site configuration is still all there.
     expect(res.json().data).toHaveProperty('title');
     expect(imgSrc(res.headers)).toEqual(["'self'", 'data:']);
@@ -66,6 +70,7 @@ describe('map settings in GET /config and the Content-Security-Policy', () => {
     expect(res.json().data.map).toEqual({
       tileUrl: 'https://{s}.tiles.example.com/{z}/{x}/{y}.png',
       tileAttribution: '© Example Maps',
+      tileDatum: 'gcj02',
     });
     for (const url of ['/api/v1/config', '/login', '/project/info?id=1']) {
       const page = await tiled.app.inject({ method: 'GET', url });

@@ -311,6 +311,33 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
     await empty.close();
   });
 
+  it('0052: roles that may list or open devices get the fleet map (map:view) on a new Projects entry', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0052_fleet_map');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    for (const statement of [
+      sql`insert into roles (id, name, identification, builtin) values (811, 'Operators', 'OPS', false), (812, 'Cards only', 'CARDS', false)`,
+      sql`insert into menus (id, parent_id, name, name_en, name_es, name_ja, menu_url, menu_type, sort, identification)
+        values (8101, 0, '项目管理', 'Projects', 'Proyectos', 'プロジェクト管理', '/project', 1, 20, 'project'),
+               (8102, 0, '设备列表', 'Device list', 'Lista', '一覧', 'list', 0, 0, 'device-list')`,
+      sql`insert into permissions (id, name, identification, menu_id) values (8201, 'List devices', 'device:list', 8102), (8202, 'List SIM cards', 'card:list', 8102)`,
+      sql`insert into role_permissions (role_id, permission_id) values (811, 8201), (812, 8202)`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const granted = await rowsOf<{ identification: string }>(upgraded.db, sql`select r.identification from role_permissions rp
+      join roles r on r.id = rp.role_id join permissions p on p.id = rp.permission_id where p.identification = 'map:view' order by r.id`);
+    expect(granted.map((r) => r.identification)).toEqual(['OPS']);
+    const [menu] = await rowsOf(upgraded.db, sql`select parent_id, menu_url, is_show from menus where identification = 'project-map'`);
+    expect(menu).toEqual({ parent_id: 8101, menu_url: 'map', is_show: 1 });
+    await upgraded.close();
+  });
+
   it('0047: the battery summary of every device from its latest values, and the energy of the hours already rolled up', async () => {
     const target = await upgradable();
     done.push(target.cleanup);

@@ -108,7 +108,8 @@ async function makeSample(page: Page, token: string): Promise<Sample> {
   expect(project.body.code, project.body.message).toBe(20000);
   const device = await callApi<{ id: number }>(page.request, 'POST', '/device/add', {
     token,
-    data: { name: `A11y pack ${run}`, sn: `A11Y-${run}`, typeId, projectId: project.body.data.id },
+    // Placed on the map, so the fleet map (/project/map) is checked with a marker on it.
+    data: { name: `A11y pack ${run}`, sn: `A11Y-${run}`, typeId, projectId: project.body.data.id, mapMode: 1, lng: 114.06, lat: 22.54 },
   });
   expect(device.body.code, device.body.message).toBe(20000);
   sample = { typeId, projectId: project.body.data.id, deviceId: device.body.data.id };

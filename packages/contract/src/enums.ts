@@ -78,6 +78,9 @@ export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
  * entered here, 2 not shown on maps.
  */
 export const MAP_MODES = [0, 1, 2] as const;
+/** Datums map tiles are drawn on (MAP_TILE_DATUM): GCJ-02 is mainland China's (geo.ts). */
+export const MAP_TILE_DATUMS = ['wgs84', 'gcj02'] as const;
+export type MapTileDatum = (typeof MAP_TILE_DATUMS)[number];
 
 /** What the device log records (GET /logs/devicelogs). */
 export const DEVICE_LOG_KINDS = [

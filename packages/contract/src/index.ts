@@ -15,5 +15,6 @@ export * from './cards.js';
 export * from './search.js';
 export * from './home.js';
 export * from './client-errors.js';
+export * from './map.js';
 export * from './endpoint.js';
 export * from './api/index.js';

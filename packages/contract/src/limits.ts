@@ -141,3 +141,9 @@ export const CARD_LIMITS = {
   /** Days of the expiring list. */
   expiringDays: 366,
 } as const;
+
+/** The fleet and project maps (/map/positions). */
+export const MAP_LIMITS = {
+  /** Devices one answer carries; past it `truncated` says the map shows only the first ones (by id). */
+  devices: 100_000,
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAP_TILE_DATUMS } from './enums.js';
 import { SITE_LIMITS } from './limits.js';
 
 /** Fields of the site configuration that are localised with the suffixes En, Es, Ja (§1). */
@@ -80,6 +81,11 @@ export const mapSettingsSchema = z.object({
   tileUrl: z.string().nullable(),
   /** Plain-text attribution shown on the tiles (`MAP_TILE_ATTRIBUTION`). */
   tileAttribution: z.string(),
+  /**
+   * The datum the tiles are drawn on (`MAP_TILE_DATUM`): `wgs84` (OpenStreetMap and most), or
+   * `gcj02` (providers in mainland China), for which the console converts positions (geo.ts).
+   */
+  tileDatum: z.enum(MAP_TILE_DATUMS),
 }).meta({ id: 'MapSettings' });
 export type MapSettings = z.infer<typeof mapSettingsSchema>;
 

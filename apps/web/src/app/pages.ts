@@ -35,6 +35,7 @@ const PAGES: Record<string, Page> = {
   '/device/setalarm': page(() => import('../features/devicetypes/AlarmSettingsPage')),
   '/project/index': page(() => import('../features/projects/ProjectListPage')),
   '/project/details': page(() => import('./ProjectDetails')),
+  '/project/map': page(() => import('./FleetMap')),
   '/project/info': page(() => import('./DeviceDetails')),
   '/device/list': page(() => import('../features/devices/DeviceListPage')),
   '/project/userProjectList': page(() => import('../features/projects/ProjectUsersPage')),

@@ -99,6 +99,12 @@ export const homeKeys = {
 };
 
 /** The signed-in user's own account. */
+/** The fleet and project maps: GET /map/positions (refetched on live alarm and state news). */
+export const mapKeys = {
+  all: ['map'] as const,
+  positions: (projectId: number | undefined) => ['map', 'positions', projectId ?? null] as const,
+};
+
 export const profileKeys = {
   all: ['profile'] as const,
   logins: (page: number, limit: number) => ['profile', 'logins', page, limit] as const,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { siteRoutes } from '@iot/contract/plain';
-import type { Language, SiteConfig } from '@iot/contract';
+import type { Language, MapSettings, SiteConfig } from '@iot/contract';
 import { api } from './api';
 import { languageSuffix } from './i18n';
 import { siteKeys } from './query-keys';
@@ -51,4 +51,13 @@ export function telHref(tel: string): string | undefined {
 /** A `mailto:` address for one plain address; undefined for anything else (no extra headers). */
 export function mailtoHref(email: string): string | undefined {
   return /^[^\s@?&#/:]+@[^\s@?&#/:]+\.[^\s@?&#/:]+$/.test(email) ? `mailto:${email}` : undefined;
+}
+
+/** Drawn when the configuration cannot be read: the bundled outline, nothing from elsewhere. */
+const OUTLINE_ONLY: MapSettings = { tileUrl: null, tileAttribution: '', tileDatum: 'wgs84' };
+
+/** How maps are drawn (MAP_TILE_URL…); undefined while the configuration loads. */
+export function useMapSettings(): MapSettings | undefined {
+  const site = useSiteConfig();
+  return site.data?.map ?? (site.isError ? OUTLINE_ONLY : undefined);
 }

@@ -10,6 +10,7 @@ import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
 import { homeApi } from './home.js';
+import { mapApi } from './map.js';
 import { menuApi } from './menus.js';
 import { permissionApi } from './permissions.js';
 import { projectApi } from './projects.js';
@@ -31,6 +32,7 @@ export * from './projects.js';
 export * from './roles.js';
 export * from './search.js';
 export * from './home.js';
+export * from './map.js';
 export * from './site.js';
 export * from './users.js';
 export * from './devicedetail.js';
@@ -65,6 +67,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   video: videoApi,
   search: searchApi,
   home: homeApi,
+  map: mapApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

@@ -42,6 +42,8 @@ export const MENU_SEED: MenuSeed[] = [
 
   { identification: 'project', name: '项目管理', nameEn: 'Projects', nameEs: 'Proyectos', nameJa: 'プロジェクト管理', menuUrl: '/project', menuType: 1, sort: 20, icon: 'ProjectOutlined' },
   { identification: 'project-index', parent: 'project', name: '项目列表', nameEn: 'Project list', nameEs: 'Lista de proyectos', nameJa: 'プロジェクト一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'UnorderedListOutlined' },
+  // The fleet map (issue #35; migration 0052 for existing installs): devices of projects with maps on.
+  { identification: 'project-map', parent: 'project', name: '设备地图', nameEn: 'Device map', nameEs: 'Mapa de dispositivos', nameJa: 'デバイスマップ', menuUrl: 'map', menuType: 0, sort: 2, icon: 'EnvironmentOutlined' },
   { identification: 'project-details', parent: 'project', name: '项目详情', nameEn: 'Project details', nameEs: 'Detalles del proyecto', nameJa: 'プロジェクト詳細', menuUrl: 'details', menuType: 0, sort: 2, isShow: 0 },
   { identification: 'project-info', parent: 'project', name: '设备详情', nameEn: 'Device details', nameEs: 'Detalles del dispositivo', nameJa: 'デバイス詳細', menuUrl: 'info', menuType: 0, sort: 4, isShow: 0 },
   // The alarm list is in the sidebar (it was a hidden page until migration 0042 showed it).

@@ -11,7 +11,7 @@ export class SiteService {
   /** `map` comes from the server configuration (MAP_TILE_URL, MAP_TILE_ATTRIBUTION). */
   constructor(
     private readonly db: Db,
-    private readonly map: MapSettings = { tileUrl: null, tileAttribution: '' },
+    private readonly map: MapSettings = { tileUrl: null, tileAttribution: '', tileDatum: 'wgs84' },
   ) {}
 
   /** Stored values win; defaults fill fields added after the row was written. */

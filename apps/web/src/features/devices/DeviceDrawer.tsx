@@ -100,6 +100,12 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
     }
   };
 
+  // Map mode 1 (a fixed device) is drawn at the position typed here: it needs one.
+  const mapMode = Form.useWatch('mapMode', form);
+  const fixed = mapMode === 1;
+  const positionRules = (name: 'lng' | 'lat'): Rule[] =>
+    fixed ? [{ required: true, message: t(`devices:validation.${name}Required`) }] : [];
+
   const item = (name: keyof FormValues, rules: Rule[] = []) => ({
     name,
     label: t(`devices:fields.${name}`),
@@ -178,7 +184,7 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item {...item('mapMode')}>
+            <Form.Item {...item('mapMode')} extra={mapMode === undefined ? undefined : t(`devices:mapModeHints.${mapMode}`)}>
               <Select
                 data-testid="field-mapMode"
                 options={MAP_MODES.map((m) => ({ value: m, label: t(`devices:mapModes.${m}`) }))}
@@ -186,12 +192,12 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
             </Form.Item>
           </Col>
           <Col xs={12} md={8}>
-            <Form.Item {...item('lng')}>
+            <Form.Item {...item('lng', positionRules('lng'))}>
               <InputNumber data-testid="field-lng" min={-180} max={180} step={0.000001} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col xs={12} md={8}>
-            <Form.Item {...item('lat')}>
+            <Form.Item {...item('lat', positionRules('lat'))}>
               <InputNumber data-testid="field-lat" min={-90} max={90} step={0.000001} style={{ width: '100%' }} />
             </Form.Item>
           </Col>

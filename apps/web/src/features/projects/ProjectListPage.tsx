@@ -25,6 +25,7 @@ export default function ProjectListPage() {
   const canDevices = usePermission('device:list');
   // Hidden routes exist only for holders of their menu's code (project:detail → /project/details).
   const canDetails = usePermission('project:detail');
+  const canMap = usePermission('map:view');
 
   const table = useServerTable<Pick<ProjectListParams, 'name'>, ProjectSort>({ sort: 'createdAt', order: 'desc', url: { name: 'string' } });
   // The search box holds what is typed; it shows the applied search again when the address changes.
@@ -107,6 +108,11 @@ export default function ProjectListPage() {
           {canDevices && (
             <RowLink testId={`row-devices-${p.id}`} onClick={() => navigate(`/device/list?projectId=${p.id}`)}>
               {t('projects:actions.devices')}
+            </RowLink>
+          )}
+          {canMap && p.map && (
+            <RowLink testId={`row-map-${p.id}`} onClick={() => navigate(`/project/map?projectId=${p.id}`)}>
+              {t('projects:actions.map')}
             </RowLink>
           )}
           {/* The server's `can`: a project only shared with the caller is read-only to it. */}

@@ -11,6 +11,8 @@ interface Props {
   projectId: number;
   open: boolean;
   section: RoadSection | null;
+  /** Points drawn on the project map: they replace the section's (or start a new one's). */
+  drawn?: [number, number][];
   onClose: () => void;
 }
 
@@ -24,7 +26,7 @@ interface FormValues {
 const MAX_POINTS = LIMITS.points;
 
 /** Add or edit a road section: name, description, order and its points as [lng, lat] rows. */
-export function RoadSectionModal({ projectId, open, section, onClose }: Props) {
+export function RoadSectionModal({ projectId, open, section, drawn, onClose }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FormValues>();
   const save = useSaveRoadSection(projectId);
@@ -32,17 +34,13 @@ export function RoadSectionModal({ projectId, open, section, onClose }: Props) {
   useEffect(() => {
     if (!open) return;
     form.resetFields();
+    const points = (drawn ?? section?.points ?? []).map(([lng, lat]) => ({ lng, lat }));
     form.setFieldsValue(
       section
-        ? {
-            name: section.name,
-            description: section.description,
-            sort: section.sort,
-            points: section.points.map(([lng, lat]) => ({ lng, lat })),
-          }
-        : { name: '', description: '', sort: 0, points: [] },
+        ? { name: section.name, description: section.description, sort: section.sort, points }
+        : { name: '', description: '', sort: 0, points },
     );
-  }, [open, section, form]);
+  }, [open, section, drawn, form]);
 
   const submit = async () => {
     // A failed validation shows its messages beside the fields; nothing else to do.

@@ -9,17 +9,12 @@ import { RowLink } from '../../components/ListActions';
 import { useDeleteRoadSection, useRoadSections, type RoadSection } from './api';
 import { RoadSectionModal } from './RoadSectionModal';
 
-/** A project's road sections (ordered by `sort`), editable with project:edit. */
-export function RoadSections({ projectId, editable }: { projectId: number; editable: boolean }) {
+/** Asks before deleting a road section, then deletes it (the list and the project map). */
+export function useConfirmDeleteRoadSection(projectId: number) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(10);
-  const { data, isFetching } = useRoadSections(projectId, page, limit);
   const remove = useDeleteRoadSection(projectId);
-  const [editing, setEditing] = useState<{ open: boolean; section: RoadSection | null }>({ open: false, section: null });
-
-  const confirmDelete = (s: RoadSection) =>
+  return (s: RoadSection) =>
     modal.confirm({
       title: t('projects:roads.deleteTitle'),
       content: t('projects:roads.deleteConfirm', { name: s.name }),
@@ -35,6 +30,16 @@ export function RoadSections({ projectId, editable }: { projectId: number; edita
         }
       },
     });
+}
+
+/** A project's road sections (ordered by `sort`), editable with project:edit. */
+export function RoadSections({ projectId, editable }: { projectId: number; editable: boolean }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(10);
+  const { data, isFetching } = useRoadSections(projectId, page, limit);
+  const confirmDelete = useConfirmDeleteRoadSection(projectId);
+  const [editing, setEditing] = useState<{ open: boolean; section: RoadSection | null }>({ open: false, section: null });
 
   const columns: ColumnsType<RoadSection> = [
     { title: t('projects:roads.fields.sort'), dataIndex: 'sort', width: 80 },

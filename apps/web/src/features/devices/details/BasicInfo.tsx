@@ -7,12 +7,12 @@ import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { localized } from '../../../lib/localize';
-import { useSiteConfig } from '../../../lib/site';
+import { useMapSettings } from '../../../lib/site';
 import { AlarmLevelTag } from '../../../components/AlarmLevel';
 import { useVideoUrl } from './api';
 
 // Leaflet and the world outline load only when a device with a position is shown.
-const DeviceMap = lazy(() => import('./DeviceMap'));
+const DeviceMap = lazy(() => import('../../../components/map/DeviceMap'));
 const MAP_HEIGHT = 240;
 /** Map mode 2: the device is not shown on maps (packages/contract MAP_MODES). */
 const NOT_ON_MAPS = 2;
@@ -40,9 +40,7 @@ export function BasicInfo({
   const f = (key: string) => t(`devices:fields.${key}`);
   const text = (v: string | null | undefined) => (v ? v : empty);
   const hasPosition = device.lng !== null && device.lat !== null;
-  const site = useSiteConfig();
-  // The tile settings come with the site configuration; without an answer, the bundled outline.
-  const mapSettings = site.data?.map ?? (site.isError ? { tileUrl: null, tileAttribution: '' } : undefined);
+  const mapSettings = useMapSettings();
   const showMap = hasPosition && device.mapMode !== NOT_ON_MAPS;
   /** Firmware versions and the like, as the device's status message reported them. */
   const info = Object.entries(device.reportedInfo ?? {});
