@@ -8,6 +8,7 @@ import { deviceDataApi } from './devicedata.js';
 import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
+import { fenceApi } from './fences.js';
 import { homeApi } from './home.js';
 import { menuApi } from './menus.js';
 import { permissionApi } from './permissions.js';
@@ -24,6 +25,7 @@ export * from './broker.js';
 export * from './devicedata.js';
 export * from './devices.js';
 export * from './devicetypes.js';
+export * from './fences.js';
 export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
@@ -54,6 +56,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   devices: deviceApi,
   deviceData: deviceDataApi,
   deviceDetail: deviceDetailApi,
+  fences: fenceApi,
   broker: brokerApi,
   alarms: alarmApi,
   cards: cardApi,

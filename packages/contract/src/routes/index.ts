@@ -7,6 +7,7 @@ export * from './devicedata.js';
 export * from './devicedetail.js';
 export * from './devices.js';
 export * from './devicetypes.js';
+export * from './fences.js';
 export * from './home.js';
 export * from './menus.js';
 export * from './permissions.js';
