@@ -13,6 +13,17 @@ const TILE_ZOOM = { initial: 14, max: 18 };
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A circle drawn over the map (a geo-fence), in its state's colour; `dashed`: a draft. */
+export interface MapCircle {
+  key: string;
+  lng: number;
+  lat: number;
+  /** Metres. */
+  radius: number;
+  color: string;
+  dashed?: boolean;
+}
+
 /**
  * A small map of one device's position (Leaflet, loaded only with this component). The base is
  * the configured tile server (MAP_TILE_URL) or, by default, the world outline bundled with the
@@ -24,6 +35,8 @@ export default function DeviceMap({
   settings,
   height,
   label,
+  circles,
+  onPick,
 }: {
   lng: number;
   lat: number;
@@ -31,6 +44,10 @@ export default function DeviceMap({
   height: number;
   /** Accessible name of the map region. */
   label: string;
+  /** Circles drawn over the map (geo-fences); the view fits them when they change. */
+  circles?: MapCircle[];
+  /** A click on the map picks that point (lng wrapped to −180…180). */
+  onPick?: (lng: number, lat: number) => void;
 }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
@@ -39,6 +56,12 @@ export default function DeviceMap({
   const marker = useRef<L.CircleMarker | undefined>(undefined);
   // The newest position: the map opens there, and moving it does not rebuild the map.
   const position = useRef<L.LatLngTuple>([lat, lng]);
+  const circleLayer = useRef<L.LayerGroup | undefined>(undefined);
+  const circleList = useRef(circles);
+  circleList.current = circles;
+  const pick = useRef(onPick);
+  pick.current = onPick;
+  const circleKey = JSON.stringify(circles ?? []);
   const { tileUrl, tileAttribution } = settings;
   const zoomInTitle = t('devicedetail:map.zoomIn');
   const zoomOutTitle = t('devicedetail:map.zoomOut');
@@ -107,6 +130,12 @@ export default function DeviceMap({
       className: 'device-map-marker',
       interactive: false,
     }).addTo(m);
+    circleLayer.current = L.layerGroup().addTo(m);
+    drawCircles(m, circleLayer.current, circleList.current);
+    m.on('click', (e: L.LeafletMouseEvent) => {
+      const p = e.latlng.wrap();
+      pick.current?.(p.lng, p.lat);
+    });
     // Card and tab layout changes resize the container: let Leaflet measure it again.
     const resize = new ResizeObserver(() => m.invalidateSize());
     resize.observe(container);
@@ -116,8 +145,13 @@ export default function DeviceMap({
       m.remove();
       map.current = undefined;
       marker.current = undefined;
+      circleLayer.current = undefined;
     };
   }, [tileUrl, tileAttribution, zoomInTitle, zoomOutTitle, colorKey]);
+
+  useEffect(() => {
+    if (map.current && circleLayer.current) drawCircles(map.current, circleLayer.current, JSON.parse(circleKey) as MapCircle[]);
+  }, [circleKey]);
 
   return (
     <div
@@ -125,7 +159,28 @@ export default function DeviceMap({
       role="region"
       aria-label={label}
       data-testid="device-map"
-      style={{ height, width: '100%', borderRadius: token.borderRadius, zIndex: 0 }}
+      style={{ height, width: '100%', borderRadius: token.borderRadius, zIndex: 0, cursor: onPick ? 'crosshair' : undefined }}
     />
   );
+}
+
+/** Redraws the circles and fits the view to them (and the device), within the base's zoom. */
+function drawCircles(m: L.Map, layer: L.LayerGroup, circles: MapCircle[] | undefined) {
+  layer.clearLayers();
+  if (!circles || circles.length === 0) return;
+  let bounds: L.LatLngBounds | undefined;
+  for (const c of circles) {
+    const circle = L.circle([c.lat, c.lng], {
+      radius: c.radius,
+      color: c.color,
+      weight: 2,
+      fillOpacity: 0.12,
+      dashArray: c.dashed ? '6 6' : undefined,
+      interactive: false,
+      className: `device-map-circle device-map-circle-${c.key}`,
+    }).addTo(layer);
+    // A circle's bounds need the map's projection: it is on the map now.
+    bounds = bounds ? bounds.extend(circle.getBounds()) : circle.getBounds();
+  }
+  if (bounds) m.fitBounds(bounds.pad(0.2), { maxZoom: m.getMaxZoom(), animate: false });
 }
