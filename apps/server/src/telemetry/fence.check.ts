@@ -31,8 +31,9 @@ function fenceMessages(fenceId: number, crossing: Crossing) {
  * The server's geo-fence crossing check, the alarm stage's neighbour in the ingestion batch's
  * transaction (after the device rows are locked, so two batches of one device take turns). Every
  * GPS fix of the batch is checked against the fences its device keeps (issued or re-locked),
- * loaded for the whole batch in one statement with where the device was at its previous fix
- * (`device_fence_states`). Leaving a fence opens a fence alarm (level 3) and coming back in ends
+ * loaded for the whole batch in one statement with where the device was at its last crossing
+ * (`device_fence_states`, written only when that changes) and the time of its newest stored fix
+ * (a fix older than that is late and changes nothing). Leaving a fence opens a fence alarm (level 3) and coming back in ends
  * it; with `alarmOnEnter`, coming in opens an entering alarm (level 2) that leaving ends. The
  * band of `fenceBand` keeps a device on the border from flapping; the alarms' partial unique index
  * keeps it to one alarm per crossing. The first fix after a fence is issued that is outside it
@@ -72,6 +73,7 @@ export class FenceCheck {
           });
         const end = (crossing: Crossing) => ops.push({ op: 'end', row: { deviceId: f.deviceId, ruleKey: fenceAlarmKey(f.id, crossing), endedAt: fix.ts } });
         if (f.inside !== inside) {
+          saved.set(f.id, { fenceId: f.id, inside, ts: fix.ts, distance });
           if (!inside) {
             start('leave');
             if (f.alarmOnEnter && f.inside !== undefined) end('enter');
@@ -82,7 +84,6 @@ export class FenceCheck {
         }
         f.inside = inside;
         f.ts = ms;
-        saved.set(f.id, { fenceId: f.id, inside, ts: fix.ts, distance });
       }
     }
     await repo.saveFenceStates(tx, [...saved.values()]);

@@ -14,17 +14,22 @@ export interface KeptFence {
   lat: number;
   radius: number;
   alarmOnEnter: boolean;
-  /** Inside after the newest fix checked; undefined: none checked yet. */
+  /** Inside after the last crossing (or first fix) checked; undefined: none checked yet. */
   inside: boolean | undefined;
-  /** Device time (ms) of that fix; 0: none. */
+  /** Device time (ms) of the device's newest fix stored before this batch; 0: none. */
   ts: number;
 }
 
-/** The fences these devices keep, with where each device was at its newest fix checked: one statement. */
+/**
+ * The fences these devices keep, with where each device was at its last crossing and the time of
+ * its newest stored fix (an index-only lookup per device; this batch's fixes are not stored yet):
+ * one statement. A fix older than that is late and changes nothing.
+ */
 export async function keptFences(db: Executor, deviceIds: readonly number[]): Promise<KeptFence[]> {
   if (deviceIds.length === 0) return [];
   const res = await db.execute(sql`
-    select f.id, f.device_id, f.lng, f.lat, f.radius, f.alarm_on_enter, s.inside, s.ts
+    select f.id, f.device_id, f.lng, f.lat, f.radius, f.alarm_on_enter, s.inside,
+      (select max(p.ts) from device_positions p where p.device_id = f.device_id) as ts
     from device_fences f left join device_fence_states s on s.fence_id = f.id
     where f.device_id = any(${`{${deviceIds.join(',')}}`}::int[]) and f.state in (${KEPT})
     order by f.id`);
@@ -43,7 +48,10 @@ export async function keptFences(db: Executor, deviceIds: readonly number[]): Pr
   }));
 }
 
-/** Where each device now is with respect to each fence (one upsert); an older fix never overwrites a newer. */
+/**
+ * Where each device now is with respect to each fence, written when it changes (a crossing, the
+ * first fix after a fence is issued): one upsert; an older fix never overwrites a newer.
+ */
 export async function saveFenceStates(db: Executor, states: readonly { fenceId: number; inside: boolean; ts: string; distance: number }[]) {
   if (states.length === 0) return;
   await db.execute(sql`

@@ -80,9 +80,10 @@ export const deviceFenceEvents = pgTable(
 );
 
 /**
- * Where a device is with respect to each fence it keeps, after the newest fix checked (the
- * crossing check, telemetry/fence.check.ts): inside or out, that fix's device time (an older fix
- * arriving late changes nothing) and its distance from the centre. One row per fence.
+ * Where a device is with respect to each fence it keeps (the crossing check,
+ * telemetry/fence.check.ts): inside or out since the fix that last changed it (a crossing, or the
+ * first fix after the fence was issued), that fix's device time and distance from the centre. One
+ * row per fence, written only when it changes.
  */
 export const deviceFenceStates = pgTable('device_fence_states', {
   fenceId: integer('fence_id')
