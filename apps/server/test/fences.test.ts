@@ -106,6 +106,28 @@ describe('geo-fences', () => {
     expect((await call('admin', 'POST', '/device/setrefence', { fenceId: id })).data.reason).toBe('fenceNotKept');
   });
 
+  it('a simulated battery told to wander out of its fence raises one fence alarm over MQTT', async () => {
+    const d = await newDevice();
+    const model = await mqttDevice(d);
+    const c = clients.at(-1)!;
+    const fixAt = async (ts: number) => c.publishAsync(`dev/${d.sn}/gps`, JSON.stringify(model.gps(ts)), { qos: 1 });
+    const now = Date.now() - 60_000;
+    const here = model.gps(now);
+    await fixAt(now);
+    const f = (await ok('admin', 'POST', '/device/setfence', { id: d.id, lng: here.lng, lat: here.lat, radius: 2000, action: 'alarm' })) as FenceDto;
+    await until(async () => (await fence(d.id, f.id)).state === 'issued');
+    await fixAt(now + 1000);
+    await until(async () => (await fence(d.id, f.id)).inside === true);
+    expect(model.wanderOut()).toBeDefined();
+    await fixAt(now + 2000);
+    await fixAt(now + 3000);
+    const open = async () =>
+      ((await ok('admin', 'GET', `/device/alarmlist?deviceId=${d.id}&activity=active`)).items as { source: string; semaphoreId: string; level: number }[]);
+    await until(async () => (await open()).length > 0);
+    expect(await open()).toEqual([expect.objectContaining({ source: 'fence', semaphoreId: f.fenceId, level: 3 })]);
+    expect((await fence(d.id, f.id)).inside).toBe(false);
+  });
+
   it('an offline device: failed because the device is offline, nothing sent; it is then removed without a command', async () => {
     const d = await newDevice();
     const set = await call('admin', 'POST', '/device/setfence', { id: d.id, ...CENTRE, radius: 120, action: 'alarm', alarmOnEnter: true });
