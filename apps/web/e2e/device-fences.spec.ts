@@ -88,6 +88,8 @@ test('a fence set on the details page reaches a simulated device and shows issue
     expect(model.snapshot.fences).toEqual([expect.objectContaining({ lng: fix.lng, lat: fix.lat, radius: 300, action: 'lock', armed: true })]);
     // Drawn on the map (the new fence, and the draft of the form's next one).
     await expect(panel.locator('path.device-map-circle')).toHaveCount(2);
+    // And on the details map beside the device's fields.
+    await expect(page.getByTestId('device-map-slot').locator('path.device-map-circle')).toHaveCount(1);
 
     // Its history: set by admin, then issued.
     await panel.getByRole('button', { name: /expand row/i }).first().click();

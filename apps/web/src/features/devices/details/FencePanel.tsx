@@ -11,23 +11,13 @@ import { ApiError, describeError } from '../../../lib/http';
 import { deviceDetailKeys } from '../../../lib/query-keys';
 import { useSiteConfig } from '../../../lib/site';
 import { useFenceCommand, useFences } from './api';
-import type { MapCircle } from './DeviceMap';
+import { FENCE_STATE_TAGS, fenceCircles } from './fence-style';
 import type { DeviceLive } from './live';
 
 // Leaflet loads only when the tab is opened.
 const DeviceMap = lazy(() => import('./DeviceMap'));
 const MAP_HEIGHT = 320;
 const FENCE_KINDS = new Set(['fenceSet', 'fenceClose', 'fenceRelock']);
-
-/** Tag colours of the fence states (antd presets: each pair of text and tint passes 4.5:1). */
-const STATE_TAGS: Record<FenceState, string> = {
-  set: 'processing',
-  issued: 'success',
-  relocked: 'success',
-  failed: 'error',
-  offline: 'warning',
-  removed: 'default',
-};
 
 interface Values {
   lng: number;
@@ -78,17 +68,7 @@ export function FencePanel({ device, live }: { device: DeviceDto; live: DeviceLi
     if (ended > 0) void qc.invalidateQueries({ queryKey: deviceDetailKeys.fences(device.id) });
   }, [ended, device.id, qc]);
 
-  const stateColor: Record<FenceState, string> = {
-    set: token.colorInfo,
-    issued: token.colorSuccess,
-    relocked: token.colorSuccess,
-    failed: token.colorError,
-    offline: token.colorWarning,
-    removed: token.colorTextQuaternary,
-  };
-  const circles: MapCircle[] = fences
-    .filter((f) => f.state !== 'removed')
-    .map((f) => ({ key: String(f.id), lng: f.lng, lat: f.lat, radius: f.radius, color: stateColor[f.state] }));
+  const circles = fenceCircles(fences, token);
   if (typeof draftLng === 'number' && typeof draftLat === 'number' && typeof draftRadius === 'number') {
     circles.push({ key: 'draft', lng: draftLng, lat: draftLat, radius: draftRadius, color: token.colorPrimary, dashed: true });
   }
@@ -176,7 +156,7 @@ export function FencePanel({ device, live }: { device: DeviceDto; live: DeviceLi
       width: 210,
       render: (_, f) => (
         <Space size={4} wrap>
-          <Tag color={STATE_TAGS[f.state]} data-testid={`fence-state-${f.id}`} data-state={f.state}>
+          <Tag color={FENCE_STATE_TAGS[f.state]} data-testid={`fence-state-${f.id}`} data-state={f.state}>
             {t(`devicedetail:fence.states.${f.state}`)}
           </Tag>
           {f.pending && f.pending !== 'set' && <Tag color="processing">{t(`devicedetail:fence.pending.${f.pending}`)}</Tag>}

@@ -105,10 +105,11 @@ export function useVideoUrl() {
 }
 
 /** The device's geo-fences, newest first, each with its history (the server settles ended commands first). */
-export function useFences(id: number) {
+export function useFences(id: number, enabled = true) {
   return useQuery({
     queryKey: deviceDetailKeys.fences(id),
     queryFn: () => api(fenceRoutes.list, { query: { id } }),
+    enabled,
   });
 }
 
