@@ -58,6 +58,8 @@ import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
 import { DeviceDetailService } from './modules/devicedetail/devicedetail.service.js';
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
+import { FenceService } from './modules/fence/fence.service.js';
+import { fenceRoutes } from './modules/fence/fence.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { AlarmService } from './modules/alarm/alarm.service.js';
@@ -242,6 +244,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const { ingest, commands } = telemetry;
   const deviceData = new DeviceDataService(db, devices);
   const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
+  const fences = new FenceService(db, devices, commands, telemetry.fences, alarms, bus, app.log);
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
@@ -320,6 +323,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
+      await api.register(fenceRoutes, { fences });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
       await api.register(cardRoutes, { cards, sheets: cardSheets });

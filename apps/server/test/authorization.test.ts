@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { AUTHENTICATED, ErrorCode, PERMISSIONS, PUBLIC, type PermissionCode } from '@iot/contract';
 import { writeSheet } from '../src/lib/sheet.js';
 import { SimulatedPayments } from '../src/modules/card/payment.simulated.js';
@@ -99,6 +100,13 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.opBmu = (await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'B', sn: `BMU-${++seq}`, typeId } })).id!;
     return ids.opBmu;
   };
+  /** A fence on a device, written directly (`issued`: as if the device had kept it). */
+  const newFence = async (deviceId: number, state: 'offline' | 'issued') => {
+    const res = await t.database.db.execute(sql`
+      insert into device_fences (device_id, lng, lat, radius, action, state) values (${deviceId}, 116.4, 39.9, 500, 'lock', ${state}) returning id`);
+    return (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
+  };
+  const fence = { lng: 116.4, lat: 39.9, radius: 500, action: 'alarm' };
   const history = {
     semaphoreIds: '01111001,02109001',
     from: new Date(Date.now() - 86_400_000).toISOString(),
@@ -535,6 +543,28 @@ describe('authorization matrix over every /api/v1 route', () => {
       perm: ['device:detail', 'device:command'],
       ok: async () => ({ query: { id: await newBmu() } }),
       foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    // Geo-fences: to an offline device nothing is sent (set, relock: recorded offline; a fence
+    // never kept is removed without a command), so each answers 20000 at once.
+    'GET /api/v1/device/fencelist': {
+      perm: ['device:detail', 'device:fence'],
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'POST /api/v1/device/setfence': {
+      perm: 'device:fence',
+      ok: async () => ({ payload: { id: await newBmu(), ...fence } }),
+      foreign: async () => ({ payload: { id: ids.betaDevice!, ...fence } }),
+    },
+    'POST /api/v1/device/setclosefence': {
+      perm: 'device:fence',
+      ok: async () => ({ payload: { fenceId: await newFence(await newBmu(), 'offline') } }),
+      foreign: async () => ({ payload: { fenceId: await newFence(ids.betaDevice!, 'offline') } }),
+    },
+    'POST /api/v1/device/setrefence': {
+      perm: 'device:fence',
+      ok: async () => ({ payload: { fenceId: await newFence(await newBmu(), 'issued') } }),
+      foreign: async () => ({ payload: { fenceId: await newFence(ids.betaDevice!, 'issued') } }),
     },
     'GET /api/v1/device/devicehistoricallist': {
       perm: ['device:detail', 'device:list'],

@@ -69,25 +69,26 @@ describe('what the caller may do (`can`)', () => {
 
   /** Calls every device action (delete last) and checks each answer against `can`. */
   const tryDevice = async (who: string, id: number, projectId: number, can: DeviceDto['can'] | undefined) => {
-    const c = can ?? { edit: false, secret: false, move: false, command: false, delete: false };
+    const c = can ?? { edit: false, secret: false, move: false, command: false, fence: false, delete: false };
     agrees(c.edit, await call(who, 'POST', '/device/edit', { id, remarks: `by ${who}` }), `${who} edit`);
     agrees(c.secret, await call(who, 'POST', '/device/credential', { id }), `${who} secret`);
     // To the project it is in: only the right to move is asked, not the choice of target.
     agrees(c.move, await call(who, 'POST', '/device/editdevicelistproject', { ids: [id], projectId }), `${who} move`);
     agrees(c.command, await call(who, 'POST', '/device/setparams', { id, values: { [CHARGE]: false } }), `${who} command`);
+    agrees(c.fence, await call(who, 'POST', '/device/setfence', { id, lng: 116.4, lat: 39.9, radius: 300, action: 'lock' }), `${who} fence`);
     agrees(c.delete, await call(who, 'DELETE', `/device/delete?id=${id}`), `${who} delete`);
   };
 
   it('devices: the owner may do everything, the shared sub-user nothing, another tenant sees nothing', async () => {
     const w = await world('dev');
     const subCan = await deviceCan(w.sub, w.shared);
-    // It holds device:edit and device:command: only the project's owner line refuses it.
-    expect(subCan).toEqual({ edit: false, secret: false, move: false, command: false, delete: false });
+    // It holds device:edit, device:command and device:fence: only the project's owner line refuses it.
+    expect(subCan).toEqual({ edit: false, secret: false, move: false, command: false, fence: false, delete: false });
     await tryDevice(w.sub, w.shared, w.p, subCan);
     expect(await deviceCan(w.beta, w.shared)).toBeUndefined();
     await tryDevice(w.beta, w.shared, w.p, undefined);
     const ownerCan = await deviceCan(w.alpha, w.shared);
-    expect(ownerCan).toEqual({ edit: true, secret: true, move: true, command: true, delete: true });
+    expect(ownerCan).toEqual({ edit: true, secret: true, move: true, command: true, fence: true, delete: true });
     await tryDevice(w.alpha, w.shared, w.p, ownerCan);
   });
 
@@ -95,7 +96,7 @@ describe('what the caller may do (`can`)', () => {
     const w = await world('own');
     const can = await deviceCan(w.sub, w.owned);
     // Battery management holds no device:delete.
-    expect(can).toEqual({ edit: true, secret: true, move: true, command: true, delete: false });
+    expect(can).toEqual({ edit: true, secret: true, move: true, command: true, fence: true, delete: false });
     await tryDevice(w.sub, w.owned, w.q, can);
   });
 

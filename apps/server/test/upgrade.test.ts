@@ -311,6 +311,38 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
     await empty.close();
   });
 
+  it('0053: every role of an existing install that may send device commands may set geo-fences; a new install gets the code from the seed', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0053_geo_fences');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    for (const statement of [
+      sql`insert into roles (id, name, identification, builtin) values (811, 'Operators', 'OPS', false), (812, 'Viewers', 'VIEWERS', false)`,
+      sql`insert into menus (id, parent_id, name, name_en, name_es, name_ja, menu_url, menu_type, sort, icon, identification, is_show)
+        values (9401, 0, '项目', 'Projects', 'Proyectos', 'プロジェクト', '/project/index', 0, 1, '', 'project-index', 1)`,
+      sql`insert into permissions (id, name, identification, menu_id) values (9501, 'Send device commands', 'device:command', 9401),
+        (9502, 'List devices', 'device:list', 9401)`,
+      sql`insert into role_permissions (role_id, permission_id) values (811, 9501), (811, 9502), (812, 9502)`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const granted = await rowsOf<{ identification: string }>(upgraded.db, sql`select r.identification from role_permissions rp
+      join roles r on r.id = rp.role_id join permissions p on p.id = rp.permission_id where p.identification = 'device:fence' order by r.id`);
+    expect(granted.map((r) => r.identification)).toEqual(['OPS']);
+    expect(await rowsOf(upgraded.db, sql`select menu_id from permissions where identification = 'device:fence'`)).toEqual([{ menu_id: 9401 }]);
+    await upgraded.close();
+
+    const fresh = await upgradable();
+    done.push(fresh.cleanup);
+    const empty = await fresh.open();
+    expect(await rowsOf(empty.db, sql`select 1 from permissions where identification = 'device:fence'`)).toEqual([]);
+    await empty.close();
+  });
+
   it('0052: roles that may list or open devices get the fleet map (map:view) on a new Projects entry', async () => {
     const target = await upgradable();
     done.push(target.cleanup);

@@ -24,6 +24,9 @@ describe('simulator command line', () => {
     });
     expect(a).toMatchObject({ devices: 100, rate: 250, transport: 'http', api: 'http://console:8080', user: 'ops', password: 'secret-pw', saveSecrets: 's.json', centre: [114.06, 22.54] });
     expect(parseArgs(['--password', 'x'], { ADMIN_PASSWORD: 'y' }).password).toBe('x');
+    expect(parseArgs(['--wander-out', '60'], {}).wanderOut).toBe(60);
+    expect(parseArgs([], {}).wanderOut).toBeUndefined();
+    expect(() => parseArgs(['--wander-out', 'soon'], {})).toThrow(/--wander-out/);
     expect(parseArgs([], { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'y' })).toMatchObject({ user: 'root', password: 'y' });
   });
 

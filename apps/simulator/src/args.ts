@@ -25,6 +25,9 @@ export const USAGE = `Fleet simulator: battery management units talking to the c
   --speedup K          simulated seconds per real second (default 1: real time)
   --faults F           faults per device and hour of charging or discharging (default 0.5)
   --duration S         stop after S seconds (default: run until Ctrl-C)
+  --wander-out S       each device leaves its geo-fence S seconds after it keeps one (the
+                       console's setfence): it stands half a radius (at least 100 m) beyond the
+                       border and reports that fix, so the console raises a fence alarm
   -h, --help           this text
 
 Devices are created through the API in the project (a device that exists gets a new secret),
@@ -48,6 +51,8 @@ export interface SimulatorArgs {
   speedup: number;
   faults: number;
   duration?: number;
+  /** Seconds after keeping a geo-fence that a device wanders out of it. */
+  wanderOut?: number;
   help: boolean;
 }
 
@@ -78,6 +83,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         speedup: { type: 'string' },
         faults: { type: 'string' },
         duration: { type: 'string' },
+        'wander-out': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -124,6 +130,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     speedup: num('speedup', v.speedup, 1, (n) => n > 0 && n <= 10_000, 'a factor more than 0'),
     faults: num('faults', v.faults, 0.5, (n) => n >= 0 && n <= 3600, 'faults per hour, 0 or more'),
     duration: v.duration === undefined ? undefined : num('duration', v.duration, 0, (n) => n > 0, 'seconds, more than 0'),
+    wanderOut: v['wander-out'] === undefined ? undefined : num('wander-out', v['wander-out'], 0, (n) => n >= 0 && n <= 86_400, 'seconds, 0–86400'),
     help: v.help ?? false,
   };
 }

@@ -16,6 +16,8 @@ export interface FleetOptions {
   /** Simulated seconds per real second (1: real time). */
   timeScale?: number;
   faultsPerHour?: number;
+  /** Real ms after keeping a geo-fence that a device wanders out of it (BmuModel `wanderOutAfterMs`). */
+  wanderOutAfterMs?: number;
   /** Messages a device may have unacknowledged before its turns are skipped. */
   maxInflight?: number;
   /** Warnings (a refused login, a lost connection). */
@@ -87,6 +89,7 @@ export class Fleet {
         centre: opts.centre,
         timeScale: opts.timeScale,
         faultsPerHour: opts.faultsPerHour,
+        wanderOutAfterMs: opts.wanderOutAfterMs,
       });
       return opts.transport.kind === 'mqtt'
         ? new MqttLink(d, model, opts.transport.url, this.counters, log)

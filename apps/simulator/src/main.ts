@@ -58,6 +58,7 @@ async function main() {
     centre: args.centre,
     timeScale: args.speedup,
     faultsPerHour: args.faults,
+    wanderOutAfterMs: args.wanderOut === undefined ? undefined : args.wanderOut * 1000,
     log: (line) => console.warn(line),
   });
   if (fleet.stats().refused === secrets.devices.length) {

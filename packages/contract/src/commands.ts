@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FENCE_ACTIONS, FENCE_LIMITS } from './fence-rules.js';
 import { PARAM_LIMITS, PATTERNS, PROTOCOL_LIMITS } from './limits.js';
 
 /**
@@ -24,10 +25,6 @@ export function isCommandKind(kind: unknown): kind is CommandKind {
   return typeof kind === 'string' && (COMMAND_KINDS as readonly string[]).includes(kind);
 }
 
-/** What a device does when it leaves a geo-fence: raise an alarm, or lock (cut its output). */
-export const FENCE_ACTIONS = ['alarm', 'lock'] as const;
-export type FenceAction = (typeof FENCE_ACTIONS)[number];
-
 /** Whose firmware an upgrade replaces: the device's own, or an external device's attached to it. */
 export const UPGRADE_TARGETS = ['device', 'external'] as const;
 export type UpgradeTarget = (typeof UPGRADE_TARGETS)[number];
@@ -47,8 +44,8 @@ export const COMMAND_LIMITS = {
   /** Fence ids: letters, digits and _ . - */
   fenceId: 64,
   /** Fence radius in meters. */
-  radiusMin: 10,
-  radiusMax: 100_000,
+  radiusMin: FENCE_LIMITS.radiusMin,
+  radiusMax: FENCE_LIMITS.radiusMax,
   /** Firmware version ids (the console's upgrade version id). */
   versionIdMax: 2_147_483_647,
   /** Firmware name, software version and module. */

@@ -187,6 +187,8 @@ export const deviceCanSchema = z.object({
   move: z.boolean(),
   /** POST /device/setparams: commands and parameter writes. */
   command: z.boolean(),
+  /** POST /device/setfence, setclosefence, setrefence: geo-fences. */
+  fence: z.boolean(),
   /** DELETE /device/delete. */
   delete: z.boolean(),
 });

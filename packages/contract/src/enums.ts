@@ -44,7 +44,8 @@ export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 export const ALARM_STATES = ['untreated', 'processed', 'ignored'] as const;
 /** untreated; processed; ignored = "no processing required". */
 export type AlarmState = (typeof ALARM_STATES)[number];
-export const ALARM_SOURCES = ['rule', 'device'] as const;
+/** `fence`: the server saw the device leave (or enter) one of its geo-fences (fence-rules.ts). */
+export const ALARM_SOURCES = ['rule', 'device', 'fence'] as const;
 export type AlarmSource = (typeof ALARM_SOURCES)[number];
 /**
  * Alarm levels ascend with severity: 4 is the most severe (GB/T 32960's convention, decision 0023).

@@ -9,6 +9,7 @@ export * from './devices.js';
 export * from './edit.js';
 export * from './protocol.js';
 export * from './commands.js';
+export * from './fences.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';

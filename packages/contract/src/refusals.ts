@@ -116,6 +116,13 @@ export const REFUSALS = {
   snTaken: 'A device with SN {{sn}} already exists',
   deviceDisabled: 'This device is disabled: an administrator must enable it before it may send data',
 
+  // Geo-fences
+  fenceNotFound: 'The geo-fence does not exist',
+  fenceBusy: 'A command for this geo-fence still waits for the device’s answer',
+  fenceNotKept: 'The device does not keep this geo-fence (it is {{state}}): only an issued fence can be re-locked',
+  fenceRemoved: 'This geo-fence is already removed',
+  fenceLimit: 'A device keeps at most {{max}} geo-fences: remove one first',
+
   // Device details: set parameters, history, energy
   paramNotWritable: 'Parameter {{id}} cannot be set on this device',
   paramWrongType: '{{name}}: the value is not a valid {{type}}',

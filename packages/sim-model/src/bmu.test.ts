@@ -1,3 +1,4 @@
+import { distanceMeters } from '@iot/contract';
 import { describe, expect, it } from 'vitest';
 import {
   BMU_IDS,
@@ -222,6 +223,39 @@ describe('BMU model', () => {
     // A payload its kind's schema refuses.
     expect(m.command({ id: 'f8', kind: 'fenceSet', payload: { ...fence, radius: 1 }, expiresAt: now + 60_000 }, now)).toMatchObject({ id: 'f8', result: 'error', message: expect.stringMatching(/^radius: /) });
     expect(m.snapshot.fences).toHaveLength(1);
+  });
+
+  it('wanders out of its geo-fence when told to, or by itself a while after keeping one', () => {
+    const now = T0 + 60_000;
+    const m = new BmuModel({ sn: 'SIM-000006', now: T0, faultsPerHour: 0, wanderOutAfterMs: 30_000 });
+    expect(m.wanderOut()).toBeUndefined();
+    const here = m.gps(now);
+    const fence = { fenceId: 'yard', lng: here.lng, lat: here.lat, radius: 300, action: 'alarm' };
+    expect(m.command({ id: 'w1', kind: 'fenceSet', payload: fence, expiresAt: now + 60_000 }, now)).toEqual({ id: 'w1', result: 'ok' });
+    /** The next GPS fix it sends from `at` on (messages one second apart). */
+    const nextFix = (at: number) => {
+      for (let i = 0; i < 10; i++) {
+        const msg = m.next(at + i * 1000);
+        if (msg.kind === 'gps') return msg.body;
+      }
+      throw new Error('no fix');
+    };
+    const away = (fix: { lng: number; lat: number }) => distanceMeters(here.lng, here.lat, fix.lng, fix.lat);
+    // Not yet: still where the route takes it.
+    nextFix(now + 10_000);
+    expect(m.snapshot.wandered).toBeUndefined();
+    // 30 s after keeping the fence it leaves: half a radius beyond the border (past the console's band).
+    const out = nextFix(now + 30_000);
+    expect(m.snapshot.wandered).toBeDefined();
+    expect(away(out)).toBeCloseTo(450, -1);
+    // Back on its route (where the drive has taken it meanwhile).
+    m.wanderBack();
+    const back = nextFix(now + 40_000);
+    expect(m.snapshot.wandered).toBeUndefined();
+    expect(Math.abs(back.lng - out.lng)).toBeGreaterThan(0.001);
+    // Told to, at once.
+    expect(m.wanderOut()).toEqual([expect.any(Number), here.lat]);
+    expect(away(nextFix(now + 50_000))).toBeGreaterThan(400);
   });
 
   it('acts on a command id once: a repeated delivery is answered again, not applied again', () => {

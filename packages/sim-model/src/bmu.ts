@@ -1,5 +1,6 @@
 import {
   COMMAND_LIMITS,
+  EARTH_RADIUS_M,
   commandPayloadSchema,
   isCommandKind,
   type AckMessage,
@@ -92,6 +93,11 @@ export interface BmuOptions {
   faultsPerHour?: number;
   /** Simulated seconds per real second (1: real time). */
   timeScale?: number;
+  /**
+   * Real ms after keeping a geo-fence that the device wanders out of it (`wanderOut`), so a demo
+   * shows a breach. Undefined: it leaves only when told to.
+   */
+  wanderOutAfterMs?: number;
 }
 
 /** One message a device sends, on `dev/<sn>/<kind>` or `POST /api/v1/ingest/<kind>`. */
@@ -224,6 +230,10 @@ export class BmuModel {
   private upgrade: Upgrade | undefined;
   private readonly fences = new Map<string, SimFence>();
   private whitelist: string[] = [];
+  private readonly wanderOutAfterMs: number | undefined;
+  /** Real ms at which it wanders out of its fence; where it stands once it has. */
+  private wanderAt: number | undefined;
+  private wandered: LngLat | undefined;
 
   constructor(opts: BmuOptions) {
     this.sn = opts.sn;
@@ -232,6 +242,7 @@ export class BmuModel {
     this.track = opts.track ?? true;
     this.timeScale = opts.timeScale ?? 1;
     this.faultsPerHour = opts.faultsPerHour ?? 0.5;
+    this.wanderOutAfterMs = opts.wanderOutAfterMs;
     this.real = opts.now;
     this.sim = opts.now;
     this.centre = opts.centre ?? DEFAULT_CENTRE;
@@ -279,6 +290,8 @@ export class BmuModel {
       upgrade: this.upgrade ? { versionId: this.upgrade.versionId, softwareVersion: this.upgrade.softwareVersion, target: this.upgrade.target, progress: this.upgrade.reported } : undefined,
       fences: [...this.fences.values()].map((f) => ({ ...f })),
       whitelist: [...this.whitelist],
+      /** Where it went when it wandered out of its fence (undefined: on its route). */
+      wandered: this.wandered ? ([...this.wandered] as LngLat) : undefined,
     };
   }
 
@@ -304,6 +317,10 @@ export class BmuModel {
   next(now: number): Uplink {
     this.advance(now);
     this.upgradeProgress(now);
+    if (this.wanderAt !== undefined && now >= this.wanderAt) {
+      this.wanderAt = undefined;
+      this.wanderOut();
+    }
     const out = this.outbox.shift();
     if (out) return out;
     const alarm = this.pending.shift();
@@ -406,6 +423,7 @@ export class BmuModel {
       case 'fenceSet': {
         const p = parsed.data as CommandPayload<'fenceSet'>;
         this.fences.set(p.fenceId, { ...p, armed: true });
+        if (this.wanderOutAfterMs !== undefined) this.wanderAt = now + this.wanderOutAfterMs;
         return ok();
       }
       case 'fenceClose':
@@ -495,6 +513,29 @@ export class BmuModel {
       u.reported = step;
       this.outbox.push({ kind: 'ack', body: this.answer({ id: u.id, result: 'progress', progress: step }) });
     }
+  }
+
+  /**
+   * Leaves its (first) geo-fence: the device stands due east of the fence's centre, half a radius
+   * (at least 100 m) beyond its border, and sends a GPS fix from there next; it stays there until
+   * `wanderBack`. Returns where it went, or undefined when it keeps no fence.
+   */
+  wanderOut(): LngLat | undefined {
+    const fences = [...this.fences.values()];
+    const fence = fences.find((f) => f.armed) ?? fences[0];
+    if (!fence) return undefined;
+    const metres = fence.radius + Math.max(100, fence.radius / 2);
+    const perDegree = ((EARTH_RADIUS_M * Math.PI) / 180) * Math.max(0.01, Math.cos((fence.lat * Math.PI) / 180));
+    const lng = fence.lng + metres / perDegree;
+    this.wandered = [lng > 180 ? lng - 360 : lng, fence.lat];
+    this.fixDue = true;
+    return this.wandered;
+  }
+
+  /** Back on its route (the next fix is sent from there). */
+  wanderBack(): void {
+    this.wandered = undefined;
+    this.fixDue = true;
   }
 
   // ---- physics ----------------------------------------------------------------------------------
@@ -659,6 +700,7 @@ export class BmuModel {
   }
 
   private position() {
+    if (this.wandered) return { at: this.wandered, direction: 90 };
     if (!this.track) return { at: this.route.points[0]!, direction: 0 };
     return positionOn(this.route, this.along);
   }

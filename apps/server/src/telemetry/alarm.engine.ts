@@ -215,7 +215,7 @@ export class AlarmEngine {
     events.sort((a, b) => a.ts - b.ts);
 
     /** Transitions per key in order; written in rounds of at most one per key. */
-    const ops: ({ op: 'start'; row: AlarmStart } | { op: 'end'; row: AlarmEnd })[] = [];
+    const ops: AlarmOp[] = [];
     for (const ev of events) {
       const st = this.states.get(ev.deviceId);
       if (!st) continue; // deleted device
@@ -286,43 +286,11 @@ export class AlarmEngine {
     }
     if (ops.length === 0) return { changes: [], devices: [] };
 
-    const changes: AlarmChange[] = [];
-    const touched = new Set<number>();
-    let rest = ops;
-    while (rest.length > 0) {
-      const seen = new Set<string>();
-      const round: typeof ops = [];
-      const later: typeof ops = [];
-      for (const o of rest) {
-        const k = `${o.row.deviceId}:${o.row.ruleKey}`;
-        if (seen.has(k)) later.push(o);
-        else {
-          seen.add(k);
-          round.push(o);
-        }
-      }
-      const wanted = round.flatMap((o) => (o.op === 'end' ? [o.row] : []));
-      const ends = await repo.endAlarms(tx, wanted);
-      for (const e of ends) {
-        touched.add(e.deviceId);
-        changes.push({ event: 'ended', id: e.id, deviceId: e.deviceId, level: 0 });
-      }
-      // An end that found no active row: another instance ended it, or the row was opened by a
-      // batch written concurrently and not committed yet (invisible here). The device's memory is
-      // dropped and re-read from the database (committed rows) the next time it is needed, so a
-      // still-active alarm is ended by a later recovering value.
-      if (ends.length < wanted.length) {
-        const done = new Set(ends.map((e) => `${e.deviceId}:${e.ruleKey}`));
-        for (const w of wanted) if (!done.has(`${w.deviceId}:${w.ruleKey}`)) this.states.delete(w.deviceId);
-      }
-      const starts = await repo.startAlarms(tx, round.flatMap((o) => (o.op === 'start' ? [o.row] : [])));
-      for (const s of starts) {
-        touched.add(s.deviceId);
-        changes.push({ event: 'started', id: s.id, deviceId: s.deviceId, level: s.level });
-      }
-      rest = later;
-    }
-    return { changes, devices: [...touched] };
+    // An end that found no active row: another instance ended it, or the row was opened by a
+    // batch written concurrently and not committed yet (invisible here). The device's memory is
+    // dropped and re-read from the database (committed rows) the next time it is needed, so a
+    // still-active alarm is ended by a later recovering value.
+    return writeAlarmOps(tx, ops, (deviceId) => this.states.delete(deviceId));
   }
 
   private async loadStates(tx: Executor, ids: number[]) {
@@ -335,6 +303,8 @@ export class AlarmEngine {
       const prev = this.states.get(d.deviceId);
       const keys = new Map<string, KeyState>();
       for (const a of d.latest) {
+        // Fence alarms are the crossing check's (fence.check.ts), never a rule's or the device's.
+        if (a.source === 'fence') continue;
         const old = prev?.keys.get(a.ruleKey);
         const dbTs = Date.parse(a.endedAt ?? a.startedAt);
         keys.set(a.ruleKey, {
@@ -372,6 +342,55 @@ export class AlarmEngine {
       entry.bySem.set(rule.semaphoreId, list);
     }
   }
+}
+
+/** One alarm transition: open an alarm of a key, or end the active one. */
+export type AlarmOp = { op: 'start'; row: AlarmStart } | { op: 'end'; row: AlarmEnd };
+
+/**
+ * Writes a batch's alarm transitions in order: in rounds of at most one per device and key (a key
+ * may start, end and start again in one batch), ends before starts in each round. Returns what
+ * really changed and the devices touched; `missedEnd` is told of each device whose end found no
+ * active alarm.
+ */
+export async function writeAlarmOps(
+  tx: Executor,
+  ops: readonly AlarmOp[],
+  missedEnd: (deviceId: number) => void = () => undefined,
+): Promise<{ changes: AlarmChange[]; devices: number[] }> {
+  const changes: AlarmChange[] = [];
+  const touched = new Set<number>();
+  let rest = ops;
+  while (rest.length > 0) {
+    const seen = new Set<string>();
+    const round: AlarmOp[] = [];
+    const later: AlarmOp[] = [];
+    for (const o of rest) {
+      const k = `${o.row.deviceId}:${o.row.ruleKey}`;
+      if (seen.has(k)) later.push(o);
+      else {
+        seen.add(k);
+        round.push(o);
+      }
+    }
+    const wanted = round.flatMap((o) => (o.op === 'end' ? [o.row] : []));
+    const ends = await repo.endAlarms(tx, wanted);
+    for (const e of ends) {
+      touched.add(e.deviceId);
+      changes.push({ event: 'ended', id: e.id, deviceId: e.deviceId, level: 0 });
+    }
+    if (ends.length < wanted.length) {
+      const done = new Set(ends.map((e) => `${e.deviceId}:${e.ruleKey}`));
+      for (const w of wanted) if (!done.has(`${w.deviceId}:${w.ruleKey}`)) missedEnd(w.deviceId);
+    }
+    const starts = await repo.startAlarms(tx, round.flatMap((o) => (o.op === 'start' ? [o.row] : [])));
+    for (const s of starts) {
+      touched.add(s.deviceId);
+      changes.push({ event: 'started', id: s.id, deviceId: s.deviceId, level: s.level });
+    }
+    rest = later;
+  }
+  return { changes, devices: [...touched] };
 }
 
 function keyState(st: DeviceState, key: string, semaphoreId: string, source: 'rule' | 'device'): KeyState {

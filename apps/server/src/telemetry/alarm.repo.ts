@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AlarmSource } from '@iot/contract';
 import type { Executor } from '../db/client.js';
 import { deviceTypeAlarms, deviceTypeParams, devices } from '../db/schema/index.js';
 
@@ -78,7 +79,7 @@ export interface AlarmStart {
   deviceId: number;
   ruleKey: string;
   ruleId: number | null;
-  source: 'rule' | 'device';
+  source: AlarmSource;
   semaphoreId: string;
   level: number;
   message: string;

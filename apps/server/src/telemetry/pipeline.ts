@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.js';
+import type { Db, Executor } from '../db/client.js';
 import { isRetryableConflict } from '../lib/db-errors.js';
 import type { EventBus } from '../lib/events.js';
 import type { AlarmService } from '../modules/alarm/alarm.service.js';
 import { AlarmEngine, type EngineOptions } from './alarm.engine.js';
 import { CommandService } from './commands.js';
 import { DeviceDirectory } from './directory.js';
+import { FenceCheck } from './fence.check.js';
 import { HistoryRollup } from './history.rollup.js';
 import { writeBatch, type Batch } from './ingest.repo.js';
 import { IngestService } from './ingest.service.js';
@@ -32,7 +33,8 @@ import { BatchWriter, type WriterOptions } from './writer.js';
  *  8. batch writer: the rows of many messages queued, bounded, written in batches (writer.ts).
  *  9. storage: one transaction per batch (ingest.repo.ts `writeBatch`) into the daily partitions
  *     (partitions.ts); whole days rolled up for long charts later (history.rollup.ts).
- * 10. alarm stage: the types' rules evaluated inside that transaction (alarm.engine.ts).
+ * 10. alarm stage: the types' rules evaluated inside that transaction (alarm.engine.ts), then
+ *     every GPS fix checked against its device's geo-fences (fence.check.ts).
  * 11. live events: once committed, `device.values`, `device.status` and `alarms.changed` on the
  *     event bus; plugins/realtime.ts sends them to the browsers that follow the device.
  */
@@ -41,6 +43,8 @@ export interface Telemetry {
   /** The way back to devices (commands.ts): transports set its downlink. */
   commands: CommandService;
   alarms: AlarmEngine;
+  /** The geo-fence crossing check (beside the alarm engine in the batch's transaction). */
+  fences: FenceCheck;
   partitions: PartitionKeeper;
   rollups: HistoryRollup;
   /** Partitions made for the accepted window, then the timers (presence sweep, command expiry…). */
@@ -106,6 +110,15 @@ export function createTelemetry(
   // 10. alarm stage
   const alarms = new AlarmEngine(opts.engine);
   bus.on('devicetype.changed', ({ typeId }) => alarms.invalidateRules(typeId));
+  const fences = new FenceCheck();
+  // Both in the batch's transaction; what each leaves to do (warning levels) runs last.
+  const alarmStage = async (tx: Executor, b: Batch) => {
+    const steps = [await alarms.apply(tx, b), await fences.apply(tx, b)].filter((s) => s !== undefined);
+    if (steps.length === 0) return undefined;
+    return async (last: Executor) => {
+      for (const step of steps) await step(last);
+    };
+  };
 
   // 9. storage, with the alarm stage inside its transaction. Batches lock their devices in id
   // order, so they cannot deadlock one another; a statement elsewhere (a bulk device update)
@@ -114,11 +127,12 @@ export function createTelemetry(
   const store = async (batch: Batch): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await writeBatch(db, batch, (tx, b) => alarms.apply(tx, b));
+        await writeBatch(db, batch, alarmStage);
         return;
       } catch (err) {
         if (attempt >= WRITE_ATTEMPTS || !isRetryableConflict(err)) throw err;
         alarms.failed(batch);
+        fences.failed(batch);
         log.warn({ err, attempt, rows: batch.telemetry.length }, 'ingestion batch rolled back by a deadlock; writing it again');
       }
     }
@@ -132,7 +146,7 @@ export function createTelemetry(
     for (const s of batch.seen) {
       if (s.online !== undefined) bus.emit('device.status', { deviceId: s.deviceId, online: s.online, at: s.at });
     }
-    alarmService.announce(alarms.takeCommitted(batch));
+    alarmService.announce([...alarms.takeCommitted(batch), ...fences.takeCommitted(batch)]);
   };
 
   // 8. batch writer
@@ -141,6 +155,7 @@ export function createTelemetry(
     opts.ingest.writer,
     (err, batch) => {
       alarms.failed(batch);
+      fences.failed(batch);
       presence.notStored(batch);
       log.error({ err, rows: batch.telemetry.length }, 'ingestion batch failed');
     },
@@ -157,6 +172,7 @@ export function createTelemetry(
     ingest,
     commands,
     alarms,
+    fences,
     partitions,
     rollups,
     async start() {

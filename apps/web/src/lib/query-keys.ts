@@ -41,6 +41,8 @@ export const deviceDetailKeys = {
   historyRange: (id: number) => ['device-details', 'history-range', id] as const,
   chart: (query: Params | undefined) => ['device-details', 'chart', query] as const,
   energy: (query: Params) => ['device-details', 'energy', query] as const,
+  /** A device's geo-fences with their history. */
+  fences: (id: number) => ['device-details', 'fences', id] as const,
 };
 
 export const deviceTypeKeys = {

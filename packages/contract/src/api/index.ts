@@ -9,6 +9,7 @@ import { deviceDataApi } from './devicedata.js';
 import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
+import { fenceApi } from './fences.js';
 import { homeApi } from './home.js';
 import { mapApi } from './map.js';
 import { menuApi } from './menus.js';
@@ -26,6 +27,7 @@ export * from './broker.js';
 export * from './devicedata.js';
 export * from './devices.js';
 export * from './devicetypes.js';
+export * from './fences.js';
 export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
@@ -59,6 +61,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   devices: deviceApi,
   deviceData: deviceDataApi,
   deviceDetail: deviceDetailApi,
+  fences: fenceApi,
   broker: brokerApi,
   alarms: alarmApi,
   cards: cardApi,

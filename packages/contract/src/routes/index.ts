@@ -8,6 +8,7 @@ export * from './devicedata.js';
 export * from './devicedetail.js';
 export * from './devices.js';
 export * from './devicetypes.js';
+export * from './fences.js';
 export * from './home.js';
 export * from './map.js';
 export * from './menus.js';

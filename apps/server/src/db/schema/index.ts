@@ -9,3 +9,4 @@ export * from './telemetry.js';
 export * from './history.js';
 export * from './alarms.js';
 export * from './cards.js';
+export * from './fences.js';

@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
   ALARM_EXPORT_MAX,
+  ALARM_SOURCES,
+  FENCE_ALARM_NAMES,
+  type AlarmSource,
   type AlarmBell,
   type AlarmDto,
   type AlarmGroup,
@@ -34,12 +37,13 @@ function toDto(r: repo.AlarmRow): AlarmDto {
     projectId: r.projectId,
     projectName: r.projectName,
     typeId: r.typeId,
-    source: r.source === 'device' ? 'device' : 'rule',
+    source: (ALARM_SOURCES as readonly string[]).includes(r.source) ? (r.source as AlarmSource) : 'rule',
     semaphoreId: r.semaphoreId,
-    name: r.name ?? '',
-    nameEn: r.nameEn ?? '',
-    nameEs: r.nameEs ?? '',
-    nameJa: r.nameJa ?? '',
+    // A fence alarm is about no parameter: it is named for what it is.
+    name: r.name ?? (r.source === 'fence' ? FENCE_ALARM_NAMES.zh : ''),
+    nameEn: r.nameEn ?? (r.source === 'fence' ? FENCE_ALARM_NAMES.en : ''),
+    nameEs: r.nameEs ?? (r.source === 'fence' ? FENCE_ALARM_NAMES.es : ''),
+    nameJa: r.nameJa ?? (r.source === 'fence' ? FENCE_ALARM_NAMES.ja : ''),
     message: r.message,
     messageEn: r.messageEn,
     messageEs: r.messageEs,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { deviceDetailRoutes, deviceRoutes, ErrorCode, type DeviceCan, type DeviceDto } from '@iot/contract';
+import { deviceDetailRoutes, deviceRoutes, fenceRoutes, ErrorCode, type DeviceCan, type DeviceDto } from '@iot/contract';
 import type { z } from 'zod';
 import type { deviceEditSchema, deviceFieldsSchema, deviceListQuerySchema } from '@iot/contract';
 import type { Db, Executor } from '../../db/client.js';
@@ -295,6 +295,7 @@ export function deviceCan(ctx: AuthContext, d: Pick<repo.DeviceRow, 'ownerPath' 
     secret: manages && mayCall(ctx, deviceRoutes.credential),
     move: manages && mayCall(ctx, deviceRoutes.move),
     command: manages && mayCall(ctx, deviceDetailRoutes.setParams),
+    fence: manages && mayCall(ctx, fenceRoutes.set),
     delete: manages && mayCall(ctx, deviceRoutes.remove),
   };
 }

@@ -26,7 +26,7 @@ export interface PositionColumns {
  * with maps off are collected once (an InitPlan), and the project and type filters use their
  * indexes. Positions are rounded to 10⁻⁶ degrees (a decimetre), a third of the digits of a
  * double. PostgreSQL builds the columns as one JSON text: 50,000 rows handed to Node one by one
- * cost ten times more than one string (bench/map.ts, decision 0028).
+ * cost ten times more than one string (bench/map.ts, decision 0030).
  */
 export async function positions(db: Executor, scopePath: string | undefined, f: PositionFilter, limit: number): Promise<PositionColumns> {
   const cond = and(

@@ -9,7 +9,7 @@ type PositionsQuery = EndpointParsedQuery<typeof mapApi.positions>;
 /**
  * The fleet and project maps (issue #35): where the caller's devices are, scoped like the device
  * list (its subtree and the projects it sees), in columns so that 50,000 devices stay one compact
- * answer (decision 0028).
+ * answer (decision 0030).
  */
 export class MapService {
   constructor(private readonly db: Db) {}

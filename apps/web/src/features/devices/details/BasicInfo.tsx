@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Button, Card, Col, Descriptions, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Row, Skeleton, Space, Tag, Tooltip, Typography, theme } from 'antd';
 import { EditOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,7 +9,9 @@ import { currentLanguage } from '../../../lib/i18n';
 import { localized } from '../../../lib/localize';
 import { useMapSettings } from '../../../lib/site';
 import { AlarmLevelTag } from '../../../components/AlarmLevel';
-import { useVideoUrl } from './api';
+import { usePermission } from '../../../lib/session';
+import { useFences, useVideoUrl } from './api';
+import { fenceCircles } from './fence-style';
 
 // Leaflet and the world outline load only when a device with a position is shown.
 const DeviceMap = lazy(() => import('../../../components/map/DeviceMap'));
@@ -42,6 +44,10 @@ export function BasicInfo({
   const hasPosition = device.lng !== null && device.lat !== null;
   const mapSettings = useMapSettings();
   const showMap = hasPosition && device.mapMode !== NOT_ON_MAPS;
+  // The device's geo-fences drawn round it, for those who may see them.
+  const { token } = theme.useToken();
+  const canFences = usePermission(['device:detail', 'device:fence']);
+  const { data: fences } = useFences(device.id, showMap && canFences);
   /** Firmware versions and the like, as the device's status message reported them. */
   const info = Object.entries(device.reportedInfo ?? {});
   return (
@@ -164,6 +170,7 @@ export function BasicInfo({
                   settings={mapSettings}
                   height={MAP_HEIGHT}
                   label={t('devicedetail:map.label', { position: `${device.lng!.toFixed(6)}, ${device.lat!.toFixed(6)}` })}
+                  circles={fences ? fenceCircles(fences.items, token) : undefined}
                 />
               </Suspense>
             ) : (

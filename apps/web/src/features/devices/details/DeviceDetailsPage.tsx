@@ -12,6 +12,7 @@ import { DeviceDrawer } from '../DeviceDrawer';
 import { useDeviceBasic, useDisplayGroups } from './api';
 import { BasicInfo } from './BasicInfo';
 import { EnergyTab } from './EnergyTab';
+import { FencePanel } from './FencePanel';
 import { HistoryTab } from './HistoryTab';
 import { LiveParams } from './LiveParams';
 import { PackView, hasPack } from './PackView';
@@ -66,6 +67,7 @@ function Details({
   const now = useNow();
   const canLogs = usePermission('log:device');
   const canAlarms = usePermission(['alarm:list', 'device:detail']);
+  const canFences = usePermission(['device:detail', 'device:fence']);
   const [editing, setEditing] = useState(false);
 
   // A command that ended changes the history list: refresh it.
@@ -111,6 +113,7 @@ function Details({
               label: t('devicedetail:tabs.set'),
               children: <SetParams device={device} live={live} canSend={device.can.command} />,
             },
+            ...(canFences ? [{ key: 'fences', label: t('devicedetail:tabs.fences'), children: <FencePanel device={device} live={live} /> }] : []),
             {
               key: 'history',
               label: t('devicedetail:tabs.history'),

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deviceRoutes, deviceDetailRoutes, videoRoutes } from '@iot/contract/plain';
-import type { EndpointQuery } from '@iot/contract';
+import { deviceRoutes, deviceDetailRoutes, fenceRoutes, videoRoutes } from '@iot/contract/plain';
+import type { EndpointQuery, FenceSet } from '@iot/contract';
 import { api } from '../../../lib/api';
 import { downloadFile } from '../../../lib/transfer';
 import { deviceDetailKeys, deviceKeys } from '../../../lib/query-keys';
@@ -102,4 +102,25 @@ export function exportHistory(q: EndpointQuery<typeof deviceDetailRoutes.history
 /** POST /getVideoH5Url: a playable H5 address of the device's camera (video provider). */
 export function useVideoUrl() {
   return useMutation({ mutationFn: (deviceId: number) => api(videoRoutes.h5Url, { body: { deviceId } }) });
+}
+
+/** The device's geo-fences, newest first, each with its history (the server settles ended commands first). */
+export function useFences(id: number, enabled = true) {
+  return useQuery({
+    queryKey: deviceDetailKeys.fences(id),
+    queryFn: () => api(fenceRoutes.list, { query: { id } }),
+    enabled,
+  });
+}
+
+/** Set, remove or re-lock a geo-fence; the list is read again after each. */
+export function useFenceCommand(deviceId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (a: { op: 'set'; body: FenceSet } | { op: 'close' | 'relock'; fenceId: number }) =>
+      a.op === 'set'
+        ? api(fenceRoutes.set, { body: a.body, silent: true })
+        : api(a.op === 'close' ? fenceRoutes.close : fenceRoutes.relock, { body: { fenceId: a.fenceId }, silent: true }),
+    onSettled: () => void qc.invalidateQueries({ queryKey: deviceDetailKeys.fences(deviceId) }),
+  });
 }
