@@ -66,6 +66,9 @@ test.describe('with a fleet', () => {
     const token = await apiLogin(request);
     const faulty = await addBmu(request, token, `HOMEF-${run}`, { alarmPhone: '+34 600 000 001' });
     await send(request, `HOMEF-${run}`, faulty.secret, untilAlarm(`HOMEF-${run}`).slice(-4));
+    // A fixed unit in a project with its map on: the dashboard shows the fleet map card.
+    const project = await callApi<{ id: number }>(request, 'POST', '/project/addproject', { token, data: { name: `Home map ${run}` } });
+    await addBmu(request, token, `HOMEM-${run}`, { projectId: project.body.data.id, mapMode: 1, lng: 2.1734, lat: 41.3851 });
     const quiet = await addBmu(request, token, `HOMEQ-${run}`);
     await send(request, `HOMEQ-${run}`, quiet.secret, untilAlarm(`HOMEQ-${run}`, 11).filter((m) => m.kind !== 'alarm').slice(-2));
     await request.dispose();
@@ -103,6 +106,10 @@ test.describe('with a fleet', () => {
     await expect(page.getByTestId('home-trend-chart-table')).toBeAttached();
     await expect(page.getByTestId('home-top-devices').getByRole('link').first()).toBeVisible();
     await expect(page.getByTestId('home-device-list').locator('[data-testid^="home-device-"][href]').first()).toBeVisible();
+    // The fleet map card (a project with its map on has a device with a position), offline basemap.
+    const fleetCard = page.getByTestId('home-fleet-map');
+    await expect(fleetCard.getByTestId('fleet-map')).toBeVisible();
+    await expect(fleetCard.getByTestId('fleet-map-open')).toHaveAttribute('href', '/project/map');
     expect(await scrollsSideways(page)).toBe(false);
 
     // A card leads to its list with the matching filter: "alarming" lists exactly those devices.

@@ -23,7 +23,7 @@ export const NotAvailablePage: Page = page(() => import('../features/errors/NotA
  * (`/device` + `type` → `/device/type`); a path that is not listed shows NotAvailablePage.
  */
 const PAGES: Record<string, Page> = {
-  '/dashboard': page(() => import('../features/dashboard/DashboardPage')),
+  '/dashboard': page(() => import('./Dashboard')),
   '/profile': page(() => import('../features/profile/ProfilePage')),
   '/404': page(() => import('../features/errors/NotFound')),
   '/401': page(() => import('../features/errors/Unauthorized')),

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Card, Segmented, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_STYLES } from '@iot/contract/plain';
@@ -14,8 +15,9 @@ import type { DashboardStyle } from './types';
  * Home page (§1, issue #34): the caller's fleet in the style it chose (default, battery, voice),
  * switched here and saved as the user's preference; the figures follow live message 170, at most
  * one refetch a second. A fleet without devices says how to start. The recent logins stay below.
+ * `fleetMap`: the map feature's card, composed by the app (app/Dashboard.tsx).
  */
-export default function DashboardPage() {
+export default function DashboardPage({ fleetMap }: { fleetMap?: ReactNode }) {
   const { t } = useTranslation();
   const { user } = useSession();
   // A role without home:view keeps the greeting and its logins (the server refuses the figures).
@@ -33,7 +35,7 @@ export default function DashboardPage() {
   // While the headline figures load, the style's cards already ask for theirs (no waterfall).
   else if (style === 'battery') body = <BatteryStyle summary={summary.data} />;
   else if (style === 'voice') body = <VoiceStyle summary={summary.data} />;
-  else body = <DefaultStyle summary={summary.data} />;
+  else body = <DefaultStyle summary={summary.data} fleetMap={fleetMap} />;
 
   return (
     <div className="dash-grid" data-testid="dashboard" data-style={style}>

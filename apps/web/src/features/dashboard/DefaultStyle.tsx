@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Col, Row, Segmented, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -32,8 +32,11 @@ export function PeriodSwitch({ value, onChange, label, testId }: { value: Days; 
   );
 }
 
-/** The default style (§1): headline cards, alarm levels, trend, top 5, devices and projects. */
-export function DefaultStyle({ summary }: { summary: HomeSummary | undefined }) {
+/**
+ * The default style (§1): headline cards, alarm levels, trend, top 5, devices and projects, and
+ * the fleet map card when the app gives one (it draws nothing while no project has its map on).
+ */
+export function DefaultStyle({ summary, fleetMap }: { summary: HomeSummary | undefined; fleetMap?: ReactNode }) {
   return (
     <div className="dash-grid" data-testid="home-style-default">
       <HeadlineCards summary={summary} />
@@ -54,6 +57,7 @@ export function DefaultStyle({ summary }: { summary: HomeSummary | undefined }) 
         </Col>
       </Row>
       <DevicesCard />
+      {fleetMap}
     </div>
   );
 }

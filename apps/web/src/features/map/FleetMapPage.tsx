@@ -35,6 +35,11 @@ export interface FleetMapExtras {
   layers?: (handle: MapHandle, projectId: number) => ReactNode;
   /** The device's name and key live values in its popup. */
   popup?: (deviceId: number) => ReactNode;
+  /**
+   * The home dashboard's card (issue #34): the whole fleet without filters, a smaller map and a
+   * link to the full one; nothing at all while none of the caller's projects has its map on.
+   */
+  compact?: boolean;
 }
 
 /**
@@ -44,10 +49,10 @@ export interface FleetMapExtras {
  * details. Live: followed devices' states change at once; alarms and state news refetch the
  * positions at most every 15 s (docs/LIVE.md).
  */
-export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
+export default function FleetMapPage({ layers, popup, compact = false }: FleetMapExtras) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const fixedProject = Number(params.get('projectId')) || undefined;
+  const fixedProject = compact ? undefined : Number(params.get('projectId')) || undefined;
   const settings = useMapSettings();
   const positions = usePositions(fixedProject);
   const data = positions.data;
@@ -188,6 +193,7 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
     };
   }, [handle, selected, t]);
 
+  if (compact && (!data || data.projects.length === 0)) return null;
   if (!settings) return <PageSpin />;
   const title = fixedProject
     ? t('map:projectTitle', { name: projectName(fixedProject) || `#${fixedProject}` })
@@ -196,49 +202,57 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
   const options = (list: MapPositions['projects'] | undefined) => (list ?? []).map((x) => ({ value: x.id, label: x.name }));
 
   return (
-    <Card title={title} data-testid="fleet-map-page" styles={{ body: { padding: 12 } }}>
-      <Space wrap style={{ marginBottom: 8 }}>
-        {!fixedProject && (
+    <Card
+      size={compact ? 'small' : undefined}
+      title={compact ? <h2 className="dash-card-title">{title}</h2> : title}
+      extra={compact ? <Link to="/project/map" data-testid="fleet-map-open">{t('map:open')}</Link> : undefined}
+      data-testid={compact ? 'home-fleet-map' : 'fleet-map-page'}
+      styles={{ body: { padding: 12 } }}
+    >
+      {!compact && (
+        <Space wrap style={{ marginBottom: 8 }}>
+          {!fixedProject && (
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 200 }}
+              placeholder={t('map:filters.project')}
+              aria-label={t('map:filters.project')}
+              data-testid="fleet-filter-project"
+              value={filter.projectId}
+              onChange={(v: number | undefined) => setFilter((f) => ({ ...f, projectId: v }))}
+              options={[{ value: 0, label: t('map:noProject') }, ...options(data?.projects)]}
+            />
+          )}
           <Select
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 200 }}
-            placeholder={t('map:filters.project')}
-            aria-label={t('map:filters.project')}
-            data-testid="fleet-filter-project"
-            value={filter.projectId}
-            onChange={(v: number | undefined) => setFilter((f) => ({ ...f, projectId: v }))}
-            options={[{ value: 0, label: t('map:noProject') }, ...options(data?.projects)]}
+            style={{ width: 180 }}
+            placeholder={t('map:filters.type')}
+            aria-label={t('map:filters.type')}
+            data-testid="fleet-filter-type"
+            value={filter.typeId}
+            onChange={(v: number | undefined) => setFilter((f) => ({ ...f, typeId: v }))}
+            options={options(data?.types)}
           />
-        )}
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
-          style={{ width: 180 }}
-          placeholder={t('map:filters.type')}
-          aria-label={t('map:filters.type')}
-          data-testid="fleet-filter-type"
-          value={filter.typeId}
-          onChange={(v: number | undefined) => setFilter((f) => ({ ...f, typeId: v }))}
-          options={options(data?.types)}
-        />
-        <Select
-          allowClear
-          style={{ width: 160 }}
-          placeholder={t('map:filters.state')}
-          aria-label={t('map:filters.state')}
-          data-testid="fleet-filter-state"
-          value={filter.state}
-          onChange={(v: FleetState | undefined) => setFilter((f) => ({ ...f, state: v }))}
-          options={FLEET_STATES.map((s) => ({ value: s, label: t(`map:states.${s}`) }))}
-        />
-        <Typography.Text aria-live="polite" data-testid="fleet-count">
-          {positions.isLoading
-            ? t('map:loading')
-            : t('map:shown', { shown: formatCount(built?.count ?? 0), total: formatCount(total) })}
-        </Typography.Text>
-        {data?.truncated && <Typography.Text type="warning">{t('map:truncated', { count: formatCount(total) })}</Typography.Text>}
-      </Space>
+          <Select
+            allowClear
+            style={{ width: 160 }}
+            placeholder={t('map:filters.state')}
+            aria-label={t('map:filters.state')}
+            data-testid="fleet-filter-state"
+            value={filter.state}
+            onChange={(v: FleetState | undefined) => setFilter((f) => ({ ...f, state: v }))}
+            options={FLEET_STATES.map((s) => ({ value: s, label: t(`map:states.${s}`) }))}
+          />
+          <Typography.Text aria-live="polite" data-testid="fleet-count">
+            {positions.isLoading
+              ? t('map:loading')
+              : t('map:shown', { shown: formatCount(built?.count ?? 0), total: formatCount(total) })}
+          </Typography.Text>
+          {data?.truncated && <Typography.Text type="warning">{t('map:truncated', { count: formatCount(total) })}</Typography.Text>}
+        </Space>
+      )}
       <Space wrap size={4} style={{ marginBottom: 8 }} aria-label={t('map:legend')} role="group" data-testid="fleet-legend">
         <Tag style={{ color: '#fff', background: ONLINE, borderColor: ONLINE }}>{t('map:state.online')}</Tag>
         <Tag style={{ color: '#fff', background: OFFLINE, borderColor: OFFLINE }}>{t('map:state.offline')}</Tag>
@@ -249,12 +263,12 @@ export default function FleetMapPage({ layers, popup }: FleetMapExtras) {
       <BaseMap
         settings={settings}
         label={title}
-        height="calc(100vh - 290px)"
-        style={{ minHeight: 420 }}
+        height={compact ? 320 : 'calc(100vh - 290px)'}
+        style={compact ? undefined : { minHeight: 420 }}
         center={{ lng: 105, lat: 30 }}
         zoom={3}
         maxZoom={18}
-        scrollWheelZoom
+        scrollWheelZoom={!compact}
         onMap={setHandle}
         data-testid="fleet-map"
       />
