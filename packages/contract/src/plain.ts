@@ -13,6 +13,7 @@ export * from './device-params.js';
 export * from './device-sheet.js';
 export * from './devicetype-rules.js';
 export * from './enums.js';
+export * from './geo-distance.js';
 export * from './limits.js';
 export * from './live-channel.js';
 export * from './menu-rules.js';
