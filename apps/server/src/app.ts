@@ -54,6 +54,8 @@ import { DeviceDataService } from './modules/devicedata/devicedata.service.js';
 import { deviceDataRoutes } from './modules/devicedata/devicedata.routes.js';
 import { DeviceDetailService } from './modules/devicedetail/devicedetail.service.js';
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
+import { TrackService } from './modules/track/track.service.js';
+import { trackRoutes } from './modules/track/track.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { AlarmService } from './modules/alarm/alarm.service.js';
@@ -315,6 +317,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
+      await api.register(trackRoutes, { tracks: new TrackService(db, devices) });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
       await api.register(cardRoutes, { cards, sheets: cardSheets });

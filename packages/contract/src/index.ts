@@ -14,5 +14,6 @@ export * from './alarms.js';
 export * from './cards.js';
 export * from './search.js';
 export * from './home.js';
+export * from './track.js';
 export * from './endpoint.js';
 export * from './api/index.js';
