@@ -24,6 +24,7 @@ const PAGES: Record<string, Page> = {
   '/project/details': lazy(() => import('./ProjectDetails')),
   '/project/info': lazy(() => import('./DeviceDetails')),
   '/device/list': lazy(() => import('../features/devices/DeviceListPage')),
+  '/device/track': lazy(() => import('../features/devices/track/TrackPage')),
   '/project/userProjectList': lazy(() => import('../features/projects/ProjectUsersPage')),
   '/project/alarminfo': lazy(() => import('../features/alarms/AlarmInfoPage')),
   '/user/agent': lazy(() => import('../features/users/AgentUserPage')),

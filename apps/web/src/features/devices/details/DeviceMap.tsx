@@ -6,11 +6,11 @@ import 'leaflet/dist/leaflet.css';
 import type { MapSettings } from '@iot/contract';
 
 /** Zoom levels: the bundled outline is country scale; tiles go down to streets. */
-const OUTLINE_ZOOM = { initial: 4, max: 7 };
-const TILE_ZOOM = { initial: 14, max: 18 };
+export const OUTLINE_ZOOM = { initial: 4, max: 7 };
+export const TILE_ZOOM = { initial: 14, max: 18 };
 
 /** The attribution is plain text from the server configuration; Leaflet writes it as HTML. */
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
