@@ -5,10 +5,12 @@ import { emptyFixes, type Fixes } from './track.math.js';
 /**
  * Reads of `device_positions` (one row per GPS fix, unique on (device_id, ts)): a device's fixes
  * over a time range in one index range scan, answered as ONE row: per field, the values of every
- * fix as binary float8 (`float8send`, 8 bytes big-endian each) concatenated in time order, which
- * become typed arrays without a JavaScript object or a number parsed from text per fix. Rows as
- * objects cost several times the query itself at 260,000 fixes, and so did text lists
- * (PostgreSQL's float-to-text): bench/README.md "Tracks".
+ * fix in time order as binary (`int8send`/`float8send`, big-endian) concatenated and sent as
+ * base64 text, which become typed arrays without a JavaScript object or a number parsed from text
+ * per fix. Rows as objects, text lists (PostgreSQL's float-to-text) and bytea's hex (twice the
+ * bytes) each cost more than the scan itself at 260,000 fixes; so does every column read for
+ * every fix, so the track reads the four it measures with (time, position, speed) and looks up
+ * the rest for the points it answers only (bench/README.md "Tracks").
  */
 
 const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
@@ -19,40 +21,84 @@ export interface TrackRange {
   to: Date;
 }
 
-const FIELDS = ['t', 'lng', 'lat', 'speed', 'direction', 'pdop', 'satellites'] as const;
-type Field = (typeof FIELDS)[number];
+const decode = (text: string | null) => (text ? Buffer.from(text, 'base64') : Buffer.alloc(0));
 
-/** Big-endian float8 values (a bytea from PostgreSQL or PGlite) into `out`. */
-function readFloat8(bytes: Uint8Array | null, out: Float64Array): void {
-  if (!bytes) return;
+/** Big-endian float8 values into `out`. */
+function readFloat8(text: string | null, out: Float64Array): void {
+  const bytes = decode(text);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Math.min(out.length, bytes.byteLength >> 3);
   for (let i = 0; i < n; i++) out[i] = view.getFloat64(i * 8);
 }
 
+/** Big-endian int8 values (epoch milliseconds: exact below 2^53) into `out`. */
+function readInt8(text: string | null, out: Float64Array): void {
+  const bytes = decode(text);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = Math.min(out.length, bytes.byteLength >> 3);
+  for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 8) * 4294967296 + view.getUint32(i * 8 + 4);
+}
+
+/** One base64 column of a field for every fix, NaN where it is null. */
+const float8Column = (expr: string, name: string) => `encode(string_agg(float8send(coalesce(${expr}, 'NaN'::float8)), ''::bytea), 'base64') as ${name}`;
+/** Epoch milliseconds of each fix's time, rounded down, as one base64 column. */
+const TIME_COLUMN = `encode(string_agg(int8send(floor(extract(epoch from ts) * 1000)::int8), ''::bytea), 'base64') as t`;
+
+type DetailField = 'direction' | 'pdop' | 'satellites';
+const DETAILS: Record<DetailField, string> = { direction: 'direction', pdop: 'pdop', satellites: 'satellites::float8' };
+
 /**
- * The device's fixes in [from, to) in time order, at most `max` (the earliest ones). The
+ * The device's fixes in [from, to) in time order, at most `max` (the earliest ones): time,
+ * position and speed, and with `details` also direction, PDOP and satellites (else NaN). The
  * aggregates read the ordered, limited subquery in its order (one plain aggregate over a sorted
  * input; no GROUP BY, no parallel plan), so the i-th value of every column belongs to one fix.
- * Missing values are NaN.
  */
-export async function fixesIn(db: Executor, r: TrackRange, max: number): Promise<Fixes> {
-  const col = (expr: string, name: Field) => sql.raw(`string_agg(float8send(coalesce(${expr}, 'NaN'::float8)), ''::bytea) as ${name}`);
+export async function fixesIn(db: Executor, r: TrackRange, max: number, opts: { details: boolean }): Promise<Fixes> {
+  const details = opts.details ? (Object.entries(DETAILS) as [DetailField, string][]) : [];
+  const columns = [TIME_COLUMN, float8Column('lng', 'lng'), float8Column('lat', 'lat'), float8Column('speed', 'speed'), ...details.map(([name, expr]) => float8Column(expr, name))];
   const res = await db.execute(sql`
-    select count(*)::int as n,
-      ${col('extract(epoch from ts)::float8 * 1000', 't')}, ${col('lng', 'lng')}, ${col('lat', 'lat')},
-      ${col('speed', 'speed')}, ${col('direction', 'direction')}, ${col('pdop', 'pdop')},
-      ${col('satellites::float8', 'satellites')}
+    select count(*)::int as n, ${sql.raw(columns.join(', '))}
     from (
       select ts, lng, lat, speed, direction, pdop, satellites from device_positions
       where device_id = ${r.deviceId} and ts >= ${r.from.toISOString()}::timestamptz and ts < ${r.to.toISOString()}::timestamptz
       order by ts limit ${max}
     ) p`);
-  const row = rowsOf<Record<Field, Uint8Array | null> & { n: number }>(res)[0];
+  const row = rowsOf<Record<string, string | null> & { n: number }>(res)[0];
   const f = emptyFixes(row?.n ?? 0);
+  f.direction.fill(NaN);
+  f.pdop.fill(NaN);
+  f.satellites.fill(NaN);
   if (!row || f.n === 0) return f;
-  for (const name of FIELDS) readFloat8(row[name], f[name]);
+  readInt8(row.t ?? null, f.t);
+  readFloat8(row.lng ?? null, f.lng);
+  readFloat8(row.lat ?? null, f.lat);
+  readFloat8(row.speed ?? null, f.speed);
+  for (const [name] of details) readFloat8(row[name] ?? null, f[name]);
   return f;
+}
+
+/**
+ * Direction, PDOP and satellites of the fixes at the given times (epoch ms, as fixesIn reads
+ * them): one index probe each, joined in the order given; a time with no fix (deleted since) is
+ * NaN. Two fixes within the same millisecond: the earlier.
+ */
+export async function detailsAt(db: Executor, deviceId: number, times: ArrayLike<number>): Promise<Record<DetailField, Float64Array>> {
+  const out = { direction: new Float64Array(times.length).fill(NaN), pdop: new Float64Array(times.length).fill(NaN), satellites: new Float64Array(times.length).fill(NaN) };
+  if (times.length === 0) return out;
+  const list = `{${Array.from(times, (x) => String(x)).join(',')}}`;
+  const res = await db.execute(sql`
+    select distinct on (u.i) u.i::int as i, p.direction, p.pdop, p.satellites
+    from unnest(${list}::int8[]) with ordinality u(ms, i)
+    join device_positions p on p.device_id = ${deviceId}
+      and p.ts >= 'epoch'::timestamptz + u.ms * interval '1 millisecond'
+      and p.ts < 'epoch'::timestamptz + (u.ms + 1) * interval '1 millisecond'
+    order by u.i, p.ts`);
+  for (const r of rowsOf<{ i: number; direction: number | null; pdop: number | null; satellites: number | null }>(res)) {
+    out.direction[r.i - 1] = r.direction ?? NaN;
+    out.pdop[r.i - 1] = r.pdop ?? NaN;
+    out.satellites[r.i - 1] = r.satellites ?? NaN;
+  }
+  return out;
 }
 
 /** How many fixes the range holds, counted up to `cap` (an index range scan that stops there). */

@@ -15,8 +15,10 @@ import { DeviceSelect } from '../pickers';
 import { exportLocus, useLocus, useLocusRange } from './api';
 import { advance, PLAYBACK_SPEEDS, positionAt, unwrapLngs } from './playback';
 
-// Leaflet and the world outline load with the map only.
-const TrackMap = lazy(() => import('./TrackMap'));
+// Leaflet and the world outline load with the map only: asked for as the screen opens, so they
+// arrive while the track is read rather than after it.
+const loadMap = () => import('./TrackMap');
+const TrackMap = lazy(loadMap);
 const MAP_HEIGHT = 460;
 
 /** "1 h 05 min", "3 min 20 s". */
@@ -39,6 +41,9 @@ export default function TrackPage() {
   const [params, setParams] = useSearchParams();
   const raw = Number(params.get('id'));
   const id = Number.isInteger(raw) && raw > 0 ? raw : undefined;
+  // A range in the address (`from`, `to`: ISO times) opens there instead of the last day with fixes.
+  const [from, to] = [dayjs(params.get('from') ?? ''), dayjs(params.get('to') ?? '')];
+  const initial: [Dayjs, Dayjs] | null = from.isValid() && to.isValid() && from.isBefore(to) ? [from, to] : null;
   const device = useDevice(id);
   usePageTitle('/device/track', device.data ? `${t('track:title')} · ${device.data.name}` : undefined);
   const picker = (
@@ -55,7 +60,7 @@ export default function TrackPage() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="track-page">
       {id ? (
-        <Track key={id} deviceId={id} picker={picker} />
+        <Track key={id} deviceId={id} picker={picker} initial={initial} />
       ) : (
         <Card>
           {picker}
@@ -66,11 +71,14 @@ export default function TrackPage() {
   );
 }
 
-function Track({ deviceId, picker }: { deviceId: number; picker: ReactNode }) {
+function Track({ deviceId, picker, initial }: { deviceId: number; picker: ReactNode; initial: [Dayjs, Dayjs] | null }) {
   const { t } = useTranslation();
   // Where the track opens: the last day that has fixes (never an empty map when there are some).
-  const opening = useLocusRange(deviceId);
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const opening = useLocusRange(initial ? undefined : deviceId);
+  useEffect(() => {
+    void loadMap();
+  }, []);
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(initial);
   if (range === null && opening.data) setRange([dayjs(opening.data.from), dayjs(opening.data.to)]);
   const locus = useLocus(range ? { id: deviceId, from: range[0].toISOString(), to: range[1].toISOString() } : undefined);
 
