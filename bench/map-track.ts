@@ -17,6 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { chromium } from '@playwright/test';
 import { detailsAt, fixesIn } from '../apps/server/src/modules/track/track.repo.js';
 import { anchorsOf, cumulativeDistance, findStops, simplify, totalsOf } from '../apps/server/src/modules/track/track.math.js';
@@ -152,6 +154,35 @@ await withBenchDatabase(async (database, { reused }) => {
   }
   console.log(`  of which: read into typed arrays ${stats(readMs).text}; distance, stops, totals and Douglas–Peucker ${stats(mathMs).text}; direction, PDOP and satellites of the 5,000 kept ${stats(lookupMs).text}`);
   console.log(`  the same fixes read as row objects (not used): ${stats(rowsMs).text}`);
+
+  // CPU time, which the machine's load does not inflate: PostgreSQL's backend (from /proc, on
+  // this machine) for the two statements, and this process for the whole request.
+  if (database.url) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const own = drizzle(client) as unknown as typeof db;
+    const ticks = () => {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, 100 Hz ticks → ms
+    };
+    const runs = 5;
+    let before = ticks();
+    let kept: Uint32Array = new Uint32Array(0);
+    let f = await fixesIn(own, range, 300_001, { details: false });
+    for (let i = 1; i < runs; i++) f = await fixesIn(own, range, 300_001, { details: false });
+    const readCpu = (ticks() - before) / runs;
+    const cum = cumulativeDistance(f);
+    kept = simplify(f, 5000, anchorsOf(f.n, findStops(f, cum))).keep;
+    before = ticks();
+    for (let i = 0; i < runs; i++) await detailsAt(own, id, Array.from(kept, (k) => f.t[k]!));
+    const lookupCpu = (ticks() - before) / runs;
+    await client.end();
+    console.log(
+      `  PostgreSQL's CPU per 30-day request: the read ${readCpu.toFixed(0)} ms + the lookup ${lookupCpu.toFixed(0)} ms; with the server's ${wholeCpu.p50.toFixed(0)} ms ` +
+        `≈ ${(readCpu + lookupCpu + wholeCpu.p50).toFixed(0)} ms of CPU in all (the wall time of one request on an idle machine)`,
+    );
+  }
 
   // The track drawn in Chromium.
   if (!fs.existsSync(path.join(dist, 'index.html'))) {

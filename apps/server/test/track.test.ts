@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SaxesParser } from 'saxes';
+import { sql } from 'drizzle-orm';
 import { EARTH_RADIUS_M, LOCUS_MAX_RANGE_DAYS } from '@iot/contract';
 import { devicePositions } from '../src/db/schema/index.js';
 import { addTestDevice, bearer, buildTestApp, type TestApp } from './helpers.js';
@@ -105,6 +106,16 @@ describe('tracks (/device/locus)', () => {
     const empty = await locus(id, t0 + HOUR, t0 + 2 * HOUR);
     expect(empty).toMatchObject({ read: 0, kept: 0, totals: { distanceM: 0, durationS: 0, maxSpeedKmh: null, avgSpeedKmh: null, stops: 0 }, stops: [] });
     expect(empty.points.t).toEqual([]);
+  });
+
+  it('keeps a fix’s time to the microsecond, and its values with it', async () => {
+    const id = await newDevice();
+    await t.database.db.execute(sql`insert into device_positions (device_id, ts, lng, lat, speed, direction, pdop, satellites)
+      values (${id}, '2026-06-01T08:00:00.123456Z', 1, 2, 3, 45, 1.5, 7), (${id}, '2026-06-01T08:00:00.123457Z', 1.001, 2, 4, 46, 1.6, 8)`);
+    const r = await locus(id, Date.UTC(2026, 5, 1, 8), Date.UTC(2026, 5, 1, 9));
+    expect(r.points.t).toEqual([Date.UTC(2026, 5, 1, 8) + 123.456, Date.UTC(2026, 5, 1, 8) + 123.457]);
+    expect(r.points.direction).toEqual([45, 46]);
+    expect(r.points.satellites).toEqual([7, 8]);
   });
 
   it('bounds the range and names the wrong field', async () => {

@@ -31,18 +31,19 @@ function readFloat8(text: string | null, out: Float64Array): void {
   for (let i = 0; i < n; i++) out[i] = view.getFloat64(i * 8);
 }
 
-/** Big-endian int8 values (epoch milliseconds: exact below 2^53) into `out`. */
-function readInt8(text: string | null, out: Float64Array): void {
+/** Big-endian int8 values (epoch microseconds: exact below 2^53) into `out` as epoch milliseconds. */
+function readMicros(text: string | null, out: Float64Array): void {
   const bytes = decode(text);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Math.min(out.length, bytes.byteLength >> 3);
-  for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 8) * 4294967296 + view.getUint32(i * 8 + 4);
+  for (let i = 0; i < n; i++) out[i] = (view.getInt32(i * 8) * 4294967296 + view.getUint32(i * 8 + 4)) / 1000;
 }
 
 /** One base64 column of a field for every fix, NaN where it is null. */
 const float8Column = (expr: string, name: string) => `encode(string_agg(float8send(coalesce(${expr}, 'NaN'::float8)), ''::bytea), 'base64') as ${name}`;
-/** Epoch milliseconds of each fix's time, rounded down, as one base64 column. */
-const TIME_COLUMN = `encode(string_agg(int8send(floor(extract(epoch from ts) * 1000)::int8), ''::bytea), 'base64') as t`;
+/** Each fix's time in epoch microseconds (exact: PostgreSQL's own resolution), as one base64 column. */
+const MICROS = `floor(extract(epoch from ts) * 1000000)::int8`;
+const TIME_COLUMN = `encode(string_agg(int8send(${MICROS}), ''::bytea), 'base64') as t`;
 
 type DetailField = 'direction' | 'pdop' | 'satellites';
 const DETAILS: Record<DetailField, string> = { direction: 'direction', pdop: 'pdop', satellites: 'satellites::float8' };
@@ -69,7 +70,7 @@ export async function fixesIn(db: Executor, r: TrackRange, max: number, opts: { 
   f.pdop.fill(NaN);
   f.satellites.fill(NaN);
   if (!row || f.n === 0) return f;
-  readInt8(row.t ?? null, f.t);
+  readMicros(row.t ?? null, f.t);
   readFloat8(row.lng ?? null, f.lng);
   readFloat8(row.lat ?? null, f.lat);
   readFloat8(row.speed ?? null, f.speed);
@@ -78,25 +79,25 @@ export async function fixesIn(db: Executor, r: TrackRange, max: number, opts: { 
 }
 
 /**
- * Direction, PDOP and satellites of the fixes at the given times (epoch ms, as fixesIn reads
- * them): one index probe each, joined in the order given; a time with no fix (deleted since) is
- * NaN. Two fixes within the same millisecond: the earlier.
+ * Direction, PDOP and satellites of the fixes at the given times (epoch ms as fixesIn reads
+ * them, to the microsecond): one probe of the unique (device_id, ts) index for the whole list
+ * (`ts = any(…)`); a time with no fix (deleted since) is NaN.
  */
 export async function detailsAt(db: Executor, deviceId: number, times: ArrayLike<number>): Promise<Record<DetailField, Float64Array>> {
   const out = { direction: new Float64Array(times.length).fill(NaN), pdop: new Float64Array(times.length).fill(NaN), satellites: new Float64Array(times.length).fill(NaN) };
   if (times.length === 0) return out;
-  const list = `{${Array.from(times, (x) => String(x)).join(',')}}`;
+  const index = new Map<number, number>();
+  for (let i = 0; i < times.length; i++) index.set(Math.round(times[i]! * 1000), i);
   const res = await db.execute(sql`
-    select distinct on (u.i) u.i::int as i, p.direction, p.pdop, p.satellites
-    from unnest(${list}::int8[]) with ordinality u(ms, i)
-    join device_positions p on p.device_id = ${deviceId}
-      and p.ts >= 'epoch'::timestamptz + u.ms * interval '1 millisecond'
-      and p.ts < 'epoch'::timestamptz + (u.ms + 1) * interval '1 millisecond'
-    order by u.i, p.ts`);
-  for (const r of rowsOf<{ i: number; direction: number | null; pdop: number | null; satellites: number | null }>(res)) {
-    out.direction[r.i - 1] = r.direction ?? NaN;
-    out.pdop[r.i - 1] = r.pdop ?? NaN;
-    out.satellites[r.i - 1] = r.satellites ?? NaN;
+    select ${sql.raw(MICROS)} as us, direction, pdop, satellites from device_positions
+    where device_id = ${deviceId}
+      and ts = any(array(select 'epoch'::timestamptz + x * interval '1 microsecond' from unnest(${`{${[...index.keys()].join(',')}}`}::int8[]) x))`);
+  for (const r of rowsOf<{ us: string | number; direction: number | null; pdop: number | null; satellites: number | null }>(res)) {
+    const i = index.get(Number(r.us));
+    if (i === undefined) continue;
+    out.direction[i] = r.direction ?? NaN;
+    out.pdop[i] = r.pdop ?? NaN;
+    out.satellites[i] = r.satellites ?? NaN;
   }
   return out;
 }
