@@ -114,7 +114,12 @@ function Track({ deviceId, picker, initial }: { deviceId: number; picker: ReactN
           </Button>
         </Space>
       </Card>
-      {!locus.data ? (
+      {!locus.data && (locus.isError || opening.isError) ? (
+        // The refusal itself was shown as a message (lib/api.ts); no endless spinner under it.
+        <Card>
+          <Empty description={t('errors:emptyData')} data-testid="track-failed" />
+        </Card>
+      ) : !locus.data ? (
         <Spin style={{ display: 'block', margin: 48 }} />
       ) : locus.data.read === 0 ? (
         <Card>
