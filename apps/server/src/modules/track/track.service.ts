@@ -106,12 +106,14 @@ export class TrackService {
     const points: LocusData['points'] = { t: [], lng: [], lat: [], speed: [], direction: [], pdop: [], satellites: [], distance: [] };
     for (let k = 0; k < n; k++) {
       const i = keep[k]!;
+      // Rounded to what a device can tell (1e-7° is 1 cm; hundredths of a km/h, degree, PDOP):
+      // a position's 17 digits cost the answer bytes, not the user anything.
       points.t.push(f.t[i]!);
-      points.lng.push(f.lng[i]!);
-      points.lat.push(f.lat[i]!);
-      points.speed.push(orNull(f.speed[i]!));
-      points.direction.push(orNull(f.direction[i]!));
-      points.pdop.push(orNull(f.pdop[i]!));
+      points.lng.push(round(f.lng[i]!, 7));
+      points.lat.push(round(f.lat[i]!, 7));
+      points.speed.push(orNull(round(f.speed[i]!, 2)));
+      points.direction.push(orNull(round(f.direction[i]!, 2)));
+      points.pdop.push(orNull(round(f.pdop[i]!, 2)));
       points.satellites.push(orNull(f.satellites[i]!));
       points.distance.push(round(distance[i]!, 1));
     }

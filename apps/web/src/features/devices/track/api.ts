@@ -14,6 +14,8 @@ export function useLocus(q: LocusQuery | undefined) {
     queryFn: () => api(trackRoutes.locus, { query: q! }),
     enabled: !!q,
     placeholderData: keepPreviousData,
+    // Thousands of numbers per column: comparing them with the previous answer buys nothing.
+    structuralSharing: false,
   });
 }
 
