@@ -60,7 +60,7 @@ export default function TrackPage() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="track-page">
       {id ? (
-        <Track key={id} deviceId={id} picker={picker} initial={initial} />
+        <Track key={`${id}/${params.get('from') ?? ''}/${params.get('to') ?? ''}`} deviceId={id} picker={picker} initial={initial} />
       ) : (
         <Card>
           {picker}
