@@ -60,6 +60,8 @@ import { DeviceDetailService } from './modules/devicedetail/devicedetail.service
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
 import { FenceService } from './modules/fence/fence.service.js';
 import { fenceRoutes } from './modules/fence/fence.routes.js';
+import { TrackService } from './modules/track/track.service.js';
+import { trackRoutes } from './modules/track/track.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
 import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { AlarmService } from './modules/alarm/alarm.service.js';
@@ -324,6 +326,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(fenceRoutes, { fences });
+      await api.register(trackRoutes, { tracks: new TrackService(db, devices) });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
       await api.register(cardRoutes, { cards, sheets: cardSheets });

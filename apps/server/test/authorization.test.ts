@@ -586,6 +586,21 @@ describe('authorization matrix over every /api/v1 route', () => {
       ok: async () => ({ query: { id: await newBmu(), ...history } }),
       foreign: async () => ({ query: { id: ids.betaDevice!, ...history } }),
     },
+    'GET /api/v1/device/locus': {
+      perm: 'device:track',
+      ok: async () => ({ query: { id: await newBmu(), from: history.from, to: history.to } }),
+      foreign: async () => ({ query: { id: ids.betaDevice!, from: history.from, to: history.to } }),
+    },
+    'GET /api/v1/device/locusrange': {
+      perm: 'device:track',
+      ok: async () => ({ query: { id: await newBmu() } }),
+      foreign: async () => ({ query: { id: ids.betaDevice! } }),
+    },
+    'GET /api/v1/device/locus/export': {
+      perm: 'device:track',
+      ok: async () => ({ query: { id: await newBmu(), from: history.from, to: history.to, format: 'gpx' } }),
+      foreign: async () => ({ query: { id: ids.betaDevice!, from: history.from, to: history.to } }),
+    },
     'GET /api/v1/device/totalElectrictityConsumption': {
       perm: ['device:detail', 'device:list'],
       ok: async () => ({ query: { id: await newBmu(), from: history.from, to: history.to } }),

@@ -51,7 +51,7 @@ describe('menus and permissions', () => {
     expect(all.find((m) => m.identification === 'device-addtype')?.isShow).toBe(0);
     const device = all.find((m) => m.identification === 'device')!;
     expect(device.menuType).toBe(1);
-    expect(device.children.map((c) => c.menuUrl)).toEqual(['list', 'type', 'addtype', 'edittype', 'setparam', 'setalarm']);
+    expect(device.children.map((c) => c.menuUrl)).toEqual(['list', 'type', 'addtype', 'edittype', 'setparam', 'setalarm', 'track']);
   });
 
   it('an upgrade moves the device list permission to its sidebar entry, unless an administrator moved it', async () => {

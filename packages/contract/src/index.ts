@@ -17,5 +17,6 @@ export * from './search.js';
 export * from './home.js';
 export * from './client-errors.js';
 export * from './map.js';
+export * from './track.js';
 export * from './endpoint.js';
 export * from './api/index.js';

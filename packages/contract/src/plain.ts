@@ -23,3 +23,4 @@ export * from './permissions.js';
 export * from './refusals.js';
 export * from './route.js';
 export * from './routes/index.js';
+export * from './track-rules.js';

@@ -132,6 +132,7 @@ export const REFUSALS = {
   historyTooManyRows: 'More than {{max}} rows match: choose a shorter range or fewer parameters',
   energyRangeTooLong: 'At most {{max}} days at this granularity: choose a shorter range or weeks or months',
   noEnergyCounters: 'This device type has no battery charge and discharge counters',
+  locusTooManyFixes: 'More than {{max}} fixes in this range: choose a shorter range or the simplified track',
 
   // SIM cards and card orders
   cardsNotFound: 'These SIM cards do not exist: {{ids}}',

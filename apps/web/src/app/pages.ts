@@ -38,6 +38,7 @@ const PAGES: Record<string, Page> = {
   '/project/map': page(() => import('./FleetMap')),
   '/project/info': page(() => import('./DeviceDetails')),
   '/device/list': page(() => import('../features/devices/DeviceListPage')),
+  '/device/track': page(() => import('../features/devices/track/TrackPage')),
   '/project/userProjectList': page(() => import('../features/projects/ProjectUsersPage')),
   '/project/alarminfo': page(() => import('../features/alarms/AlarmInfoPage')),
   '/user/agent': page(() => import('../features/users/AgentUserPage')),

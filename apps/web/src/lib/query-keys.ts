@@ -45,6 +45,13 @@ export const deviceDetailKeys = {
   fences: (id: number) => ['device-details', 'fences', id] as const,
 };
 
+/** Tracks (GET /device/locus): a device's fixes over a range, and where its track opens. */
+export const trackKeys = {
+  all: ['tracks'] as const,
+  locus: (query: Params | undefined) => ['tracks', 'locus', query] as const,
+  range: (id: number) => ['tracks', 'range', id] as const,
+};
+
 export const deviceTypeKeys = {
   all: ['devicetypes'] as const,
   list: (params: Params) => ['devicetypes', 'list', params] as const,

@@ -18,6 +18,7 @@ import { projectApi } from './projects.js';
 import { roleApi } from './roles.js';
 import { searchApi } from './search.js';
 import { siteApi } from './site.js';
+import { trackApi } from './track.js';
 import { userAdminApi, userApi } from './users.js';
 
 export * from './common.js';
@@ -41,6 +42,7 @@ export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';
 export * from './clienterrors.js';
+export * from './track.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -71,6 +73,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   search: searchApi,
   home: homeApi,
   map: mapApi,
+  track: trackApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

@@ -17,4 +17,5 @@ export * from './projects.js';
 export * from './roles.js';
 export * from './search.js';
 export * from './site.js';
+export * from './track.js';
 export * from './users.js';

@@ -39,6 +39,8 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'device-edittype', parent: 'device', name: '编辑类型', nameEn: 'Edit type', nameEs: 'Editar tipo', nameJa: 'タイプ編集', menuUrl: 'edittype', menuType: 0, sort: 3, isShow: 0 },
   { identification: 'device-setparam', parent: 'device', name: '参数设置', nameEn: 'Set parameters', nameEs: 'Configurar parámetros', nameJa: 'パラメータ設定', menuUrl: 'setparam', menuType: 0, sort: 4, isShow: 0 },
   { identification: 'device-setalarm', parent: 'device', name: '告警设置', nameEn: 'Alarm settings', nameEs: 'Configurar alarmas', nameJa: 'アラーム設定', menuUrl: 'setalarm', menuType: 0, sort: 5, isShow: 0 },
+  // Track playback (issue #35): a device and a time range, opened from the sidebar, the device list or details.
+  { identification: 'device-track', parent: 'device', name: '轨迹回放', nameEn: 'Tracks', nameEs: 'Recorridos', nameJa: '走行軌跡', menuUrl: 'track', menuType: 0, sort: 6, icon: 'NodeIndexOutlined' },
 
   { identification: 'project', name: '项目管理', nameEn: 'Projects', nameEs: 'Proyectos', nameJa: 'プロジェクト管理', menuUrl: '/project', menuType: 1, sort: 20, icon: 'ProjectOutlined' },
   { identification: 'project-index', parent: 'project', name: '项目列表', nameEn: 'Project list', nameEs: 'Lista de proyectos', nameJa: 'プロジェクト一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'UnorderedListOutlined' },

@@ -39,41 +39,53 @@ export function TypeSelect({ value, onChange, placeholder, allowClear, style, id
   );
 }
 
-interface ParentSelectProps {
+interface DeviceSelectProps {
   value?: number | null;
   onChange?: (value: number | null) => void;
-  /** The edited device: it cannot be its own parent. */
-  selfId?: number;
+  /** A device not offered (the edited device cannot be its own parent). */
+  exclude?: number;
+  placeholder?: string;
+  allowClear?: boolean;
+  style?: React.CSSProperties;
   /** Given by a Form.Item (its label points at it). */
   id?: string;
+  'aria-label'?: string;
   'data-testid'?: string;
 }
 
-/** Parent device by SN or name prefix (GET /device/seachList). */
-export function ParentDeviceSelect({ value, onChange, selfId, id, 'data-testid': testId }: ParentSelectProps) {
+/** A device by SN or name prefix (GET /device/seachList); the chosen one is named even when not among the matches. */
+export function DeviceSelect({ value, onChange, exclude, placeholder, allowClear = true, style, id, 'aria-label': ariaLabel, 'data-testid': testId }: DeviceSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const { data = [], isFetching } = useDeviceSearch(useDebounced(search));
   const current = useDevice(value);
   const options = useMemo(() => {
-    const list = data.filter((d) => d.id !== selfId).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` }));
+    const list = data.filter((d) => d.id !== exclude).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` }));
     if (value && current.data && !list.some((o) => o.value === value)) {
       list.unshift({ value, label: `${current.data.name} (${current.data.sn})` });
     }
     return list;
-  }, [data, selfId, value, current.data]);
+  }, [data, exclude, value, current.data]);
   return (
     <Select<number>
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
       options={options}
       loading={isFetching}
-      allowClear
-      placeholder={t('devices:placeholders.parent')}
+      allowClear={allowClear}
+      placeholder={placeholder}
       showSearch={{ filterOption: false, onSearch: setSearch }}
       notFoundContent={search.trim() ? t('devices:noMatch') : t('devices:typeToSearch')}
+      style={style}
       id={id}
+      aria-label={ariaLabel}
       data-testid={testId}
     />
   );
+}
+
+/** Parent device by SN or name prefix. */
+export function ParentDeviceSelect({ selfId, ...props }: Omit<DeviceSelectProps, 'exclude' | 'placeholder'> & { selfId?: number }) {
+  const { t } = useTranslation();
+  return <DeviceSelect {...props} exclude={selfId} placeholder={t('devices:placeholders.parent')} />;
 }

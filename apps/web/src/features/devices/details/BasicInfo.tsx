@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Button, Card, Col, Descriptions, Row, Skeleton, Space, Tag, Tooltip, Typography, theme } from 'antd';
-import { EditOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { EditOutlined, NodeIndexOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { DeviceDto } from '@iot/contract';
 import { formatTime, parseTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
@@ -37,6 +37,8 @@ export function BasicInfo({
   onEdit?: () => void;
 }) {
   const video = useVideoUrl();
+  const canTrack = usePermission('device:track');
+  const navigate = useNavigate();
   const { t } = useTranslation();
   const empty = t('common:empty');
   const f = (key: string) => t(`devices:fields.${key}`);
@@ -87,6 +89,11 @@ export function BasicInfo({
               }}
             >
               {t('devicedetail:video')}
+            </Button>
+          )}
+          {canTrack && (
+            <Button icon={<NodeIndexOutlined />} onClick={() => void navigate(`/device/track?id=${device.id}`)} data-testid="device-track">
+              {t('devicedetail:track')}
             </Button>
           )}
           {onEdit && (
