@@ -12,6 +12,8 @@ const serverProject = (name: string, db: 'pglite' | 'postgres') => ({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
     env: { TEST_DB: db },
+    // Migrates once per run; each file's database is a copy (test/db-template.ts).
+    globalSetup: ['./test/db-template.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
