@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type AppDeps } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
@@ -14,11 +16,15 @@ export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
 
 /**
  * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
- * the server at TEST_DATABASE_URL that is dropped on close.
+ * the server at TEST_DATABASE_URL that is dropped on close. Both start as a copy of the run's
+ * migrated template (test/db-template.ts) when the project has one.
  */
 export async function openTestDatabase(opts: { statementTimeoutMs?: number; heavyConnections?: number } = {}): Promise<Database> {
-  if (process.env.TEST_DB !== 'postgres') return openDatabase({ dataDir: 'memory://' });
-  const created = await createTestPostgres();
+  const template = migratedTemplate();
+  if (process.env.TEST_DB !== 'postgres') {
+    return openDatabase({ dataDir: 'memory://', template: template ? new Blob([fs.readFileSync(template)]) : undefined });
+  }
+  const created = await createTestPostgres('iot_test', template);
   const database = await openDatabase({ databaseUrl: created.url, ...opts });
   return {
     ...database,
@@ -29,14 +35,27 @@ export async function openTestDatabase(opts: { statementTimeoutMs?: number; heav
   };
 }
 
-/** A new empty database on the server at TEST_DATABASE_URL: its URL, and how to drop it. */
-export async function createTestPostgres(prefix = 'iot_test'): Promise<{ url: string; drop(): Promise<void> }> {
+/** The migrated database of this run (test/db-template.ts), outside the server projects none. */
+function migratedTemplate(): string | undefined {
+  try {
+    return inject('dbTemplate');
+  } catch {
+    // Not in a test worker: the web components' server (test/web-server.ts) migrates its own.
+    return undefined;
+  }
+}
+
+/**
+ * A new database on the server at TEST_DATABASE_URL, empty or a copy of the database `template`:
+ * its URL, and how to drop it.
+ */
+export async function createTestPostgres(prefix = 'iot_test', template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;

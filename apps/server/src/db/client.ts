@@ -213,6 +213,11 @@ export async function openDatabase(opts: {
   statementTimeoutMs?: number;
   /** The heavy pool's size (HEAVY_CONNECTIONS by default). */
   heavyConnections?: number;
+  /**
+   * PGlite only: a data directory (`dumpDataDir`) to start from instead of an empty one. Tests
+   * load one migrated once per run (test/db-template.ts); migrations still run, from where it ends.
+   */
+  template?: Blob;
 }): Promise<Database> {
   const migrationsFolder = opts.migrationsFolder ?? committedMigrations;
   if (opts.databaseUrl) {
@@ -260,7 +265,7 @@ export async function openDatabase(opts: {
   // The same extensions the migrations create on PostgreSQL.
   const extensions = { pg_trgm };
   if (dir.startsWith('memory://')) {
-    client = new PGlite(dir, { extensions });
+    client = new PGlite(dir, { extensions, loadDataDir: opts.template });
   } else {
     const pgDir = path.join(dir, 'pglite');
     fs.mkdirSync(pgDir, { recursive: true });
