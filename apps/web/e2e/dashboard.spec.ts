@@ -107,6 +107,8 @@ test.describe('with a fleet', () => {
     await expect(page.getByTestId('home-top-devices').getByRole('link').first()).toBeVisible();
     await expect(page.getByTestId('home-device-list').locator('[data-testid^="home-device-"][href]').first()).toBeVisible();
     // The fleet map card (a project with its map on has a device with a position), offline basemap.
+    // Its code and positions load when it scrolls into view.
+    await page.getByTestId('home-fleet-map-slot').scrollIntoViewIfNeeded();
     const fleetCard = page.getByTestId('home-fleet-map');
     await expect(fleetCard.getByTestId('fleet-map')).toBeVisible();
     await expect(fleetCard.getByTestId('fleet-map-open')).toHaveAttribute('href', '/project/map');

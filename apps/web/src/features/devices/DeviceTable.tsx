@@ -8,7 +8,7 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { deviceRoutes } from '@iot/contract/plain';
 import type { DeviceDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
@@ -84,8 +84,6 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, inAddress, proje
   const { modal } = App.useApp();
   const canAdd = usePermission('device:add');
   const canDetail = usePermission('device:detail');
-  const canTrack = usePermission('device:track');
-  const navigate = useNavigate();
   const canEdit = usePermission('device:edit');
   const canDelete = usePermission('device:delete');
   const canImport = usePermission('device:import');
@@ -217,14 +215,11 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, inAddress, proje
   const actions = actionsColumn<DeviceDto>({
     title: t('devices:columns.actions'),
     compact: mobile,
-    width: 280,
+    width: 230,
     rowKey: (d) => d.id,
     // Only what the server says this caller may do with this row (`can`): a device of a project
     // only shared with the caller offers nothing that would be refused.
     actions: (d) => [
-      ...(canTrack
-        ? [{ key: 'track', label: t('devices:track'), testId: `row-track-${d.id}`, onClick: () => void navigate(`/device/track?id=${d.id}`) }]
-        : []),
       ...(d.can.edit
         ? [{ key: 'edit', label: t('devices:edit'), testId: `row-edit-${d.id}`, onClick: () => setDrawer({ open: true, device: d }) }]
         : []),
@@ -238,7 +233,7 @@ export function DeviceTable({ fixedProjectId, fixedProjectName, inAddress, proje
   });
   const columns: DataColumn<DeviceDto>[] = [
     ...deviceColumns(t, (key) => table.sortable(key, true), { project: fixedProjectId === undefined, detailLink: canDetail }),
-    ...(canEdit || canDelete || canTrack ? [{ ...actions, width: actions.width as number, key: 'actions' }] : []),
+    ...(canEdit || canDelete ? [{ ...actions, width: actions.width as number, key: 'actions' }] : []),
   ];
 
   return (

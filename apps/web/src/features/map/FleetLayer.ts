@@ -22,6 +22,8 @@ const wrap = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
 export class FleetLayer {
   private readonly group = L.layerGroup();
   private index: FleetIndex | undefined;
+  /** Set when the map is removed (a rebuilt base, e.g. on a language switch): drawing stops. */
+  private unloaded = false;
 
   constructor(
     private readonly map: L.Map,
@@ -29,6 +31,9 @@ export class FleetLayer {
   ) {
     this.group.addTo(map);
     map.on('moveend', this.draw);
+    map.once('unload', () => {
+      this.unloaded = true;
+    });
   }
 
   setIndex(index: FleetIndex | undefined): void {
@@ -38,6 +43,8 @@ export class FleetLayer {
 
   /** Draws the view again (a device's state changed in place). */
   readonly draw = (): void => {
+    // The page's effects may still hold this layer for one render after its map was removed.
+    if (this.unloaded) return;
     const started = performance.now();
     const map = this.map;
     this.group.clearLayers();
