@@ -18,6 +18,8 @@ export const PATTERNS = {
   sn: /^[A-Za-z0-9_.:-]+$/,
   /** SIM numbers and IMEIs (empty allowed). */
   digits: /^\d*$/,
+  /** The site's logo: empty, a path on this server, an http(s) address, or an image as a data URL. */
+  siteLogo: /^$|^\/[^/\s]|^https?:\/\/\S+$|^data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/,
 } as const;
 
 export const USER_LIMITS = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAP_TILE_DATUMS } from './enums.js';
-import { SITE_LIMITS } from './limits.js';
+import { PATTERNS, SITE_LIMITS } from './limits.js';
 
 /** Fields of the site configuration that are localised with the suffixes En, Es, Ja (§1). */
 export const LOCALISED_SITE_FIELDS = [
@@ -54,7 +54,7 @@ const logoSchema = z
   .string()
   .trim()
   .max(SITE_LIMITS.logo)
-  .regex(/^$|^\/[^/\s]|^https?:\/\/\S+$|^data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/, 'a path, an http(s) address or an image');
+  .regex(PATTERNS.siteLogo, 'a path, an http(s) address or an image');
 
 /** What the super administrator's site settings page stores (POST /site/config): every field. */
 export const siteConfigEditSchema = z.object({
@@ -63,7 +63,7 @@ export const siteConfigEditSchema = z.object({
   ...localisedEdit('copyright', SITE_LIMITS.copyright),
   ...localisedEdit('address', SITE_LIMITS.address),
   logo: logoSchema,
-  contactTel: text(SITE_LIMITS.tel).regex(/^[0-9+()\s.-]*$/, 'digits, spaces and + ( ) - . only'),
+  contactTel: text(SITE_LIMITS.tel).regex(PATTERNS.phone, 'digits, spaces and + ( ) - only'),
   email: z.union([z.literal(''), z.email('an e-mail address').max(SITE_LIMITS.email)]),
   particleLogo: hex,
   particleBackground: hex,

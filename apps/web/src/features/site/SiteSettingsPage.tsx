@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, ColorPicker, Form, Input, Space, Tabs, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, SITE_LIMITS } from '@iot/contract/plain';
+import { LANGUAGES, PATTERNS, SITE_LIMITS } from '@iot/contract/plain';
 import type { Language, SiteConfigEdit } from '@iot/contract';
 import { PageSpin } from '../../components/PageSpin';
 import { feedbackMessage } from '../../lib/feedback';
@@ -15,8 +15,7 @@ type Values = SiteConfigEdit;
 const TEXTS = ['title', 'company', 'copyright', 'address'] as const;
 const SUFFIX: Record<Language, '' | 'En' | 'Es' | 'Ja'> = { zh: '', en: 'En', es: 'Es', ja: 'Ja' };
 const COLOURS = ['particleLogo', 'particleBackground', 'particleButton', 'particleFooter'] as const;
-const PHONE = /^[0-9+()\s.-]*$/;
-const LOGO = /^$|^\/[^/\s]|^https?:\/\/\S+$|^data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/;
+const { phone: PHONE, siteLogo: LOGO } = PATTERNS;
 
 /** The language tab of a localised field (`addressEs` → es), or undefined for the others. */
 function languageOf(field: string): Language | undefined {
