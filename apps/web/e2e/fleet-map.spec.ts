@@ -24,6 +24,14 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   test.setTimeout(180_000);
   const slow = { timeout: 30_000 };
   const outside = leaving(page);
+  // The server's DEVICES_SUBSCRIBED (141) answers: which devices the page follows live.
+  const followed: number[][] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      const m = JSON.parse(String(payload)) as { type: number; deviceIds?: number[] };
+      if (m.type === 141) followed.push(m.deviceIds ?? []);
+    }),
+  );
   const token = session.token;
   const types = await callApi<{ id: number; code: string }[]>(page.request, 'GET', '/devicetype/typeoptionslist', { token });
   const typeId = types.body.data.find((t) => t.code === 'BMU')!.id;
@@ -80,6 +88,9 @@ test('the fleet map: offline outline, clusters and markers, popup, filters and a
   await expect(page.locator('.leaflet-popup-close-button')).toHaveAttribute('aria-label', 'Close');
 
   // Live: the device drawn on its own is followed; it sends a message and its marker turns online.
+  // The message waits for the server's word that Madrid is followed: one sent before would reach
+  // the page only through the 15 s refetch.
+  await expect.poll(() => followed.at(-1)?.includes(madrid) ?? false, slow).toBe(true);
   const sent = await page.request.post(`${MAIN_URL}/api/v1/ingest/telemetry`, {
     headers: { authorization: secrets.get(madrid)! },
     data: { values: { '02109001': 77 } },
