@@ -14,6 +14,7 @@ export * from './device-sheet.js';
 export * from './devicetype-rules.js';
 export * from './enums.js';
 export * from './fence-rules.js';
+export * from './upgrade-rules.js';
 export * from './geo.js';
 export * from './geo-distance.js';
 export * from './limits.js';

@@ -10,3 +10,4 @@ export * from './history.js';
 export * from './alarms.js';
 export * from './cards.js';
 export * from './fences.js';
+export * from './upgrades.js';

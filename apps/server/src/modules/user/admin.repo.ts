@@ -9,11 +9,13 @@ import {
   deviceLogs,
   deviceTypes,
   devices,
+  firmwareVersions,
   loginThrottle,
   operationLogs,
   projects,
   roles,
   simCards,
+  upgradeCampaigns,
   userEmails,
   users,
 } from '../../db/schema/index.js';
@@ -139,6 +141,9 @@ export const LINE_COLUMNS: readonly PgColumn[] = [
   roles.ownerPath,
   // The battery dashboard's energy per hour (written by the rollup job only).
   batteryEnergyHour.ownerPath,
+  // Firmware versions and upgrade campaigns follow their creator.
+  firmwareVersions.ownerPath,
+  upgradeCampaigns.ownerPath,
   devices.ownerPath,
   alarms.ownerPath,
 ];
