@@ -20,7 +20,9 @@ CREATE TABLE "firmware_versions" (
 --> statement-breakpoint
 CREATE TABLE "upgrade_campaigns" (
 	"id" serial PRIMARY KEY NOT NULL,
-	"version_id" integer NOT NULL,
+	"version_id" integer,
+	"version_name" varchar(64) NOT NULL,
+	"software_version" varchar(64) NOT NULL,
 	"state" varchar(12) DEFAULT 'running' NOT NULL,
 	"concurrency" integer NOT NULL,
 	"stage_timeout_sec" integer NOT NULL,
@@ -63,7 +65,7 @@ CREATE TABLE "upgrade_targets" (
 	CONSTRAINT "upgrade_targets_state_chk" CHECK (state in ('queued', 'sent', 'downloading', 'installing', 'verifying', 'succeeded', 'failed', 'timedOut', 'cancelled'))
 );
 --> statement-breakpoint
-ALTER TABLE "upgrade_campaigns" ADD CONSTRAINT "upgrade_campaigns_version_id_firmware_versions_id_fk" FOREIGN KEY ("version_id") REFERENCES "public"."firmware_versions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "upgrade_campaigns" ADD CONSTRAINT "upgrade_campaigns_version_id_firmware_versions_id_fk" FOREIGN KEY ("version_id") REFERENCES "public"."firmware_versions"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "upgrade_logs" ADD CONSTRAINT "upgrade_logs_campaign_id_upgrade_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."upgrade_campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "upgrade_logs" ADD CONSTRAINT "upgrade_logs_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "upgrade_targets" ADD CONSTRAINT "upgrade_targets_campaign_id_upgrade_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."upgrade_campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

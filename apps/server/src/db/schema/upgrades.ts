@@ -62,9 +62,10 @@ export const upgradeCampaigns = pgTable(
   'upgrade_campaigns',
   {
     id: serial('id').primaryKey(),
-    versionId: integer('version_id')
-      .notNull()
-      .references(() => firmwareVersions.id),
+    /** Null once the version is deleted (never while the campaign runs): the copies below stay. */
+    versionId: integer('version_id').references(() => firmwareVersions.id, { onDelete: 'set null' }),
+    versionName: varchar('version_name', { length: 64 }).notNull(),
+    softwareVersion: varchar('software_version', { length: 64 }).notNull(),
     state: varchar('state', { length: 12 }).notNull().default('running'),
     concurrency: integer('concurrency').notNull(),
     stageTimeoutSec: integer('stage_timeout_sec').notNull(),
