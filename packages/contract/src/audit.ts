@@ -59,6 +59,8 @@ export const AUDIT_ACTIONS = [
   'cardprice.add',
   'cardprice.edit',
   'cardprice.delete',
+  'upgrade.start',
+  'upgrade.cancel',
   'video.open',
   'site.edit',
 ] as const;

@@ -18,5 +18,6 @@ export * from './home.js';
 export * from './client-errors.js';
 export * from './map.js';
 export * from './track.js';
+export * from './campaigns.js';
 export * from './endpoint.js';
 export * from './api/index.js';

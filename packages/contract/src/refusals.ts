@@ -123,6 +123,12 @@ export const REFUSALS = {
   fenceRemoved: 'This geo-fence is already removed',
   fenceLimit: 'A device keeps at most {{max}} geo-fences: remove one first',
 
+  // Firmware upgrades
+  versionNotFound: 'The firmware version does not exist',
+  campaignNotFound: 'The upgrade campaign does not exist',
+  campaignEnded: 'This upgrade campaign has ended: nothing is left to cancel',
+  noUpgradeTargets: 'No device to upgrade: {{incompatible}} not compatible with the version, {{busy}} with an upgrade under way, {{current}} on this version already',
+
   // Device details: set parameters, history, energy
   paramNotWritable: 'Parameter {{id}} cannot be set on this device',
   paramWrongType: '{{name}}: the value is not a valid {{type}}',

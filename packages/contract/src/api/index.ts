@@ -1,6 +1,7 @@
 import type { AnyEndpoint } from '../endpoint.js';
 import { alarmApi } from './alarms.js';
 import { auditApi } from './audit.js';
+import { campaignApi } from './campaigns.js';
 import { cardApi, cardOrderApi, cardPriceApi, videoApi } from './cards.js';
 import { clientErrorApi } from './clienterrors.js';
 import { authApi } from './auth.js';
@@ -43,6 +44,7 @@ export * from './alarms.js';
 export * from './cards.js';
 export * from './clienterrors.js';
 export * from './track.js';
+export * from './campaigns.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -74,6 +76,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   home: homeApi,
   map: mapApi,
   track: trackApi,
+  campaigns: campaignApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

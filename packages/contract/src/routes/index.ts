@@ -2,6 +2,7 @@ export * from './alarms.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './broker.js';
+export * from './campaigns.js';
 export * from './cards.js';
 export * from './clienterrors.js';
 export * from './devicedata.js';
