@@ -1,0 +1,144 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ZodType } from 'zod';
+import { campaignRoutes, deviceRoutes, deviceTypeRoutes, UPGRADE_FINAL_STATES } from '@iot/contract/plain';
+import type { CampaignDto, EndpointBody, EndpointQuery, Route, UpgradeTargetState } from '@iot/contract';
+import { api } from '../../lib/api';
+import { campaignKeys, deviceKeys, deviceTypeKeys } from '../../lib/query-keys';
+
+export type CampaignListParams = EndpointQuery<typeof campaignRoutes.list>;
+export type CampaignSort = NonNullable<CampaignListParams['sort']>;
+export type TargetListParams = EndpointQuery<typeof campaignRoutes.devices>;
+export type TargetSort = NonNullable<TargetListParams['sort']>;
+export type CampaignStartBody = EndpointBody<typeof campaignRoutes.start>;
+
+/** How often a running campaign's numbers are read again: bars move without a reload. */
+export const LIVE_REFETCH_MS = 2000;
+
+export const isFinal = (state: UpgradeTargetState) => UPGRADE_FINAL_STATES.includes(state);
+
+/** Refetch while the rows shown include a running campaign; stop once every one has ended. */
+const whileRunning = (rows: readonly CampaignDto[] | undefined) => (rows?.some((c) => c.state === 'running') ? LIVE_REFETCH_MS : false);
+
+export function useCampaignList(params: CampaignListParams) {
+  return useQuery({
+    queryKey: campaignKeys.list(params),
+    queryFn: () => api(campaignRoutes.list, { query: params }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => whileRunning(q.state.data?.items),
+  });
+}
+
+/** One campaign (the details drawer, opened from the list or from `?campaign=` in the address). */
+export function useCampaign(id: number | undefined) {
+  return useQuery({
+    queryKey: campaignKeys.item(id ?? 0),
+    queryFn: async () => {
+      const page = await api(campaignRoutes.list, { query: { id: id!, limit: 1 } });
+      return page.items.find((c) => c.id === id) ?? null;
+    },
+    enabled: !!id,
+    refetchInterval: (q) => whileRunning(q.state.data ? [q.state.data] : undefined),
+  });
+}
+
+/** A campaign's devices; `live` while the campaign runs. */
+export function useCampaignTargets(campaignId: number | undefined, params: Omit<TargetListParams, 'campaignId'>, live: boolean) {
+  const query = { ...params, campaignId: campaignId! };
+  return useQuery({
+    queryKey: campaignKeys.devices(campaignId ?? 0, query),
+    queryFn: () => api(campaignRoutes.devices, { query }),
+    enabled: !!campaignId,
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? LIVE_REFETCH_MS : false,
+  });
+}
+
+/** Every step of one device in a campaign, newest first. */
+export function useTargetLog(campaignId: number, deviceId: number, live: boolean) {
+  const query = { campaignId, deviceId, limit: 100, order: 'desc' } as const;
+  return useQuery({
+    queryKey: campaignKeys.logs(campaignId, query),
+    queryFn: () => api(campaignRoutes.logs, { query }),
+    refetchInterval: live ? LIVE_REFETCH_MS : false,
+  });
+}
+
+/** Start a campaign, or (`dryRun`) count what it would target; the form reports refusals itself. */
+export function useStartCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CampaignStartBody) => api(campaignRoutes.start, { body, silent: true }),
+    onSuccess: (plan) => {
+      if (plan.campaignId !== undefined) void qc.invalidateQueries({ queryKey: campaignKeys.all });
+    },
+  });
+}
+
+/** Cancel a campaign, or some of its devices. */
+export function useCloseCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EndpointBody<typeof campaignRoutes.close>) => api(campaignRoutes.close, { body }),
+    onSuccess: (campaign) => {
+      qc.setQueryData(campaignKeys.item(campaign.id), campaign);
+      void qc.invalidateQueries({ queryKey: campaignKeys.all });
+    },
+  });
+}
+
+/** Device types for the target filter (GET /devicetype/typeoptionslist). */
+export function useTypeOptions() {
+  return useQuery({ queryKey: deviceTypeKeys.options, queryFn: () => api(deviceTypeRoutes.options), staleTime: 60_000 });
+}
+
+/** The device picker's typeahead (GET /device/seachList: SN or name prefix). */
+export function useDeviceSearch(text: string) {
+  return useQuery({
+    queryKey: deviceKeys.search(text),
+    queryFn: () => api(deviceRoutes.search, { query: { q: text, limit: 20 } }),
+    enabled: text.length > 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * GET /upgrade/list, the firmware versions (built on the versions branch): declared here by the
+ * shape that branch answers until its route is in the contract, and read tolerantly (a row
+ * without an id is left out). Replace with the contract's route when both are merged.
+ */
+type VersionListRoute = Route<
+  {
+    query: ZodType<unknown, { q?: string; page?: number; limit?: number }>;
+    data: ZodType<{ items?: unknown[] }>;
+  },
+  'json'
+>;
+const versionList = { method: 'GET', path: '/upgrade/list', permission: 'upgrade:list', kind: 'json' } as VersionListRoute;
+
+export interface VersionOption {
+  id: number;
+  name: string;
+  softwareVersion: string;
+  detail: string;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export function versionOptions(rows: readonly unknown[] | undefined): VersionOption[] {
+  return (rows ?? []).flatMap((row) => {
+    const r = (row ?? {}) as Record<string, unknown>;
+    if (typeof r.id !== 'number') return [];
+    const detail = [text(r.manufacturer), text(r.module)].filter(Boolean).join(' · ');
+    return [{ id: r.id, name: text(r.name), softwareVersion: text(r.softwareVersion), detail }];
+  });
+}
+
+/** Versions matching the typed text (name or software version), the first 50. */
+export function useVersionOptions(q: string) {
+  return useQuery({
+    queryKey: campaignKeys.versionOptions(q),
+    queryFn: async () => versionOptions((await api(versionList, { query: { ...(q ? { q } : {}), page: 1, limit: 50 }, silent: true })).items),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
