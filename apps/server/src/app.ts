@@ -60,6 +60,9 @@ import { DeviceDetailService } from './modules/devicedetail/devicedetail.service
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
 import { FenceService } from './modules/fence/fence.service.js';
 import { fenceRoutes } from './modules/fence/fence.routes.js';
+import { CampaignEngine } from './modules/upgrade/campaign.engine.js';
+import { campaignRoutes } from './modules/upgrade/campaign.routes.js';
+import { CampaignService } from './modules/upgrade/campaign.service.js';
 import { TrackService } from './modules/track/track.service.js';
 import { trackRoutes } from './modules/track/track.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
@@ -96,6 +99,8 @@ declare module 'fastify' {
     alarms: AlarmService;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
+    /** Upgrade campaigns' rounds (tests run one at a later clock). */
+    upgradeEngine: CampaignEngine;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -151,6 +156,8 @@ export interface AppDeps {
   importLimits?: Partial<ImportLimits>;
   /** How long a heavy read waits for a slot (tests shorten it); the counts come from the config. */
   heavyReadWaitMs?: number;
+  /** How often upgrade campaigns take a round (default 2 s). */
+  upgradeRoundMs?: number;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -247,6 +254,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const deviceData = new DeviceDataService(db, devices);
   const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
   const fences = new FenceService(db, devices, commands, telemetry.fences, alarms, bus, app.log);
+  const upgradeEngine = new CampaignEngine(db, commands, bus, app.log);
+  upgradeEngine.start(deps.upgradeRoundMs);
+  const campaigns = new CampaignService(db, upgradeEngine, { consoleUrl: config.consoleUrl });
+  app.decorate('upgradeEngine', upgradeEngine);
   const brokerAuth = new BrokerAuthService(ingest, {
     secret: config.brokerAuthSecret,
     serverUsername: config.mqttUsername,
@@ -326,6 +337,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(fenceRoutes, { fences });
+      await api.register(campaignRoutes, { campaigns });
       await api.register(trackRoutes, { tracks: new TrackService(db, devices) });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
@@ -344,6 +356,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
+    upgradeEngine.stop();
     await telemetry.stop();
     mailer.close();
     await bus.close();

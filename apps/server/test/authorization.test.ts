@@ -107,6 +107,28 @@ describe('authorization matrix over every /api/v1 route', () => {
     return (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
   };
   const fence = { lng: 116.4, lat: 39.9, radius: 500, action: 'alarm' };
+  /** A firmware version published by the platform (an external image), made once. */
+  const newVersion = async () => {
+    if (ids.version) return ids.version;
+    const res = await t.database.db.execute(sql`
+      insert into firmware_versions (name, software_version, url, sha256, owner_path)
+      values ('Matrix FW', '9.9.9', 'https://files.example.com/fw.bin', ${'cd'.repeat(32)}, '/1/') returning id`);
+    ids.version = (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
+    return ids.version;
+  };
+  /** An upgrade campaign of one new device of `op`'s (or of beta's device, by SQL: beta may not upgrade). */
+  const newCampaign = async (of: 'op' | 'beta' = 'op') => {
+    const versionId = await newVersion();
+    if (of === 'op') {
+      const plan = await as('op', 'POST', '/api/v1/upgrade/setdeviceupgrade', { payload: { versionId, targets: { deviceIds: [await newDevice()] } } });
+      return plan.campaignId as number;
+    }
+    const res = await t.database.db.execute(sql`
+      insert into upgrade_campaigns (version_id, version_name, software_version, concurrency, stage_timeout_sec, retries, deadline, url, owner_path)
+      select ${versionId}, 'Matrix FW', '9.9.9', 1, 60, 0, now() + interval '1 hour', 'x', d.owner_path from devices d where d.id = ${ids.betaDevice!}
+      returning id`);
+    return (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
+  };
   const history = {
     semaphoreIds: '01111001,02109001',
     from: new Date(Date.now() - 86_400_000).toISOString(),
@@ -538,6 +560,26 @@ describe('authorization matrix over every /api/v1 route', () => {
       perm: 'device:command',
       ok: async () => ({ payload: { id: await newBmu(), values: { '10000030': true } } }),
       foreign: async () => ({ payload: { id: ids.betaDevice!, values: { '10000030': true } } }),
+    },
+    // Upgrade campaigns: a campaign of beta's is not found for alpha; beta's device cannot be targeted.
+    'GET /api/v1/upgrade/campaignlist': { perm: 'upgrade:device', ok: async () => ({}) },
+    'GET /api/v1/upgrade/devicelist': {
+      perm: 'upgrade:device',
+      ok: async () => ({ query: { campaignId: await newCampaign() } }),
+    },
+    'GET /api/v1/upgrade/loglist': {
+      perm: 'upgrade:device',
+      ok: async () => ({ query: { campaignId: await newCampaign() } }),
+    },
+    'POST /api/v1/upgrade/setdeviceupgrade': {
+      perm: 'upgrade:device',
+      ok: async () => ({ payload: { versionId: await newVersion(), targets: { deviceIds: [await newDevice()] } } }),
+      foreign: async () => ({ payload: { versionId: await newVersion(), targets: { deviceIds: [ids.betaDevice!] } } }),
+    },
+    'POST /api/v1/upgrade/closedeviceupgrade': {
+      perm: 'upgrade:device',
+      ok: async () => ({ payload: { campaignId: await newCampaign() } }),
+      foreign: async () => ({ payload: { campaignId: await newCampaign('beta') } }),
     },
     'GET /api/v1/device/commandlist': {
       perm: ['device:detail', 'device:command'],

@@ -13,6 +13,9 @@ export type { CommandRow };
 /** Publishes a command to a connected device; false when the device is not connected. */
 export type Downlink = (sn: string, command: Command) => Promise<boolean>;
 
+/** A command id, as the device sees it. */
+export const newCommandId = () => `c-${crypto.randomUUID()}`;
+
 export const toEnvelope = (row: CommandRow): Command => ({
   id: row.id,
   kind: row.kind,
@@ -65,12 +68,14 @@ export class CommandService {
     device: { id: number; sn: string },
     kind: string,
     payload: unknown,
-    opts: { ttlMs: number; userId?: number },
+    opts: { ttlMs: number; userId?: number; id?: string },
   ): Promise<CommandRow> {
     // An unknown kind or a payload the kind's schema refuses is never stored (a 40000 naming the field).
     payload = checkCommand(kind, payload);
     const row = await repo.insertCommand(this.db, {
-      id: `c-${crypto.randomUUID()}`,
+      // A caller may name the id beforehand (`newCommandId`) to tie it to its own row before a
+      // fast device's answer can arrive.
+      id: opts.id ?? newCommandId(),
       deviceId: device.id,
       kind,
       payload: payload ?? {},
@@ -91,7 +96,7 @@ export class CommandService {
     payload = checkCommand(kind, payload);
     const now = new Date();
     const row = await repo.insertCommand(this.db, {
-      id: `c-${crypto.randomUUID()}`,
+      id: newCommandId(),
       deviceId: device.id,
       kind,
       payload: payload ?? {},
@@ -167,6 +172,17 @@ export class CommandService {
     });
     if (row) this.emit([row]);
     return row;
+  }
+
+  /**
+   * Ends open commands the console no longer wants (an upgrade cancelled): `failed` with `message`,
+   * so a device that reconnects is not handed them again. Their answers are ignored from now on.
+   */
+  async withdraw(ids: string[], message: string): Promise<CommandRow[]> {
+    const rows = await repo.withdrawCommands(this.db, ids, message);
+    this.emit(rows);
+    await this.logCommands(rows, 'withdrawn');
+    return rows;
   }
 
   async expire(now = new Date()): Promise<CommandRow[]> {

@@ -236,7 +236,7 @@ export function deviceIdsOf(b: Batch): number[] {
 /** What the device log says of a command (kind `command`): sent, queued, recorded offline, timed out. */
 export interface CommandLogEntry {
   deviceId: number;
-  detail: { id: string; kind: string; event: 'sent' | 'resent' | 'queued' | 'offline' | 'timeout'; via?: 'http' };
+  detail: { id: string; kind: string; event: 'sent' | 'resent' | 'queued' | 'offline' | 'timeout' | 'withdrawn'; via?: 'http' };
 }
 
 /**
@@ -453,6 +453,16 @@ export async function answerCommand(
     )
     .returning();
   return row;
+}
+
+/** Open commands the console withdrew: `failed` with `message`; returns them. */
+export async function withdrawCommands(db: Executor, ids: string[], message: string): Promise<CommandRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(deviceCommands)
+    .set({ status: 'failed', message, endedAt: new Date() })
+    .where(and(inArray(deviceCommands.id, ids), inArray(deviceCommands.status, ['pending', 'sent'])))
+    .returning();
 }
 
 /** Open commands past their expiry become `timeout`; returns them. */
