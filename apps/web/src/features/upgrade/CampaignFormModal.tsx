@@ -68,7 +68,7 @@ function DevicePicker({ value, onChange, id }: { value?: Picked[]; onChange?: (v
       labelInValue
       value={value}
       onChange={(v) => onChange?.(v)}
-      showSearch={{ filterOption: false, onSearch: setSearch, autoClearSearchValue: false }}
+      showSearch={{ filterOption: false, onSearch: setSearch }}
       loading={found.isFetching}
       options={(found.data ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` }))}
       placeholder={t('campaigns:form.devicesPlaceholder')}
