@@ -1,3 +1,7 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleApi, provision, startFleet, type Fleet, type SimDevice } from '@iot/simulator';
 import { commandById } from '../src/telemetry/ingest.repo.js';
@@ -133,6 +137,43 @@ describe('fleet simulator against the server', () => {
     // A polling device says goodbye with {"online": false}.
     await until(async () => !(await deviceBySn('SIM-000001')).online);
   });
+
+  it('upgrades in a campaign: fetches the image, checks its SHA-256, reports progress and its new version; a corrupted image fails', async () => {
+    // The image on a file server of its own (a version with an external URL).
+    const image = crypto.randomBytes(64 * 1024);
+    const files = http.createServer((_req, res) => res.writeHead(200, { 'content-length': String(image.length) }).end(image));
+    await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(files.address() as AddressInfo).port}/fw.bin`;
+    const version = async (softwareVersion: string, sha256: string) => {
+      const res = await t.database.db.execute(sql`insert into firmware_versions (name, module, software_version, url, sha256, size, owner_path)
+        values ('BMU main board', 'BMS', ${softwareVersion}, ${url}, ${sha256}, ${image.length}, '/1/') returning id`);
+      return (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
+    };
+    const good = await version('sim-2.0', crypto.createHash('sha256').update(image).digest('hex'));
+    const corrupt = await version('sim-2.1', 'ab'.repeat(32));
+    const run = await startFleet({ devices, rate: 9, timeScale: 20, faultsPerHour: 0, transport: { kind: 'mqtt', url: `mqtt://127.0.0.1:${broker.port}` } });
+    try {
+      const ids = await Promise.all(devices.map(async (d) => (await deviceBySn(d.sn)).id));
+      await until(async () => (await Promise.all(devices.map((d) => deviceBySn(d.sn)))).every((d) => d.online));
+      const start = async (versionId: number, deviceIds: number[]) => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/v1/upgrade/setdeviceupgrade', headers: bearer(token), payload: { versionId, targets: { deviceIds } } });
+        return res.json().data.campaignId as number;
+      };
+      const a = await start(good, ids.slice(0, 2));
+      const b = await start(corrupt, ids.slice(2));
+      const targets = async (id: number) => (await api(`/upgrade/devicelist?campaignId=${id}`)).items as { state: string; reason: string | null; toVersion: string | null }[];
+      await until(async () => (await targets(a)).every((x) => x.state === 'succeeded') && (await targets(b)).every((x) => x.state === 'failed'), 30_000);
+      expect((await targets(a)).map((x) => x.toVersion)).toEqual(['sim-2.0', 'sim-2.0']);
+      expect((await targets(b))[0]!.reason).toBe('sha256 mismatch');
+      expect(run.models.find((m) => m.sn === devices[2]!.sn)!.snapshot.firmware.device).not.toBe('sim-2.1');
+      // The steps the devices reported on the way.
+      const steps = (await api(`/upgrade/loglist?campaignId=${a}&order=asc&limit=100`)).items as { state: string }[];
+      expect(new Set(steps.map((x) => x.state))).toEqual(new Set(['queued', 'sent', 'downloading', 'installing', 'verifying', 'succeeded']));
+    } finally {
+      await run.stop();
+      await new Promise<void>((r) => files.close(() => r()));
+    }
+  }, 60_000);
 
   it('reports a device whose secret is wrong instead of retrying forever', async () => {
     const lines: string[] = [];

@@ -28,6 +28,9 @@ export const USAGE = `Fleet simulator: battery management units talking to the c
   --wander-out S       each device leaves its geo-fence S seconds after it keeps one (the
                        console's setfence): it stands half a radius (at least 100 m) beyond the
                        border and reports that fix, so the console raises a fence alarm
+  --upgrade-fail F     share (0–1) of firmware upgrades that fail at installation (default 0)
+  --upgrade-silent F   share (0–1) of firmware upgrades a device never answers (default 0):
+                       the console's stage timeout and retries take over
   -h, --help           this text
 
 Devices are created through the API in the project (a device that exists gets a new secret),
@@ -53,6 +56,8 @@ export interface SimulatorArgs {
   duration?: number;
   /** Seconds after keeping a geo-fence that a device wanders out of it. */
   wanderOut?: number;
+  upgradeFail: number;
+  upgradeSilent: number;
   help: boolean;
 }
 
@@ -84,6 +89,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
         faults: { type: 'string' },
         duration: { type: 'string' },
         'wander-out': { type: 'string' },
+        'upgrade-fail': { type: 'string' },
+        'upgrade-silent': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -131,6 +138,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     faults: num('faults', v.faults, 0.5, (n) => n >= 0 && n <= 3600, 'faults per hour, 0 or more'),
     duration: v.duration === undefined ? undefined : num('duration', v.duration, 0, (n) => n > 0, 'seconds, more than 0'),
     wanderOut: v['wander-out'] === undefined ? undefined : num('wander-out', v['wander-out'], 0, (n) => n >= 0 && n <= 86_400, 'seconds, 0–86400'),
+    upgradeFail: num('upgrade-fail', v['upgrade-fail'], 0, (n) => n >= 0 && n <= 1, 'a share 0–1'),
+    upgradeSilent: num('upgrade-silent', v['upgrade-silent'], 0, (n) => n >= 0 && n <= 1, 'a share 0–1'),
     help: v.help ?? false,
   };
 }

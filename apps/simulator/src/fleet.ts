@@ -1,7 +1,8 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { DOWNLINK_KIND, ErrorCode, deviceTopic, type UplinkKind } from '@iot/contract';
+import { DOWNLINK_KIND, ErrorCode, deviceTopic, type AckMessage, type UplinkKind } from '@iot/contract';
 import { BmuModel, type LngLat, type Uplink } from '@iot/sim-model';
 import type { SimDevice } from './api.js';
+import { fetchFirmware } from './firmware.js';
 
 export type Transport = { kind: 'mqtt'; url: string } | { kind: 'http'; api: string };
 
@@ -20,6 +21,14 @@ export interface FleetOptions {
   wanderOutAfterMs?: number;
   /** Messages a device may have unacknowledged before its turns are skipped. */
   maxInflight?: number;
+  /** Shares of firmware upgrades that fail at installation and that go silent (BmuModel). */
+  upgradeFailRate?: number;
+  upgradeSilentRate?: number;
+  /**
+   * The console's address: an upgrade image there is fetched with the device's credentials (the
+   * console's download route asks for them); images elsewhere without.
+   */
+  consoleOrigin?: string;
   /** Warnings (a refused login, a lost connection). */
   log?: (line: string) => void;
 }
@@ -44,6 +53,23 @@ interface Counters {
   errors: number;
   skipped: number;
   commands: number;
+}
+
+/**
+ * An upgrade the model accepted (its first `progress`): the device fetches the image, checks it and
+ * tells the model how it went; the model's answers go out with its next messages.
+ */
+function download(model: BmuModel, device: SimDevice, cmd: unknown, ack: AckMessage, consoleOrigin: string | undefined, log: (line: string) => void) {
+  const c = cmd as { id?: string; kind?: string; payload?: { url?: string; size?: number; sha256?: string } };
+  if (c.kind !== 'firmwareUpgrade' || ack.result !== 'progress' || ack.progress !== 0 || !c.id || !c.payload?.url) return;
+  const { url, size, sha256 } = c.payload;
+  const own = consoleOrigin !== undefined && new URL(url).origin === new URL(consoleOrigin).origin;
+  const auth = own ? `Basic ${Buffer.from(`${device.sn}:${device.secret}`).toString('base64')}` : undefined;
+  const id = c.id;
+  void fetchFirmware(url, { size, sha256 }, { auth, onProgress: (percent) => model.downloaded(id, Date.now(), { percent }) }).then((result) => {
+    if (result !== 'done') log(`${device.sn}: firmware ${result.error}`);
+    model.downloaded(id, Date.now(), result);
+  });
 }
 
 /** One simulated device on the wire. */
@@ -90,10 +116,14 @@ export class Fleet {
         timeScale: opts.timeScale,
         faultsPerHour: opts.faultsPerHour,
         wanderOutAfterMs: opts.wanderOutAfterMs,
+        upgradeFailRate: opts.upgradeFailRate,
+        upgradeSilentRate: opts.upgradeSilentRate,
+        // Each device fetches and checks the image it is told to install.
+        downloads: true,
       });
       return opts.transport.kind === 'mqtt'
-        ? new MqttLink(d, model, opts.transport.url, this.counters, log)
-        : new HttpLink(d, model, opts.transport.api, this.counters, log);
+        ? new MqttLink(d, model, opts.transport.url, this.counters, log, opts.consoleOrigin)
+        : new HttpLink(d, model, opts.transport.api, this.counters, log, opts.consoleOrigin ?? new URL(opts.transport.api).origin);
     });
   }
 
@@ -224,6 +254,7 @@ class MqttLink implements Link {
     private readonly url: string,
     private readonly counters: Counters,
     private readonly log: (line: string) => void,
+    private readonly consoleOrigin: string | undefined,
   ) {
     this.sn = device.sn;
   }
@@ -262,6 +293,7 @@ class MqttLink implements Link {
       if (!ack) return;
       this.counters.commands++;
       this.publish({ kind: 'ack', body: ack });
+      download(this.model, this.device, cmd, ack, this.consoleOrigin, this.log);
     });
     client.on('error', (err) => {
       const code = (err as { code?: number }).code;
@@ -336,11 +368,12 @@ class HttpLink implements Link {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    device: SimDevice,
+    private readonly device: SimDevice,
     readonly model: BmuModel,
     private readonly api: string,
     private readonly counters: Counters,
     private readonly log: (line: string) => void,
+    private readonly consoleOrigin: string | undefined,
   ) {
     this.sn = device.sn;
     this.auth = `Basic ${Buffer.from(`${device.sn}:${device.secret}`).toString('base64')}`;
@@ -394,6 +427,7 @@ class HttpLink implements Link {
         if (!ack) continue;
         this.counters.commands++;
         void this.post({ kind: 'ack', body: ack });
+        download(this.model, this.device, cmd, ack, this.consoleOrigin, this.log);
       }
     } catch (err) {
       if (this.up) this.log(`${this.sn}: ${(err as Error).message}`);

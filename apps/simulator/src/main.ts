@@ -59,6 +59,9 @@ async function main() {
     timeScale: args.speedup,
     faultsPerHour: args.faults,
     wanderOutAfterMs: args.wanderOut === undefined ? undefined : args.wanderOut * 1000,
+    upgradeFailRate: args.upgradeFail,
+    upgradeSilentRate: args.upgradeSilent,
+    consoleOrigin: args.api,
     log: (line) => console.warn(line),
   });
   if (fleet.stats().refused === secrets.devices.length) {

@@ -293,7 +293,7 @@ describe('BMU model', () => {
     const payload = { versionId: 7, name: 'BMU main board', softwareVersion: '1.4.3', module: 'BMS', url: 'https://files.example.com/fw.bin', target: 'device' };
     const cmd = { id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 };
     expect(m.status(T0).info).toMatchObject({ firmware: SIM_FIRMWARE });
-    expect(m.command(cmd, T0)).toEqual({ id: 'u1', result: 'progress', progress: 0 });
+    expect(m.command(cmd, T0)).toEqual({ id: 'u1', result: 'progress', progress: 0, message: 'downloading' });
     // A second upgrade waits for the first.
     expect(m.command({ ...cmd, id: 'u2', payload: { ...payload, versionId: 8, softwareVersion: '1.5.0' } }, T0)).toEqual({ id: 'u2', result: 'error', message: 'busy: upgrading to 1.4.3' });
     // One message every real second (10 simulated): the acks go out first, the usual messages between.
@@ -306,9 +306,9 @@ describe('BMU model', () => {
       if (msg.kind === 'status') expect(msg.body.info).toMatchObject({ firmware: '1.4.3' });
     }
     expect(acks).toEqual([
-      { id: 'u1', result: 'progress', progress: 25 },
-      { id: 'u1', result: 'progress', progress: 50 },
-      { id: 'u1', result: 'progress', progress: 75 },
+      { id: 'u1', result: 'progress', progress: 25, message: 'downloading' },
+      { id: 'u1', result: 'progress', progress: 50, message: 'downloading' },
+      { id: 'u1', result: 'progress', progress: 75, message: 'installing' },
       { id: 'u1', result: 'ok' },
     ]);
     expect(kinds.slice(-2)).toEqual(['status', expect.not.stringMatching(/ack|status/)]);
@@ -323,10 +323,10 @@ describe('BMU model', () => {
     const m = new BmuModel({ sn: 'SIM-000008', now: T0, faultsPerHour: 0 });
     const payload = { versionId: 9, name: 'Charger', softwareVersion: '2.0.1', module: 'CHG', url: 'http://10.0.0.5/chg.bin', size: 1024, target: 'external' };
     expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0)).toMatchObject({ result: 'progress', progress: 0 });
-    expect(m.next(T0 + 0.8 * UPGRADE_SECONDS * 1000)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'progress', progress: 75 } });
+    expect(m.next(T0 + 0.8 * UPGRADE_SECONDS * 1000)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'progress', progress: 75, message: 'installing' } });
     expect(m.snapshot.upgrade).toMatchObject({ versionId: 9, progress: 75 });
     // Asked again meanwhile: the progress now.
-    expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0 + 0.9 * UPGRADE_SECONDS * 1000)).toEqual({ id: 'u1', result: 'progress', progress: 75 });
+    expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0 + 0.9 * UPGRADE_SECONDS * 1000)).toEqual({ id: 'u1', result: 'progress', progress: 75, message: 'installing' });
     expect(m.next(T0 + UPGRADE_SECONDS * 1000)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'ok' } });
     const status = m.next(T0 + UPGRADE_SECONDS * 1000 + 1);
     expect(status).toMatchObject({ kind: 'status', body: { info: { firmware: SIM_FIRMWARE, externalFirmware: '2.0.1' } } });
@@ -346,6 +346,63 @@ describe('BMU model', () => {
     // Nothing more about it, however long it runs.
     for (let s = 1; s <= 10; s++) expect(m.next(T0 + 3000 + s * UPGRADE_SECONDS * 100).kind).not.toBe('ack');
     expect(m.command({ id: 'u9', kind: 'firmwareUpgrade', payload: { ...payload, url: 'ftp://x/y' }, expiresAt: T0 + 60_000 }, T0 + 9000)).toMatchObject({ result: 'error', message: expect.stringMatching(/^url: /) });
+  });
+
+  it('fails at installation, or goes silent, as often as its rates say', () => {
+    const payload = { versionId: 4, name: 'BMU', softwareVersion: '1.6.0', module: 'BMS', url: 'https://files.example.com/fw.bin', target: 'device' };
+    const failing = new BmuModel({ sn: 'SIM-000010', now: T0, faultsPerHour: 0, upgradeFailRate: 1 });
+    expect(failing.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0)).toMatchObject({ result: 'progress' });
+    const acks: unknown[] = [];
+    for (let s = 1; s <= UPGRADE_SECONDS + 2; s++) {
+      const msg = failing.next(T0 + s * 1000);
+      if (msg.kind === 'ack') acks.push(msg.body);
+    }
+    expect(acks.at(-1)).toEqual({ id: 'u1', result: 'error', message: 'install failed: flash write error' });
+    expect(failing.snapshot.firmware.device).toBe(SIM_FIRMWARE);
+
+    const silent = new BmuModel({ sn: 'SIM-000011', now: T0, faultsPerHour: 0, upgradeSilentRate: 1 });
+    expect(silent.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0)).toBeUndefined();
+    expect(silent.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0 + 1000)).toBeUndefined();
+    expect(silent.snapshot.upgrade).toBeUndefined();
+    // Other commands are answered as ever.
+    expect(silent.command({ id: 'x1', kind: 'firmwareCancel', payload: { versionId: 4 }, expiresAt: T0 + 60_000 }, T0)).toMatchObject({ result: 'ok' });
+
+    // About a third of 300 devices go silent with a rate of 1/3 (seeded by SN: the same every run).
+    let quiet = 0;
+    for (let i = 0; i < 300; i++) {
+      const some = new BmuModel({ sn: `SIM-1${String(i).padStart(5, '0')}`, now: T0, faultsPerHour: 0, upgradeSilentRate: 1 / 3 });
+      if (some.command({ id: 'q1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0) === undefined) quiet++;
+    }
+    expect(quiet).toBeGreaterThan(70);
+    expect(quiet).toBeLessThan(130);
+  });
+
+  it('with `downloads`, waits for the runtime’s download: its progress, then installs; a bad checksum fails it', () => {
+    const payload = { versionId: 4, name: 'BMU', softwareVersion: '1.6.0', module: 'BMS', url: 'http://127.0.0.1:1/fw.bin', target: 'device' };
+    const m = new BmuModel({ sn: 'SIM-000013', now: T0, faultsPerHour: 0, downloads: true });
+    expect(m.command({ id: 'u1', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0)).toMatchObject({ result: 'progress', progress: 0 });
+    // However long the download takes, nothing moves by itself.
+    expect(m.next(T0 + 10 * UPGRADE_SECONDS * 1000).kind).not.toBe('ack');
+    m.downloaded('u1', T0 + 10 * UPGRADE_SECONDS * 1000, { percent: 60 });
+    expect(m.next(T0 + 10 * UPGRADE_SECONDS * 1000 + 1)).toEqual({ kind: 'ack', body: { id: 'u1', result: 'progress', progress: 30, message: 'downloading' } });
+    m.downloaded('u1', T0 + 10 * UPGRADE_SECONDS * 1000 + 2, 'done');
+    const acks: unknown[] = [];
+    for (let s = 0; s <= UPGRADE_SECONDS; s++) {
+      const msg = m.next(T0 + 10 * UPGRADE_SECONDS * 1000 + 3 + s * 1000);
+      if (msg.kind === 'ack') acks.push(msg.body);
+    }
+    expect(acks).toEqual([
+      { id: 'u1', result: 'progress', progress: 50, message: 'downloading' },
+      { id: 'u1', result: 'progress', progress: 75, message: 'installing' },
+      { id: 'u1', result: 'ok' },
+    ]);
+    expect(m.snapshot.firmware.device).toBe('1.6.0');
+
+    const bad = new BmuModel({ sn: 'SIM-000014', now: T0, faultsPerHour: 0, downloads: true });
+    bad.command({ id: 'u2', kind: 'firmwareUpgrade', payload, expiresAt: T0 + 3_600_000 }, T0);
+    bad.downloaded('u2', T0 + 1000, { error: 'sha256 mismatch' });
+    expect(bad.next(T0 + 1001)).toEqual({ kind: 'ack', body: { id: 'u2', result: 'error', message: 'sha256 mismatch' } });
+    expect(bad.snapshot.upgrade).toBeUndefined();
   });
 
   it('speeds up with timeScale', () => {

@@ -98,6 +98,18 @@ export interface BmuOptions {
    * shows a breach. Undefined: it leaves only when told to.
    */
   wanderOutAfterMs?: number;
+  /**
+   * Share of upgrades that fail at installation ("install failed: flash write error") and that go
+   * silent (nothing answered, nothing done: the console's stage timeout and retries take over),
+   * drawn per upgrade command from the SN's seed. Default 0.
+   */
+  upgradeFailRate?: number;
+  upgradeSilentRate?: number;
+  /**
+   * The runtime fetches the image itself (the simulator; not the in-process demo): an upgrade stays
+   * at downloading until `downloaded` says how the download ended.
+   */
+  downloads?: boolean;
 }
 
 /** One message a device sends, on `dev/<sn>/<kind>` or `POST /api/v1/ingest/<kind>`. */
@@ -139,6 +151,10 @@ interface Upgrade {
   started: number;
   /** The last progress reported. */
   reported: number;
+  /** The download the runtime does: waited for, then its end (undefined: simulated). */
+  download?: 'waiting' | 'done';
+  /** This one fails at installation (drawn when it started). */
+  fails: boolean;
 }
 
 /** Beijing, Tian'anmen: the default city (the protocol examples use it too). */
@@ -228,6 +244,11 @@ export class BmuModel {
   private readonly answers = new Map<string, AckMessage>();
   private readonly firmware: Record<UpgradeTarget, string | undefined> = { device: SIM_FIRMWARE, external: undefined };
   private upgrade: Upgrade | undefined;
+  /** Draws of upgrade outcomes, apart from the telemetry's so an upgrade does not change the data that follows. */
+  private readonly upgradeRng: Rng;
+  private readonly upgradeFailRate: number;
+  private readonly upgradeSilentRate: number;
+  private readonly downloads: boolean;
   private readonly fences = new Map<string, SimFence>();
   private whitelist: string[] = [];
   private readonly wanderOutAfterMs: number | undefined;
@@ -243,6 +264,10 @@ export class BmuModel {
     this.timeScale = opts.timeScale ?? 1;
     this.faultsPerHour = opts.faultsPerHour ?? 0.5;
     this.wanderOutAfterMs = opts.wanderOutAfterMs;
+    this.upgradeRng = createRng(((opts.seed ?? seedOf(opts.sn)) ^ 0x5eed) >>> 0);
+    this.upgradeFailRate = opts.upgradeFailRate ?? 0;
+    this.upgradeSilentRate = opts.upgradeSilentRate ?? 0;
+    this.downloads = opts.downloads ?? false;
     this.real = opts.now;
     this.sim = opts.now;
     this.centre = opts.centre ?? DEFAULT_CENTRE;
@@ -405,6 +430,8 @@ export class BmuModel {
     const id = cmd.id.slice(0, 64);
     const known = this.answers.get(id);
     if (known) return known;
+    // A device gone silent on an upgrade answers nothing and does nothing (drawn once per id).
+    if (cmd.kind === 'firmwareUpgrade' && !this.upgrade && this.silenced(id)) return undefined;
     return this.answer(this.act(id, cmd, now));
   }
 
@@ -447,8 +474,17 @@ export class BmuModel {
         const p = parsed.data as CommandPayload<'firmwareUpgrade'>;
         if (this.upgrade) return error(`busy: upgrading to ${this.upgrade.softwareVersion}`);
         if (this.firmware[p.target] === p.softwareVersion) return ok(`already on ${p.softwareVersion}`);
-        this.upgrade = { id, versionId: p.versionId, softwareVersion: p.softwareVersion, target: p.target, started: this.sim, reported: 0 };
-        return { id, result: 'progress', progress: 0 };
+        this.upgrade = {
+          id,
+          versionId: p.versionId,
+          softwareVersion: p.softwareVersion,
+          target: p.target,
+          started: this.sim,
+          reported: 0,
+          download: this.downloads ? 'waiting' : undefined,
+          fails: this.upgradeRng.next() < this.upgradeFailRate,
+        };
+        return { id, result: 'progress', progress: 0, message: 'downloading' };
       }
       case 'firmwareCancel': {
         const { versionId } = parsed.data as CommandPayload<'firmwareCancel'>;
@@ -499,8 +535,13 @@ export class BmuModel {
    */
   private upgradeProgress(now: number) {
     const u = this.upgrade;
-    if (!u) return;
+    if (!u || u.download === 'waiting') return;
     const percent = ((this.sim - u.started) / 1000 / UPGRADE_SECONDS) * 100;
+    if (u.fails && percent >= 75) {
+      this.upgrade = undefined;
+      this.outbox.push({ kind: 'ack', body: this.answer({ id: u.id, result: 'error', message: 'install failed: flash write error' }) });
+      return;
+    }
     if (percent >= 100) {
       this.upgrade = undefined;
       this.firmware[u.target] = u.softwareVersion;
@@ -511,7 +552,45 @@ export class BmuModel {
     const step = [...UPGRADE_STEPS].reverse().find((x) => x <= percent);
     if (step !== undefined && step > u.reported) {
       u.reported = step;
-      this.outbox.push({ kind: 'ack', body: this.answer({ id: u.id, result: 'progress', progress: step }) });
+      this.outbox.push({ kind: 'ack', body: this.answer({ id: u.id, result: 'progress', progress: step, message: step > 50 ? 'installing' : 'downloading' }) });
+    }
+  }
+
+  /** Draws whether the upgrade of command `id` goes silent (once per id: a resend is silent again). */
+  private readonly silent = new Map<string, boolean>();
+  private silenced(id: string): boolean {
+    let s = this.silent.get(id);
+    if (s === undefined) {
+      s = this.upgradeSilentRate > 0 && this.upgradeRng.next() < this.upgradeSilentRate;
+      this.silent.set(id, s);
+      if (this.silent.size > REMEMBERED_COMMANDS) this.silent.delete(this.silent.keys().next().value!);
+    }
+    return s;
+  }
+
+  /**
+   * The runtime's download ended: `percent` while it goes on (a progress ack, at most 50), or its end:
+   * an error (`"sha256 mismatch"`, `"download failed: 404"`) fails the upgrade; done, it installs.
+   */
+  downloaded(id: string, now: number, result: { percent: number } | { error: string } | 'done'): void {
+    this.advance(now);
+    const u = this.upgrade;
+    if (!u || u.id !== id || u.download !== 'waiting') return;
+    if (result === 'done') {
+      u.download = 'done';
+      // Installation takes the second half of the upgrade's time.
+      u.started = this.sim - (UPGRADE_SECONDS * 1000) / 2;
+      u.reported = Math.max(u.reported, 50);
+      this.outbox.push({ kind: 'ack', body: this.answer({ id, result: 'progress', progress: 50, message: 'downloading' }) });
+    } else if ('error' in result) {
+      this.upgrade = undefined;
+      this.outbox.push({ kind: 'ack', body: this.answer({ id, result: 'error', message: result.error.slice(0, 256) }) });
+    } else {
+      const step = Math.min(49, Math.floor(result.percent / 2));
+      if (step >= u.reported + 10) {
+        u.reported = step;
+        this.outbox.push({ kind: 'ack', body: this.answer({ id, result: 'progress', progress: step, message: 'downloading' }) });
+      }
     }
   }
 
