@@ -183,7 +183,7 @@ function CampaignDetails({ id }: { id: number }) {
                 disabled={!cancellable}
               >
                 <Button danger disabled={!cancellable} data-testid="btn-cancel-selected">
-                  {t('campaigns:cancelSelected', { count: selected.length })}
+                  {selected.length > 0 ? t('campaigns:cancelSelected', { count: selected.length }) : t('campaigns:cancelSelectedNone')}
                 </Button>
               </Popconfirm>
               <Popconfirm

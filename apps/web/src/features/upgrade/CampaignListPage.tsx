@@ -53,10 +53,10 @@ export default function CampaignListPage() {
       title: t('campaigns:fields.id'),
       dataIndex: 'id',
       ...table.sortable('id', true),
-      width: 80,
+      width: 90,
       render: (id: number) => (
         <RowLink testId={`campaign-open-${id}`} onClick={() => open(id)}>
-          {t('campaigns:number', { id })}
+          {`#${id}`}
         </RowLink>
       ),
     },
@@ -109,10 +109,10 @@ export default function CampaignListPage() {
       title: t('campaigns:fields.createdAt'),
       dataIndex: 'createdAt',
       ...table.sortable('createdAt', true),
-      width: 170,
+      width: 185,
       render: (v: string) => parseTime(v),
     },
-    { title: t('campaigns:fields.deadline'), dataIndex: 'deadline', key: 'deadline', width: 170, optional: true, render: (v: string) => parseTime(v) },
+    { title: t('campaigns:fields.deadline'), dataIndex: 'deadline', key: 'deadline', width: 185, optional: true, render: (v: string) => parseTime(v) },
     {
       title: t('campaigns:fields.settings'),
       key: 'settings',

@@ -74,16 +74,16 @@ const FIGURE_TONES = {
   inProgress: TONES.active,
 } as const;
 
-/** The counts as words and numbers ("Succeeded 40"), the zero ones left out but for "in progress". */
+/** The counts as words and numbers ("Succeeded 40"), the zero ones left out. */
 export function CampaignCounts({ counts, testId }: { counts: CampaignDto['counts']; testId?: string }) {
   const { t } = useTranslation();
   const figures = campaignFigures(counts);
   return (
-    <Space size={[0, 4]} wrap data-testid={testId}>
+    <Space size={[4, 4]} wrap data-testid={testId}>
       {(Object.keys(figures) as (keyof typeof figures)[])
-        .filter((k) => figures[k] > 0 || k === 'inProgress')
+        .filter((k) => figures[k] > 0)
         .map((k) => (
-          <Tag key={k} style={FIGURE_TONES[k]} data-figure={k} data-count={figures[k]}>
+          <Tag key={k} style={{ ...FIGURE_TONES[k], marginInlineEnd: 0 }} data-figure={k} data-count={figures[k]}>
             {t(`campaigns:figures.${k}`, { count: figures[k] })}
           </Tag>
         ))}
