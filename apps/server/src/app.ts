@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import { ping, type Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
 import { openapiTransformObject } from './lib/openapi.js';
 import { responseSerializerCompiler } from './lib/serializer.js';
@@ -107,6 +107,7 @@ import { API_PREFIX, authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
 import { inputPlugin } from './plugins/input.js';
 import { realtimePlugin, type RealtimeOptions } from './plugins/realtime.js';
+import { healthPlugin } from './plugins/health.js';
 import { webPlugin } from './plugins/web.js';
 import { endpointParityPlugin, HEAVY_READ_WAIT_MS } from './plugins/endpoint.js';
 import { HeavyReads } from './lib/heavy-reads.js';
@@ -352,6 +353,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     { prefix: API_PREFIX },
   );
+  await app.register(healthPlugin, { checks: { database: () => ping(db) } });
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {

@@ -119,6 +119,13 @@ async function main() {
       app.log.error({ err }, 'the demo fleet could not start');
     }
   }
+  // Devices need the broker: an instance whose broker is gone leaves the load balancer's pool.
+  if (external) app.readiness.set('broker', async () => {
+    if (!external.client.connected) throw new Error('not connected to the external broker');
+  });
+  else if (broker) app.readiness.set('broker', async () => {
+    if (broker.broker.closed) throw new Error('the embedded broker is closed');
+  });
   printBanner(config, port, database.engine, seeded, broker?.port, external, demo?.size);
 
   let closing = false;

@@ -120,6 +120,11 @@ export async function allowLongWork(tx: Tx): Promise<void> {
   await tx.execute(sql.raw(`set local statement_timeout = ${JOB_STATEMENT_TIMEOUT_MS}`));
 }
 
+/** The database answers a trivial statement (the readiness probe). */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
 /** Set while a heavy read runs (`inHeavyScope`): its caller's signal, aborted when the caller leaves. */
 const heavyScope = new AsyncLocalStorage<AbortSignal>();
 
