@@ -11,7 +11,8 @@ import { useServerTable } from '../../lib/use-server-table';
 import { FilterBar } from '../../components/FilterBar';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { selectionTitle } from '../../components/SelectionTitle';
-import { isFinal, useCampaign, useCampaignTargets, useCloseCampaign, useTargetLog, type TargetListParams, type TargetSort } from './campaigns-api';
+import { useCampaign, useCampaignTargets, useCloseCampaign, useTargetLog, type TargetListParams, type TargetSort } from './campaigns-api';
+import { isFinal } from './campaign-rules';
 import { CampaignCounts, CampaignStateTag, TargetStateTag, UpgradeProgress } from './CampaignTags';
 
 type Filters = Pick<TargetListParams, 'state' | 'q'>;

@@ -1,8 +1,8 @@
 import type { CSSProperties } from 'react';
 import { Progress, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { UPGRADE_ACTIVE_STATES } from '@iot/contract/plain';
 import type { CampaignDto, CampaignState, UpgradeTargetState } from '@iot/contract';
+import { campaignFigures } from './campaign-rules';
 
 /**
  * One colour per kind of state, always with the state's word: waiting grey, under way blue,
@@ -52,18 +52,6 @@ export function CampaignStateTag({ state, testId }: { state: CampaignState; test
       {t(`campaigns:state.${state}`)}
     </Tag>
   );
-}
-
-/** The five figures an operator follows: ended three ways or cancelled, and what is still under way. */
-export function campaignFigures(counts: CampaignDto['counts']) {
-  const n = (s: UpgradeTargetState) => counts[s] ?? 0;
-  return {
-    succeeded: n('succeeded'),
-    failed: n('failed'),
-    timedOut: n('timedOut'),
-    cancelled: n('cancelled'),
-    inProgress: n('queued') + UPGRADE_ACTIVE_STATES.reduce((sum, s) => sum + n(s), 0),
-  };
 }
 
 const FIGURE_TONES = {

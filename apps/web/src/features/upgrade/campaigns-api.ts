@@ -1,9 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ZodType } from 'zod';
-import { campaignRoutes, deviceRoutes, deviceTypeRoutes, UPGRADE_FINAL_STATES } from '@iot/contract/plain';
-import type { CampaignDto, EndpointBody, EndpointQuery, Route, UpgradeTargetState } from '@iot/contract';
+import { campaignRoutes, deviceRoutes, deviceTypeRoutes } from '@iot/contract/plain';
+import type { CampaignDto, EndpointBody, EndpointQuery, Route } from '@iot/contract';
 import { api } from '../../lib/api';
 import { campaignKeys, deviceKeys, deviceTypeKeys } from '../../lib/query-keys';
+import { versionOptions } from './campaign-rules';
 
 export type CampaignListParams = EndpointQuery<typeof campaignRoutes.list>;
 export type CampaignSort = NonNullable<CampaignListParams['sort']>;
@@ -13,8 +14,6 @@ export type CampaignStartBody = EndpointBody<typeof campaignRoutes.start>;
 
 /** How often a running campaign's numbers are read again: bars move without a reload. */
 export const LIVE_REFETCH_MS = 2000;
-
-export const isFinal = (state: UpgradeTargetState) => UPGRADE_FINAL_STATES.includes(state);
 
 /** Refetch while the rows shown include a running campaign; stop once every one has ended. */
 const whileRunning = (rows: readonly CampaignDto[] | undefined) => (rows?.some((c) => c.state === 'running') ? LIVE_REFETCH_MS : false);
@@ -114,24 +113,6 @@ type VersionListRoute = Route<
   'json'
 >;
 const versionList = { method: 'GET', path: '/upgrade/list', permission: 'upgrade:list', kind: 'json' } as VersionListRoute;
-
-export interface VersionOption {
-  id: number;
-  name: string;
-  softwareVersion: string;
-  detail: string;
-}
-
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
-
-export function versionOptions(rows: readonly unknown[] | undefined): VersionOption[] {
-  return (rows ?? []).flatMap((row) => {
-    const r = (row ?? {}) as Record<string, unknown>;
-    if (typeof r.id !== 'number') return [];
-    const detail = [text(r.manufacturer), text(r.module)].filter(Boolean).join(' · ');
-    return [{ id: r.id, name: text(r.name), softwareVersion: text(r.softwareVersion), detail }];
-  });
-}
 
 /** Versions matching the typed text (name or software version), the first 50. */
 export function useVersionOptions(q: string) {
