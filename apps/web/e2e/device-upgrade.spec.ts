@@ -183,10 +183,18 @@ test('a campaign from the page: check, start, bars move to done as devices repor
   await expect(listed.getByTestId(`campaign-state-${campaignId}`)).toHaveText('Finished');
   await expect(listed.getByTestId(`campaign-progress-${campaignId}`)).toHaveAttribute('data-percent', '100');
 
-  // ── The second campaign: by filter (the devices still on 1.0.0 of the type), then cancelled.
+  // ── Devices already on the version: nothing to upgrade, the refusal says why in the form.
   await page.getByTestId('btn-new-campaign').click();
   await pickOption(page, page.getByTestId('campaign-version'), versionName, { search: run });
+  await pickDevices(page, [a!, b!]);
+  await page.getByTestId('campaign-start').click();
+  await expect(page.getByTestId('campaign-failure')).toHaveText(
+    'No device to upgrade: 0 not compatible with the version, 0 with an upgrade under way, 2 on this version already',
+  );
+
+  // ── The second campaign: by filter (the devices still on 1.0.0 of the type), then cancelled.
   await page.getByTestId('campaign-mode').getByText('By filter').click();
+  await expect(page.getByTestId('campaign-failure')).toHaveCount(0);
   await pickOption(page, page.getByTestId('campaign-type'), '(BMU)');
   await page.getByTestId('campaign-current-version').fill('1.0.0');
   await page.getByTestId('campaign-check').click();

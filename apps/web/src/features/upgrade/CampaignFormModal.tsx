@@ -118,11 +118,17 @@ function bodyOf(v: FormValues, dryRun: boolean): CampaignStartBody {
   };
 }
 
-/** The form fields a refusal's `field` may name (`targets.deviceIds` → the device picker). */
-function fieldFor(field: string): keyof FormValues | undefined {
-  if (field.startsWith('targets.deviceIds') || field === 'targets') return 'devices';
+/**
+ * The form field shown beside a refusal naming `field`: `targets.deviceIds` is the device picker, or
+ * the filter when that is shown. A refusal about the targets as a whole (`targets`: nothing to
+ * upgrade, with the counts why) has no one field: the form shows it below.
+ */
+function fieldFor(field: string, mode: FormValues['mode']): keyof FormValues | undefined {
+  if (field.startsWith('targets.deviceIds')) return mode === 'devices' ? 'devices' : 'currentVersion';
   const last = field.split('.').pop() as keyof FormValues;
-  return ['versionId', 'projectId', 'typeId', 'currentVersion', 'concurrency', 'stageTimeoutSec', 'retries', 'deadlineHours'].includes(last) ? last : undefined;
+  const shown: (keyof FormValues)[] = ['versionId', 'concurrency', 'stageTimeoutSec', 'retries', 'deadlineHours'];
+  if (mode === 'filter') shown.push('projectId', 'typeId', 'currentVersion');
+  return shown.includes(last) ? last : undefined;
 }
 
 function PlanSummary({ plan }: { plan: CampaignPlan }) {
@@ -178,7 +184,7 @@ export function CampaignFormModal({ open, onClose, onStarted }: { open: boolean;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const field = (err.data as { field?: unknown } | null)?.field;
-      const name = typeof field === 'string' ? fieldFor(field) : undefined;
+      const name = typeof field === 'string' ? fieldFor(field, values.mode) : undefined;
       if (name) form.setFields([{ name, errors: [describeError(err)] }]);
       else setFailure(describeError(err));
       if (!dryRun) feedbackMessage().error(t('campaigns:startFailed'));
