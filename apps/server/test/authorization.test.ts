@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { AUTHENTICATED, ErrorCode, PERMISSIONS, PUBLIC, type PermissionCode } from '@iot/contract';
@@ -37,6 +40,8 @@ const any = (verb: string) => [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]
 const ALL_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
 const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
 const payments = new SimulatedPayments('matrix-payments');
+/** Firmware uploads land under DATA_DIR/firmware: a directory of the suite's own. */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authz-'));
 const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
 
 describe('authorization matrix over every /api/v1 route', () => {
@@ -116,6 +121,14 @@ describe('authorization matrix over every /api/v1 route', () => {
     const { id } = await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType } });
     return id!;
   };
+  /** A firmware version of `who` (op by default): an external image, or an uploaded one (`upload`). */
+  const newVersion = async (who = 'op', upload = false) => {
+    const fields = { name: `FW ${++seq}`, module: 'BMS', softwareVersion: `1.${seq}` };
+    if (!upload) return (await as(who, 'POST', '/api/v1/upgrade/add', { payload: { ...fields, url: 'https://files.example.com/fw.bin', sha256: 'a'.repeat(64) } })).id!;
+    const form = multipart('fw.bin', Buffer.from(`firmware ${seq}`));
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/upgrade/upload', headers: { ...bearer(tok[who]!), ...form.headers }, payload: form.payload });
+    return (await as(who, 'POST', '/api/v1/upgrade/add', { payload: { ...fields, fileKey: res.json().data.fileKey } })).id!;
+  };
   const newProject = async () => {
     const { id } = await as('op', 'POST', '/api/v1/project/addproject', { payload: { name: `P${++seq}` } });
     return id!;
@@ -138,7 +151,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   beforeAll(async () => {
     // The per-session rate limit is not under test here; the matrix makes many calls quickly.
     t = await buildTestApp(
-      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' },
+      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass', DATA_DIR: dataDir },
       { payments },
     );
     tok.admin = await t.login();
@@ -205,7 +218,10 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.price = await newPrice();
     ids.betaOrder = (await newOrder('beta')).id;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   const cases: Record<string, Case> = {
     'GET /api/v1/config': { perm: PUBLIC, ok: async () => ({}) },
@@ -437,11 +453,32 @@ describe('authorization matrix over every /api/v1 route', () => {
       perm: PUBLIC,
       ok: async () => ({ url: '/api/v1/ingest/telemetry', headers: { authorization: deviceBasic }, payload: { values: {} } }),
     },
+    // A device downloads firmware published for its line (HTTP-1 is op's) with its own credentials.
+    'GET /api/v1/ingest/firmware/:versionId': {
+      perm: PUBLIC,
+      ok: async () => ({ url: `/api/v1/ingest/firmware/${await newVersion('op', true)}`, headers: { authorization: deviceBasic } }),
+    },
     'POST /api/v1/broker/emqx/authn': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
     'POST /api/v1/broker/emqx/authz': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', clientid: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
     'POST /api/v1/broker/mosquitto/user': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
     'POST /api/v1/broker/mosquitto/superuser': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server' }) },
     'POST /api/v1/broker/mosquitto/acl': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', clientid: 'HTTP-1@cmd', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'POST /api/v1/upgrade/upload': { perm: ['upgrade:add', 'upgrade:edit'], ok: async () => multipart('fw.bin', Buffer.from('firmware image')) },
+    'GET /api/v1/upgrade/list': { perm: 'upgrade:list', ok: async () => ({ query: { q: 'FW', sort: 'name' } }) },
+    'POST /api/v1/upgrade/add': {
+      perm: 'upgrade:add',
+      ok: async () => ({ payload: { name: `FW ${++seq}`, module: 'BMS', softwareVersion: '2.0', url: 'https://files.example.com/fw.bin', sha256: 'b'.repeat(64) } }),
+    },
+    'POST /api/v1/upgrade/edit': {
+      perm: 'upgrade:edit',
+      ok: async () => ({ payload: { id: await newVersion(), info: 'edited' } }),
+      foreign: async () => ({ payload: { id: await newVersion('beta'), info: 'edited' } }),
+    },
+    'DELETE /api/v1/upgrade/delete': {
+      perm: 'upgrade:delete',
+      ok: async () => ({ query: { id: await newVersion() } }),
+      foreign: async () => ({ query: { id: await newVersion('beta') } }),
+    },
     'GET /api/v1/card/getSimList': { perm: 'card:list', ok: async () => ({ query: { q: '8986', expiringWithin: 30 } }) },
     'GET /api/v1/card/getExpirationSimList': { perm: 'card:list', ok: async () => ({ query: { days: 30 } }) },
     'GET /api/v1/card/getSimItem': { perm: 'card:list', ok: async () => ({ query: { id: await newCard() } }), foreign: async () => ({ query: { id: ids.betaCard! } }) },

@@ -164,6 +164,16 @@ export const REFUSALS = {
   dateRequired: 'A date YYYY-MM-DD is required',
   cardExportTooMany: 'More than {{max}} SIM cards match: narrow the filters',
 
+  // Firmware versions and their images
+  versionNotFound: 'The firmware version does not exist',
+  versionInUse: 'A running upgrade campaign uses this version: wait for it to end or cancel it first',
+  versionReadOnly: 'This version was published by a user above you: you can use it but not change it',
+  firmwareEmpty: 'The file is empty: choose the firmware image',
+  firmwareTooLarge: 'The file is larger than {{max}} MB',
+  uploadNotFound: 'This upload is no longer kept (uploads wait a day for their version): upload the file again',
+  uploadTaken: 'This upload already belongs to another version: upload the file again',
+  firmwareExternal: 'This version’s image is not on the console: download it from the version’s url',
+
   // Import and export
   fileRequired: 'An attachment is required',
   uploadMalformed: 'The upload is malformed: send one file in the multipart field "file"',
