@@ -124,6 +124,10 @@ describe('firmware versions', () => {
     expect((await list('alpha')).items.find((v) => v.id === id)).toMatchObject({ url: 'https://files.example.com/fw.bin', sha256: 'a'.repeat(64), size: 123, fileName: null });
     expect(files()).not.toContain(up2.data.fileKey);
 
+    // The same URL sent again is no new image (allowed while a campaign runs).
+    await runningCampaign(id);
+    await ok('alpha', 'POST', '/upgrade/edit', { id, url: 'https://files.example.com/fw.bin', sha256: 'a'.repeat(64), size: 123, info: 'same image' });
+    await t.database.db.execute(sql`update upgrade_campaigns set state = 'cancelled' where version_id = ${id}`);
     const del = await ok('alpha', 'DELETE', `/upgrade/delete?id=${id}`);
     expect(del).toEqual({ count: 1 });
     expect((await list('alpha')).items.find((v) => v.id === id)).toBeUndefined();
@@ -208,7 +212,7 @@ describe('firmware versions', () => {
       code: ErrorCode.CONFLICT,
       data: { reason: 'versionInUse' },
     });
-    await ok('alpha', 'POST', '/upgrade/edit', { id: v.id, info: 'still rolling out' });
+    await ok('alpha', 'POST', '/upgrade/edit', { id: v.id, info: 'still rolling out', fileKey: v.fileKey });
     expect(files()).toContain(v.fileKey);
     // Once the campaign has ended the version goes, the campaign keeps its copy of the name.
     await t.database.db.execute(sql`update upgrade_campaigns set state = 'finished' where version_id = ${v.id}`);

@@ -120,8 +120,10 @@ export class FirmwareService {
   async edit(actor: Actor, body: FirmwareEdit): Promise<void> {
     const [row] = await this.manageable(actor, [body.id]);
     if (body.typeIds !== undefined) await this.checkTypes(actor, body.typeIds);
-    // The same upload sent again is no new image.
-    const same = body.fileKey !== undefined && body.fileKey === row!.fileKey;
+    // The image it has, sent again, is no new image (a running campaign's version may be saved).
+    const same =
+      (body.fileKey !== undefined && body.fileKey === row!.fileKey) ||
+      (body.url !== undefined && body.url === row!.url && body.sha256 === row!.sha256 && (body.size ?? null) === row!.size);
     const image = same ? undefined : await this.imageOf(body);
     const { id, fileKey: _k, url: _u, sha256: _s, size: _z, ...fields } = body;
     await this.db.transaction(async (tx) => {
