@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { AUTHENTICATED, ErrorCode, PERMISSIONS, PUBLIC, type PermissionCode } from '@iot/contract';
@@ -40,8 +37,6 @@ const any = (verb: string) => [`admin:${verb}`, `user:${verb}`, `agent:${verb}`]
 const ALL_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
 const BROKER_AUTH_SECRET = 'matrix-broker-secret-123';
 const payments = new SimulatedPayments('matrix-payments');
-/** Firmware uploads land under DATA_DIR/firmware: a directory of the suite's own. */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'authz-'));
 const brokerHook = (payload: object) => async (): Promise<Req> => ({ headers: { 'x-broker-secret': BROKER_AUTH_SECRET }, payload });
 
 describe('authorization matrix over every /api/v1 route', () => {
@@ -151,7 +146,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   beforeAll(async () => {
     // The per-session rate limit is not under test here; the matrix makes many calls quickly.
     t = await buildTestApp(
-      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass', DATA_DIR: dataDir },
+      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' },
       { payments },
     );
     tok.admin = await t.login();
@@ -218,10 +213,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.price = await newPrice();
     ids.betaOrder = (await newOrder('beta')).id;
   });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   const cases: Record<string, Case> = {
     'GET /api/v1/config': { perm: PUBLIC, ok: async () => ({}) },
