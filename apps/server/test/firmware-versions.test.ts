@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, type FirmwareDto } from '@iot/contract';
+import { ErrorCode, firmwareDownloadPath, type FirmwareDto } from '@iot/contract';
 import { addTestDevice, apiAs, bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -42,7 +42,7 @@ describe('firmware versions', () => {
   const files = () => (fs.existsSync(fwDir) ? fs.readdirSync(fwDir) : []);
   const basicOf = (d: { sn: string; secret: string }) => `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}`;
   const download = (versionId: number, authorization: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url: `/api/v1/ingest/firmware/${versionId}`, headers: { authorization, ...headers } });
+    t.app.inject({ method: 'GET', url: firmwareDownloadPath(versionId), headers: { authorization, ...headers } });
   /** A running campaign of this version, written directly (campaigns are another module's). */
   const runningCampaign = async (versionId: number) => {
     await t.database.db.execute(sql`

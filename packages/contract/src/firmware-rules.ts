@@ -25,3 +25,9 @@ export const FIRMWARE_FILE_KEY_PATTERN = /^[0-9a-f]{32}$/;
 export const FIRMWARE_SHA256_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** Uploads no version took within this long are removed (swept on a later upload). */
 export const FIRMWARE_UPLOAD_TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * Where a device downloads an uploaded version's image (GET, HTTP Basic SN:secret, Range), under
+ * the console's origin: the `url` of a firmwareUpgrade command for an uploaded version.
+ */
+export const firmwareDownloadPath = (versionId: number) => `/api/v1/ingest/firmware/${versionId}`;
