@@ -180,3 +180,9 @@ export const siteKeys = {
 export const authKeys = {
   captcha: ['captcha'] as const,
 };
+
+/** Firmware versions (§2 /upgrade/version). */
+export const firmwareKeys = {
+  all: ['firmware'] as const,
+  list: (params: Params) => ['firmware', 'list', params] as const,
+};

@@ -55,10 +55,11 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'user', name: '用户管理', nameEn: 'Users', nameEs: 'Usuarios', nameJa: 'ユーザー管理', menuUrl: '/user', menuType: 1, sort: 30, icon: 'TeamOutlined' },
   { identification: 'user-agent', parent: 'user', name: '用户列表', nameEn: 'User management', nameEs: 'Gestión de usuarios', nameJa: 'ユーザー一覧', menuUrl: 'agent', menuType: 0, sort: 1, icon: 'UserOutlined' },
 
-  // Not built yet (the pages say so): hidden, so the sidebar and /sys/menu agree; an administrator
+  // Upgrades: Versions is built (migration 0055 shows it on existing installs). The other two
+  // are not yet (the pages say so): hidden, so the sidebar and /sys/menu agree; an administrator
   // who shows them gets the "not available yet" notice (migration 0041 for existing installs).
-  { identification: 'upgrade', name: '升级管理', nameEn: 'Upgrades', nameEs: 'Actualizaciones', nameJa: 'アップグレード管理', menuUrl: '/upgrade', menuType: 1, sort: 40, icon: 'CloudUploadOutlined', isShow: 0 },
-  { identification: 'upgrade-version', parent: 'upgrade', name: '版本管理', nameEn: 'Versions', nameEs: 'Versiones', nameJa: 'バージョン管理', menuUrl: 'version', menuType: 0, sort: 1, icon: 'TagsOutlined', isShow: 0 },
+  { identification: 'upgrade', name: '升级管理', nameEn: 'Upgrades', nameEs: 'Actualizaciones', nameJa: 'アップグレード管理', menuUrl: '/upgrade', menuType: 1, sort: 40, icon: 'CloudUploadOutlined', isShow: 1 },
+  { identification: 'upgrade-version', parent: 'upgrade', name: '版本管理', nameEn: 'Versions', nameEs: 'Versiones', nameJa: 'バージョン管理', menuUrl: 'version', menuType: 0, sort: 1, icon: 'TagsOutlined', isShow: 1 },
   { identification: 'upgrade-device', parent: 'upgrade', name: '设备升级', nameEn: 'Device upgrade', nameEs: 'Actualizar dispositivos', nameJa: 'デバイスアップグレード', menuUrl: 'device', menuType: 0, sort: 2, icon: 'SyncOutlined', isShow: 0 },
   { identification: 'upgrade-external', parent: 'upgrade', name: '外部设备升级', nameEn: 'External device upgrade', nameEs: 'Actualizar dispositivos externos', nameJa: '外部デバイスアップグレード', menuUrl: 'external', menuType: 0, sort: 3, icon: 'ApiOutlined', isShow: 0 },
 
