@@ -85,6 +85,9 @@ import { carrierFrom, paymentsFrom } from './modules/card/providers.js';
 import { SimulatedVideo, type VideoProvider } from './modules/video/video.provider.js';
 import { VideoService } from './modules/video/video.service.js';
 import { videoRoutes } from './modules/video/video.routes.js';
+import { FirmwareService } from './modules/upgrade/firmware.service.js';
+import { FirmwareStore } from './modules/upgrade/firmware.store.js';
+import { firmwareRoutes } from './modules/upgrade/firmware.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -275,6 +278,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
   cardJobs.start();
   const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
+  const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
+  const httpUplink = new HttpUplink(ingest, commands);
   app.decorate('cardJobs', cardJobs);
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
@@ -335,7 +340,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(projectRoutes, { projects });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
-      await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
+      await api.register(deviceDataRoutes, { data: deviceData, uplink: httpUplink });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(fenceRoutes, { fences });
       await api.register(campaignRoutes, { campaigns });
@@ -346,6 +351,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(orderRoutes, { orders });
       await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
+      await api.register(firmwareRoutes, { firmware, uplink: httpUplink, maxBytes: config.firmwareMaxBytes });
       await api.register(searchRoutes, { search });
       await api.register(homeRoutes, { home });
       await api.register(mapRoutes, { map: new MapService(db) });

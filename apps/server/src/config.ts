@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { IMPORT_MAX_ROWS, IMPORT_MAX_ROWS_EMBEDDED, MAP_TILE_DATUMS, type MapTileDatum } from '@iot/contract';
+import { FIRMWARE_LIMITS, IMPORT_MAX_ROWS, IMPORT_MAX_ROWS_EMBEDDED, MAP_TILE_DATUMS, type MapTileDatum } from '@iot/contract';
 
 /**
  * The one place the environment is read. Every variable is validated here; a bad value stops
@@ -69,6 +69,8 @@ const envSchema = z.object({
   DATABASE_URL: urlWith(['postgres', 'postgresql']).optional(),
   /** Rows one spreadsheet import may take (default 100,000 on PostgreSQL, 20,000 on PGlite). */
   IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(IMPORT_MAX_ROWS).optional(),
+  /** The largest firmware image an upload may carry, in MB (docs/OPERATIONS.md, Firmware images). */
+  FIRMWARE_MAX_MB: z.coerce.number().positive().max(FIRMWARE_LIMITS.maxMbMax).default(FIRMWARE_LIMITS.maxMbDefault),
   DATABASE_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   /** statement_timeout of the console's PostgreSQL connections (0: none). */
   DATABASE_STATEMENT_TIMEOUT: anyDuration.refine((s) => s <= 86_400, 'at most a day').default(30),
@@ -169,6 +171,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   importMaxRows: number;
+  /** Bytes a firmware upload may carry (FIRMWARE_MAX_MB). */
+  firmwareMaxBytes: number;
   /** PostgreSQL's max_parallel_workers_per_gather for the console's connections (docs/ARCHITECTURE.md). */
   databaseParallelWorkers: number;
   /** statement_timeout of the console's PostgreSQL connections in ms (0: none); jobs lift it (db/client.ts). */
@@ -325,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     importMaxRows: e.IMPORT_MAX_ROWS ?? (e.DATABASE_URL ? IMPORT_MAX_ROWS : IMPORT_MAX_ROWS_EMBEDDED),
+    firmwareMaxBytes: Math.floor(e.FIRMWARE_MAX_MB * 1024 * 1024),
     databaseParallelWorkers: e.DATABASE_PARALLEL_WORKERS,
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT * 1000,
     heavyReads: { perUser: e.HEAVY_READS_PER_USER, total: e.HEAVY_READS_TOTAL },

@@ -108,7 +108,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   };
   const fence = { lng: 116.4, lat: 39.9, radius: 500, action: 'alarm' };
   /** A firmware version published by the platform (an external image), made once. */
-  const newVersion = async () => {
+  const platformVersion = async () => {
     if (ids.version) return ids.version;
     const res = await t.database.db.execute(sql`
       insert into firmware_versions (name, software_version, url, sha256, owner_path)
@@ -118,7 +118,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   };
   /** An upgrade campaign of one new device of `op`'s (or of beta's device, by SQL: beta may not upgrade). */
   const newCampaign = async (of: 'op' | 'beta' = 'op') => {
-    const versionId = await newVersion();
+    const versionId = await platformVersion();
     if (of === 'op') {
       const plan = await as('op', 'POST', '/api/v1/upgrade/setdeviceupgrade', { payload: { versionId, targets: { deviceIds: [await newDevice()] } } });
       return plan.campaignId as number;
@@ -137,6 +137,14 @@ describe('authorization matrix over every /api/v1 route', () => {
   const newDevice = async () => {
     const { id } = await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType } });
     return id!;
+  };
+  /** A firmware version of `who` (op by default): an external image, or an uploaded one (`upload`). */
+  const newVersion = async (who = 'op', upload = false) => {
+    const fields = { name: `FW ${++seq}`, module: 'BMS', softwareVersion: `1.${seq}` };
+    if (!upload) return (await as(who, 'POST', '/api/v1/upgrade/add', { payload: { ...fields, url: 'https://files.example.com/fw.bin', sha256: 'a'.repeat(64) } })).id!;
+    const form = multipart('fw.bin', Buffer.from(`firmware ${seq}`));
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/upgrade/upload', headers: { ...bearer(tok[who]!), ...form.headers }, payload: form.payload });
+    return (await as(who, 'POST', '/api/v1/upgrade/add', { payload: { ...fields, fileKey: res.json().data.fileKey } })).id!;
   };
   const newProject = async () => {
     const { id } = await as('op', 'POST', '/api/v1/project/addproject', { payload: { name: `P${++seq}` } });
@@ -459,11 +467,32 @@ describe('authorization matrix over every /api/v1 route', () => {
       perm: PUBLIC,
       ok: async () => ({ url: '/api/v1/ingest/telemetry', headers: { authorization: deviceBasic }, payload: { values: {} } }),
     },
+    // A device downloads firmware published for its line (HTTP-1 is op's) with its own credentials.
+    'GET /api/v1/ingest/firmware/:versionId': {
+      perm: PUBLIC,
+      ok: async () => ({ url: `/api/v1/ingest/firmware/${await newVersion('op', true)}`, headers: { authorization: deviceBasic } }),
+    },
     'POST /api/v1/broker/emqx/authn': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
     'POST /api/v1/broker/emqx/authz': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', clientid: 'HTTP-1', topic: 'dev/HTTP-1/telemetry', action: 'publish' }) },
     'POST /api/v1/broker/mosquitto/user': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server', password: 'iot-server-pass', clientid: 'srv' }) },
     'POST /api/v1/broker/mosquitto/superuser': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server' }) },
     'POST /api/v1/broker/mosquitto/acl': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', clientid: 'HTTP-1@cmd', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
+    'POST /api/v1/upgrade/upload': { perm: ['upgrade:add', 'upgrade:edit'], ok: async () => multipart('fw.bin', Buffer.from('firmware image')) },
+    'GET /api/v1/upgrade/list': { perm: 'upgrade:list', ok: async () => ({ query: { q: 'FW', sort: 'name' } }) },
+    'POST /api/v1/upgrade/add': {
+      perm: 'upgrade:add',
+      ok: async () => ({ payload: { name: `FW ${++seq}`, module: 'BMS', softwareVersion: '2.0', url: 'https://files.example.com/fw.bin', sha256: 'b'.repeat(64) } }),
+    },
+    'POST /api/v1/upgrade/edit': {
+      perm: 'upgrade:edit',
+      ok: async () => ({ payload: { id: await newVersion(), info: 'edited' } }),
+      foreign: async () => ({ payload: { id: await newVersion('beta'), info: 'edited' } }),
+    },
+    'DELETE /api/v1/upgrade/delete': {
+      perm: 'upgrade:delete',
+      ok: async () => ({ query: { id: await newVersion() } }),
+      foreign: async () => ({ query: { id: await newVersion('beta') } }),
+    },
     'GET /api/v1/card/getSimList': { perm: 'card:list', ok: async () => ({ query: { q: '8986', expiringWithin: 30 } }) },
     'GET /api/v1/card/getExpirationSimList': { perm: 'card:list', ok: async () => ({ query: { days: 30 } }) },
     'GET /api/v1/card/getSimItem': { perm: 'card:list', ok: async () => ({ query: { id: await newCard() } }), foreign: async () => ({ query: { id: ids.betaCard! } }) },
@@ -573,8 +602,8 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'POST /api/v1/upgrade/setdeviceupgrade': {
       perm: 'upgrade:device',
-      ok: async () => ({ payload: { versionId: await newVersion(), targets: { deviceIds: [await newDevice()] } } }),
-      foreign: async () => ({ payload: { versionId: await newVersion(), targets: { deviceIds: [ids.betaDevice!] } } }),
+      ok: async () => ({ payload: { versionId: await platformVersion(), targets: { deviceIds: [await newDevice()] } } }),
+      foreign: async () => ({ payload: { versionId: await platformVersion(), targets: { deviceIds: [ids.betaDevice!] } } }),
     },
     'POST /api/v1/upgrade/closedeviceupgrade': {
       perm: 'upgrade:device',

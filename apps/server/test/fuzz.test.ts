@@ -10,8 +10,8 @@ import { buildTestApp, type TestApp } from './helpers.js';
  * answer 5xx or leak a stack trace, and the server must still answer afterwards.
  *
  * Routes that authenticate their caller themselves are called with that caller's credentials, so
- * the hostile input reaches past the door: the device uplink as a real device (HTTP Basic SN and
- * secret; with a console token it would answer 60204 to everything), the broker hooks with the
+ * the hostile input reaches past the door: the device uplink and the firmware download as a real
+ * device (HTTP Basic SN and secret; with a console token they would answer 60204 to everything), the broker hooks with the
  * broker secret. The broker hooks are fuzzed a second time on a console without
  * BROKER_AUTH_SECRET (the default), where they are off. Range routes get a one-hour range of the
  * fuzz device and its parameter, so hostile values reach the database, not a first refusal.
@@ -260,7 +260,9 @@ describe('fuzzing every route with hostile input', () => {
     if (typeof baseQuery.from === 'string' && typeof baseQuery.to === 'string') baseQuery.from = new Date(Date.now() - 3_600_000).toISOString();
     if (typeof baseQuery.from === 'string' && 'id' in baseQuery) baseQuery.id = deviceId;
     if ('semaphoreIds' in baseQuery) baseQuery.semaphoreIds = 'v,s';
-    const isUplink = route.url.startsWith('/api/v1/ingest/');
+    const isUplink = route.method === 'POST' && route.url === '/api/v1/ingest/:kind';
+    // The devices' own routes (the uplink, the firmware download) take a device's credentials.
+    const byDevice = route.url.startsWith('/api/v1/ingest/');
     // The uplink's body schema is any object: start from a telemetry message instead.
     const baseBody = isUplink
       ? { ts: new Date().toISOString(), values: { v: 1, s: 'text' } }
@@ -273,12 +275,12 @@ describe('fuzzing every route with hostile input', () => {
     const url = pathOf(basePath);
     const who = await session();
     const app = off ? hooksOff : undefined;
-    if (isUplink) {
+    if (byDevice) {
       // The fuzz of /device/credential (a plausible body names the fuzz device) issued it new secrets.
       const fresh = await t.app.inject({ method: 'POST', url: '/api/v1/device/credential', headers: { authorization: `Bearer ${who.token}` }, payload: { id: deviceId }, remoteAddress: who.remoteAddress });
       deviceBasic = `Basic ${Buffer.from(`FUZZ-1:${fresh.json().data.secret}`).toString('base64')}`;
     }
-    const headers: Record<string, string> | undefined = isUplink
+    const headers: Record<string, string> | undefined = byDevice
       ? { authorization: deviceBasic }
       : route.url.startsWith('/api/v1/broker/')
         ? { 'x-broker-secret': BROKER_AUTH_SECRET }

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -95,6 +97,8 @@ export async function buildTestApp(
     DEMO: 'off',
     // Every answer checked by zod beside the compiled serializer (lib/serializer.ts).
     RESPONSE_CHECK: 'on',
+    // Files the server keeps (firmware uploads) go to a folder of the test's own, never ./data.
+    DATA_DIR: env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'iot-test-')),
     ...env,
   });
   const database = await openTestDatabase({ statementTimeoutMs: config.statementTimeoutMs, heavyConnections: config.heavyReads.total });
@@ -107,6 +111,7 @@ export async function buildTestApp(
     async close() {
       await app.close();
       await database.close();
+      if (!env.DATA_DIR) fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
     async login(username = ADMIN.username, password = ADMIN.password) {
       const res = await app.inject({

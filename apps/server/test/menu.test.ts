@@ -38,13 +38,9 @@ describe('menus and permissions', () => {
       const names = shown.filter((m) => m.isShow === 1).map((m) => m[field]);
       expect(names.filter((n, i) => names.indexOf(n) !== i), field).toEqual([]);
     }
-    const upgrade = shown.filter((m) => m.identification.startsWith('upgrade'));
-    expect(Object.fromEntries(upgrade.map((m) => [m.identification, m.isShow]))).toEqual({
-      upgrade: 1,
-      'upgrade-version': 0,
-      'upgrade-device': 1,
-      'upgrade-external': 0,
-    });
+    // Versions and device upgrades are built (issue 36); external upgrades are not yet.
+    const upgrade = Object.fromEntries(shown.filter((m) => m.identification.startsWith('upgrade')).map((m) => [m.identification, m.isShow]));
+    expect(upgrade).toEqual({ upgrade: 1, 'upgrade-version': 1, 'upgrade-device': 1, 'upgrade-external': 0 });
   });
 
   it('the super administrator sees every seeded menu, hidden ones flagged is_show 0', async () => {

@@ -29,6 +29,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ IMPORT_MAX_ROWS: '200000' })).toThrow(/IMPORT_MAX_ROWS/);
   });
 
+  it('takes firmware uploads of FIRMWARE_MAX_MB, 128 MB by default', () => {
+    expect(loadConfig({}).firmwareMaxBytes).toBe(128 * 1024 * 1024);
+    expect(loadConfig({ FIRMWARE_MAX_MB: '512' }).firmwareMaxBytes).toBe(512 * 1024 * 1024);
+    expect(() => loadConfig({ FIRMWARE_MAX_MB: '0' })).toThrow(/FIRMWARE_MAX_MB/);
+    expect(() => loadConfig({ FIRMWARE_MAX_MB: 'lots' })).toThrow(/FIRMWARE_MAX_MB/);
+  });
+
   it('runs the demo fleet by default only with the embedded database', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe('off');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'on' }).demo).toBe('on');

@@ -85,8 +85,8 @@ function hiddenQuery(path: string, s: Sample): string | undefined {
     '/project/info': `?id=${s.deviceId}`,
     '/project/alarminfo': '',
     '/card/orderManagement': '',
-    // Hidden until built (issue 33): their notice page.
     '/upgrade/version': '',
+    // Hidden until built (issue 33): their notice page.
     '/upgrade/external': '',
   };
   return queries[path];

@@ -104,12 +104,16 @@ test.describe('sidebar and breadcrumbs', () => {
     await page.goto('/project/devicelist');
     await expect(page).toHaveURL(/\/device\/list$/);
 
-    // A page not built yet is not offered as if it worked; its address tells the truth. SIM cards
-    // and device upgrades are built and offered.
+    // Upgrades: firmware versions and device upgrades are built and offered (issue 36); external
+    // upgrades are not yet: the menu does not offer them as if they worked, their address tells
+    // the truth. SIM cards are built and offered.
     await expect(sidebar.getByTestId('sidebar-item-/project')).toBeVisible();
-    await expect(sidebar.getByTestId('sidebar-item-/upgrade')).toBeVisible();
     await expect(sidebar.getByTestId('sidebar-item-/card')).toBeVisible();
-    await page.goto('/upgrade/version');
+    await menuItem('Upgrades').click();
+    await expect(sidebar.getByTestId('sidebar-item-/upgrade/version')).toBeVisible();
+    await expect(sidebar.getByTestId('sidebar-item-/upgrade/device')).toBeVisible();
+    await expect(sidebar.getByTestId('sidebar-item-/upgrade/external')).toHaveCount(0);
+    await page.goto('/upgrade/external');
     await expect(page.getByTestId('not-available')).toBeVisible();
   });
 

@@ -124,7 +124,6 @@ export const REFUSALS = {
   fenceLimit: 'A device keeps at most {{max}} geo-fences: remove one first',
 
   // Firmware upgrades
-  versionNotFound: 'The firmware version does not exist',
   campaignNotFound: 'The upgrade campaign does not exist',
   campaignEnded: 'This upgrade campaign has ended: nothing is left to cancel',
   noUpgradeTargets: 'No device to upgrade: {{incompatible}} not compatible with the version, {{busy}} with an upgrade under way, {{current}} on this version already',
@@ -169,6 +168,16 @@ export const REFUSALS = {
   duplicateIccidRow: 'Same ICCID as row {{row}}',
   dateRequired: 'A date YYYY-MM-DD is required',
   cardExportTooMany: 'More than {{max}} SIM cards match: narrow the filters',
+
+  // Firmware versions and their images
+  versionNotFound: 'The firmware version does not exist',
+  versionInUse: 'A running upgrade campaign uses this version: wait for it to end or cancel it first',
+  versionReadOnly: 'This version was published by a user above you: you can use it but not change it',
+  firmwareEmpty: 'The file is empty: choose the firmware image',
+  firmwareTooLarge: 'The file is larger than {{max}} MB',
+  uploadNotFound: 'This upload is no longer kept (uploads wait a day for their version): upload the file again',
+  uploadTaken: 'This upload already belongs to another version: upload the file again',
+  firmwareExternal: 'This version’s image is not on the console: download it from the version’s url',
 
   // Import and export
   fileRequired: 'An attachment is required',

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { IngestReason, RejectedValue } from '@iot/contract';
+import type { DeviceLogKind, IngestReason, RejectedValue } from '@iot/contract';
 import type { Db } from '../db/client.js';
 import type { EventBus } from '../lib/events.js';
 import type { DeviceDirectory } from './directory.js';
@@ -108,6 +108,11 @@ export class IngestService {
   async refused(sn: string, reason: IngestReason, detail: Record<string, unknown> = {}): Promise<void> {
     const device = (await this.deviceOf(sn)) ?? undefined;
     await this.writer.add({ logs: [logRow(device, sn, 'rejected', reason, detail)] }).catch(() => undefined);
+  }
+
+  /** A device log row of what a device did outside its messages (an HTTP firmware download). */
+  async note(device: IngestDevice, kind: DeviceLogKind, detail: Record<string, unknown>): Promise<void> {
+    await this.writer.add({ logs: [logRow(device, device.sn, kind, undefined, detail)] });
   }
 
   async connected(device: IngestDevice, detail: Record<string, unknown>): Promise<void> {

@@ -42,7 +42,7 @@ const PAGES: Record<string, Page> = {
   '/project/userProjectList': page(() => import('../features/projects/ProjectUsersPage')),
   '/project/alarminfo': page(() => import('../features/alarms/AlarmInfoPage')),
   '/user/agent': page(() => import('../features/users/AgentUserPage')),
-  '/upgrade/version': NotAvailablePage,
+  '/upgrade/version': page(() => import('../features/upgrade/VersionListPage')),
   '/upgrade/device': page(() => import('../features/upgrade/CampaignListPage')),
   '/upgrade/external': NotAvailablePage,
   '/card/index': page(() => import('../features/cards/CardListPage')),

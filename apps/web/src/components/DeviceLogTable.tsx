@@ -52,6 +52,18 @@ function details(log: DeviceLogDto, t: TFunction): string {
       .join('; ');
   }
   const parts: string[] = [];
+  if (log.kind === 'command' && typeof d.firmware === 'number') {
+    // A firmware image the device downloaded (GET /ingest/firmware/:versionId), `range` when resumed.
+    parts.push(
+      t('devicelogs:detail.firmware', {
+        version: String(d.softwareVersion ?? ''),
+        id: d.firmware,
+        range: typeof d.range === 'string' ? `, ${d.range}` : '',
+      }),
+    );
+    if (typeof d.via === 'string') parts.push(t('devicelogs:detail.via', { via: d.via.toUpperCase() }));
+    return parts.join(' · ');
+  }
   if (log.kind === 'command' && typeof d.id === 'string' && typeof d.kind === 'string') {
     // A step of a command the console sent: which command, and what happened to it.
     parts.push(

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from './i18n';
-import { formatNumber, formatQuantity, formatTime, numberFormatter, parseTime, toThousandFilter } from './format';
+import { formatBytes, formatNumber, formatQuantity, formatTime, numberFormatter, parseTime, toThousandFilter } from './format';
 
 // Local-time dates so the expectations hold in any time zone.
 const JAN_2 = new Date(2024, 0, 2, 3, 4, 5);
@@ -172,5 +172,16 @@ describe('dashboard counts (issue 34)', () => {
     expect(formatPercent(0, 0, 'en')).toBe('0%');
     expect(formatPercent(1, 1000, 'en')).toBe('0.1%');
     expect(formatPercent(1, 2, 'es')).toMatch(/^50\s?%$/);
+  });
+});
+
+describe('formatBytes', () => {
+  it('reads as bytes, then 1024-based units with three significant digits', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1024)).toBe('1.00 KB');
+    expect(formatBytes(20_000)).toBe('19.5 KB');
+    expect(formatBytes(128 * 1024 * 1024)).toBe('128 MB');
+    expect(formatBytes(5 * 1024 ** 3)).toBe('5.00 GB');
   });
 });

@@ -140,3 +140,16 @@ export function formatPercent(part: number, whole: number, lang: string = i18n.l
   const share = whole > 0 ? part / whole : 0;
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: share > 0 && share < 0.01 ? 1 : 0 }).format(share);
 }
+
+/** A size in bytes as people read it: 512 B, 12.3 KB, 4.56 MB, 1.2 GB (1024-based). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${units[i]}`;
+}

@@ -180,8 +180,6 @@ export const campaignKeys = {
   item: (id: number) => ['campaigns', 'of', id, 'item'] as const,
   devices: (id: number, params: Params) => ['campaigns', 'of', id, 'devices', params] as const,
   logs: (id: number, params: Params) => ['campaigns', 'of', id, 'logs', params] as const,
-  /** Firmware versions offered by the new-campaign form (GET /upgrade/list). */
-  versionOptions: (q: string) => ['campaigns', 'versions', q] as const,
 };
 
 /** The navbar search over devices, projects and users (GET /search). */
@@ -195,4 +193,10 @@ export const siteKeys = {
 
 export const authKeys = {
   captcha: ['captcha'] as const,
+};
+
+/** Firmware versions (§2 /upgrade/version). */
+export const firmwareKeys = {
+  all: ['firmware'] as const,
+  list: (params: Params) => ['firmware', 'list', params] as const,
 };

@@ -1,7 +1,7 @@
 import { SUCCESS, deviceRoutes } from '@iot/contract/plain';
 import type { EndpointData, EndpointQuery, Envelope, ImportMode } from '@iot/contract';
 import { ApiError, ClientCode, REQUEST_TIMEOUT_MS } from './http';
-import { authHeaders, endpointUrl as url, errorFrom } from './download';
+import { authHeaders, endpointUrl as url, errorFrom, type EndpointOf } from './download';
 
 /**
  * The device import's upload with real progress (fetch has no upload progress, XMLHttpRequest
@@ -51,6 +51,41 @@ export function uploadImport(
     };
     xhr.onerror = () => reject(new ApiError(ClientCode.NETWORK, 'network'));
     xhr.ontimeout = () => reject(new ApiError(ClientCode.NETWORK, 'timeout'));
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}
+
+/**
+ * One file to an upload endpoint (multipart field `file`) with progress in percent, e.g. a
+ * firmware image: no time limit (a large image on a slow link takes what it takes; `abort`
+ * stops it). Rejects with an ApiError the caller reports.
+ */
+export function uploadFile<R extends EndpointOf<'upload'>>(ep: R, file: File, onProgress: (percent: number) => void) {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<EndpointData<R>>((resolve, reject) => {
+    xhr.open(ep.method, url(ep));
+    for (const [k, v] of Object.entries({ ...authHeaders(), Accept: 'application/json' })) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onload = () => {
+      const text = xhr.responseText ?? '';
+      try {
+        const body = JSON.parse(text) as Envelope<EndpointData<R>>;
+        if (body?.code === SUCCESS && body.data) {
+          resolve(body.data);
+          return;
+        }
+      } catch {
+        // handled below
+      }
+      reject(errorFrom(text));
+    };
+    xhr.onerror = () => reject(new ApiError(ClientCode.NETWORK, 'network'));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
     const form = new FormData();
     form.append('file', file, file.name);

@@ -11,6 +11,7 @@ import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
 import { fenceApi } from './fences.js';
+import { firmwareApi } from './firmware.js';
 import { homeApi } from './home.js';
 import { mapApi } from './map.js';
 import { menuApi } from './menus.js';
@@ -30,6 +31,7 @@ export * from './devicedata.js';
 export * from './devices.js';
 export * from './devicetypes.js';
 export * from './fences.js';
+export * from './firmware.js';
 export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
@@ -66,6 +68,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   deviceData: deviceDataApi,
   deviceDetail: deviceDetailApi,
   fences: fenceApi,
+  firmware: firmwareApi,
   broker: brokerApi,
   alarms: alarmApi,
   cards: cardApi,

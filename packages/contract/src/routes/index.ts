@@ -10,6 +10,7 @@ export * from './devicedetail.js';
 export * from './devices.js';
 export * from './devicetypes.js';
 export * from './fences.js';
+export * from './firmware.js';
 export * from './home.js';
 export * from './map.js';
 export * from './menus.js';

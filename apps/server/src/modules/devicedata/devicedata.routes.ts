@@ -5,19 +5,8 @@ import { findHostile } from '../../lib/hostile.js';
 import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
-import type { HttpUplink } from '../../telemetry/transports/http.js';
+import { basicCredentials, type HttpUplink } from '../../telemetry/transports/http.js';
 import type { DeviceDataService } from './devicedata.service.js';
-
-/** `Authorization: Basic base64(sn:secret)` of an HTTP device. */
-function basicCredentials(header: string | undefined): { sn: string; secret: string } | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
-  if (!m) return undefined;
-  const text = Buffer.from(m[1]!, 'base64').toString();
-  const at = text.indexOf(':');
-  // A NUL byte names no device (PostgreSQL text cannot hold one): the same 60204 as a wrong secret.
-  if (at <= 0 || text.includes('\u0000')) return undefined;
-  return { sn: text.slice(0, at), secret: text.slice(at + 1) };
-}
 
 /**
  * What an uplink refused before its handler hands to the device log: `parsed` is the body as

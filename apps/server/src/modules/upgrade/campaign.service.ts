@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  firmwareDownloadPath,
   type CampaignClose,
   type CampaignDto,
   type CampaignPlan,
@@ -77,7 +78,7 @@ export class CampaignService {
     }
     // Uploaded images come from the console itself; the address devices use is CONSOLE_URL, or
     // the one the operator reached the console at.
-    const url = version.url || `${(this.opts.consoleUrl ?? origin).replace(/\/$/, '')}/api/v1/ingest/firmware/${version.id}`;
+    const url = version.url || `${(this.opts.consoleUrl ?? origin).replace(/\/$/, '')}${firmwareDownloadPath(version.id)}`;
     const started = await this.db.transaction(async (tx) => {
       const campaignId = await repo.insertCampaign(tx, {
         versionId: version.id,

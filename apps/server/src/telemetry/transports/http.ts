@@ -1,7 +1,7 @@
 import { ErrorCode, type UplinkResult } from '@iot/contract';
 import { AppError, forbidden } from '../../lib/errors.js';
 import type { CommandService } from '../commands.js';
-import type { IngestService } from '../ingest.service.js';
+import type { IngestDevice, IngestService } from '../ingest.service.js';
 import { withoutValue } from '../replies.js';
 
 /**
@@ -15,8 +15,12 @@ export class HttpUplink {
     private readonly commands: CommandService,
   ) {}
 
-  /** Undefined: unknown device or wrong secret (the caller answers 60204 either way). */
-  async uplink(sn: string, secret: string, kind: string, body: unknown): Promise<UplinkResult | undefined> {
+  /**
+   * The device these credentials name (every HTTP request of a device: the uplink, the firmware
+   * download). Undefined: unknown device or wrong secret (the caller answers 60204 either way);
+   * a refusal is in the device log.
+   */
+  async device(sn: string, secret: string): Promise<IngestDevice | undefined> {
     const auth = await this.ingest.authenticate(sn, secret);
     if ('reason' in auth) {
       await this.ingest.refused(sn, auth.reason, { via: 'http' });
@@ -24,7 +28,14 @@ export class HttpUplink {
       if (auth.reason === 'deviceDisabled') throw forbidden('deviceDisabled');
       return undefined;
     }
-    const outcome = await this.ingest.uplink(auth.device, kind, body as object);
+    return auth.device;
+  }
+
+  /** Undefined: unknown device or wrong secret (the caller answers 60204 either way). */
+  async uplink(sn: string, secret: string, kind: string, body: unknown): Promise<UplinkResult | undefined> {
+    const device = await this.device(sn, secret);
+    if (!device) return undefined;
+    const outcome = await this.ingest.uplink(device, kind, body as object);
     if (outcome.rejected[0]?.reason === 'rateLimited') {
       throw new AppError(ErrorCode.RATE_LIMITED, 'this device sends too many messages; retry later', { retryAfter: 1 });
     }
@@ -32,9 +43,17 @@ export class HttpUplink {
       accepted: outcome.accepted,
       rejected: outcome.rejected.map(withoutValue),
       // A polling device gets what waits for it in the answer.
-      commands: await this.commands.takePending(auth.device.id),
+      commands: await this.commands.takePending(device.id),
       serverTime: Date.now(),
     };
+  }
+
+  /**
+   * A firmware image served to a device (GET /ingest/firmware/:versionId), in its device log as
+   * a step of its upgrade. Not awaited by the download: the row waits for the writer's next batch.
+   */
+  downloaded(device: IngestDevice, detail: { firmware: number; softwareVersion: string; range?: string; status: number }): void {
+    void this.ingest.note(device, 'command', { ...detail, via: 'http' }).catch(() => undefined);
   }
 
   /**
@@ -58,4 +77,15 @@ export class HttpUplink {
       body === undefined || Buffer.isBuffer(body) ? '' : typeof body === 'object' && body !== null ? body : JSON.stringify(body);
     await this.ingest.uplink(auth.device, kind, payload);
   }
+}
+
+/** `Authorization: Basic base64(sn:secret)` of an HTTP device. */
+export function basicCredentials(header: string | undefined): { sn: string; secret: string } | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
+  if (!m) return undefined;
+  const text = Buffer.from(m[1]!, 'base64').toString();
+  const at = text.indexOf(':');
+  // A NUL byte names no device (PostgreSQL text cannot hold one): the same 60204 as a wrong secret.
+  if (at <= 0 || text.includes('\u0000')) return undefined;
+  return { sn: text.slice(0, at), secret: text.slice(at + 1) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { campaignFigures, isFinal, versionOptions } from './campaign-rules';
+import { campaignFigures, isFinal, versionOption } from './campaign-rules';
 
 describe('campaign figures', () => {
   it('counts queued and every state with a command out as in progress', () => {
@@ -23,18 +23,13 @@ describe('campaign figures', () => {
 });
 
 describe('version options', () => {
-  it('keeps rows with an id, names them and their manufacturer and module', () => {
-    expect(
-      versionOptions([
-        { id: 4, name: 'BMU main', softwareVersion: '2.0.0', manufacturer: 'Acme', module: 'BMS', size: 10 },
-        { id: 5, name: 'Modem', softwareVersion: '1.1', manufacturer: '', module: '4G' },
-        { name: 'no id' },
-        null,
-      ]),
-    ).toEqual([
-      { id: 4, name: 'BMU main', softwareVersion: '2.0.0', detail: 'Acme · BMS' },
-      { id: 5, name: 'Modem', softwareVersion: '1.1', detail: '4G' },
-    ]);
-    expect(versionOptions(undefined)).toEqual([]);
+  it('name the version, its number, and its manufacturer and module when known', () => {
+    expect(versionOption({ id: 4, name: 'BMU main', softwareVersion: '2.0.0', manufacturer: 'Acme', module: 'BMS' })).toEqual({
+      id: 4,
+      name: 'BMU main',
+      softwareVersion: '2.0.0',
+      detail: 'Acme · BMS',
+    });
+    expect(versionOption({ id: 5, name: 'Modem', softwareVersion: '1.1', manufacturer: '', module: '4G' }).detail).toBe('4G');
   });
 });

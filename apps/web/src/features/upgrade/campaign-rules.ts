@@ -1,5 +1,5 @@
 import { UPGRADE_ACTIVE_STATES, UPGRADE_FINAL_STATES } from '@iot/contract/plain';
-import type { CampaignDto, UpgradeTargetState } from '@iot/contract';
+import type { CampaignDto, FirmwareDto, UpgradeTargetState } from '@iot/contract';
 
 /** A device's upgrade has ended (succeeded, failed, timed out or cancelled): nothing moves any more. */
 export const isFinal = (state: UpgradeTargetState) => UPGRADE_FINAL_STATES.includes(state);
@@ -16,23 +16,7 @@ export function campaignFigures(counts: CampaignDto['counts']) {
   };
 }
 
-/** A firmware version as the new-campaign form offers it. */
-export interface VersionOption {
-  id: number;
-  name: string;
-  softwareVersion: string;
-  /** Manufacturer and module, when known. */
-  detail: string;
-}
-
-const text = (v: unknown) => (typeof v === 'string' ? v : '');
-
-/** GET /upgrade/list rows read tolerantly: a row without a numeric id is left out, a missing text is empty. */
-export function versionOptions(rows: readonly unknown[] | undefined): VersionOption[] {
-  return (rows ?? []).flatMap((row) => {
-    const r = (row ?? {}) as Record<string, unknown>;
-    if (typeof r.id !== 'number') return [];
-    const detail = [text(r.manufacturer), text(r.module)].filter(Boolean).join(' · ');
-    return [{ id: r.id, name: text(r.name), softwareVersion: text(r.softwareVersion), detail }];
-  });
+/** A firmware version as the new-campaign form offers it: name, number, manufacturer and module. */
+export function versionOption(v: Pick<FirmwareDto, 'id' | 'name' | 'softwareVersion' | 'manufacturer' | 'module'>) {
+  return { id: v.id, name: v.name, softwareVersion: v.softwareVersion, detail: [v.manufacturer, v.module].filter(Boolean).join(' · ') };
 }

@@ -1,10 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ZodType } from 'zod';
-import { campaignRoutes, deviceRoutes, deviceTypeRoutes } from '@iot/contract/plain';
-import type { CampaignDto, EndpointBody, EndpointQuery, Route } from '@iot/contract';
+import { campaignRoutes, deviceRoutes, deviceTypeRoutes, firmwareRoutes } from '@iot/contract/plain';
+import type { CampaignDto, EndpointBody, EndpointQuery } from '@iot/contract';
 import { api } from '../../lib/api';
-import { campaignKeys, deviceKeys, deviceTypeKeys } from '../../lib/query-keys';
-import { versionOptions } from './campaign-rules';
+import { campaignKeys, deviceKeys, deviceTypeKeys, firmwareKeys } from '../../lib/query-keys';
+import { versionOption } from './campaign-rules';
 
 export type CampaignListParams = EndpointQuery<typeof campaignRoutes.list>;
 export type CampaignSort = NonNullable<CampaignListParams['sort']>;
@@ -100,25 +99,13 @@ export function useDeviceSearch(text: string) {
   });
 }
 
-/**
- * GET /upgrade/list, the firmware versions (built on the versions branch): declared here by the
- * shape that branch answers until its route is in the contract, and read tolerantly (a row
- * without an id is left out). Replace with the contract's route when both are merged.
- */
-type VersionListRoute = Route<
-  {
-    query: ZodType<unknown, { q?: string; page?: number; limit?: number }>;
-    data: ZodType<{ items?: unknown[] }>;
-  },
-  'json'
->;
-const versionList = { method: 'GET', path: '/upgrade/list', permission: 'upgrade:list', kind: 'json' } as VersionListRoute;
-
-/** Versions matching the typed text (name or software version), the first 50. */
+/** Versions matching the typed text (name or software version), newest first, the first 50. */
 export function useVersionOptions(q: string) {
+  const query = { ...(q ? { q } : {}), page: 1, limit: 50 };
   return useQuery({
-    queryKey: campaignKeys.versionOptions(q),
-    queryFn: async () => versionOptions((await api(versionList, { query: { ...(q ? { q } : {}), page: 1, limit: 50 }, silent: true })).items),
+    queryKey: firmwareKeys.list(query),
+    queryFn: () => api(firmwareRoutes.list, { query, silent: true }),
+    select: (page) => page.items.map(versionOption),
     placeholderData: keepPreviousData,
     retry: false,
   });
