@@ -60,6 +60,8 @@ import { DeviceDetailService } from './modules/devicedetail/devicedetail.service
 import { deviceDetailRoutes } from './modules/devicedetail/devicedetail.routes.js';
 import { FenceService } from './modules/fence/fence.service.js';
 import { fenceRoutes } from './modules/fence/fence.routes.js';
+import { ExternalService } from './modules/upgrade/external.service.js';
+import { externalRoutes } from './modules/upgrade/external.routes.js';
 import { TrackService } from './modules/track/track.service.js';
 import { trackRoutes } from './modules/track/track.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
@@ -96,6 +98,8 @@ declare module 'fastify' {
     alarms: AlarmService;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
+    /** External devices: the timeout sweep runs on a timer (tests call expire). */
+    externalDevices: ExternalService;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -263,7 +267,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
   cardJobs.start();
   const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
+  const external = new ExternalService(db, app.log, { dataDir: config.dataDir, consoleUrl: config.consoleUrl });
+  external.start();
   app.decorate('cardJobs', cardJobs);
+  app.decorate('externalDevices', external);
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', telemetry.partitions);
@@ -326,6 +333,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceDataRoutes, { data: deviceData, uplink: new HttpUplink(ingest, commands) });
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(fenceRoutes, { fences });
+      await api.register(externalRoutes, { external });
       await api.register(trackRoutes, { tracks: new TrackService(db, devices) });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
@@ -344,6 +352,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
+    external.stop();
     await telemetry.stop();
     mailer.close();
     await bus.close();

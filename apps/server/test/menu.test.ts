@@ -32,14 +32,19 @@ describe('menus and permissions', () => {
         .data as MenuNode[],
     );
 
-  it('no two shown menus share a name in any language; unbuilt upgrade pages are hidden (issue 33)', async () => {
+  it('no two shown menus share a name in any language; unbuilt upgrade pages are hidden (issue 33), external devices shown (issue 36)', async () => {
     const shown = (await tree(await t.login())).filter((m) => MENU_SEED.some((s) => s.identification === m.identification));
     for (const field of ['name', 'nameEn', 'nameEs', 'nameJa'] as const) {
       const names = shown.filter((m) => m.isShow === 1).map((m) => m[field]);
       expect(names.filter((n, i) => names.indexOf(n) !== i), field).toEqual([]);
     }
     const upgrade = shown.filter((m) => m.identification.startsWith('upgrade'));
-    expect(upgrade.map((m) => m.isShow)).toEqual([0, 0, 0, 0]);
+    expect(upgrade.map((m) => [m.identification, m.isShow])).toEqual([
+      ['upgrade', 1],
+      ['upgrade-version', 0],
+      ['upgrade-device', 0],
+      ['upgrade-external', 1],
+    ]);
   });
 
   it('the super administrator sees every seeded menu, hidden ones flagged is_show 0', async () => {

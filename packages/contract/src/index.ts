@@ -10,6 +10,7 @@ export * from './edit.js';
 export * from './protocol.js';
 export * from './commands.js';
 export * from './fences.js';
+export * from './external.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';

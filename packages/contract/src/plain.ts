@@ -15,6 +15,7 @@ export * from './devicetype-rules.js';
 export * from './enums.js';
 export * from './fence-rules.js';
 export * from './upgrade-rules.js';
+export * from './external-rules.js';
 export * from './geo.js';
 export * from './geo-distance.js';
 export * from './limits.js';

@@ -10,6 +10,7 @@ import { deviceDetailApi } from './devicedetail.js';
 import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
 import { fenceApi } from './fences.js';
+import { externalApi } from './external.js';
 import { homeApi } from './home.js';
 import { mapApi } from './map.js';
 import { menuApi } from './menus.js';
@@ -29,6 +30,7 @@ export * from './devicedata.js';
 export * from './devices.js';
 export * from './devicetypes.js';
 export * from './fences.js';
+export * from './external.js';
 export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
@@ -64,6 +66,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   deviceData: deviceDataApi,
   deviceDetail: deviceDetailApi,
   fences: fenceApi,
+  external: externalApi,
   broker: brokerApi,
   alarms: alarmApi,
   cards: cardApi,

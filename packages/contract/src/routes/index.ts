@@ -9,6 +9,7 @@ export * from './devicedetail.js';
 export * from './devices.js';
 export * from './devicetypes.js';
 export * from './fences.js';
+export * from './external.js';
 export * from './home.js';
 export * from './map.js';
 export * from './menus.js';
