@@ -98,6 +98,9 @@ describe('external devices', () => {
     expect(row.lastAddress).not.toBe('');
     const filtered = (await ok('admin', 'GET', '/hardware/getlist?model=CHK&version=1.0.0')).items as ExternalDeviceDto[];
     expect(filtered.map((x) => x.id)).toEqual([d!.id]);
+    // Free text, any case, over the identifier and the name.
+    const found = (await ok('admin', 'GET', `/hardware/getlist?q=${d!.identifier.toLowerCase()}`)).items as ExternalDeviceDto[];
+    expect(found.map((x) => x.id)).toEqual([d!.id]);
     expect((await logs(d!.id)).map((l) => [l.event, l.version])).toEqual([['checkin', '1.0.0']]);
 
     const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/hardware/checkin', headers: { authorization: basic({ ...d!, secret: 'nope' }) }, payload: { version: '1' } });

@@ -6,6 +6,7 @@ CREATE TABLE "external_devices" (
 	"version" varchar(64) DEFAULT '' NOT NULL,
 	"last_checkin_at" timestamp with time zone,
 	"last_address" varchar(64) DEFAULT '' NOT NULL,
+	"search" text GENERATED ALWAYS AS (lower(identifier || ' ' || name)) STORED,
 	"credential_hash" varchar(64) NOT NULL,
 	"version_id" integer,
 	"version_name" varchar(64) DEFAULT '' NOT NULL,
@@ -49,7 +50,7 @@ CREATE INDEX "external_devices_version_idx" ON "external_devices" USING btree ("
 CREATE INDEX "external_devices_model_idx" ON "external_devices" USING btree ("model");--> statement-breakpoint
 CREATE INDEX "external_devices_state_idx" ON "external_devices" USING btree ("state");--> statement-breakpoint
 CREATE INDEX "external_devices_assigned_idx" ON "external_devices" USING btree ("version_id");--> statement-breakpoint
-CREATE INDEX "external_devices_name_idx" ON "external_devices" USING btree (lower("name"));--> statement-breakpoint
+CREATE INDEX "external_devices_search_trgm_idx" ON "external_devices" USING gin ("search" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "external_devices_open_idx" ON "external_devices" USING btree ("deadline") WHERE state in ('assigned', 'downloading', 'installing');--> statement-breakpoint
 CREATE INDEX "external_logs_device_idx" ON "external_logs" USING btree ("device_id","at","id");--> statement-breakpoint
 CREATE INDEX "external_logs_at_idx" ON "external_logs" USING btree ("at","id");--> statement-breakpoint

@@ -22,6 +22,8 @@ export const externalDevices = pgTable(
     version: varchar('version', { length: 64 }).notNull().default(''),
     lastCheckinAt: timestamp('last_checkin_at', { withTimezone: true }),
     lastAddress: varchar('last_address', { length: 64 }).notNull().default(''),
+    /** The list's free-text search: identifier and name in lower case, kept by PostgreSQL. */
+    search: text('search').generatedAlwaysAs(sql`lower(identifier || ' ' || name)`),
     /** SHA-256 of the credential (shown once when added). */
     credentialHash: varchar('credential_hash', { length: 64 }).notNull(),
     versionId: integer('version_id').references(() => firmwareVersions.id, { onDelete: 'set null' }),
@@ -51,7 +53,8 @@ export const externalDevices = pgTable(
     index('external_devices_model_idx').on(t.model),
     index('external_devices_state_idx').on(t.state),
     index('external_devices_assigned_idx').on(t.versionId),
-    index('external_devices_name_idx').on(sql`lower(${t.name})`),
+    // `q` is LIKE '%q%' on `search`, through pg_trgm as the device search is.
+    index('external_devices_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
     // The timeout sweep: open assignments by deadline.
     index('external_devices_open_idx')
       .on(t.deadline)

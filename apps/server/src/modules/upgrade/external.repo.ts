@@ -1,4 +1,4 @@
-import { and, eq, gte, ilike, inArray, like, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, like, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { EXTERNAL_OPEN_STATES, EXTERNAL_TIMED_OUT, type EndpointParsedQuery, type ExternalEvent, type externalApi } from '@iot/contract';
 import type { Db, Executor } from '../../db/client.js';
 import { externalDevices, externalLogs, firmwareVersions } from '../../db/schema/index.js';
@@ -52,11 +52,11 @@ const DEVICE_SORTS: Record<DeviceFilter['sort'], Pick<Keyset, 'column' | 'kind' 
 };
 
 export async function listDevices(db: Executor, f: DeviceFilter) {
-  const q = f.q ? `%${escapeLike(f.q)}%` : undefined;
+  const q = f.q ? `%${escapeLike(f.q.toLowerCase())}%` : undefined;
   const where = and(
     owned(externalDevices.ownerPath, f.scopePath),
     f.assignedOnly ? ne(externalDevices.state, 'none') : undefined,
-    q ? or(ilike(externalDevices.identifier, q), ilike(externalDevices.name, q)) : undefined,
+    q ? like(externalDevices.search, q) : undefined,
     f.model ? eq(externalDevices.model, f.model) : undefined,
     f.version !== undefined && f.version !== '' ? eq(externalDevices.version, f.version) : undefined,
     f.state ? eq(externalDevices.state, f.state) : undefined,
