@@ -90,14 +90,20 @@ describe('external devices', () => {
   });
 
   it('a check-in updates the reported version, time and address; a wrong credential is refused', async () => {
-    const [d] = await addDevices('admin', 1, 'CHK');
+    const [d, silent] = await addDevices('admin', 2, 'CHK');
     expect((await checkin(d!, { version: '1.0.0' })).data).toEqual({ upgrade: null });
     const row = (await device(d!.id))!;
     expect(row).toMatchObject({ version: '1.0.0', state: 'none', model: 'CHK' });
     expect(Date.now() - Date.parse(row.lastCheckinAt!)).toBeLessThan(60_000);
     expect(row.lastAddress).not.toBe('');
     const filtered = (await ok('admin', 'GET', '/hardware/getlist?model=CHK&version=1.0.0')).items as ExternalDeviceDto[];
+    expect(((await ok('admin', 'GET', '/hardware/getlist?model=CHK')).items as ExternalDeviceDto[]).length).toBe(2);
     expect(filtered.map((x) => x.id)).toEqual([d!.id]);
+    // Sorted by last check-in, the newest first; those never checked in come last.
+    const byCheckin = (await ok('admin', 'GET', '/hardware/getlist?sort=lastCheckinAt&order=desc&limit=200')).items as ExternalDeviceDto[];
+    expect(byCheckin[0]!.id).toBe(d!.id);
+    expect(byCheckin.at(-1)!.lastCheckinAt).toBeNull();
+    expect(byCheckin.map((x) => x.id)).toContain(silent!.id);
     // Free text, any case, over the identifier and the name.
     const found = (await ok('admin', 'GET', `/hardware/getlist?q=${d!.identifier.toLowerCase()}`)).items as ExternalDeviceDto[];
     expect(found.map((x) => x.id)).toEqual([d!.id]);

@@ -45,7 +45,7 @@ CREATE UNIQUE INDEX "external_devices_identifier_idx" ON "external_devices" USIN
 CREATE INDEX "external_devices_owner_idx" ON "external_devices" USING btree ("owner_path" text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "external_devices_created_idx" ON "external_devices" USING btree ("created_at","id");--> statement-breakpoint
 CREATE INDEX "external_devices_updated_idx" ON "external_devices" USING btree ("updated_at","id");--> statement-breakpoint
-CREATE INDEX "external_devices_checkin_idx" ON "external_devices" USING btree ("last_checkin_at","id");--> statement-breakpoint
+CREATE INDEX "external_devices_checkin_idx" ON "external_devices" USING btree ("last_checkin_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "external_devices_version_idx" ON "external_devices" USING btree ("version","id");--> statement-breakpoint
 CREATE INDEX "external_devices_model_idx" ON "external_devices" USING btree ("model");--> statement-breakpoint
 CREATE INDEX "external_devices_state_idx" ON "external_devices" USING btree ("state");--> statement-breakpoint

@@ -48,7 +48,8 @@ export const externalDevices = pgTable(
     index('external_devices_owner_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('external_devices_created_idx').on(t.createdAt, t.id),
     index('external_devices_updated_idx').on(t.updatedAt, t.id),
-    index('external_devices_checkin_idx').on(t.lastCheckinAt, t.id),
+    // Never checked in is the stalest (the keyset's `lastWhenDesc`): one index serves both directions.
+    index('external_devices_checkin_idx').on(t.lastCheckinAt.desc().nullsLast(), t.id.desc().nullsLast()),
     index('external_devices_version_idx').on(t.version, t.id),
     index('external_devices_model_idx').on(t.model),
     index('external_devices_state_idx').on(t.state),
