@@ -87,6 +87,14 @@ describe('external devices', () => {
     expect((await call('admin', 'POST', '/hardware/addDevice', { devices: [{ identifier: 'A:B' }] })).code).toBe(ErrorCode.VALIDATION);
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ identifier: `MANY-${i}` }));
     expect((await call('admin', 'POST', '/hardware/addDevice', { devices: tooMany })).code).toBe(ErrorCode.VALIDATION);
+
+    // The most one call takes, cancelled and deleted at once as well.
+    const many = Array.from({ length: 1000 }, (_, i) => ({ identifier: `BULK-${seq}-${i}`, name: `Line ${i}` }));
+    const all = (await ok('admin', 'POST', '/hardware/addDevice', { devices: many })).items as { id: number }[];
+    expect(all).toHaveLength(1000);
+    const allIds = all.map((d) => d.id);
+    expect(await ok('admin', 'POST', '/external/closeupgrade', { ids: allIds })).toEqual({ count: 0 });
+    expect(await ok('admin', 'DELETE', `/hardware/deleteDevice?id=${allIds.join(',')}`)).toEqual({ count: 1000 });
   });
 
   it('a check-in updates the reported version, time and address; a wrong credential is refused', async () => {

@@ -37,6 +37,16 @@ const VERSION_OPTIONS_MAX = 500;
 
 const isOpen = (state: string) => EXTERNAL_OPEN_STATES.includes(state as ExternalState);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** The operation log's entity id (64 characters): the ids that fit, "…" for the rest (the summary counts them). */
+function entityIds(ids: number[]): string {
+  let out = '';
+  for (const id of ids) {
+    const next = out ? `${out},${id}` : String(id);
+    if (next.length > 62) return `${out},…`;
+    out = next;
+  }
+  return out;
+}
 const named = (list: string[]) => (list.length > NAMED_MAX ? `${list.slice(0, NAMED_MAX).join(', ')}, …` : list.join(', '));
 
 function toDto(d: repo.ExternalDeviceRow): ExternalDeviceDto {
@@ -157,7 +167,7 @@ export class ExternalService {
     const devices = await this.visible(actor, ids);
     return this.db.transaction(async (tx) => {
       const count = await repo.deleteDevices(tx, devices.map((d) => d.id));
-      await audit(tx, actor, { entityId: ids.join(','), name: named(devices.map((d) => d.identifier)), summary: { count } });
+      await audit(tx, actor, { entityId: entityIds(ids), name: named(devices.map((d) => d.identifier)), summary: { count } });
       return { count };
     });
   }
@@ -191,7 +201,7 @@ export class ExternalService {
   async cancel(actor: Actor, ids: number[]): Promise<{ count: number }> {
     const devices = await this.visible(actor, ids);
     const count = await repo.cancel(this.db, devices.map((d) => d.id), actor.username);
-    await audit(this.db, actor, { entityId: ids.join(','), name: named(devices.map((d) => d.identifier)), summary: { count } });
+    await audit(this.db, actor, { entityId: entityIds(ids), name: named(devices.map((d) => d.identifier)), summary: { count } });
     return { count };
   }
 
