@@ -88,7 +88,6 @@ function hiddenQuery(path: string, s: Sample): string | undefined {
     '/upgrade/version': '',
     // Hidden until built (issue 33): their notice page.
     '/upgrade/device': '',
-    '/upgrade/external': '',
   };
   return queries[path];
 }

@@ -104,10 +104,11 @@ test.describe('sidebar and breadcrumbs', () => {
     await page.goto('/project/devicelist');
     await expect(page).toHaveURL(/\/device\/list$/);
 
-    // Upgrades: firmware versions are built and offered (issue 36); device and external upgrades
-    // are not yet: the menu does not offer them as if they worked, their address tells the truth.
-    // SIM cards are built and offered.
+    // Upgrades: firmware versions and external devices are built and offered (issue 36); device
+    // upgrades are not yet: the menu does not offer them as if they worked, their address tells the
+    // truth. SIM cards are built and offered.
     await expect(sidebar.getByTestId('sidebar-item-/project')).toBeVisible();
+    await expect(sidebar.getByTestId('sidebar-item-/upgrade')).toBeVisible();
     await expect(sidebar.getByTestId('sidebar-item-/card')).toBeVisible();
     await menuItem('Upgrades').click();
     await expect(sidebar.getByTestId('sidebar-item-/upgrade/version')).toBeVisible();
