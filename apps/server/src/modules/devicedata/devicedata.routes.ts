@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ErrorCode, deviceDataApi as api } from '@iot/contract';
-import { basicCredentials as basicAuth } from '../../lib/basic-auth.js';
 import { AppError } from '../../lib/errors.js';
 import { findHostile } from '../../lib/hostile.js';
 import { authOf } from '../../plugins/auth.js';
