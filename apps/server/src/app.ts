@@ -63,6 +63,8 @@ import { fenceRoutes } from './modules/fence/fence.routes.js';
 import { CampaignEngine } from './modules/upgrade/campaign.engine.js';
 import { campaignRoutes } from './modules/upgrade/campaign.routes.js';
 import { CampaignService } from './modules/upgrade/campaign.service.js';
+import { ExternalService } from './modules/upgrade/external.service.js';
+import { externalRoutes } from './modules/upgrade/external.routes.js';
 import { TrackService } from './modules/track/track.service.js';
 import { trackRoutes } from './modules/track/track.routes.js';
 import { BrokerAuthService } from './modules/broker/broker.service.js';
@@ -104,6 +106,8 @@ declare module 'fastify' {
     cardJobs: CardJobs;
     /** Upgrade campaigns' rounds (tests run one at a later clock). */
     upgradeEngine: CampaignEngine;
+    /** External devices: the timeout sweep runs on a timer (tests call expire). */
+    externalDevices: ExternalService;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -280,7 +284,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
+  const external = new ExternalService(db, app.log, { dataDir: config.dataDir, consoleUrl: config.consoleUrl });
+  external.start();
   app.decorate('cardJobs', cardJobs);
+  app.decorate('externalDevices', external);
   app.decorate('ingest', ingest);
   app.decorate('commands', commands);
   app.decorate('partitions', telemetry.partitions);
@@ -344,6 +351,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(deviceDetailRoutes, { details: deviceDetails });
       await api.register(fenceRoutes, { fences });
       await api.register(campaignRoutes, { campaigns });
+      await api.register(externalRoutes, { external });
       await api.register(trackRoutes, { tracks: new TrackService(db, devices) });
       await api.register(brokerRoutes, { broker: brokerAuth });
       await api.register(alarmRoutes, { alarms });
@@ -365,6 +373,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => {
     cardJobs.stop();
     upgradeEngine.stop();
+    external.stop();
     await telemetry.stop();
     mailer.close();
     await bus.close();

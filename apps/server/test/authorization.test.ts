@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { AUTHENTICATED, ErrorCode, PERMISSIONS, PUBLIC, type PermissionCode } from '@iot/contract';
 import { writeSheet } from '../src/lib/sheet.js';
 import { SimulatedPayments } from '../src/modules/card/payment.simulated.js';
+import { firmwareDir } from '../src/modules/upgrade/firmware.serve.js';
 import { ADMIN, bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 /**
@@ -129,6 +133,29 @@ describe('authorization matrix over every /api/v1 route', () => {
       returning id`);
     return (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
   };
+  /** Where the matrix's firmware image lives (DATA_DIR/firmware). */
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-matrix-'));
+  /** An external device of `who` (op by default): its id and Basic credentials. */
+  const newExternal = async (who = 'op') => {
+    const added = (await as(who, 'POST', '/api/v1/hardware/addDevice', { payload: { devices: [{ identifier: `EXT-${++seq}` }] } })) as unknown as {
+      items: { id: number; identifier: string; secret: string }[];
+    };
+    const d = added.items[0]!;
+    return { id: d.id, basic: `Basic ${Buffer.from(`${d.identifier}:${d.secret}`).toString('base64')}` };
+  };
+  /** An uploaded firmware version published by the super administrator (the versions API is another issue's), made once. */
+  const firmwareVersion = async () => {
+    if (ids.firmware) return ids.firmware;
+    fs.mkdirSync(firmwareDir(dataDir), { recursive: true });
+    fs.writeFileSync(path.join(firmwareDir(dataDir), 'matrix.bin'), Buffer.from('firmware image'));
+    const res = await t.database.db.execute(sql`
+      insert into firmware_versions (name, software_version, file_key, file_name, size, sha256, owner_path)
+      values ('Matrix', '9.9.9', 'matrix.bin', 'matrix.bin', 14, ${'0'.repeat(64)}, '/1/') returning id`);
+    ids.firmware = (res as unknown as { rows: { id: number }[] }).rows[0]!.id;
+    return ids.firmware;
+  };
+  /** Beta's external device, foreign to alpha, made once. */
+  const betaExternal = async () => (ids.betaExternal ??= (await newExternal('beta')).id);
   const history = {
     semaphoreIds: '01111001,02109001',
     from: new Date(Date.now() - 86_400_000).toISOString(),
@@ -168,7 +195,7 @@ describe('authorization matrix over every /api/v1 route', () => {
   beforeAll(async () => {
     // The per-session rate limit is not under test here; the matrix makes many calls quickly.
     t = await buildTestApp(
-      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass' },
+      { API_RATE_LIMIT: '0', BROKER_AUTH_SECRET, MQTT_USERNAME: 'iot-server', MQTT_PASSWORD: 'iot-server-pass', DATA_DIR: dataDir },
       { payments },
     );
     tok.admin = await t.login();
@@ -235,7 +262,10 @@ describe('authorization matrix over every /api/v1 route', () => {
     ids.price = await newPrice();
     ids.betaOrder = (await newOrder('beta')).id;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   const cases: Record<string, Case> = {
     'GET /api/v1/config': { perm: PUBLIC, ok: async () => ({}) },
@@ -617,6 +647,55 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     // Geo-fences: to an offline device nothing is sent (set, relock: recorded offline; a fence
     // never kept is removed without a command), so each answers 20000 at once.
+    // External devices (§7 Hardware, /external/*): operators' routes scoped to their line, and
+    // the two the devices call with their own Basic credentials.
+    'POST /api/v1/hardware/addDevice': { perm: 'upgrade:external', ok: async () => ({ payload: { devices: [{ identifier: `EXT-${++seq}` }] } }) },
+    'GET /api/v1/hardware/getlist': { perm: 'upgrade:external', ok: async () => ({}) },
+    'GET /api/v1/hardware/getlogslist': {
+      perm: 'upgrade:external',
+      ok: async () => ({ query: { deviceId: (await newExternal()).id } }),
+      foreign: async () => ({ query: { deviceId: await betaExternal() } }),
+    },
+    'DELETE /api/v1/hardware/deleteDevice': {
+      perm: 'upgrade:external',
+      ok: async () => ({ query: { id: (await newExternal()).id } }),
+      foreign: async () => ({ query: { id: await betaExternal() } }),
+    },
+    'DELETE /api/v1/hardware/deleteLogsDevice': {
+      perm: 'upgrade:external',
+      ok: async () => ({ query: { deviceId: (await newExternal()).id } }),
+      foreign: async () => ({ query: { deviceId: await betaExternal() } }),
+    },
+    'GET /api/v1/external/list': { perm: 'upgrade:external', ok: async () => ({}) },
+    'GET /api/v1/external/loglist': {
+      perm: 'upgrade:external',
+      ok: async () => ({ query: { deviceId: (await newExternal()).id } }),
+      foreign: async () => ({ query: { deviceId: await betaExternal() } }),
+    },
+    'POST /api/v1/external/setupgrade': {
+      perm: 'upgrade:external',
+      ok: async () => ({ payload: { ids: [(await newExternal()).id], versionId: await firmwareVersion() } }),
+      foreign: async () => ({ payload: { ids: [await betaExternal()], versionId: await firmwareVersion() } }),
+    },
+    'POST /api/v1/external/closeupgrade': {
+      perm: 'upgrade:external',
+      ok: async () => ({ payload: { ids: [(await newExternal()).id] } }),
+      foreign: async () => ({ payload: { ids: [await betaExternal()] } }),
+    },
+    'GET /api/v1/external/versionoptions': { perm: 'upgrade:external', ok: async () => ({}) },
+    'POST /api/v1/hardware/checkin': {
+      perm: PUBLIC,
+      ok: async () => ({ headers: { authorization: (await newExternal()).basic }, payload: { version: '1.0' } }),
+    },
+    'GET /api/v1/hardware/firmware/:versionId': {
+      perm: PUBLIC,
+      ok: async () => {
+        const d = await newExternal();
+        const versionId = await firmwareVersion();
+        await as('admin', 'POST', '/api/v1/external/setupgrade', { payload: { ids: [d.id], versionId } });
+        return { url: `/api/v1/hardware/firmware/${versionId}`, headers: { authorization: d.basic } };
+      },
+    },
     'GET /api/v1/device/fencelist': {
       perm: ['device:detail', 'device:fence'],
       ok: async () => ({ query: { id: await newBmu() } }),

@@ -73,6 +73,18 @@ describe('SIM cards and card orders', () => {
     expect((await call('dana', 'GET', `/card/getSimItem?id=${c}`)).code).toBe(40400);
   });
 
+  it('deletes many cards at once; the operation log keeps the ids that fit its entity id', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await addCard('alice', { iccid: ICCID(900 + i) }));
+    expect(await ok('alice', 'DELETE', `/card/deleteCard?id=${ids.join(',')}`)).toEqual({ count: 30 });
+    const logs = (await ok('admin', 'GET', '/logs/list?action=card.delete&limit=5')).items as { entityId: string; entityName: string; result: string }[];
+    const row = logs.find((l) => l.entityId.startsWith(`${ids[0]},`))!;
+    expect(row.result).toBe('success');
+    expect(row.entityId.length).toBeLessThanOrEqual(64);
+    expect(row.entityId.endsWith('…')).toBe(true);
+    expect(row.entityId.slice(0, -1).split(',').map(Number)).toEqual(ids.slice(0, row.entityId.split(',').length));
+  });
+
   it('keeps the linked device and the device’s SIM number in sync both ways', async () => {
     const dev = await ok('alice', 'POST', '/device/add', { name: 'Cabinet 1', sn: 'SIM-DEV-1', typeId });
     const other = await ok('alice', 'POST', '/device/add', { name: 'Cabinet 2', sn: 'SIM-DEV-2', typeId, simNumber: '1440000000999' });

@@ -6,8 +6,8 @@ import { ADMIN, bearer, buildTestApp } from './helpers.js';
 /**
  * The real server for the web's component tests (vitest project `web-components`): built once on
  * an in-memory PGlite and listening on a free port, whose address the tests read with
- * `inject('apiBase')`. The tests create what they need through the API; the one exception is the
- * bulk project below.
+ * `inject('apiBase')`. The tests create what they need through the API; the exceptions are the
+ * bulk project and the firmware version below.
  */
 export default async function setup(project: TestProject) {
   const t = await buildTestApp();
@@ -28,9 +28,16 @@ export default async function setup(project: TestProject) {
     insert into devices (sn, name, type_id, owner_path, project_id)
     select 'BULK-' || lpad(i::text, 5, '0'), 'Bulk ' || i, ${typeId}, '/1/', ${bulk} from generate_series(1, 10050) i`);
 
+  // A firmware version for the external devices' screen to assign (the versions API is another
+  // part of issue 36); an external URL, so no image file is needed.
+  const version = (await t.database.db.execute(sql`
+    insert into firmware_versions (name, software_version, url, owner_path)
+    values ('Component module', '9.0.0', 'https://cdn.example.com/fw/9.0.0.bin', '/1/') returning id`)) as unknown as { rows: { id: number }[] };
+
   project.provide('apiBase', `http://127.0.0.1:${port}`);
   project.provide('adminPassword', ADMIN.password);
   project.provide('bulkProjectId', bulk);
+  project.provide('externalVersionId', version.rows[0]!.id);
   return async () => {
     await t.close();
   };
@@ -41,5 +48,6 @@ declare module 'vitest' {
     apiBase: string;
     adminPassword: string;
     bulkProjectId: number;
+    externalVersionId: number;
   }
 }

@@ -11,6 +11,7 @@ export * from './protocol.js';
 export * from './commands.js';
 export * from './fences.js';
 export * from './firmware.js';
+export * from './external.js';
 export * from './devicedetail.js';
 export * from './alarms.js';
 export * from './cards.js';

@@ -16,6 +16,7 @@ export * from './enums.js';
 export * from './fence-rules.js';
 export * from './upgrade-rules.js';
 export * from './firmware-rules.js';
+export * from './external-rules.js';
 export * from './geo.js';
 export * from './geo-distance.js';
 export * from './limits.js';

@@ -116,6 +116,13 @@ export const REFUSALS = {
   snTaken: 'A device with SN {{sn}} already exists',
   deviceDisabled: 'This device is disabled: an administrator must enable it before it may send data',
 
+  // External devices
+  externalDuplicate: 'These identifiers are already registered: {{identifiers}}',
+  externalDevicesNotFound: 'These external devices do not exist: {{ids}}',
+  externalVersionNotFound: 'The firmware version does not exist',
+  externalUpgrading: 'These devices are downloading or installing: cancel their upgrade first: {{identifiers}}',
+  externalNotAssigned: 'This firmware version is not assigned to this device',
+
   // Geo-fences
   fenceNotFound: 'The geo-fence does not exist',
   fenceBusy: 'A command for this geo-fence still waits for the device’s answer',

@@ -44,7 +44,7 @@ const PAGES: Record<string, Page> = {
   '/user/agent': page(() => import('../features/users/AgentUserPage')),
   '/upgrade/version': page(() => import('../features/upgrade/VersionListPage')),
   '/upgrade/device': page(() => import('../features/upgrade/CampaignListPage')),
-  '/upgrade/external': NotAvailablePage,
+  '/upgrade/external': page(() => import('../features/upgrade/external/ExternalPage')),
   '/card/index': page(() => import('../features/cards/CardListPage')),
   '/card/orderManagement': page(() => import('../features/cards/OrderListPage')),
   '/sys/menu': page(() => import('../features/menus/MenuPage')),

@@ -160,6 +160,15 @@ export const cardPriceKeys = {
   options: ['cardPrices', 'options'] as const,
 };
 
+/** External devices (/upgrade/external): the registry, the upgrades, their logs, the versions to assign. */
+export const externalKeys = {
+  all: ['external'] as const,
+  devices: (params: Params) => ['external', 'devices', params] as const,
+  upgrades: (params: Params) => ['external', 'upgrades', params] as const,
+  logs: (params: Params) => ['external', 'logs', params] as const,
+  versions: ['external', 'versions'] as const,
+};
+
 export const logKeys = {
   all: ['logs'] as const,
   operations: (params: Params) => ['logs', 'operation', params] as const,

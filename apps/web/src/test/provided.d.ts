@@ -6,5 +6,6 @@ declare module 'vitest' {
     apiBase: string;
     adminPassword: string;
     bulkProjectId: number;
+    externalVersionId: number;
   }
 }

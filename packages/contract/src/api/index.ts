@@ -12,6 +12,7 @@ import { deviceApi } from './devices.js';
 import { deviceTypeApi } from './devicetypes.js';
 import { fenceApi } from './fences.js';
 import { firmwareApi } from './firmware.js';
+import { externalApi } from './external.js';
 import { homeApi } from './home.js';
 import { mapApi } from './map.js';
 import { menuApi } from './menus.js';
@@ -32,6 +33,7 @@ export * from './devices.js';
 export * from './devicetypes.js';
 export * from './fences.js';
 export * from './firmware.js';
+export * from './external.js';
 export * from './menus.js';
 export * from './permissions.js';
 export * from './projects.js';
@@ -69,6 +71,7 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   deviceDetail: deviceDetailApi,
   fences: fenceApi,
   firmware: firmwareApi,
+  external: externalApi,
   broker: brokerApi,
   alarms: alarmApi,
   cards: cardApi,

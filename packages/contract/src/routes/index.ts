@@ -11,6 +11,7 @@ export * from './devices.js';
 export * from './devicetypes.js';
 export * from './fences.js';
 export * from './firmware.js';
+export * from './external.js';
 export * from './home.js';
 export * from './map.js';
 export * from './menus.js';

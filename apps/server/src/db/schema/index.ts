@@ -11,3 +11,4 @@ export * from './alarms.js';
 export * from './cards.js';
 export * from './fences.js';
 export * from './upgrades.js';
+export * from './external.js';

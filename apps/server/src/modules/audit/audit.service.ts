@@ -16,6 +16,19 @@ export function boundName(name: string): string {
   return trimmed.length > NAME_MAX ? `${trimmed.slice(0, NAME_MAX - 1)}…` : trimmed;
 }
 
+/** The operation log's `entity_id` holds 64 characters. */
+const ENTITY_ID_MAX = 64;
+
+/**
+ * The ids of a change as the log's entity id: a bulk change of many rows (`12,13,…`) keeps the
+ * whole ids that fit and ends with `…`; the row's name and summary say the rest.
+ */
+export function boundEntityId(id: string): string {
+  if (id.length <= ENTITY_ID_MAX) return id;
+  const cut = id.lastIndexOf(',', ENTITY_ID_MAX - 2);
+  return `${id.slice(0, cut > 0 ? cut : ENTITY_ID_MAX - 1)}…`;
+}
+
 /**
  * Writes the operation-log row of a successful change, in the change's transaction. `name` is
  * the object's name as readers know it (username, role name, SN…), kept even after the object
@@ -34,7 +47,7 @@ export async function audit(
     role: actor.role,
     action: actor.action,
     entity: auditEntityOf(actor.action),
-    entityId: entry.entityId === undefined ? '' : String(entry.entityId),
+    entityId: entry.entityId === undefined ? '' : boundEntityId(String(entry.entityId)),
     entityName: boundName(entry.name ?? ''),
     summary: entry.summary === undefined ? '' : summarize(entry.summary),
     ip: actor.ip,
@@ -68,7 +81,7 @@ export async function auditRequest(
     role: caller.role,
     action: request.action,
     entity: auditEntityOf(request.action),
-    entityId: request.entityId,
+    entityId: boundEntityId(request.entityId),
     entityName: boundName(request.entityName),
     summary: request.summary === undefined ? '' : summarize(request.summary),
     ip: request.ip,

@@ -9,6 +9,8 @@ import {
   deviceLogs,
   deviceTypes,
   devices,
+  externalDevices,
+  externalLogs,
   firmwareVersions,
   loginThrottle,
   operationLogs,
@@ -144,6 +146,9 @@ export const LINE_COLUMNS: readonly PgColumn[] = [
   // Firmware versions and upgrade campaigns follow their creator.
   firmwareVersions.ownerPath,
   upgradeCampaigns.ownerPath,
+  // External devices and their logs follow their creator.
+  externalDevices.ownerPath,
+  externalLogs.ownerPath,
   devices.ownerPath,
   alarms.ownerPath,
 ];

@@ -1,3 +1,4 @@
+import { basicCredentials as basicAuth } from '../../lib/basic-auth.js';
 import { ErrorCode, type UplinkResult } from '@iot/contract';
 import { AppError, forbidden } from '../../lib/errors.js';
 import type { CommandService } from '../commands.js';
@@ -81,11 +82,6 @@ export class HttpUplink {
 
 /** `Authorization: Basic base64(sn:secret)` of an HTTP device. */
 export function basicCredentials(header: string | undefined): { sn: string; secret: string } | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
-  if (!m) return undefined;
-  const text = Buffer.from(m[1]!, 'base64').toString();
-  const at = text.indexOf(':');
-  // A NUL byte names no device (PostgreSQL text cannot hold one): the same 60204 as a wrong secret.
-  if (at <= 0 || text.includes('\u0000')) return undefined;
-  return { sn: text.slice(0, at), secret: text.slice(at + 1) };
+  const c = basicAuth(header);
+  return c && { sn: c.name, secret: c.secret };
 }
