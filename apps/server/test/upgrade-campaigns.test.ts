@@ -243,6 +243,10 @@ describe('upgrade campaigns', () => {
       data: { reason: 'campaignNotFound' },
     });
     expect(((await ok('a', 'GET', '/upgrade/campaignlist')) as { items: CampaignDto[] }).items.map((c) => c.id)).toContain(started.campaignId);
+    // One campaign by its id (the console's details drawer): the owner's line finds it, a sibling does not.
+    const one = (await ok('a', 'GET', `/upgrade/campaignlist?id=${started.campaignId}`)) as { total: number; items: CampaignDto[] };
+    expect({ total: one.total, ids: one.items.map((c) => c.id) }).toEqual({ total: 1, ids: [started.campaignId] });
+    expect(((await ok('b', 'GET', `/upgrade/campaignlist?id=${started.campaignId}`)) as { total: number }).total).toBe(0);
   });
 
   it('refuses a campaign naming neither devices nor a filter, and out-of-range settings, naming the field', async () => {

@@ -86,8 +86,6 @@ function hiddenQuery(path: string, s: Sample): string | undefined {
     '/project/alarminfo': '',
     '/card/orderManagement': '',
     '/upgrade/version': '',
-    // Hidden until built (issue 33): their notice page.
-    '/upgrade/device': '',
   };
   return queries[path];
 }

@@ -84,6 +84,8 @@ export const campaignDtoSchema = z
 export type CampaignDto = z.infer<typeof campaignDtoSchema>;
 
 export const campaignListQuerySchema = pageQuerySchema.extend({
+  /** One campaign: the console's details drawer reads its campaign by the id in its address. */
+  id: idSchema.optional(),
   state: z.enum(CAMPAIGN_STATES).optional(),
   versionId: idSchema.optional(),
   /** Name or software version of the version, contains. */

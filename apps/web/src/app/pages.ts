@@ -43,7 +43,7 @@ const PAGES: Record<string, Page> = {
   '/project/alarminfo': page(() => import('../features/alarms/AlarmInfoPage')),
   '/user/agent': page(() => import('../features/users/AgentUserPage')),
   '/upgrade/version': page(() => import('../features/upgrade/VersionListPage')),
-  '/upgrade/device': NotAvailablePage,
+  '/upgrade/device': page(() => import('../features/upgrade/CampaignListPage')),
   '/upgrade/external': page(() => import('../features/upgrade/external/ExternalPage')),
   '/card/index': page(() => import('../features/cards/CardListPage')),
   '/card/orderManagement': page(() => import('../features/cards/OrderListPage')),

@@ -177,6 +177,20 @@ export const logKeys = {
   clientErrors: (params: Params) => ['logs', 'client', params] as const,
 };
 
+/**
+ * Device upgrade campaigns (/upgrade/campaignlist, devicelist, loglist): the details drawer
+ * refetches `of(id)` every 2 s while its campaign runs.
+ */
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: (params: Params) => ['campaigns', 'list', params] as const,
+  /** One campaign, its devices and their logs (a prefix of `item`, `devices`, `logs` of it). */
+  of: (id: number) => ['campaigns', 'of', id] as const,
+  item: (id: number) => ['campaigns', 'of', id, 'item'] as const,
+  devices: (id: number, params: Params) => ['campaigns', 'of', id, 'devices', params] as const,
+  logs: (id: number, params: Params) => ['campaigns', 'of', id, 'logs', params] as const,
+};
+
 /** The navbar search over devices, projects and users (GET /search). */
 export const searchKeys = {
   find: (text: string) => ['search', text] as const,

@@ -55,12 +55,11 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'user', name: '用户管理', nameEn: 'Users', nameEs: 'Usuarios', nameJa: 'ユーザー管理', menuUrl: '/user', menuType: 1, sort: 30, icon: 'TeamOutlined' },
   { identification: 'user-agent', parent: 'user', name: '用户列表', nameEn: 'User management', nameEs: 'Gestión de usuarios', nameJa: 'ユーザー一覧', menuUrl: 'agent', menuType: 0, sort: 1, icon: 'UserOutlined' },
 
-  // Upgrades: versions and external devices are built (migrations 0055 and 0057 show them on
-  // existing installs); device upgrades are not yet (the page says so): hidden, so the sidebar and
-  // /sys/menu agree (migration 0041 for existing installs).
+  // Upgrades: versions, device upgrades and external devices are built (migrations 0055, 0058 and
+  // 0057 show them on existing installs).
   { identification: 'upgrade', name: '升级管理', nameEn: 'Upgrades', nameEs: 'Actualizaciones', nameJa: 'アップグレード管理', menuUrl: '/upgrade', menuType: 1, sort: 40, icon: 'CloudUploadOutlined', isShow: 1 },
   { identification: 'upgrade-version', parent: 'upgrade', name: '版本管理', nameEn: 'Versions', nameEs: 'Versiones', nameJa: 'バージョン管理', menuUrl: 'version', menuType: 0, sort: 1, icon: 'TagsOutlined', isShow: 1 },
-  { identification: 'upgrade-device', parent: 'upgrade', name: '设备升级', nameEn: 'Device upgrade', nameEs: 'Actualizar dispositivos', nameJa: 'デバイスアップグレード', menuUrl: 'device', menuType: 0, sort: 2, icon: 'SyncOutlined', isShow: 0 },
+  { identification: 'upgrade-device', parent: 'upgrade', name: '设备升级', nameEn: 'Device upgrade', nameEs: 'Actualizar dispositivos', nameJa: 'デバイスアップグレード', menuUrl: 'device', menuType: 0, sort: 2, icon: 'SyncOutlined', isShow: 1 },
   { identification: 'upgrade-external', parent: 'upgrade', name: '外部设备升级', nameEn: 'External device upgrade', nameEs: 'Actualizar dispositivos externos', nameJa: '外部デバイスアップグレード', menuUrl: 'external', menuType: 0, sort: 3, icon: 'ApiOutlined' },
 
   { identification: 'card', name: '物联网卡', nameEn: 'SIM cards', nameEs: 'Tarjetas SIM', nameJa: 'SIMカード', menuUrl: '/card', menuType: 1, sort: 50, icon: 'CreditCardOutlined' },

@@ -166,9 +166,10 @@ export async function campaignById(db: Executor, id: number, scope: string | und
 
 export async function listCampaigns(
   db: Executor,
-  f: { scope: string | undefined; state?: string; versionId?: number; q?: string; sort: 'createdAt' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
+  f: { scope: string | undefined; id?: number; state?: string; versionId?: number; q?: string; sort: 'createdAt' | 'id'; order: 'asc' | 'desc'; page: number; limit: number },
 ) {
   const conds: SQL[] = [campaignSeen(f.scope)];
+  if (f.id !== undefined) conds.push(sql`c.id = ${f.id}`);
   if (f.state) conds.push(sql`c.state = ${f.state}`);
   if (f.versionId !== undefined) conds.push(sql`c.version_id = ${f.versionId}`);
   if (f.q) {
