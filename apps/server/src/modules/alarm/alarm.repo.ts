@@ -176,9 +176,9 @@ export async function alarmGroups(db: Executor, f: AlarmQuery) {
 
 /**
  * The fleet's alarms per level for /metrics, one statement per scrape: active ones (not ended)
- * counted in the partial unique index of active alarms (alarms_one_active_idx), so the cost
- * follows the alarms open now, never the history; untreated ones summed from `alarm_counts`, which
- * has a few rows per owner path and level.
+ * found through an index on `ended_at` (alarms_ended_idx), so the cost follows the alarms open
+ * now, never the history; untreated ones summed from `alarm_counts`, a few rows per owner path
+ * and level.
  */
 export async function alarmGauges(db: Executor) {
   const res = await db.execute(sql`
