@@ -107,6 +107,7 @@ const envSchema = z.object({
   MQTT_SESSION_EXPIRY: anyDuration.refine((s) => s >= 60, 'at least 60 seconds').default(3600),
   BROKER_AUTH_SECRET: z.string().min(16, 'at least 16 characters').max(256).optional(),
   REDIS_URL: urlWith(['redis', 'rediss']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(256).optional(),
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   ADMIN_PASSWORD: z.string().min(6, 'at least 6 characters').max(128).optional(),
   CAPTCHA: onOff.default('on'),
@@ -205,6 +206,11 @@ export interface Config {
   /** Shared secret the broker sends to the /broker/* auth hooks; unset: the hooks refuse. */
   brokerAuthSecret?: string;
   redisUrl?: string;
+  /**
+   * Bearer token Prometheus sends to scrape `/metrics` (METRICS_TOKEN); unset, there is no
+   * `/metrics` (404) and nothing is measured.
+   */
+  metricsToken?: string;
   adminUsername: string;
   adminPassword?: string;
   captcha: boolean;
@@ -346,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttSessionExpiry: e.MQTT_SESSION_EXPIRY,
     brokerAuthSecret: e.BROKER_AUTH_SECRET,
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     captcha: e.CAPTCHA === 'on',

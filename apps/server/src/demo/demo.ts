@@ -122,7 +122,7 @@ export class DemoFleet {
       m.due = Math.max(m.due + lo + Math.random() * (hi - lo), now);
       const msg = m.model.next(now);
       m.busy = this.deps.ingest
-        .uplink(m.device, msg.kind, msg.body)
+        .uplink(m.device, msg.kind, msg.body, undefined, { via: 'demo' })
         .catch((err: unknown) => this.deps.log.warn({ err, sn: m.device.sn }, 'demo: message not stored'))
         .finally(() => (m.busy = undefined));
     }
@@ -140,7 +140,7 @@ export class DemoFleet {
     if (ack) {
       const timer = setTimeout(() => {
         this.answers.delete(timer);
-        void this.deps.ingest.uplink(m.device, 'ack', ack).catch((err: unknown) => this.deps.log.warn({ err, sn }, 'demo: ack not stored'));
+        void this.deps.ingest.uplink(m.device, 'ack', ack, undefined, { via: 'demo' }).catch((err: unknown) => this.deps.log.warn({ err, sn }, 'demo: ack not stored'));
       }, 300 + Math.random() * 500);
       this.answers.add(timer);
     }

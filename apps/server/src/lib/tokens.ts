@@ -9,3 +9,11 @@ export function newToken(): string {
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
+
+const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
+
+/** Equal strings, compared in constant time (digests, so the lengths leak nothing either). */
+export function sameSecret(given: string | undefined, expected: string | undefined): boolean {
+  if (!given || !expected) return false;
+  return crypto.timingSafeEqual(digest(given), digest(expected));
+}

@@ -23,6 +23,37 @@ export interface IngestParts {
   writer: BatchWriter;
 }
 
+/** The way a message came in, for the ingestion counters (a bounded set: a metrics label). */
+export type IngestTransport = 'mqtt' | 'mqtt-external' | 'http' | 'demo' | 'internal';
+
+/**
+ * Messages taken per transport since start: plain numbers bumped on the message path (no
+ * allocation, no hashing) and read by /metrics only when it is scraped (plugins/metrics.ts).
+ * A message counts as accepted when it stored anything (values refused inside it are in the
+ * device log), otherwise as refused under its first reason (IngestReason: a bounded set), or
+ * `writeFailed` when its batch could not be written.
+ */
+export class IngestCounts {
+  readonly accepted = new Map<IngestTransport, number>();
+  readonly refused = new Map<IngestTransport, Map<string, number>>();
+
+  count(via: IngestTransport, outcome: UplinkOutcome): void {
+    const reason = outcome.accepted === 0 ? outcome.rejected[0]?.reason : undefined;
+    if (reason === undefined) this.accepted.set(via, (this.accepted.get(via) ?? 0) + 1);
+    else this.refuse(via, reason);
+  }
+
+  failed(via: IngestTransport): void {
+    this.refuse(via, 'writeFailed');
+  }
+
+  private refuse(via: IngestTransport, reason: string) {
+    let byReason = this.refused.get(via);
+    if (!byReason) this.refused.set(via, (byReason = new Map()));
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+}
+
 /**
  * The entry of every transport (MQTT, HTTP, the demo fleet), top to bottom in `uplink`: the
  * device's access (DeviceDirectory), its rate (Pacer), the message decoded and its target found
@@ -40,6 +71,8 @@ export class IngestService {
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly revokeListeners: ((sns: string[]) => void)[] = [];
   private readonly offBus: () => void;
+  /** Messages accepted and refused per transport (read at scrape time by /metrics). */
+  readonly counts = new IngestCounts();
 
   constructor(
     private readonly db: Db,
@@ -136,14 +169,35 @@ export class IngestService {
    * are committed (a QoS 1 message is acknowledged then); never rejects for the device's mistakes.
    * `onQueued` is called when its rows are in the writer's queue (after any wait for room), or when
    * it is refused before (a QoS 0 publish is let go then). `paced`: the caller already waited for
-   * the device's turn (`pace`); otherwise a message over the device's rate is refused.
+   * the device's turn (`pace`); otherwise a message over the device's rate is refused. `via`
+   * names the transport in the ingestion counters.
    */
   async uplink(
     device: IngestDevice,
     kind: string,
     payload: Buffer | string | object,
     onQueued?: () => void,
-    opts: { paced?: boolean } = {},
+    opts: { paced?: boolean; via?: IngestTransport } = {},
+  ): Promise<UplinkOutcome> {
+    const via = opts.via ?? 'internal';
+    try {
+      const outcome = await this.take(device, kind, payload, onQueued, opts.paced === true);
+      this.counts.count(via, outcome);
+      return outcome;
+    } catch (err) {
+      // Its batch failed (the database unreachable, shutting down): the transport answers it as
+      // not stored, and the counters show it apart from the device's own mistakes.
+      this.counts.failed(via);
+      throw err;
+    }
+  }
+
+  private async take(
+    device: IngestDevice,
+    kind: string,
+    payload: Buffer | string | object,
+    onQueued: (() => void) | undefined,
+    paced: boolean,
   ): Promise<UplinkOutcome> {
     if (onQueued) onQueued = once(onQueued);
     const now = Date.now();
@@ -157,7 +211,7 @@ export class IngestService {
       onQueued?.();
       return { accepted: 0, rejected: [{ reason: revoked }] };
     }
-    if (!opts.paced && !this.pacer.takeTurn(device.id, now)) {
+    if (!paced && !this.pacer.takeTurn(device.id, now)) {
       await this.logLimited(device, now, { kind }, onQueued);
       onQueued?.();
       return { accepted: 0, rejected: [{ reason: 'rateLimited' }] };

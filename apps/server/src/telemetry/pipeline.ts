@@ -85,6 +85,11 @@ export interface TelemetryOptions {
   engine: EngineOptions;
   /** Days of telemetry (and its rollups) kept. */
   retentionDays: number;
+  /**
+   * Told how long each batch took to write, its retries included, and whether it committed
+   * (the batch-time histogram of /metrics); one call per batch, never per message.
+   */
+  observeBatch?: (seconds: number, committed: boolean) => void;
 }
 
 /** Attempts at writing a batch that PostgreSQL rolled back for a deadlock or serialization failure. */
@@ -124,7 +129,7 @@ export function createTelemetry(
   // order, so they cannot deadlock one another; a statement elsewhere (a bulk device update)
   // still can, and PostgreSQL then rolls one side back. That batch is written again, up to three
   // times in all, instead of failing its messages.
-  const store = async (batch: Batch): Promise<void> => {
+  const write = async (batch: Batch): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
         await writeBatch(db, batch, alarmStage);
@@ -137,6 +142,19 @@ export function createTelemetry(
       }
     }
   };
+  const observe = opts.observeBatch;
+  const store = !observe
+    ? write
+    : async (batch: Batch): Promise<void> => {
+        const started = performance.now();
+        let committed = false;
+        try {
+          await write(batch);
+          committed = true;
+        } finally {
+          observe((performance.now() - started) / 1000, committed);
+        }
+      };
 
   // 11. live events, once a batch is committed
   const committed = (batch: Batch) => {

@@ -3,6 +3,7 @@ import type { ALARM_SORTS, AlarmState, EndpointParsedQuery, ListCursor, alarmApi
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import {
+  alarmCounts,
   alarms,
   deviceTypeParams,
   devices,
@@ -171,6 +172,22 @@ export async function alarmGroups(db: Executor, f: AlarmQuery) {
   return fromAlarms(db, selection, filter.needsDevice)
     .where(filter.where)
     .groupBy(alarms.level, alarms.state, sql`${alarms.endedAt} is null`);
+}
+
+/**
+ * The fleet's alarms per level for /metrics, one statement per scrape: active ones (not ended)
+ * found through an index on `ended_at` (alarms_ended_idx), so the cost follows the alarms open
+ * now, never the history; untreated ones summed from `alarm_counts`, a few rows per owner path
+ * and level.
+ */
+export async function alarmGauges(db: Executor) {
+  const res = await db.execute(sql`
+    select 'active' as kind, ${alarms.level} as level, count(*)::int as n
+      from ${alarms} where ${alarms.endedAt} is null group by ${alarms.level}
+    union all
+    select 'untreated', ${alarmCounts.level}, sum(${alarmCounts.n})::int
+      from ${alarmCounts} where ${alarmCounts.state} = 'untreated' group by ${alarmCounts.level}`);
+  return rows<{ kind: 'active' | 'untreated'; level: number; n: number }>(res);
 }
 
 export async function alarmsByIds(db: Executor, ids: number[]) {

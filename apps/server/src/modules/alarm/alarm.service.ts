@@ -140,6 +140,13 @@ export class AlarmService {
     };
   }
 
+  /** Active and untreated alarms per level over the whole fleet (for /metrics, no caller's scope). */
+  async gauges(): Promise<{ active: Map<number, number>; untreated: Map<number, number> }> {
+    const out = { active: new Map<number, number>(), untreated: new Map<number, number>() };
+    for (const r of await repo.alarmGauges(this.db)) out[r.kind].set(Number(r.level), Number(r.n));
+    return out;
+  }
+
   async bell(ctx: AuthContext): Promise<AlarmBell> {
     const res = await repo.listAlarms(this.db, {
       scopePath: scopeOf(ctx), state: 'untreated', sort: 'startedAt', order: 'desc', page: 1, limit: 5,

@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import { DOWNLINK_KIND, REPLY_KIND, UPLINK_KINDS, isOwnClientId, parseDeviceTopic } from '@iot/contract';
+import { sameSecret } from '../../lib/tokens.js';
 import type { IngestService } from '../../telemetry/ingest.service.js';
 
 /** What a client asks the broker for: publish (write), subscribe, or receive a message (read). */
@@ -13,14 +13,6 @@ export interface BrokerAuthOptions {
   /** The console's own login at the broker (MQTT_USERNAME / MQTT_PASSWORD): a superuser. */
   serverUsername?: string;
   serverPassword?: string;
-}
-
-const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
-
-/** Equal strings, compared in constant time (digests, so the lengths leak nothing either). */
-export function sameSecret(given: string | undefined, expected: string | undefined): boolean {
-  if (!given || !expected) return false;
-  return crypto.timingSafeEqual(digest(given), digest(expected));
 }
 
 /**

@@ -36,7 +36,7 @@ export class HttpUplink {
   async uplink(sn: string, secret: string, kind: string, body: unknown): Promise<UplinkResult | undefined> {
     const device = await this.device(sn, secret);
     if (!device) return undefined;
-    const outcome = await this.ingest.uplink(device, kind, body as object);
+    const outcome = await this.ingest.uplink(device, kind, body as object, undefined, { via: 'http' });
     if (outcome.rejected[0]?.reason === 'rateLimited') {
       throw new AppError(ErrorCode.RATE_LIMITED, 'this device sends too many messages; retry later', { retryAfter: 1 });
     }
@@ -76,7 +76,7 @@ export class HttpUplink {
     // decodes as JSON of the wrong shape (invalidMessage).
     const payload =
       body === undefined || Buffer.isBuffer(body) ? '' : typeof body === 'object' && body !== null ? body : JSON.stringify(body);
-    await this.ingest.uplink(auth.device, kind, payload);
+    await this.ingest.uplink(auth.device, kind, payload, undefined, { via: 'http' });
   }
 }
 

@@ -177,7 +177,7 @@ export async function startExternalBroker(
       return;
     }
     const take = async () => {
-      const outcome = await ingest.uplink(device, topic.kind, packet.payload);
+      const outcome = await ingest.uplink(device, topic.kind, packet.payload, undefined, { via: 'mqtt-external' });
       if (outcome.rejected[0]?.reason === 'rateLimited') return false;
       // The reply (server time, refusals) on dev/<sn>/reply, QoS 0: a hint, not a record.
       const reply = replyTo(topic.kind, packet.topic, packet.payload, outcome);

@@ -202,7 +202,7 @@ export async function startEmbeddedBroker(
         released = true;
         done(null);
       };
-      ingest.uplink(device, kind, packet.payload, release, { paced: true }).then((outcome) => {
+      ingest.uplink(device, kind, packet.payload, release, { paced: true, via: 'mqtt' }).then((outcome) => {
         release();
         answer(outcome);
       }, (err: unknown) => {
@@ -214,7 +214,7 @@ export async function startEmbeddedBroker(
     // At least once: PUBACK (QoS 1; PUBREC for QoS 2) after the commit; a failed write drops
     // the connection unacknowledged so that the device sends the message again (storage is
     // idempotent, so resending never duplicates a sample).
-    ingest.uplink(device, kind, packet.payload, undefined, { paced: true }).then(
+    ingest.uplink(device, kind, packet.payload, undefined, { paced: true, via: 'mqtt' }).then(
       (outcome) => {
         done(null);
         answer(outcome);
