@@ -1,7 +1,7 @@
 /**
  * The backup archive's container: a gzip-compressed POSIX tar (ustar) of plain files, written and
  * read as streams so that a database dump or a firmware image of any size never sits in memory.
- * Only what `scripts/backup.ts` writes is supported (regular files, names up to 100 bytes): the
+ * Only what `scripts/backup.ts` writes is supported (files and folders, names up to 100 bytes): the
  * archive stays readable by any `tar -xzf` for an operator who wants to look inside.
  */
 import fs from 'node:fs';
@@ -17,18 +17,18 @@ function octal(n: number, width: number): string {
   return n.toString(8).padStart(width - 1, '0') + '\0';
 }
 
-function header(name: string, size: number, mtime: Date): Buffer {
+function header(name: string, size: number, mtime: Date, type: '0' | '5' = '0'): Buffer {
   const h = Buffer.alloc(BLOCK);
   const nameBytes = Buffer.from(name, 'utf8');
   if (nameBytes.length > 100) throw new Error(`archive entry name too long: ${name}`);
   nameBytes.copy(h, 0);
-  h.write(octal(0o644, 8), 100, 'ascii');
+  h.write(octal(type === '5' ? 0o755 : 0o644, 8), 100, 'ascii');
   h.write(octal(0, 8), 108, 'ascii');
   h.write(octal(0, 8), 116, 'ascii');
   h.write(octal(size, 12), 124, 'ascii');
   h.write(octal(Math.floor(mtime.getTime() / 1000), 12), 136, 'ascii');
   h.write('        ', 148, 'ascii');
-  h.write('0', 156, 'ascii');
+  h.write(type, 156, 'ascii');
   h.write('ustar\0', 257, 'ascii');
   h.write('00', 263, 'ascii');
   let sum = 0;
@@ -58,6 +58,11 @@ export class ArchiveWriter {
     });
     // Surfaced by `close`; without a listener an early failure would crash the process.
     this.done.catch(() => {});
+  }
+
+  /** Adds a folder (`name` ends with `/`): kept even when empty, as PostgreSQL needs its own. */
+  async addDir(name: string): Promise<void> {
+    await put(this.gzip, header(name.endsWith('/') ? name : `${name}/`, 0, new Date(), '5'));
   }
 
   /** Adds a file from memory. */
@@ -157,6 +162,7 @@ const text = (h: Buffer, at: number, len: number) => {
 
 export interface ArchiveEntry {
   name: string;
+  type: 'file' | 'dir';
   size: number;
   /** The entry's bytes, streamed: read them (or `skip`) before the next entry. */
   body: AsyncGenerator<Buffer>;
@@ -172,12 +178,12 @@ export async function* readArchive(source: Readable): AsyncGenerator<ArchiveEntr
     for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
     if (parseInt(text(h, 148, 8).trim(), 8) !== sum) throw new Error('not a backup archive (bad tar header)');
     const type = text(h, 156, 1);
-    if (type !== '0' && type !== '') throw new Error(`unexpected archive entry type ${JSON.stringify(type)}`);
+    if (type !== '0' && type !== '' && type !== '5') throw new Error(`unexpected archive entry type ${JSON.stringify(type)}`);
     const prefix = text(h, 345, 155);
     const name = (prefix ? `${prefix}/` : '') + text(h, 0, 100);
     const size = parseInt(text(h, 124, 12).trim() || '0', 8);
     const left = { n: size };
-    yield { name, size, body: reader.take(left) };
+    yield { name, type: type === '5' ? 'dir' : 'file', size, body: reader.take(left) };
     // Whatever the consumer left unread (a `break` closes its generator), then the padding.
     for await (const _ of reader.take(left)) void _;
     const rest = size % BLOCK;
@@ -202,7 +208,7 @@ export async function saveEntry(entry: ArchiveEntry, path: string): Promise<stri
   return hash.digest('hex');
 }
 
-/** An entry's body in memory (the manifest, a PGlite dump). */
+/** An entry's body in memory (the manifest, the checksums). */
 export async function entryBuffer(entry: ArchiveEntry): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of entry.body) parts.push(chunk);
