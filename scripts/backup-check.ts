@@ -252,6 +252,14 @@ async function checkMode(t: Target, wipe: () => Promise<void>): Promise<{ backup
   fs.mkdirSync(t.dataDir);
   log('wiped: an empty database and DATA_DIR');
 
+  // A cut-off archive is refused before anything is put in place.
+  const cut = `${archive}.cut.tar.gz`;
+  fs.writeFileSync(cut, fs.readFileSync(archive).subarray(0, Math.floor(size * 0.6)));
+  const damaged = await runScript(t, ['scripts/backup.ts', 'restore', cut]);
+  if (damaged.code !== 1) fail(`a cut-off archive was restored:\n${damaged.output}`);
+  if (fs.readdirSync(t.dataDir).length > 0) fail(`a refused restore left ${fs.readdirSync(t.dataDir).join(', ')} in DATA_DIR`);
+  log('a cut-off archive is refused and leaves DATA_DIR empty');
+
   started = Date.now();
   const r = await runScript(t, ['scripts/backup.ts', 'restore', archive]);
   const restoreMs = Date.now() - started;
@@ -259,6 +267,13 @@ async function checkMode(t: Target, wipe: () => Promise<void>): Promise<{ backup
   log(`restore: ${(restoreMs / 1000).toFixed(1)} s`);
   const onTop = await runScript(t, ['scripts/backup.ts', 'restore', archive]);
   if (onTop.code !== 1 || !onTop.output.includes('--force')) fail(`a restore over existing data was not refused:\n${onTop.output}`);
+  // With --force it replaces them, the previous files set aside rather than deleted.
+  const forced = await runScript(t, ['scripts/backup.ts', 'restore', archive, '--force']);
+  if (forced.code !== 0) fail(`restore --force failed:\n${forced.output}`);
+  const aside = fs.readdirSync(t.dataDir).filter((f) => f.startsWith('replaced-'));
+  if (aside.length !== 1 || !fs.readdirSync(path.join(t.dataDir, aside[0]!)).includes('firmware')) fail(`restore --force did not set the previous files aside: ${fs.readdirSync(t.dataDir).join(', ')}`);
+  fs.rmSync(path.join(t.dataDir, aside[0]!), { recursive: true });
+  log('a restore over data is refused, and with --force sets the previous files aside');
 
   const after = await snapshot(t);
   compare('row counts', before.tables, after.tables);
