@@ -27,6 +27,7 @@ import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { clientErrorRoutes } from './modules/clienterror/clienterror.routes.js';
+import { OperationLogRetention } from './modules/audit/audit.retention.js';
 import { ClientErrorService } from './modules/clienterror/clienterror.service.js';
 import { AuditService, auditRequest } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
@@ -286,6 +287,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
   cardJobs.start();
+  const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
+  logRetention.start();
   const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
@@ -388,6 +391,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
+    logRetention.stop();
     upgradeEngine.stop();
     external.stop();
     await telemetry.stop();

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -101,6 +102,55 @@ function listenPostgres(url: string, channel: string, h: ListenHandlers): Promis
       await c?.end().catch(() => {});
     },
   }));
+}
+
+/**
+ * The file that names the process holding an embedded database open: `DATA_DIR/pglite.owner`.
+ * PGlite itself does not stop a second process from opening the same folder (its postmaster.pid
+ * is a placeholder), and two processes writing one data directory corrupt it. The server writes
+ * this file and removes it on close; offline tools (backup, restore) refuse while it names a live
+ * process. The server never refuses because of it: a stale file after a crash, with its process
+ * id reused by another program, must not keep the console down.
+ */
+export const dataDirOwnerFile = (dataDir: string) => path.join(dataDir, 'pglite.owner');
+
+export interface DataDirOwner {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/** The live process (other than this one) holding the embedded database in `dataDir`, if any. */
+export function dataDirInUse(dataDir: string): DataDirOwner | undefined {
+  let owner: DataDirOwner;
+  try {
+    owner = JSON.parse(fs.readFileSync(dataDirOwnerFile(dataDir), 'utf8')) as DataDirOwner;
+  } catch {
+    return undefined;
+  }
+  if (owner.pid === process.pid && owner.host === os.hostname()) return undefined;
+  // Another machine sharing the folder: its process cannot be checked from here.
+  if (owner.host !== os.hostname()) return owner;
+  try {
+    process.kill(owner.pid, 0);
+    return owner;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? owner : undefined;
+  }
+}
+
+function claimDataDir(dataDir: string): () => void {
+  const file = dataDirOwnerFile(dataDir);
+  const owner: DataDirOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
+  fs.writeFileSync(file, JSON.stringify(owner));
+  return () => {
+    try {
+      const now = JSON.parse(fs.readFileSync(file, 'utf8')) as DataDirOwner;
+      if (now.pid === owner.pid && now.since === owner.since) fs.rmSync(file, { force: true });
+    } catch {
+      // Already gone.
+    }
+  };
 }
 
 const committedMigrations = path.join(import.meta.dirname, 'migrations');
@@ -267,6 +317,7 @@ export async function openDatabase(opts: {
   }
   const dir = opts.dataDir ?? 'memory://';
   let client: PGlite;
+  let release = () => {};
   // The same extensions the migrations create on PostgreSQL.
   const extensions = { pg_trgm };
   if (dir.startsWith('memory://')) {
@@ -274,15 +325,27 @@ export async function openDatabase(opts: {
   } else {
     const pgDir = path.join(dir, 'pglite');
     fs.mkdirSync(pgDir, { recursive: true });
+    release = claimDataDir(dir);
     client = new PGlite(pgDir, { extensions });
   }
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (err) {
+    release();
+    throw err;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {
     db,
     engine: 'pglite',
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
     async listen(channel, h) {
       // PGlite hands a notification over (in a microtask) while reading the result of the
       // statement that committed it: it is heard before that statement's caller goes on.

@@ -1,4 +1,4 @@
-import { and, eq, gte, like, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { AUDIT_ACTIONS, type EndpointParsedQuery, type auditApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
@@ -16,6 +16,22 @@ export async function insertOperationLog(db: Executor, row: OperationLogRow) {
     Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? stripNul(v) : v]),
   ) as OperationLogRow;
   await db.insert(operationLogs).values(clean);
+}
+
+/**
+ * Deletes up to `limit` operation logs written before `before`, oldest first: the batch is read
+ * from the (created_at, id) index, so each one costs its own rows, never a scan of the table.
+ * Answers how many went.
+ */
+export async function pruneOperationLogs(db: Executor, before: Date, limit: number): Promise<number> {
+  const old = db
+    .select({ id: operationLogs.id })
+    .from(operationLogs)
+    .where(lt(operationLogs.createdAt, before))
+    .orderBy(operationLogs.createdAt, operationLogs.id)
+    .limit(limit);
+  const gone = await db.delete(operationLogs).where(inArray(operationLogs.id, old)).returning({ id: operationLogs.id });
+  return gone.length;
 }
 
 /** The validated query of GET /logs/list (or /logs/loginlist), scoped to the caller's subtree. */
