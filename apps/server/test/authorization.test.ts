@@ -508,7 +508,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     'POST /api/v1/broker/mosquitto/superuser': { perm: PUBLIC, ok: brokerHook({ username: 'iot-server' }) },
     'POST /api/v1/broker/mosquitto/acl': { perm: PUBLIC, ok: brokerHook({ username: 'HTTP-1', clientid: 'HTTP-1@cmd', topic: 'dev/HTTP-1/cmd', acc: 4 }) },
     'POST /api/v1/upgrade/upload': { perm: ['upgrade:add', 'upgrade:edit'], ok: async () => multipart('fw.bin', Buffer.from('firmware image')) },
-    'GET /api/v1/upgrade/list': { perm: 'upgrade:list', ok: async () => ({ query: { q: 'FW', sort: 'name' } }) },
+    'GET /api/v1/upgrade/list': { perm: ['upgrade:list', 'upgrade:device'], ok: async () => ({ query: { q: 'FW', sort: 'name' } }) },
     'POST /api/v1/upgrade/add': {
       perm: 'upgrade:add',
       ok: async () => ({ payload: { name: `FW ${++seq}`, module: 'BMS', softwareVersion: '2.0', url: 'https://files.example.com/fw.bin', sha256: 'b'.repeat(64) } }),

@@ -11,7 +11,8 @@ export const firmwareRoutes = routes<typeof firmwareSchemas>()({
     audit: 'firmware.upload',
     kind: 'upload',
   },
-  list: { method: 'GET', path: '/upgrade/list', permission: 'upgrade:list' },
+  // Who starts device upgrades picks a version from this list (the campaign form).
+  list: { method: 'GET', path: '/upgrade/list', permission: ['upgrade:list', 'upgrade:device'] },
   add: { method: 'POST', path: '/upgrade/add', permission: 'upgrade:add', audit: 'firmware.add' },
   edit: { method: 'POST', path: '/upgrade/edit', permission: 'upgrade:edit', audit: 'firmware.edit' },
   remove: { method: 'DELETE', path: '/upgrade/delete', permission: 'upgrade:delete', audit: 'firmware.delete' },
