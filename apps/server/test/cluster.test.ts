@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveType, type LiveServerMessage } from '@iot/contract';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { connectLive, type LiveTestClient } from './live-client.js';
+import { redisReachable, subscribers, TEST_REDIS_URL, uniqueChannel } from './redis.js';
+
+/**
+ * Two instances over one PostgreSQL database and one Redis (issue #37, decision 0035): a browser
+ * on instance B sees the live values and alarms of a device that reports through instance A.
+ * PGlite is one process's database: there the test has nothing to run on.
+ */
+const onPostgres = process.env.TEST_DB === 'postgres';
+if (!onPostgres) console.warn('cluster test skipped: two instances need PostgreSQL (the server-pg project)');
+const reachable = onPostgres && (await redisReachable());
+
+describe.skipIf(!reachable)('two instances, one database, one Redis', () => {
+  const channel = uniqueChannel('cluster');
+  let a: TestApp;
+  let b: TestApp;
+  let bDatabase: Database;
+  let aPort: number;
+  let token: string;
+  let typeId: number;
+  let seq = 0;
+  const sockets: LiveTestClient[] = [];
+
+  const ok = async (t: TestApp, method: 'GET' | 'POST', path: string, payload?: object) => {
+    const r = (await t.app.inject({ method, url: `/api/v1${path}`, headers: bearer(token), payload })).json();
+    if (r.code !== 20000) throw new Error(`${method} ${path}: ${JSON.stringify(r)}`);
+    return r.data;
+  };
+  const addDevice = async () => {
+    const sn = `CLU-${++seq}`;
+    const d = await ok(a, 'POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
+    return { id: d.id as number, sn, secret: d.secret as string };
+  };
+  /** The device speaks plain HTTP to instance A, as a real one would. */
+  const report = async (d: { sn: string; secret: string }, kind: 'telemetry' | 'alarm', body: object) => {
+    const res = await fetch(`http://127.0.0.1:${aPort}/api/v1/ingest/${kind}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
+      body: JSON.stringify(body),
+    });
+    const r = (await res.json()) as { code: number; data: { accepted: number } };
+    expect(r.code, JSON.stringify(r)).toBe(20000);
+    expect(r.data.accepted).toBe(1);
+  };
+  const live = async (t: TestApp, follow: number[]) => {
+    const port = (t.app.server.address() as { port: number }).port;
+    const c = connectLive(`ws://127.0.0.1:${port}/api/v1/ws`);
+    sockets.push(c);
+    await c.open();
+    c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
+    c.send({ type: LiveType.SUBSCRIBE_DEVICES, deviceIds: follow });
+    await c.until(() => c.received.some((m) => m.type === LiveType.DEVICES_SUBSCRIBED));
+    return c;
+  };
+  const valuesOf = (c: LiveTestClient, deviceId: number) =>
+    c.received.filter((m): m is Extract<LiveServerMessage, { type: typeof LiveType.DEVICE_VALUES }> => m.type === LiveType.DEVICE_VALUES && m.deviceId === deviceId);
+  const alarmsOf = (c: LiveTestClient, deviceId: number) =>
+    c.received.flatMap((m) => (m.type === LiveType.ALARMS ? m.alarms.filter((x) => x.deviceId === deviceId).map((x) => `${m.event}:${x.semaphoreId}:${x.level}`) : []));
+
+  beforeAll(async () => {
+    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_CHANNEL: channel };
+    a = await buildTestApp(env);
+    bDatabase = await openDatabase({ databaseUrl: a.database.url! });
+    b = await buildTestApp(env, { database: bDatabase });
+    await a.app.listen({ port: 0, host: '127.0.0.1' });
+    await b.app.listen({ port: 0, host: '127.0.0.1' });
+    aPort = (a.app.server.address() as { port: number }).port;
+    // Both instances' subscribers are on the channel before anything is emitted.
+    await subscribers(channel, 2);
+    // Signed in on B: the session lives in the shared database and serves on A too.
+    token = await b.login();
+    typeId = (await ok(a, 'POST', '/devicetype/addtype', { code: 'CLU', name: '集群测试', nameEn: 'Cluster test' })).id;
+    await ok(a, 'POST', '/devicetype/addsetparam', {
+      id: typeId,
+      params: [
+        { semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number', sort: 1 },
+        { semaphoreId: 'F', name: '故障', nameEn: 'Fault', dataType: 'integer', sort: 2 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.ws.close();
+    await b?.close();
+    await bDatabase?.close();
+    await a?.close();
+  });
+
+  it('a browser on B sees the live values a device sent through A, once; A’s own browser too', async () => {
+    const d = await addDevice();
+    const onB = await live(b, [d.id]);
+    const onA = await live(a, [d.id]);
+    await report(d, 'telemetry', { ts: Date.now(), values: { T: 21.5 } });
+    await onB.until(() => valuesOf(onB, d.id).length > 0, 5000);
+    await onA.until(() => valuesOf(onA, d.id).length > 0, 5000);
+    expect(valuesOf(onB, d.id).map((m) => m.values.T)).toEqual([21.5]);
+    // A heard its own event once: no echo from Redis doubles it.
+    await onA.pinged();
+    expect(valuesOf(onA, d.id).map((m) => m.values.T)).toEqual([21.5]);
+  });
+
+  it('an alarm raised on A reaches the browser on B, and is stored once', async () => {
+    const d = await addDevice();
+    const onB = await live(b, [d.id]);
+    await report(d, 'alarm', { ts: Date.now(), id: 'F', flag: 1, value: 7, level: 4 });
+    await onB.until(() => alarmsOf(onB, d.id).length > 0, 5000);
+    expect(alarmsOf(onB, d.id)).toEqual(['started:F:4']);
+    const list = await ok(b, 'GET', `/device/alarmlist?deviceId=${d.id}&limit=100`);
+    expect(list.items).toHaveLength(1);
+  });
+
+  it('a device that reports through A is shown online on B', async () => {
+    const d = await addDevice();
+    const onB = await live(b, [d.id]);
+    await report(d, 'telemetry', { ts: Date.now(), values: { T: 30 } });
+    await onB.until(() => onB.received.some((m) => m.type === LiveType.DEVICE_STATUS && m.deviceId === d.id && m.online), 5000);
+  });
+});
