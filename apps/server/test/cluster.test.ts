@@ -36,22 +36,23 @@ describe.skipIf(!reachable)('two instances, one database, one Redis', () => {
     return { id: d.id as number, sn, secret: d.secret as string };
   };
   /** The device speaks plain HTTP to instance A, as a real one would. */
-  const report = async (d: { sn: string; secret: string }, kind: 'telemetry' | 'alarm', body: object) => {
+  const report = async (d: { sn: string; secret: string }, kind: 'telemetry' | 'alarm' | 'status' | 'ack', body: object) => {
     const res = await fetch(`http://127.0.0.1:${aPort}/api/v1/ingest/${kind}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
       body: JSON.stringify(body),
     });
-    const r = (await res.json()) as { code: number; data: { accepted: number } };
+    const r = (await res.json()) as { code: number; data: { accepted: number; commands?: { id: string }[] } };
     expect(r.code, JSON.stringify(r)).toBe(20000);
     expect(r.data.accepted).toBe(1);
+    return r.data;
   };
-  const live = async (t: TestApp, follow: number[]) => {
+  const live = async (t: TestApp, follow: number[], as = token) => {
     const port = (t.app.server.address() as { port: number }).port;
     const c = connectLive(`ws://127.0.0.1:${port}/api/v1/ws`);
     sockets.push(c);
     await c.open();
-    c.send({ type: LiveType.LOGIN, userId: 1, token, timestamp: Date.now() });
+    c.send({ type: LiveType.LOGIN, userId: 1, token: as, timestamp: Date.now() });
     await c.until(() => c.received.some((m) => m.type === LiveType.LOGIN_OK));
     c.send({ type: LiveType.SUBSCRIBE_DEVICES, deviceIds: follow });
     await c.until(() => c.received.some((m) => m.type === LiveType.DEVICES_SUBSCRIBED));
@@ -118,5 +119,31 @@ describe.skipIf(!reachable)('two instances, one database, one Redis', () => {
     const onB = await live(b, [d.id]);
     await report(d, 'telemetry', { ts: Date.now(), values: { T: 30 } });
     await onB.until(() => onB.received.some((m) => m.type === LiveType.DEVICE_STATUS && m.deviceId === d.id && m.online), 5000);
+  });
+
+  it('a command A sent and its device answered through A shows its result on B', async () => {
+    const types = (await ok(a, 'GET', '/devicetype/typeoptionslist')) as { id: number; code: string }[];
+    const sn = `CLU-${++seq}`;
+    const added = await ok(a, 'POST', '/device/add', { name: `Rack ${sn}`, sn, typeId: types.find((x) => x.code === 'BMU')!.id });
+    const d = { id: added.id as number, sn, secret: added.secret as string };
+    const onB = await live(b, [d.id]);
+    const cmd = await a.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+    // An HTTP device takes its commands in the answer to its uplink, and acknowledges them.
+    expect((await report(d, 'status', { online: true })).commands?.map((c) => c.id)).toEqual([cmd.id]);
+    await report(d, 'ack', { id: cmd.id, result: 'ok' });
+    const results = () =>
+      onB.received.flatMap((m) => (m.type === LiveType.DEVICE_COMMAND && m.id === cmd.id ? [m.status] : []));
+    await onB.until(() => results().includes('succeeded'), 5000);
+    expect(results().filter((s) => s === 'succeeded')).toHaveLength(1);
+  });
+
+  it('a session ended on A closes its socket on B', async () => {
+    const other = await a.login();
+    const onB = await live(b, [], other);
+    const res = await a.app.inject({ method: 'POST', url: '/api/v1/user/logout', headers: bearer(other) });
+    expect(res.json().code).toBe(20000);
+    await onB.until(() => onB.closed() !== undefined, 5000);
+    expect(onB.closed()).toBe(4001);
+    expect(onB.received.some((m) => m.type === LiveType.SESSION_ENDED)).toBe(true);
   });
 });

@@ -107,6 +107,8 @@ export function createRedisBus(url: string, log: Log, opts: { channel?: string }
       return () => emitter.off(name, listener);
     },
     async ping() {
+      // Both halves: a publisher alone would send events but hear none.
+      if (sub.status !== 'ready') throw new Error(`redis subscriber ${sub.status}`);
       await pub.ping();
     },
     async close() {
