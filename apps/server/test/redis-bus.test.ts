@@ -111,6 +111,37 @@ describe.skipIf(!reachable)('Redis event bus (decision 0035)', () => {
   });
 });
 
+describe.skipIf(!reachable)('Redis event bus when its connections drop', () => {
+  it('logs the loss, reconnects, subscribes again and delivers again', async () => {
+    const channel = uniqueChannel('drop');
+    const { lines, log } = memoryLog();
+    const a = createRedisBus(TEST_REDIS_URL, memoryLog().log, { channel });
+    const b = createRedisBus(TEST_REDIS_URL, log, { channel });
+    const raw = new Redis(TEST_REDIS_URL);
+    try {
+      const heard: number[] = [];
+      b.on('device.values', (p) => heard.push(p.deviceId));
+      await subscribers(channel, 2);
+      // Redis drops both of B's connections, as a restart or a network cut would.
+      const mine = String(await raw.client('LIST'))
+        .split('\n')
+        .filter((l) => / name=iot-(pub|sub)-/.test(l) && l.includes(b.instanceId.slice(0, 8)))
+        .map((l) => /\bid=(\d+)/.exec(l)![1]!);
+      expect(mine).toHaveLength(2);
+      for (const id of mine) await raw.client('KILL', 'ID', id);
+      await expect.poll(() => lines.some((l) => l.level === 'warn' && /connection lost/.test(l.msg))).toBe(true);
+      await expect.poll(() => lines.filter((l) => l.level === 'info' && /reconnected/.test(l.msg)).length, { timeout: 10_000 }).toBe(2);
+      await subscribers(channel, 2);
+      await expect.poll(() => b.ping().then(() => 'ok', (e: Error) => e.message)).toBe('ok');
+      a.emit('device.values', values(9));
+      await expect.poll(() => heard).toEqual([9]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      raw.disconnect();
+    }
+  });
+});
+
 describe('Redis event bus without Redis', () => {
   it('still delivers locally, logs the outage, fails its PING and closes', async () => {
     const { lines, log } = memoryLog();

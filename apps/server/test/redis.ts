@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 
-/** The Redis of this machine and CI (REDIS_URL overrides). */
+/** The Redis of this machine and CI (TEST_REDIS_URL overrides). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**

@@ -48,11 +48,14 @@ export function createRedisBus(url: string, log: Log, opts: { channel?: string }
   // One line per outage and connection, not one per retry (ioredis retries every ≤ 2 s).
   for (const [role, client] of [['publisher', pub], ['subscriber', sub]] as const) {
     let down = false;
-    client.on('error', (err: Error) => {
+    const lost = (err?: Error) => {
       if (down || closing) return;
       down = true;
-      log.warn({ err: { message: err.message }, role, channel }, 'redis events: connection lost, reconnecting');
-    });
+      log.warn({ err: err && { message: err.message }, role, channel }, 'redis events: connection lost, reconnecting');
+    };
+    client.on('error', lost);
+    // A connection Redis closes (a restart, a killed client) raises no error.
+    client.on('close', () => lost());
     client.on('ready', () => {
       if (down) log.info({ role, channel }, 'redis events: reconnected');
       down = false;
