@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveType, type LiveServerMessage } from '@iot/contract';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import type { MqttClient } from 'mqtt';
+import { startEmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
+import { bearer, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
 import { connectLive, type LiveTestClient } from './live-client.js';
 import { redisReachable, subscribers, TEST_REDIS_URL, uniqueChannel } from './redis.js';
 
@@ -35,13 +37,16 @@ describe.skipIf(!reachable)('two instances, one database, one Redis', () => {
     const d = await ok(a, 'POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
     return { id: d.id as number, sn, secret: d.secret as string };
   };
-  /** The device speaks plain HTTP to instance A, as a real one would. */
-  const report = async (d: { sn: string; secret: string }, kind: 'telemetry' | 'alarm' | 'status' | 'ack', body: object) => {
-    const res = await fetch(`http://127.0.0.1:${aPort}/api/v1/ingest/${kind}`, {
+  type Kind = 'telemetry' | 'alarm' | 'status' | 'ack';
+  /** The device speaks plain HTTP, to instance A unless told otherwise, as a real one would. */
+  const post = (d: { sn: string; secret: string }, kind: Kind, body: object, port = aPort) =>
+    fetch(`http://127.0.0.1:${port}/api/v1/ingest/${kind}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
       body: JSON.stringify(body),
     });
+  const report = async (d: { sn: string; secret: string }, kind: Kind, body: object, port = aPort) => {
+    const res = await post(d, kind, body, port);
     const r = (await res.json()) as { code: number; data: { accepted: number; commands?: { id: string }[] } };
     expect(r.code, JSON.stringify(r)).toBe(20000);
     expect(r.data.accepted).toBe(1);
@@ -145,5 +150,22 @@ describe.skipIf(!reachable)('two instances, one database, one Redis', () => {
     await onB.until(() => onB.closed() !== undefined, 5000);
     expect(onB.closed()).toBe(4001);
     expect(onB.received.some((m) => m.type === LiveType.SESSION_ENDED)).toBe(true);
+  });
+
+  it('a device connected to B’s broker is disconnected when disabled on A', async () => {
+    const d = await addDevice();
+    const broker = await startEmbeddedBroker(b.app.ingest, b.app.log, { port: 0, host: '127.0.0.1', commands: b.app.commands });
+    const clients: MqttClient[] = [];
+    try {
+      const c = await connectTestDevice(broker.port, d, clients);
+      const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+      await ok(a, 'POST', '/device/edit', { id: d.id, enabled: false });
+      // Only the event tells B: its broker holds the connection, A's database changed.
+      await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('B kept the disabled device connected')), 5000))]);
+      await expect(connectTestDevice(broker.port, d, clients)).rejects.toThrow(/Not authorized/i);
+    } finally {
+      for (const c of clients) c.end(true);
+      await broker.close();
+    }
   });
 });
