@@ -8,6 +8,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import type { Config } from './config.js';
 import { ping, type Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
+import { createRedisBus, type RedisBus } from './lib/redis-bus.js';
 import { openapiTransformObject } from './lib/openapi.js';
 import { responseSerializerCompiler } from './lib/serializer.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -196,7 +197,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setSerializerCompiler(responseSerializerCompiler({ check: config.responseCheck }));
 
   const db = deps.database.db;
-  const bus = deps.bus ?? createLocalBus();
+  // Several instances share their events through Redis (decision 0035); one needs nothing more.
+  const redisBus: RedisBus | undefined = !deps.bus && config.redisUrl ? createRedisBus(config.redisUrl, app.log, { channel: config.redisChannel }) : undefined;
+  const bus = deps.bus ?? redisBus ?? createLocalBus();
   const auth = new AuthService(db, bus, {
     captcha: config.captcha,
     sessionTtl: config.sessionTtl,
@@ -386,7 +389,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     { prefix: API_PREFIX },
   );
-  await app.register(healthPlugin, { checks: { database: () => ping(db) } });
+  // Redis down does not stop the instance (it serves its own devices and sockets), but the load
+  // balancer should prefer instances whose browsers see every instance's events.
+  await app.register(healthPlugin, { checks: { database: () => ping(db), ...(redisBus ? { redis: () => redisBus.ping() } : {}) } });
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {

@@ -107,6 +107,11 @@ const envSchema = z.object({
   MQTT_SESSION_EXPIRY: anyDuration.refine((s) => s >= 60, 'at least 60 seconds').default(3600),
   BROKER_AUTH_SECRET: z.string().min(16, 'at least 16 characters').max(256).optional(),
   REDIS_URL: urlWith(['redis', 'rediss']).optional(),
+  REDIS_CHANNEL: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only')
+    .default('iot:events'),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(256).optional(),
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   ADMIN_PASSWORD: z.string().min(6, 'at least 6 characters').max(128).optional(),
@@ -206,7 +211,10 @@ export interface Config {
   mqttSessionExpiry: number;
   /** Shared secret the broker sends to the /broker/* auth hooks; unset: the hooks refuse. */
   brokerAuthSecret?: string;
+  /** Redis that fans domain events out between instances (decision 0035); unset: in-process. */
   redisUrl?: string;
+  /** Pub/sub channel of the events: the same on every instance of one console, distinct per console. */
+  redisChannel: string;
   /**
    * Bearer token Prometheus sends to scrape `/metrics` (METRICS_TOKEN); unset, there is no
    * `/metrics` (404) and nothing is measured.
@@ -355,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttSessionExpiry: e.MQTT_SESSION_EXPIRY,
     brokerAuthSecret: e.BROKER_AUTH_SECRET,
     redisUrl: e.REDIS_URL,
+    redisChannel: e.REDIS_CHANNEL,
     metricsToken: e.METRICS_TOKEN,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,

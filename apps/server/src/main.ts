@@ -40,7 +40,7 @@ async function main() {
     },
   });
   if (!config.captcha) app.log.warn('CAPTCHA=off: logins need no captcha (meant for automation only)');
-  if (config.redisUrl) app.log.warn('REDIS_URL is set but this version fans out events in-process only');
+  if (config.redisUrl) app.log.info({ channel: config.redisChannel }, 'events fan out through Redis');
   if (config.payment.kind === 'simulated') {
     app.log.warn('PAYMENT_PROVIDER=simulated: card orders are paid through a simulated provider (a console button marks them paid); set PAYMENT_PROVIDER=wechat for real payments');
   }

@@ -101,16 +101,18 @@ export async function buildTestApp(
     DATA_DIR: env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'iot-test-')),
     ...env,
   });
-  const database = await openTestDatabase({ statementTimeoutMs: config.statementTimeoutMs, heavyConnections: config.heavyReads.total });
-  await seed(database.db, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
-  const app = await buildApp(config, { database, logger: false, ...deps });
+  // A database passed in is another instance's (test/cluster.test.ts): seeded there, closed by its owner.
+  const shared = deps.database;
+  const database = shared ?? (await openTestDatabase({ statementTimeoutMs: config.statementTimeoutMs, heavyConnections: config.heavyReads.total }));
+  if (!shared) await seed(database.db, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+  const app = await buildApp(config, { logger: false, ...deps, database });
   return {
     app,
     database,
     config,
     async close() {
       await app.close();
-      await database.close();
+      if (!shared) await database.close();
       if (!env.DATA_DIR) fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
     async login(username = ADMIN.username, password = ADMIN.password) {

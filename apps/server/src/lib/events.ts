@@ -45,9 +45,18 @@ export interface AppEvents {
 
 export type EventName = keyof AppEvents;
 
+export interface SubscribeOptions {
+  /**
+   * Only events emitted in this process. For handlers that write to the database: with several
+   * instances (REDIS_URL) every instance hears every event, and the write must run once, where
+   * the event happened. Caches, sockets and connections follow every instance's events.
+   */
+  local?: boolean;
+}
+
 export interface EventBus {
   emit<K extends EventName>(name: K, payload: AppEvents[K]): void;
-  on<K extends EventName>(name: K, handler: (payload: AppEvents[K]) => void): () => void;
+  on<K extends EventName>(name: K, handler: (payload: AppEvents[K]) => void, opts?: SubscribeOptions): () => void;
   close(): Promise<void>;
 }
 
@@ -58,6 +67,7 @@ export function createLocalBus(): EventBus {
     emit(name, payload) {
       emitter.emit(name, payload);
     },
+    // Every event here is this process's own: `local` changes nothing.
     on(name, handler) {
       emitter.on(name, handler as (p: unknown) => void);
       return () => emitter.off(name, handler as (p: unknown) => void);

@@ -66,10 +66,16 @@ export class FenceService {
     bus: EventBus,
     private readonly log: FastifyBaseLogger,
   ) {
-    bus.on('device.command', (c) => {
-      if (!KIND_OPS.has(c.kind) || !ENDED.has(c.status)) return;
-      void this.settle({ commandIds: [c.id] }).catch((err) => this.log.error({ err, command: c.id }, 'fence not settled'));
-    });
+    // Local: the instance that ended the command settles it (a write); the others catch up on
+    // their next list.
+    bus.on(
+      'device.command',
+      (c) => {
+        if (!KIND_OPS.has(c.kind) || !ENDED.has(c.status)) return;
+        void this.settle({ commandIds: [c.id] }).catch((err) => this.log.error({ err, command: c.id }, 'fence not settled'));
+      },
+      { local: true },
+    );
   }
 
   /** Settles what ended; a fence removed lets go of its open alarms. */

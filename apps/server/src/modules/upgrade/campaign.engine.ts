@@ -39,20 +39,30 @@ export class CampaignEngine {
     private readonly log: FastifyBaseLogger,
   ) {
     this.off.push(
-      bus.on('device.command', (c) => {
-        if (c.kind !== 'firmwareUpgrade') return;
-        // One command's answers in the order they came: each reads the state the previous one left.
-        const run = (this.answering.get(c.id) ?? Promise.resolve())
-          .then(() => this.onCommand(c))
-          .catch((err) => this.log.error({ err, command: c.id }, 'upgrade answer not recorded'));
-        this.answering.set(c.id, run);
-        void run.then(() => {
-          if (this.answering.get(c.id) === run) this.answering.delete(c.id);
-        });
-      }),
-      bus.on('device.status', (s) => {
-        if (s.online) this.kick();
-      }),
+      // Local: an answer is recorded (a write) by the instance that took it, once.
+      bus.on(
+        'device.command',
+        (c) => {
+          if (c.kind !== 'firmwareUpgrade') return;
+          // One command's answers in the order they came: each reads the state the previous one left.
+          const run = (this.answering.get(c.id) ?? Promise.resolve())
+            .then(() => this.onCommand(c))
+            .catch((err) => this.log.error({ err, command: c.id }, 'upgrade answer not recorded'));
+          this.answering.set(c.id, run);
+          void run.then(() => {
+            if (this.answering.get(c.id) === run) this.answering.delete(c.id);
+          });
+        },
+        { local: true },
+      ),
+      // Local too: a remote kick would start rounds on every instance at the same moment.
+      bus.on(
+        'device.status',
+        (s) => {
+          if (s.online) this.kick();
+        },
+        { local: true },
+      ),
     );
   }
 
