@@ -7,6 +7,13 @@ import * as repo from './campaign.repo.js';
 
 /** Commands sent per round at most (a wave larger than this goes out over the next rounds). */
 const WAVE_MAX = 500;
+/** The order of the stages with a command out: answers never move a device backwards. */
+const STAGE_RANK: Partial<Record<UpgradeTargetState, number>> = {
+  sent: 0,
+  downloading: 1,
+  installing: 2,
+  verifying: 3,
+};
 /** What a firmwareCancel may take before the console stops waiting for its answer. */
 const CANCEL_TTL_MS = 120_000;
 
@@ -174,9 +181,11 @@ export class CampaignEngine {
       this.kick();
     } else if (c.progress !== null) {
       // A progress: its note names the stage (docs/PROTOCOL.md), downloading when it names none.
-      const to: UpgradeTargetState = /install/i.test(c.message) ? 'installing' : from === 'installing' ? 'installing' : 'downloading';
+      // Answers stored side by side may arrive out of order: a device never goes back a stage, nor
+      // back in percent within one, so a late answer is dropped.
+      const to: UpgradeTargetState = /install/i.test(c.message) ? 'installing' : 'downloading';
       const progress = Math.max(0, Math.min(99, Math.round(c.progress)));
-      if (to === from && progress === t.progress) return;
+      if (STAGE_RANK[to]! < (STAGE_RANK[from] ?? Infinity) || (to === from && progress <= t.progress)) return;
       await repo.move(this.db, { id: t.id, from, to, progress, message: c.message || null, now });
     }
   }
