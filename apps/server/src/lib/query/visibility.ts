@@ -1,5 +1,5 @@
 import { like, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { devices, projects } from '../../db/schema/index.js';
+import { devices, firmwareVersions, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../sql.js';
 
 /**
@@ -41,6 +41,16 @@ export function visibleProjects(scopePath: string | undefined): SQL | undefined 
 /** Devices a caller sees (shared by the device, alarm and SIM card repositories). */
 export function visibleDevices(scopePath: string | undefined): SQL | undefined {
   return visibleOwned(devices.ownerPath, devices.projectId, scopePath);
+}
+
+/**
+ * Firmware versions a caller sees and may use: created in its subtree, or by a user above it (a
+ * version is published downwards: `caller.path LIKE owner_path || '%'`). Paths are `/1/5/` (digits
+ * and slashes), so the owner path needs no escaping as a pattern. Undefined scope: all.
+ */
+export function visibleVersions(scopePath: string | undefined): SQL | undefined {
+  if (!scopePath) return undefined;
+  return or(like(firmwareVersions.ownerPath, `${escapeLike(scopePath)}%`), sql`${scopePath} like ${firmwareVersions.ownerPath} || '%'`);
 }
 
 /**

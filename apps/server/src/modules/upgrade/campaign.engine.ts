@@ -117,13 +117,21 @@ export class CampaignEngine {
     await repo.verify(this.db, now);
     await this.tell(await repo.timeOutStages(this.db, now));
     await this.tell(await repo.endOpen(this.db, { deadline: now }, now));
-    for (const t of await repo.nextWave(this.db, now, WAVE_MAX)) await this.send(t, now);
+    // A wave's devices share their campaign's command: read once per campaign and round.
+    const commands = new Map<number, ReturnType<typeof repo.campaignCommand>>();
+    for (const t of await repo.nextWave(this.db, now, WAVE_MAX)) {
+      if (!commands.has(t.campaign_id)) commands.set(t.campaign_id, repo.campaignCommand(this.db, t.campaign_id));
+      await this.send(t, await commands.get(t.campaign_id)!, now);
+    }
     await repo.finishCampaigns(this.db, now);
   }
 
   /** Sends the campaign's firmwareUpgrade to one device: the row is marked first, so a fast answer finds it. */
-  private async send(t: { id: number; campaign_id: number; device_id: number; sn: string }, now: Date) {
-    const c = await repo.campaignCommand(this.db, t.campaign_id);
+  private async send(
+    t: { id: number; campaign_id: number; device_id: number; sn: string },
+    c: Awaited<ReturnType<typeof repo.campaignCommand>>,
+    now: Date,
+  ) {
     if (!c || c.version_id === null) return;
     const id = newCommandId();
     if (!(await repo.markSent(this.db, t.id, id, now))) return;

@@ -1,6 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { UpgradeTargetState } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
+import { firmwareVersions } from '../../db/schema/index.js';
+import { visibleVersions } from '../../lib/query/visibility.js';
 import { escapeLike } from '../../lib/sql.js';
 
 /**
@@ -23,25 +25,14 @@ function managed(scope: string | undefined): SQL {
   return sql`(d.owner_path like ${prefix} or p.owner_path like ${prefix})`;
 }
 
-/** A version the caller may use: created in its subtree or above it (published downwards). */
+/** A version the caller may use (lib/query/visibility.ts `visibleVersions`). */
 export async function usableVersion(db: Executor, id: number, scope: string | undefined) {
-  const seen =
-    scope === undefined ? sql`true` : sql`(v.owner_path like ${`${escapeLike(scope)}%`} or ${scope} like v.owner_path || '%')`;
-  const res = await db.execute(sql`
-    select v.id, v.name, v.module, v.software_version, v.url, v.file_key, v.size, v.sha256, v.type_ids, v.models
-    from firmware_versions v where v.id = ${id} and ${seen}`);
-  return rows<{
-    id: number;
-    name: string;
-    module: string;
-    software_version: string;
-    url: string;
-    file_key: string | null;
-    size: string | number | null;
-    sha256: string | null;
-    type_ids: number[];
-    models: string[];
-  }>(res)[0];
+  const v = firmwareVersions;
+  const [row] = await db
+    .select({ id: v.id, name: v.name, software_version: v.softwareVersion, url: v.url, type_ids: v.typeIds, models: v.models })
+    .from(v)
+    .where(and(eq(v.id, id), visibleVersions(scope)));
+  return row;
 }
 export type UsableVersion = NonNullable<Awaited<ReturnType<typeof usableVersion>>>;
 
@@ -152,15 +143,18 @@ export interface CampaignRow {
   total: number;
 }
 
+/** A campaign with its devices counted per state, its progress sum and total, in one pass over them. */
 const CAMPAIGN_COLUMNS = sql`c.id, c.version_id, c.version_name, c.software_version, c.state, c.concurrency, c.stage_timeout_sec,
-  c.retries, c.deadline, c.created_at, c.ended_at, c.created_by_name,
-  (select json_object_agg(state, n) from (select t.state, count(*)::int as n from upgrade_targets t where t.campaign_id = c.id group by t.state) s) as counts,
-  (select sum(case when t.state in ('succeeded', 'failed', 'timedOut', 'cancelled') then 100 else t.progress end)
-     from upgrade_targets t where t.campaign_id = c.id) as progress_sum,
-  (select count(*)::int from upgrade_targets t where t.campaign_id = c.id) as total`;
+  c.retries, c.deadline, c.created_at, c.ended_at, c.created_by_name, agg.counts, agg.progress_sum, coalesce(agg.total, 0)::int as total`;
+const CAMPAIGN_FROM = sql`upgrade_campaigns c left join lateral (
+    select json_object_agg(s.state, s.n) as counts, sum(s.progress_sum) as progress_sum, sum(s.n)::int as total
+    from (select t.state, count(*)::int as n,
+            sum(case when t.state in ('succeeded', 'failed', 'timedOut', 'cancelled') then 100 else t.progress end) as progress_sum
+          from upgrade_targets t where t.campaign_id = c.id group by t.state) s
+  ) agg on true`;
 
 export async function campaignById(db: Executor, id: number, scope: string | undefined): Promise<CampaignRow | undefined> {
-  const res = await db.execute(sql`select ${CAMPAIGN_COLUMNS} from upgrade_campaigns c where c.id = ${id} and ${campaignSeen(scope)}`);
+  const res = await db.execute(sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} where c.id = ${id} and ${campaignSeen(scope)}`);
   return rows<CampaignRow>(res)[0];
 }
 
@@ -180,7 +174,7 @@ export async function listCampaigns(
   const dir = sql.raw(f.order === 'asc' ? 'asc' : 'desc');
   const by = f.sort === 'id' ? sql`c.id ${dir}` : sql`c.created_at ${dir}, c.id ${dir}`;
   const [page, total] = await Promise.all([
-    db.execute(sql`select ${CAMPAIGN_COLUMNS} from upgrade_campaigns c where ${where} order by ${by}
+    db.execute(sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} where ${where} order by ${by}
       limit ${f.limit} offset ${(f.page - 1) * f.limit}`),
     db.execute(sql`select count(*)::int as n from upgrade_campaigns c where ${where}`),
   ]);

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, like, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, like, lt, lte, ne, sql } from 'drizzle-orm';
 import { EXTERNAL_OPEN_STATES, EXTERNAL_TIMED_OUT, type EndpointParsedQuery, type ExternalEvent, type externalApi } from '@iot/contract';
 import type { Db, Executor } from '../../db/client.js';
 import { externalDevices, externalLogs, firmwareVersions } from '../../db/schema/index.js';
@@ -6,6 +6,7 @@ import { boundTime } from '../../lib/query/filters.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
 import { keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 import { escapeLike } from '../../lib/sql.js';
+import { visibleVersions } from '../../lib/query/visibility.js';
 
 export type ExternalDeviceRow = typeof externalDevices.$inferSelect;
 export type ExternalLogRow = typeof externalLogs.$inferSelect;
@@ -162,20 +163,9 @@ export async function deleteLogs(db: Executor, f: { deviceId?: number; before?: 
   return res.length;
 }
 
-/**
- * Firmware versions a caller may assign: published above it (the version's owner path a prefix
- * of the caller's) or made in its subtree. Undefined scope: all.
- */
-function versionVisible(scopePath: string | undefined): SQL | undefined {
-  if (!scopePath) return undefined;
-  return or(
-    sql`left(${scopePath}, length(${firmwareVersions.ownerPath})) = ${firmwareVersions.ownerPath}`,
-    like(firmwareVersions.ownerPath, `${escapeLike(scopePath)}%`),
-  );
-}
 
 export async function visibleVersion(db: Executor, id: number, scopePath: string | undefined): Promise<FirmwareVersionRow | undefined> {
-  const [row] = await db.select().from(firmwareVersions).where(and(eq(firmwareVersions.id, id), versionVisible(scopePath)));
+  const [row] = await db.select().from(firmwareVersions).where(and(eq(firmwareVersions.id, id), visibleVersions(scopePath)));
   return row;
 }
 
@@ -189,7 +179,7 @@ export async function versionOptions(db: Executor, scopePath: string | undefined
   return db
     .select({ id: firmwareVersions.id, name: firmwareVersions.name, softwareVersion: firmwareVersions.softwareVersion, url: firmwareVersions.url })
     .from(firmwareVersions)
-    .where(versionVisible(scopePath))
+    .where(visibleVersions(scopePath))
     .orderBy(sql`${firmwareVersions.createdAt} desc`, sql`${firmwareVersions.id} desc`)
     .limit(limit);
 }

@@ -4,18 +4,10 @@ import type { Executor } from '../../db/client.js';
 import { firmwareVersions, users } from '../../db/schema/index.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
 import { escapeLike } from '../../lib/sql.js';
+import { visibleVersions } from '../../lib/query/visibility.js';
 
 const v = firmwareVersions;
 
-/**
- * Versions a caller sees: created in its subtree, or by a user above it (a version is published
- * downwards: `caller.path LIKE owner_path || '%'`). Paths are `/1/5/` (digits and slashes), so
- * the owner path needs no escaping as a pattern. Undefined scope (super administrator): all.
- */
-export function visibleVersions(scopePath: string | undefined): SQL | undefined {
-  if (!scopePath) return undefined;
-  return or(like(v.ownerPath, `${escapeLike(scopePath)}%`), sql`${scopePath} like ${v.ownerPath} || '%'`);
-}
 
 /** A running campaign rolls the version out (its image and its row are then fixed). */
 const inUse = sql<boolean>`exists (select 1 from upgrade_campaigns c where c.version_id = ${v.id} and c.state = 'running')`;
