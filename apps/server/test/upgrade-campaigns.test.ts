@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { sql } from 'drizzle-orm';
-import { ErrorCode, type CampaignDto, type UpgradeLogDto, type UpgradeTargetDto } from '@iot/contract';
+import { ErrorCode, consoleReason, type CampaignDto, type UpgradeLogDto, type UpgradeTargetDto } from '@iot/contract';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
 import { addTestDevice, apiAs, buildTestApp, connectTestDevice, type TestApp } from './helpers.js';
 
@@ -152,6 +152,10 @@ describe('upgrade campaigns', () => {
     expect(await stateOf(id, mute.id)).toMatchObject({ state: 'sent', attempt: 2 });
     await round(122_000);
     expect(await stateOf(id, mute.id)).toMatchObject({ state: 'timedOut', attempt: 2, reason: 'no answer while sent' });
+    // The console's own reasons are ones the page shows in the reader's language.
+    expect(consoleReason((await stateOf(id, mute.id)).reason!)).toEqual({ key: 'stageTimeout', value: 'sent' });
+    expect(consoleReason((await stateOf(id, stopped.id)).reason!)).toEqual({ key: 'cancelledBy', value: 'admin' });
+    expect(consoleReason((await stateOf(id, bad.id)).reason!)).toBeUndefined();
 
     // The offline one is upgraded when it connects.
     expect((await stateOf(id, later.id)).state).toBe('queued');
@@ -212,6 +216,7 @@ describe('upgrade campaigns', () => {
     expect((await stateOf(plan.campaignId, d.id)).state).toBe('queued');
     await round(31 * 60_000);
     expect(await stateOf(plan.campaignId, d.id)).toMatchObject({ state: 'timedOut', reason: 'the campaign’s deadline passed' });
+    expect(consoleReason((await stateOf(plan.campaignId, d.id)).reason!)).toEqual({ key: 'deadline', value: '' });
     expect((await campaign(plan.campaignId)).state).toBe('finished');
     // It comes online afterwards: nothing is sent.
     await device(d, 'ok');

@@ -57,3 +57,28 @@ export const UPGRADE_DEFAULTS = {
   retries: 2,
   deadlineHours: 72,
 } as const;
+
+/**
+ * The reasons and log messages the console itself writes for a device's upgrade (campaign.repo.ts,
+ * campaign.engine.ts), so the console can show them in the reader's language; anything else is the
+ * device's own words, shown as they came. `value`: the part the text carries (a stage, a user, a
+ * version, an error).
+ */
+const CONSOLE_REASONS = [
+  { key: 'stageTimeoutRetry', re: /^no answer while (\w+): another attempt follows$/ },
+  { key: 'stageTimeout', re: /^no answer while (\w+)$/ },
+  { key: 'deadline', re: /^the campaign’s deadline passed$/ },
+  { key: 'cancelledBy', re: /^cancelled by (.+)$/ },
+  { key: 'notSent', re: /^not sent: (.+)$/ },
+  { key: 'reports', re: /^the device reports (.+)$/ },
+  { key: 'saysOk', re: /^the device says ok$/ },
+] as const;
+export type UpgradeConsoleReason = (typeof CONSOLE_REASONS)[number]['key'];
+
+export function consoleReason(text: string): { key: UpgradeConsoleReason; value: string } | undefined {
+  for (const r of CONSOLE_REASONS) {
+    const m = r.re.exec(text);
+    if (m) return { key: r.key, value: m[1] ?? '' };
+  }
+  return undefined;
+}

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { Button, Descriptions, Drawer, Empty, Form, Input, Popconfirm, Select, Space, Spin, Table, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { UPGRADE_TARGET_STATES } from '@iot/contract/plain';
+import type { TFunction } from 'i18next';
+import { UPGRADE_TARGET_STATES, consoleReason } from '@iot/contract/plain';
 import type { CampaignDto, UpgradeLogDto, UpgradeTargetDto } from '@iot/contract';
 import { parseTime } from '../../lib/format';
 import { feedbackMessage } from '../../lib/feedback';
@@ -35,7 +36,7 @@ function TargetLog({ target, live }: { target: UpgradeTargetDto; live: boolean }
         { title: t('campaigns:fields.state'), dataIndex: 'state', key: 'state', width: 130, render: (_, l) => <TargetStateTag state={l.state} /> },
         { title: t('campaigns:fields.attempt'), dataIndex: 'attempt', key: 'attempt', width: 80 },
         { title: t('campaigns:fields.progress'), dataIndex: 'progress', key: 'progress', width: 90, render: (v: number | null) => (v === null ? t('common:empty') : `${v}%`) },
-        { title: t('campaigns:log.message'), dataIndex: 'message', key: 'message', render: (v: string | null) => v ?? t('common:empty') },
+        { title: t('campaigns:log.message'), dataIndex: 'message', key: 'message', render: (v: string | null) => reasonText(t, v) },
       ]}
     />
   );
@@ -74,6 +75,15 @@ function CampaignSummary({ c }: { c: CampaignDto }) {
       <Descriptions.Item label={t('campaigns:fields.createdBy')}>{c.createdByName ?? t('common:empty')}</Descriptions.Item>
     </Descriptions>
   );
+}
+
+/** A reason or log message in the reader's language when the console wrote it; a device's own words as they came. */
+function reasonText(t: TFunction, text: string | null): string {
+  if (text === null) return t('common:empty');
+  const r = consoleReason(text);
+  if (!r) return text;
+  const value = r.key === 'stageTimeout' || r.key === 'stageTimeoutRetry' ? t(`campaigns:targetState.${r.value}`) : r.value;
+  return t(`campaigns:reasons.${r.key}`, { value });
 }
 
 /** The campaign's header, its devices (state, percent, attempt, reason) with their logs, and cancelling. */
@@ -146,7 +156,7 @@ function CampaignDetails({ id }: { id: number }) {
       ),
     },
     { title: t('campaigns:fields.attempt'), dataIndex: 'attempt', key: 'attempt', width: 80 },
-    { title: t('campaigns:fields.reason'), dataIndex: 'reason', key: 'reason', width: 180, phone: true, render: (v: string | null) => v ?? t('common:empty') },
+    { title: t('campaigns:fields.reason'), dataIndex: 'reason', key: 'reason', width: 180, phone: true, render: (v: string | null) => reasonText(t, v) },
     {
       title: t('campaigns:fields.versions'),
       key: 'versions',
