@@ -52,7 +52,8 @@ describe('firmware versions', () => {
 
   beforeAll(async () => {
     // 1 MB: an upload of a little more is refused without a large test file.
-    t = await buildTestApp({ DATA_DIR: dataDir, FIRMWARE_MAX_MB: '1', API_RATE_LIMIT: '0' });
+    // No upgrade rounds: they would finish the device-less campaigns this test writes directly.
+    t = await buildTestApp({ DATA_DIR: dataDir, FIRMWARE_MAX_MB: '1', API_RATE_LIMIT: '0' }, { upgradeRoundMs: 3_600_000 });
     tok.admin = await t.login();
     const roles = (await ok('admin', 'GET', '/role/getlist?limit=200')).items as { id: number; identification: string }[];
     const adminRole = roles.find((r) => r.identification === 'ADMIN')!.id;

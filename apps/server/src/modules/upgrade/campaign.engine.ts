@@ -97,6 +97,8 @@ export class CampaignEngine {
   /** One round at `now` (tests pass a later clock); rounds never overlap, a round asked for meanwhile follows. */
   round(now?: Date): Promise<void> {
     if (this.running) {
+      // A round at a given clock runs after the current one; a kick joins it.
+      if (now) return this.running.then(() => this.round(now));
       this.again = true;
       return this.running;
     }
