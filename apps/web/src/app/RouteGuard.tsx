@@ -1,11 +1,12 @@
 import { lazy, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { feedbackMessage } from '../lib/feedback';
 import { ApiError, ClientCode, describeError } from '../lib/http';
 import { loginRedirect, safeRedirect } from '../lib/redirect';
 import { PageSpin } from '../components/PageSpin';
-import { preloadPage } from './pages';
+import { preloadPage, prefetchPageData } from './pages';
 import { loadSession, refreshMenusIfStale, resetSession, retrySession, useSession } from '../lib/session';
 
 /** The "server unreachable" screen (antd's Result, with its illustrations: not on the login path). */
@@ -22,12 +23,14 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();
   const { token, status } = useSession();
+  const queryClient = useQueryClient();
   const fullPath = location.pathname + location.search + location.hash;
 
   useEffect(() => {
     if (!token || status !== 'idle') return;
     preloadPage(location.pathname);
-    loadSession().catch((err: unknown) => {
+    const { pathname, search } = location;
+    loadSession().then(() => prefetchPageData(queryClient, pathname, search)).catch((err: unknown) => {
       // Unreachable server: keep the session and offer to try again (see below).
       if (err instanceof ApiError && err.code === ClientCode.NETWORK) return;
       resetSession();
@@ -35,7 +38,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
         err instanceof ApiError ? describeError(err) : err instanceof Error ? err.message : '';
       feedbackMessage().error(text || t('errors:hasError'));
     });
-  }, [token, status, t, location.pathname]);
+  }, [token, status, t, location, queryClient]);
 
   // Role and menu changes reach the sidebar at the next navigation even if the live push was missed.
   useEffect(() => {

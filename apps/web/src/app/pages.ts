@@ -1,4 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { sessionStore } from '../lib/session';
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -67,6 +69,16 @@ export function preloadPage(path: string): void {
     const load = p ? loaders.get(p) : undefined;
     if (load) load().catch(() => undefined);
   }
+}
+
+/**
+ * Asks for a page's first data once the session is known (the frame and the page's code are
+ * still loading then). Only the home dashboard, the first screen after every sign-in, does so.
+ */
+export function prefetchPageData(qc: QueryClient, path: string, search: string): void {
+  const user = sessionStore.get().user;
+  if (path !== '/dashboard' || !user?.permissions.includes('home:view')) return;
+  void import('../features/dashboard/api').then((m) => m.prefetchDashboard(qc, user.dashboardStyle, !search));
 }
 
 export function pageFor(path: string): Page {

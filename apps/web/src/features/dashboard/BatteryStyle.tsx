@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatQuantity } from '../../lib/format';
-import { useBattery } from './api';
+import { FIRST_SCREEN, useBattery } from './api';
 import { Chart } from './Chart';
 import { dayLabel } from './days';
 import { PeriodSwitch } from './DefaultStyle';
@@ -21,7 +21,7 @@ const DISCHARGED_COLOR = '#ad4e00';
  */
 export function BatteryStyle({ summary }: { summary: HomeSummary | undefined }) {
   const { t } = useTranslation();
-  const [days, setDays] = useState<Days>(7);
+  const [days, setDays] = useState<Days>(FIRST_SCREEN.days);
   const battery = useBattery(days);
   const state = { loading: battery.isPending, error: battery.isError, onRetry: () => void battery.refetch() };
   const data = battery.data;

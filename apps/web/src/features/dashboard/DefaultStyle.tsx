@@ -7,7 +7,7 @@ import { AlarmLevelTag, SEVERITY_STYLES, alarmLevelLabel } from '../../component
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { formatCount, formatTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
-import { useAlarmTrend, useHomeDevices, useLevelNum, useProjectList, useTop5 } from './api';
+import { FIRST_SCREEN, useAlarmTrend, useHomeDevices, useLevelNum, useProjectList, useTop5 } from './api';
 import { Chart } from './Chart';
 import { dayLabel } from './days';
 import { DashCard, HeadlineCards, LevelDistribution, NoAlarms, TONES, TopList, ViewAll } from './parts';
@@ -81,7 +81,7 @@ function LevelsCard() {
 
 function TrendCard() {
   const { t } = useTranslation();
-  const [days, setDays] = useState<Days>(7);
+  const [days, setDays] = useState<Days>(FIRST_SCREEN.days);
   const trend = useAlarmTrend(days);
   const levels = [...ALARM_LEVELS] as number[];
   const chart = useMemo(() => {
@@ -117,7 +117,7 @@ function TrendCard() {
 
 function TopCard() {
   const { t } = useTranslation();
-  const [days, setDays] = useState<Days>(7);
+  const [days, setDays] = useState<Days>(FIRST_SCREEN.days);
   const top = useTop5(days);
   const count = (n: number) => t('dashboard:top.alarms', { count: n, formatted: formatCount(n) });
   return (
@@ -168,7 +168,7 @@ const STATES: DeviceState[] = ['all', 'online', 'offline', 'alarming', 'offline2
 
 function DevicesCard() {
   const { t } = useTranslation();
-  const table = useServerTable<{ state: DeviceState }>({ limit: 10, filters: { state: 'all' } });
+  const table = useServerTable<{ state: DeviceState }>({ limit: FIRST_SCREEN.limit, filters: { state: 'all' } });
   const state = table.filters.state;
   const list = useHomeDevices(state, table.params.page, table.params.limit);
   const columns: DataColumn<HomeDeviceRow>[] = [

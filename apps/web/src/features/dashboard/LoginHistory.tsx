@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { LoginRecord } from '@iot/contract';
 import { parseTime } from '../../lib/format';
-import { useLoginHistory } from './api';
+import { FIRST_SCREEN, useLoginHistory } from './api';
 
 const RESULT_COLORS: Record<string, string> = {
   success: 'success',
@@ -17,7 +17,7 @@ const RESULT_COLORS: Record<string, string> = {
 export function LoginHistory() {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(10);
+  const [limit, setLimit] = useState(FIRST_SCREEN.limit);
   const { data, isFetching } = useLoginHistory(page, limit);
 
   const columns: ColumnsType<LoginRecord> = [

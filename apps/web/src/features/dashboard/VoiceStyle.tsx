@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AlarmLevelTag } from '../../components/AlarmLevel';
 import { formatCount, formatTime } from '../../lib/format';
-import { useVoice } from './api';
+import { FIRST_SCREEN, useVoice } from './api';
 import { PeriodSwitch } from './DefaultStyle';
 import { alarmListLink, devicePage } from './links';
 import { DashCard, HeadlineCards, Stat } from './parts';
@@ -17,7 +17,7 @@ import type { Days, HomeSummary, Voice } from './types';
  */
 export function VoiceStyle({ summary }: { summary: HomeSummary | undefined }) {
   const { t } = useTranslation();
-  const [days, setDays] = useState<Days>(7);
+  const [days, setDays] = useState<Days>(FIRST_SCREEN.days);
   const voice = useVoice(days);
   const state = { loading: voice.isPending, error: voice.isError, onRetry: () => void voice.refetch() };
   const data = voice.data;
