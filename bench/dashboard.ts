@@ -18,6 +18,7 @@
  *   npm run bench:dashboard
  *   npm run bench:dashboard -- --telemetry 2000000 --duration 20
  *   npm run bench:dashboard -- --keep / --reuse iot_bench_…   # keep the seeded database / measure it again
+ *   npm run bench:dashboard -- --reuse iot_bench_… --think 1000  # people who pause between requests
  *
  * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
  */
@@ -36,6 +37,12 @@ const ALARMS = Number(opt('alarms') ?? 1_000_000);
 const TELEMETRY = Number(opt('telemetry') ?? 10_000_000);
 const USERS = Number(opt('users') ?? 20);
 const DURATION = Number(opt('duration') ?? 30);
+/**
+ * `--think <ms>`: each user pauses a random 0–2× this long after each answer, as a person does
+ * between dashboard openings (0, the default: back to back, which saturates the machine and
+ * measures the queue rather than the route).
+ */
+const THINK_MS = Number(opt('think') ?? 0);
 const TELEMETRY_DAYS = 10;
 
 async function seedDashboard(db: Database['db']) {
@@ -200,7 +207,7 @@ async function main() {
     const base = new URL(address);
     console.log(
       `bench:dashboard  database ${name}, ${counts.devices.toLocaleString('en')} devices, ${counts.alarms.toLocaleString('en')} alarms, ` +
-        `${telemetryRows.toLocaleString('en')} telemetry rows; ${USERS} users for ${DURATION} s; ${os.cpus().length} cores, ` +
+        `${telemetryRows.toLocaleString('en')} telemetry rows; ${USERS} users for ${DURATION} s${THINK_MS ? `, thinking ${THINK_MS} ms on average between requests` : ', back to back'}; ${os.cpus().length} cores, ` +
         `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     );
     console.log(`users in turn: ${who.map((w) => w.name).join(', ')}`);
@@ -228,6 +235,7 @@ async function main() {
             errors++;
             firstError ||= `${path}: ${res.status} ${res.body.slice(0, 200)}`;
           } else times.get(route.label)!.push(took);
+          if (THINK_MS > 0) await new Promise((done) => setTimeout(done, r() * 2 * THINK_MS));
         }
         agent.destroy();
       }),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: builds the web console when its sources are newer than the last build, then runs
-// the server, which serves the console and the API on PORT (8080).
+// `npm start`: builds the web console and compiles the server when their sources are newer than
+// the last build, then runs the compiled server, which serves the console and the API on PORT (8080).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,7 +24,18 @@ if (built < Math.max(...sources.map(newest))) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+// The server runs compiled (scripts/build-server.mjs), rebuilt when its sources or the installed
+// packages are newer than the build.
+const serverBuild = path.join(root, 'apps/server/dist/main.js');
+const serverSources = ['apps/server/src', 'packages/contract/src', 'packages/sim-model/src', 'package-lock.json'];
+const serverBuilt = fs.existsSync(serverBuild) ? fs.statSync(serverBuild).mtimeMs : 0;
+if (serverBuilt < Math.max(...serverSources.map(newest))) {
+  console.log('Compiling the server…');
+  const r = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--enable-source-maps', serverBuild], {
   cwd: root,
   stdio: 'inherit',
 });

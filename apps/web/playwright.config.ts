@@ -25,7 +25,8 @@ function server(port: number, captcha: 'on' | 'off') {
     // The site's contact details go in first, with the operators' script (scripts/site-config.ts).
     command:
       `rm -rf '${dataDir}' && node --import tsx scripts/site-config.ts '${JSON.stringify(SITE_CONTACT)}' && ` +
-      'node --import tsx apps/server/src/main.ts',
+      // The compiled server, as `npm start` runs it (`npm run build` compiles it with the web).
+      'node --enable-source-maps apps/server/dist/main.js',
     cwd: root,
     url: `http://127.0.0.1:${port}/api/v1/config`,
     reuseExistingServer: false,

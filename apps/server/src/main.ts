@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, PGLITE_TEMPLATE } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './telemetry/transports/mqtt.js';
@@ -24,6 +25,8 @@ async function main() {
     parallelWorkers: config.databaseParallelWorkers,
     statementTimeoutMs: config.statementTimeoutMs,
     heavyConnections: config.heavyReads.total,
+    // Beside the compiled server only (npm run build); run from the sources, PGlite starts empty.
+    templateFile: path.join(import.meta.dirname, PGLITE_TEMPLATE),
   });
   const seeded = await seed(database.db, {
     adminUsername: config.adminUsername,

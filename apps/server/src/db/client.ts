@@ -155,6 +155,9 @@ function claimDataDir(dataDir: string): () => void {
 
 const committedMigrations = path.join(import.meta.dirname, 'migrations');
 
+/** The migrated PGlite data directory that scripts/build-server.mjs writes beside the compiled server. */
+export const PGLITE_TEMPLATE = 'pglite-template.tar.gz';
+
 /** The default statement_timeout of the console's connections (DATABASE_STATEMENT_TIMEOUT). */
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections heavy reads run on beside the pool of 10 (HEAVY_READS_TOTAL). */
@@ -273,6 +276,12 @@ export async function openDatabase(opts: {
    * load one migrated once per run (test/db-template.ts); migrations still run, from where it ends.
    */
   template?: Blob;
+  /**
+   * PGlite in a folder only: a file holding such a dump, loaded when the folder holds no database
+   * yet. The compiled server ships one migrated at build time (scripts/build-server.mjs): PGlite's
+   * own first start of a cluster costs several times more than unpacking one.
+   */
+  templateFile?: string;
 }): Promise<Database> {
   const migrationsFolder = opts.migrationsFolder ?? committedMigrations;
   if (opts.databaseUrl) {
@@ -326,7 +335,9 @@ export async function openDatabase(opts: {
     const pgDir = path.join(dir, 'pglite');
     fs.mkdirSync(pgDir, { recursive: true });
     release = claimDataDir(dir);
-    client = new PGlite(pgDir, { extensions });
+    const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
+    const template = fresh && opts.templateFile && fs.existsSync(opts.templateFile) ? await fs.openAsBlob(opts.templateFile) : undefined;
+    client = new PGlite(pgDir, { extensions, loadDataDir: template });
   }
   try {
     await client.waitReady;
