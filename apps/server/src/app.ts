@@ -74,6 +74,10 @@ import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { AlarmService } from './modules/alarm/alarm.service.js';
 import { alarmRoutes } from './modules/alarm/alarm.routes.js';
 import { AlarmMailer } from './modules/alarm/alarm.mail.js';
+import { AlarmNotifier } from './modules/alarm/notice.service.js';
+import { SimulatedNotices, type NoticeProvider } from './modules/alarm/notice.provider.js';
+import { AliyunNotices } from './modules/alarm/notice.aliyun.js';
+import { DEMO_SN_PREFIX } from './demo/demo.js';
 import { CardService } from './modules/card/card.service.js';
 import { CardSheetService } from './modules/card/card.import.js';
 import { cardRoutes } from './modules/card/card.routes.js';
@@ -104,6 +108,8 @@ declare module 'fastify' {
     /** The alarm stage of the telemetry pipeline (tests make it forget its memory). */
     alarmEngine: AlarmEngine;
     alarms: AlarmService;
+    /** Alarm SMS and calls: the job's round (tests run it) and the provider. */
+    alarmNotices: AlarmNotifier;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
     /** Upgrade campaigns' rounds (tests run one at a later clock). */
@@ -180,6 +186,9 @@ export interface AppDeps {
   /** The card orders' payment provider (default: from PAYMENT_PROVIDER). */
   payments?: PaymentProvider;
   video?: VideoProvider;
+  /** Where alarm SMS and calls go (default: from ALARM_NOTIFY_PROVIDER) and how often the job looks (ms). */
+  notices?: NoticeProvider;
+  noticePollMs?: number;
 }
 
 /** Builds the whole server without listening: main.ts listens, tests use `inject`. */
@@ -243,7 +252,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     app.log,
   );
-  const alarms = new AlarmService(db, bus, app.log, mailer);
+  const n = config.alarmNotify;
+  const noticeProvider =
+    deps.notices ?? (n.provider.kind === 'aliyun' ? new AliyunNotices(n.provider) : new SimulatedNotices());
+  const notifier = new AlarmNotifier(db, app.log, noticeProvider, {
+    ...n,
+    skipSnPrefix: n.demo ? undefined : DEMO_SN_PREFIX,
+    pollMs: deps.noticePollMs ?? 5000,
+  });
+  notifier.start();
+  app.decorate('alarmNotices', notifier);
+  const alarms = new AlarmService(db, bus, app.log, mailer, notifier);
   // Nothing is measured unless Prometheus may read it (METRICS_TOKEN).
   const metrics = config.metricsToken ? new Metrics() : undefined;
   // The device path, transport to live event: telemetry/pipeline.ts.
@@ -396,6 +415,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
+    notifier.stop();
     logRetention.stop();
     upgradeEngine.stop();
     external.stop();
