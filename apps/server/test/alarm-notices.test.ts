@@ -87,6 +87,9 @@ describe('alarm SMS and calls (simulated provider)', () => {
     expect(history[0]).toMatchObject({ recipient: 'user', username: 'sev-owner', phone: '138****1111', state: 'sent', attempts: 1, provider: 'simulated' });
     expect(history[0].tries).toEqual([expect.objectContaining({ ok: true, code: 'OK' })]);
     expect(await f.notices(ids[2]!, o.token)).toEqual([]);
+    // Off again: null clears the level.
+    await f.ok('POST', '/user/preferences', { alarmCallLevel: null }, o.token);
+    expect(await f.ok('GET', '/user/info', undefined, o.token)).toMatchObject({ alarmSmsLevel: 4, alarmCallLevel: null });
   });
 
   it('calls the device alarm phone for a call-out; another user may not read the history; the demo fleet gets nothing', async () => {

@@ -69,6 +69,8 @@ export const alarmKeys = {
   list: (params: Params) => ['alarms', 'list', params] as const,
   groups: (filters: Params) => ['alarms', 'groups', filters] as const,
   bell: ['alarms', 'bell'] as const,
+  /** One alarm's SMS and calls (GET /device/alarmnotices). */
+  notices: (alarmId: number) => ['alarms', 'notices', alarmId] as const,
 };
 
 export const projectKeys = {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Tag, Typography } from 'antd';
-import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
+import { CheckOutlined, DownOutlined, DownloadOutlined, RightOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -28,6 +28,7 @@ import {
 } from './api';
 import { AlarmLevelLegend, AlarmLevelTag, alarmLevelLabel, alarmLevelOptions } from '../../components/AlarmLevel';
 import { alarmName, alarmText } from './labels';
+import { AlarmNotices } from './AlarmNotices';
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
@@ -385,6 +386,21 @@ function AlarmList({
         size="middle"
         columns={columns}
         data-testid="table-alarms"
+        expandable={{
+          // The alarm's history: its SMS and calls, read when opened.
+          expandedRowRender: (a) => <AlarmNotices alarmId={a.id} />,
+          expandIcon: ({ expanded, onExpand, record }) => (
+            <Button
+              type="text"
+              size="small"
+              icon={expanded ? <DownOutlined /> : <RightOutlined />}
+              aria-label={expanded ? t('alarms:notices.collapse') : t('alarms:notices.expand')}
+              aria-expanded={expanded}
+              data-testid={`alarm-expand-${record.id}`}
+              onClick={(e) => onExpand(record, e)}
+            />
+          ),
+        }}
         rowSelection={
           canHandle
             ? {

@@ -27,6 +27,8 @@ export default function ProfilePage() {
     alarmMail?: boolean;
     alarmPopupLevel?: AlarmLevel;
     alarmMailLevel?: AlarmLevel;
+    alarmSmsLevel?: AlarmLevel | null;
+    alarmCallLevel?: AlarmLevel | null;
   }) => {
     setSaving(true);
     try {
@@ -45,6 +47,10 @@ export default function ProfilePage() {
     value: level,
     label: t(level === 4 ? 'profile:alarmLevelOnly' : 'profile:alarmLevelUp', { level: alarmLevelLabel(t, level) }),
   }));
+
+  // SMS and calls are off until the user picks a level ("off" is stored as null).
+  const phoneOptions = [{ value: 0, label: t('profile:alarmPhoneOff') }, ...levelOptions];
+  const phoneHint = user.contactNumber ? t('profile:alarmPhoneHint', { phone: user.contactNumber }) : t('profile:alarmPhoneNoNumber');
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="profile">
@@ -126,6 +132,26 @@ export default function ProfilePage() {
                   onChange={(alarmMailLevel) => void save({ alarmMailLevel })}
                   options={levelOptions}
                   data-testid="profile-alarm-mail-level"
+                />
+              </Form.Item>
+              <Form.Item label={t('profile:alarmSmsLevel')} extra={phoneHint} htmlFor="profile-alarm-sms-level">
+                <Select<number>
+                  id="profile-alarm-sms-level"
+                  value={user.alarmSmsLevel ?? 0}
+                  loading={saving}
+                  onChange={(v) => void save({ alarmSmsLevel: v === 0 ? null : (v as AlarmLevel) })}
+                  options={phoneOptions}
+                  data-testid="profile-alarm-sms-level"
+                />
+              </Form.Item>
+              <Form.Item label={t('profile:alarmCallLevel')} extra={phoneHint} htmlFor="profile-alarm-call-level">
+                <Select<number>
+                  id="profile-alarm-call-level"
+                  value={user.alarmCallLevel ?? 0}
+                  loading={saving}
+                  onChange={(v) => void save({ alarmCallLevel: v === 0 ? null : (v as AlarmLevel) })}
+                  options={phoneOptions}
+                  data-testid="profile-alarm-call-level"
                 />
               </Form.Item>
             </Form>
