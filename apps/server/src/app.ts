@@ -36,6 +36,7 @@ import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
 import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
 import { ProjectService } from './modules/project/project.service.js';
 import { projectRoutes } from './modules/project/project.routes.js';
+import { WeatherService } from './modules/project/weather.service.js';
 import { DeviceService } from './modules/device/device.service.js';
 import { deviceRoutes } from './modules/device/device.routes.js';
 import { DeviceSheetService, IMPORT_LIMITS, type ImportLimits } from './modules/device/device.import.js';
@@ -385,7 +386,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(auditRoutes, { logs });
       await api.register(clientErrorRoutes, { clientErrors: new ClientErrorService(db) });
       await api.register(deviceTypeRoutes, { types });
-      await api.register(projectRoutes, { projects });
+      await api.register(projectRoutes, { projects, weather: new WeatherService({ baseUrl: config.weatherUrl }, app.log) });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData, uplink: httpUplink });

@@ -150,6 +150,8 @@ const envSchema = z.object({
   ALIYUN_TTS_SHOW_NUMBER: z.string().trim().min(1).max(32).optional(),
   ALIYUN_SMS_URL: urlWith(['http', 'https']).default('https://dysmsapi.aliyuncs.com'),
   ALIYUN_VOICE_URL: urlWith(['http', 'https']).default('https://dyvmsapi.aliyuncs.com'),
+  /** Open-Meteo's address for project forecasts; `off` fetches none. */
+  WEATHER_URL: z.union([z.literal('off'), urlWith(['http', 'https'])]).default('https://api.open-meteo.com'),
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
   MAP_TILE_URL: tileTemplate.optional(),
   MAP_TILE_ATTRIBUTION: z.string().trim().max(500).default(''),
@@ -292,6 +294,8 @@ export interface Config {
   deviceAlarmLevel: number;
   /** Public address of the console, for links in e-mails. */
   consoleUrl?: string;
+  /** Open-Meteo's base for project forecasts (WEATHER_URL); undefined: no forecasts. */
+  weatherUrl?: string;
   /** Alarm SMS and voice calls (issue #39, decision 0036; docs/OPERATIONS.md). */
   alarmNotify: AlarmNotifyConfig;
   /**
@@ -434,6 +438,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alarmMailInterval: e.ALARM_MAIL_INTERVAL,
     deviceAlarmLevel: e.DEVICE_ALARM_LEVEL,
     consoleUrl: e.CONSOLE_URL,
+    weatherUrl: e.WEATHER_URL === 'off' ? undefined : e.WEATHER_URL,
     alarmNotify: {
       provider:
         e.ALARM_NOTIFY_PROVIDER === 'aliyun'

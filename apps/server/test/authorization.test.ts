@@ -430,6 +430,11 @@ describe('authorization matrix over every /api/v1 route', () => {
       ok: async () => ({ query: { id: ids.opProject! } }),
       foreign: async () => ({ query: { id: ids.betaProject! } }),
     },
+    'GET /api/v1/project/weather': {
+      perm: ['project:list', 'project:detail'],
+      ok: async () => ({ query: { id: ids.opProject! } }),
+      foreign: async () => ({ query: { id: ids.betaProject! } }),
+    },
     'POST /api/v1/project/addproject': { perm: 'project:add', ok: async () => ({ payload: { name: 'New project', lng: 116.4, lat: 39.9 } }) },
     'POST /api/v1/project/editproject': {
       perm: 'project:edit',
