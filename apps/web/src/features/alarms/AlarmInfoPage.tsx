@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Form, Input, Modal, Radio, Select, Space, Statistic, Tag, Typography } from 'antd';
-import { CheckOutlined, DownOutlined, DownloadOutlined, RightOutlined } from '@ant-design/icons';
+import { CheckOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { localName } from '../../lib/localize';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { expandButton } from '../../components/ExpandButton';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import type { FilterSpec } from '../../lib/use-list-params';
 import { rangeValues } from '../../lib/time-range';
@@ -389,17 +390,7 @@ function AlarmList({
         expandable={{
           // The alarm's history: its SMS and calls, read when opened.
           expandedRowRender: (a) => <AlarmNotices alarmId={a.id} />,
-          expandIcon: ({ expanded, onExpand, record }) => (
-            <Button
-              type="text"
-              size="small"
-              icon={expanded ? <DownOutlined /> : <RightOutlined />}
-              aria-label={expanded ? t('alarms:notices.collapse') : t('alarms:notices.expand')}
-              aria-expanded={expanded}
-              data-testid={`alarm-expand-${record.id}`}
-              onClick={(e) => onExpand(record, e)}
-            />
-          ),
+          expandIcon: expandButton<AlarmDto>({ expand: t('alarms:notices.expand'), collapse: t('alarms:notices.collapse') }, (a) => `alarm-expand-${a.id}`),
         }}
         rowSelection={
           canHandle

@@ -134,26 +134,18 @@ export default function ProfilePage() {
                   data-testid="profile-alarm-mail-level"
                 />
               </Form.Item>
-              <Form.Item label={t('profile:alarmSmsLevel')} extra={phoneHint} htmlFor="profile-alarm-sms-level">
-                <Select<number>
-                  id="profile-alarm-sms-level"
-                  value={user.alarmSmsLevel ?? 0}
-                  loading={saving}
-                  onChange={(v) => void save({ alarmSmsLevel: v === 0 ? null : (v as AlarmLevel) })}
-                  options={phoneOptions}
-                  data-testid="profile-alarm-sms-level"
-                />
-              </Form.Item>
-              <Form.Item label={t('profile:alarmCallLevel')} extra={phoneHint} htmlFor="profile-alarm-call-level">
-                <Select<number>
-                  id="profile-alarm-call-level"
-                  value={user.alarmCallLevel ?? 0}
-                  loading={saving}
-                  onChange={(v) => void save({ alarmCallLevel: v === 0 ? null : (v as AlarmLevel) })}
-                  options={phoneOptions}
-                  data-testid="profile-alarm-call-level"
-                />
-              </Form.Item>
+              {(['alarmSmsLevel', 'alarmCallLevel'] as const).map((key) => (
+                <Form.Item key={key} label={t(`profile:${key}`)} extra={phoneHint} htmlFor={`profile-${key}`}>
+                  <Select<number>
+                    id={`profile-${key}`}
+                    value={user[key] ?? 0}
+                    loading={saving}
+                    onChange={(v) => void save({ [key]: v === 0 ? null : (v as AlarmLevel) })}
+                    options={phoneOptions}
+                    data-testid={`profile-${key}`}
+                  />
+                </Form.Item>
+              ))}
             </Form>
           </Card>
         </Col>
