@@ -119,6 +119,28 @@ describe('alarm SMS and calls (simulated provider)', () => {
     expect(provider.sent.filter((s) => s.phone === '13900004444')).toEqual([]);
     expect(await f.notices((await f.alarmIds(demo.id))[4]!)).toEqual([]);
   });
+  it('two senders on one database send each due notice exactly once (FOR UPDATE SKIP LOCKED)', async () => {
+    const typeId = await f.setup('TWO');
+    const o = await f.owner('two-owner', {});
+    const d = await f.device('TWO-1', typeId, o.project);
+    await f.heat(d, 70);
+    const alarmId = (await f.alarmIds(d.id))[4]!;
+    await t.database.db.execute(sql`
+      insert into alarm_notices (alarm_id, device_id, channel, phone, recipient)
+      select ${alarmId}, ${d.id}, 'sms', '1380000' || lpad(i::text, 4, '0'), 'device' from generate_series(1, 30) i`);
+    const opts = { deviceMinLevel: 3, perDevice: 100, perNumber: 100, windowSeconds: 3600, attempts: 1, backoffSeconds: 0, pollMs: 60_000 };
+    const [a, b] = [new SimulatedNotices(), new SimulatedNotices()];
+    const one = new AlarmNotifier(t.database.db, t.app.log, a, opts);
+    const two = new AlarmNotifier(t.database.db, t.app.log, b, opts);
+    await Promise.all([one.runOnce(), two.runOnce(), one.runOnce()]);
+    const outIds = [...a.sent, ...b.sent, ...provider.sent].filter((m) => m.params.sn === 'TWO-1').map((m) => m.outId);
+    expect(outIds).toHaveLength(30);
+    expect(new Set(outIds).size).toBe(30);
+    const states = rowsOf<{ state: string; n: number }>(
+      await t.database.db.execute(sql`select state, count(*)::int as n from alarm_notices where alarm_id = ${alarmId} group by state`),
+    );
+    expect(states).toEqual([{ state: 'sent', n: 30 }]);
+  });
 });
 
 describe('alarm notice rate limits', () => {

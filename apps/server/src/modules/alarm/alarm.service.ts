@@ -107,7 +107,9 @@ export class AlarmService {
     if (started.length > 0) this.bus.emit('alarms.changed', { event: 'started', alarms: started });
     if (ended.length > 0) this.bus.emit('alarms.changed', { event: 'ended', alarms: ended });
     // Queued before the mails: an SMTP server that hangs does not delay a call.
-    if (this.notifier && started.length > 0) await this.notifier.queue(started);
+    if (this.notifier && started.length > 0) {
+      await this.notifier.queue(started).catch((err) => this.log.error({ err }, 'alarm SMS and calls not queued'));
+    }
     if (this.mailer) {
       for (const a of started) {
         // Each user's own mail level decides; the rate limit counts only alarms someone is sent.

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { alarmNotices, alarms, projectUsers, users } from '../../db/schema/index.js';
@@ -36,6 +37,9 @@ export async function noticeTargets(db: Executor, alarmId: number) {
   }>(res)[0];
 }
 
+/** A number's advisory lock key: the first 32 bits of its SHA-256. */
+const phoneLockKey = (phone: string) => crypto.createHash('sha256').update(phone).digest().readInt32BE(0);
+
 export interface NewNotice {
   channel: 'sms' | 'call';
   phone: string;
@@ -58,9 +62,12 @@ export async function queueNotices(
   limits: { perDevice: number; perNumber: number; windowSeconds: number },
 ) {
   if (notices.length === 0) return [];
-  const phones = [...new Set(notices.map((n) => n.phone))].sort();
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('alarm_notice:device:' || ${deviceId}::text))`);
-  for (const p of phones) await db.execute(sql`select pg_advisory_xact_lock(hashtext('alarm_notice:phone:' || ${p}::text))`);
+  const phones = [...new Set(notices.map((n) => n.phone))];
+  // Two lock spaces (1 devices, 2 numbers); numbers by their key's order, so two transactions
+  // always take the same locks in the same order.
+  const phoneKeys = [...new Set(phones.map(phoneLockKey))].sort((a, b) => a - b);
+  await db.execute(sql`select pg_advisory_xact_lock(1, ${deviceId}::int)`);
+  for (const k of phoneKeys) await db.execute(sql`select pg_advisory_xact_lock(2, ${k}::int)`);
   const since = sql`now() - make_interval(secs => ${limits.windowSeconds})`;
   const counted = sql`${alarmNotices.state} <> 'limited' and ${alarmNotices.createdAt} > ${since}`;
   const [dev] = rows<{ n: number }>(await db.execute(sql`
