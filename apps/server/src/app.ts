@@ -93,6 +93,7 @@ import type { PaymentProvider } from './modules/card/payment.js';
 import { carrierFrom, paymentsFrom } from './modules/card/providers.js';
 import { SimulatedVideo, type VideoProvider } from './modules/video/video.provider.js';
 import { VideoService } from './modules/video/video.service.js';
+import { EzvizVideo } from './modules/video/video.ezviz.js';
 import { videoRoutes } from './modules/video/video.routes.js';
 import { FirmwareService } from './modules/upgrade/firmware.service.js';
 import { FirmwareStore } from './modules/upgrade/firmware.store.js';
@@ -312,7 +313,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   cardJobs.start();
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
   logRetention.start();
-  const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
+  const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
   const external = new ExternalService(db, app.log, { dataDir: config.dataDir, consoleUrl: config.consoleUrl });

@@ -150,6 +150,10 @@ const envSchema = z.object({
   ALIYUN_TTS_SHOW_NUMBER: z.string().trim().min(1).max(32).optional(),
   ALIYUN_SMS_URL: urlWith(['http', 'https']).default('https://dysmsapi.aliyuncs.com'),
   ALIYUN_VOICE_URL: urlWith(['http', 'https']).default('https://dyvmsapi.aliyuncs.com'),
+  VIDEO_PROVIDER: z.enum(['simulated', 'ezviz']).default('simulated'),
+  EZVIZ_BASE_URL: urlWith(['http', 'https']).default('https://open.ys7.com'),
+  EZVIZ_APP_KEY: z.string().trim().min(1).max(128).optional(),
+  EZVIZ_APP_SECRET: z.string().min(1).max(256).optional(),
   /** Open-Meteo's address for project forecasts; `off` fetches none. */
   WEATHER_URL: z.union([z.literal('off'), urlWith(['http', 'https'])]).default('https://api.open-meteo.com'),
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
@@ -187,6 +191,7 @@ const envSchema = z.object({
     ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE', 'ALIYUN_TTS_TEMPLATE'],
     'ALARM_NOTIFY_PROVIDER=aliyun',
   );
+  need(e.VIDEO_PROVIDER === 'ezviz', ['EZVIZ_APP_KEY', 'EZVIZ_APP_SECRET'], 'VIDEO_PROVIDER=ezviz');
   need(e.CARRIER === 'onelink', ['ONELINK_BASE_URL', 'ONELINK_APP_ID', 'ONELINK_PASSWORD'], 'CARRIER=onelink');
   need(
     e.PAYMENT_PROVIDER === 'wechat',
@@ -294,6 +299,8 @@ export interface Config {
   deviceAlarmLevel: number;
   /** Public address of the console, for links in e-mails. */
   consoleUrl?: string;
+  /** Camera live addresses (VIDEO_PROVIDER): the simulated player, or the EZVIZ open platform. */
+  video: { kind: 'simulated' } | { kind: 'ezviz'; baseUrl: string; appKey: string; appSecret: string };
   /** Open-Meteo's base for project forecasts (WEATHER_URL); undefined: no forecasts. */
   weatherUrl?: string;
   /** Alarm SMS and voice calls (issue #39, decision 0036; docs/OPERATIONS.md). */
@@ -439,6 +446,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceAlarmLevel: e.DEVICE_ALARM_LEVEL,
     consoleUrl: e.CONSOLE_URL,
     weatherUrl: e.WEATHER_URL === 'off' ? undefined : e.WEATHER_URL,
+    video:
+      e.VIDEO_PROVIDER === 'ezviz'
+        ? { kind: 'ezviz', baseUrl: e.EZVIZ_BASE_URL, appKey: e.EZVIZ_APP_KEY!, appSecret: e.EZVIZ_APP_SECRET! }
+        : { kind: 'simulated' },
     alarmNotify: {
       provider:
         e.ALARM_NOTIFY_PROVIDER === 'aliyun'

@@ -350,6 +350,16 @@ export const deviceFieldsSchema = z.object({
   enabled: z.boolean().default(true),
   /** The device has a camera: its details open a video H5 URL from the video provider. */
   camera: z.boolean().default(false),
+  /**
+   * The camera on the video platform (VIDEO_PROVIDER=ezviz: the EZVIZ device serial, `:2` after
+   * it for another channel than 1); empty with the simulated provider.
+   */
+  cameraSerial: z
+    .string()
+    .trim()
+    .max(DEVICE_LIMITS.cameraSerial)
+    .regex(/^([A-Za-z0-9_-]+(:\d{1,3})?)?$/, 'a serial of letters, digits, _ and -, optionally :channel')
+    .default(''),
   // No warning level: it is the highest level of the device's active alarms, kept by the alarm
   // engine (a `warningLevel` sent here is dropped like any unknown key).
 });
@@ -386,6 +396,7 @@ export const deviceDtoSchema = z.object({
   enabled: z.boolean(),
   online: z.boolean(),
   camera: z.boolean(),
+  cameraSerial: z.string(),
   lastSeenAt: z.string().nullable(),
   /**
    * What the device last reported about itself in its status message's `info` (firmware
