@@ -417,7 +417,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
-    notifier.stop();
+    await notifier.stop();
     logRetention.stop();
     upgradeEngine.stop();
     external.stop();

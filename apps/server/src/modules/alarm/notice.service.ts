@@ -168,8 +168,10 @@ export class AlarmNotifier {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Stops the timer and waits for a round under way (the database closes after). */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.chain.catch(() => 0);
   }
 }
