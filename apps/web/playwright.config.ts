@@ -46,6 +46,8 @@ function server(port: number, captcha: 'on' | 'off') {
       DATABASE_URL: '',
       // The specs count and list devices: no demo fleet (embedded mode would start one).
       DEMO: 'off',
+      // No project forecasts: the machine has no internet.
+      WEATHER_URL: 'off',
       // Every answer the browser gets is also checked against its contract (lib/serializer.ts).
       RESPONSE_CHECK: 'on',
     },

@@ -36,6 +36,7 @@ import { DeviceTypeService } from './modules/devicetype/devicetype.service.js';
 import { deviceTypeRoutes } from './modules/devicetype/devicetype.routes.js';
 import { ProjectService } from './modules/project/project.service.js';
 import { projectRoutes } from './modules/project/project.routes.js';
+import { WeatherService } from './modules/project/weather.service.js';
 import { DeviceService } from './modules/device/device.service.js';
 import { deviceRoutes } from './modules/device/device.routes.js';
 import { DeviceSheetService, IMPORT_LIMITS, type ImportLimits } from './modules/device/device.import.js';
@@ -74,6 +75,10 @@ import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { AlarmService } from './modules/alarm/alarm.service.js';
 import { alarmRoutes } from './modules/alarm/alarm.routes.js';
 import { AlarmMailer } from './modules/alarm/alarm.mail.js';
+import { AlarmNotifier } from './modules/alarm/notice.service.js';
+import { SimulatedNotices, type NoticeProvider } from './modules/alarm/notice.provider.js';
+import { AliyunNotices } from './modules/alarm/notice.aliyun.js';
+import { DEMO_SN_PREFIX } from './demo/demo.js';
 import { CardService } from './modules/card/card.service.js';
 import { CardSheetService } from './modules/card/card.import.js';
 import { cardRoutes } from './modules/card/card.routes.js';
@@ -88,6 +93,7 @@ import type { PaymentProvider } from './modules/card/payment.js';
 import { carrierFrom, paymentsFrom } from './modules/card/providers.js';
 import { SimulatedVideo, type VideoProvider } from './modules/video/video.provider.js';
 import { VideoService } from './modules/video/video.service.js';
+import { EzvizVideo } from './modules/video/video.ezviz.js';
 import { videoRoutes } from './modules/video/video.routes.js';
 import { FirmwareService } from './modules/upgrade/firmware.service.js';
 import { FirmwareStore } from './modules/upgrade/firmware.store.js';
@@ -104,6 +110,8 @@ declare module 'fastify' {
     /** The alarm stage of the telemetry pipeline (tests make it forget its memory). */
     alarmEngine: AlarmEngine;
     alarms: AlarmService;
+    /** Alarm SMS and calls: the job's round (tests run it) and the provider. */
+    alarmNotices: AlarmNotifier;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
     /** Upgrade campaigns' rounds (tests run one at a later clock). */
@@ -180,6 +188,9 @@ export interface AppDeps {
   /** The card orders' payment provider (default: from PAYMENT_PROVIDER). */
   payments?: PaymentProvider;
   video?: VideoProvider;
+  /** Where alarm SMS and calls go (default: from ALARM_NOTIFY_PROVIDER) and how often the job looks (ms). */
+  notices?: NoticeProvider;
+  noticePollMs?: number;
 }
 
 /** Builds the whole server without listening: main.ts listens, tests use `inject`. */
@@ -243,7 +254,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     app.log,
   );
-  const alarms = new AlarmService(db, bus, app.log, mailer);
+  const n = config.alarmNotify;
+  const noticeProvider =
+    deps.notices ?? (n.provider.kind === 'aliyun' ? new AliyunNotices(n.provider) : new SimulatedNotices());
+  const notifier = new AlarmNotifier(db, app.log, noticeProvider, {
+    ...n,
+    skipSnPrefix: n.demo ? undefined : DEMO_SN_PREFIX,
+    pollMs: deps.noticePollMs ?? 5000,
+  });
+  notifier.start();
+  app.decorate('alarmNotices', notifier);
+  const alarms = new AlarmService(db, bus, app.log, mailer, notifier);
   // Nothing is measured unless Prometheus may read it (METRICS_TOKEN).
   const metrics = config.metricsToken ? new Metrics() : undefined;
   // The device path, transport to live event: telemetry/pipeline.ts.
@@ -292,7 +313,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   cardJobs.start();
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
   logRetention.start();
-  const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
+  const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
   const external = new ExternalService(db, app.log, { dataDir: config.dataDir, consoleUrl: config.consoleUrl });
@@ -366,7 +387,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(auditRoutes, { logs });
       await api.register(clientErrorRoutes, { clientErrors: new ClientErrorService(db) });
       await api.register(deviceTypeRoutes, { types });
-      await api.register(projectRoutes, { projects });
+      await api.register(projectRoutes, { projects, weather: new WeatherService({ baseUrl: config.weatherUrl }, app.log) });
       await api.register(deviceRoutes, { devices });
       await api.register(deviceSheetRoutes, { sheets });
       await api.register(deviceDataRoutes, { data: deviceData, uplink: httpUplink });
@@ -396,6 +417,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
+    await notifier.stop();
     logRetention.stop();
     upgradeEngine.stop();
     external.stop();

@@ -134,6 +134,28 @@ const envSchema = z.object({
   ALARM_MAIL_MIN_LEVEL: z.coerce.number().int().min(1).max(4).default(3),
   ALARM_MAIL_INTERVAL: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(900),
   DEVICE_ALARM_LEVEL: z.coerce.number().int().min(1).max(4).default(2),
+  ALARM_NOTIFY_PROVIDER: z.enum(['simulated', 'aliyun']).default('simulated'),
+  ALARM_NOTIFY_DEMO: onOff.default('off'),
+  ALARM_NOTIFY_PER_DEVICE: z.coerce.number().int().min(1).max(10_000).default(20),
+  ALARM_NOTIFY_PER_NUMBER: z.coerce.number().int().min(1).max(10_000).default(10),
+  ALARM_NOTIFY_WINDOW: anyDuration.refine((s) => s >= 60 && s <= 7 * 86_400, 'between 60 seconds and 7 days').default(3600),
+  ALARM_NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  ALARM_NOTIFY_BACKOFF: anyDuration.refine((s) => s <= 3600, 'at most an hour').default(30),
+  ALARM_PHONE_MIN_LEVEL: z.coerce.number().int().min(1).max(4).default(3),
+  ALIYUN_ACCESS_KEY_ID: z.string().trim().min(1).max(128).optional(),
+  ALIYUN_ACCESS_KEY_SECRET: z.string().min(1).max(256).optional(),
+  ALIYUN_SMS_SIGN_NAME: z.string().trim().min(1).max(64).optional(),
+  ALIYUN_SMS_TEMPLATE: z.string().trim().min(1).max(64).optional(),
+  ALIYUN_TTS_TEMPLATE: z.string().trim().min(1).max(64).optional(),
+  ALIYUN_TTS_SHOW_NUMBER: z.string().trim().min(1).max(32).optional(),
+  ALIYUN_SMS_URL: urlWith(['http', 'https']).default('https://dysmsapi.aliyuncs.com'),
+  ALIYUN_VOICE_URL: urlWith(['http', 'https']).default('https://dyvmsapi.aliyuncs.com'),
+  VIDEO_PROVIDER: z.enum(['simulated', 'ezviz']).default('simulated'),
+  EZVIZ_BASE_URL: urlWith(['http', 'https']).default('https://open.ys7.com'),
+  EZVIZ_APP_KEY: z.string().trim().min(1).max(128).optional(),
+  EZVIZ_APP_SECRET: z.string().min(1).max(256).optional(),
+  /** Open-Meteo's address for project forecasts; `off` fetches none. */
+  WEATHER_URL: z.union([z.literal('off'), urlWith(['http', 'https'])]).default('https://api.open-meteo.com'),
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
   MAP_TILE_URL: tileTemplate.optional(),
   MAP_TILE_ATTRIBUTION: z.string().trim().max(500).default(''),
@@ -164,6 +186,12 @@ const envSchema = z.object({
     }
   };
   need(e.MQTT_TLS_PORT !== undefined, ['MQTT_TLS_CERT', 'MQTT_TLS_KEY'], 'MQTT_TLS_PORT is set');
+  need(
+    e.ALARM_NOTIFY_PROVIDER === 'aliyun',
+    ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE', 'ALIYUN_TTS_TEMPLATE'],
+    'ALARM_NOTIFY_PROVIDER=aliyun',
+  );
+  need(e.VIDEO_PROVIDER === 'ezviz', ['EZVIZ_APP_KEY', 'EZVIZ_APP_SECRET'], 'VIDEO_PROVIDER=ezviz');
   need(e.CARRIER === 'onelink', ['ONELINK_BASE_URL', 'ONELINK_APP_ID', 'ONELINK_PASSWORD'], 'CARRIER=onelink');
   need(
     e.PAYMENT_PROVIDER === 'wechat',
@@ -271,6 +299,12 @@ export interface Config {
   deviceAlarmLevel: number;
   /** Public address of the console, for links in e-mails. */
   consoleUrl?: string;
+  /** Camera live addresses (VIDEO_PROVIDER): the simulated player, or the EZVIZ open platform. */
+  video: { kind: 'simulated' } | { kind: 'ezviz'; baseUrl: string; appKey: string; appSecret: string };
+  /** Open-Meteo's base for project forecasts (WEATHER_URL); undefined: no forecasts. */
+  weatherUrl?: string;
+  /** Alarm SMS and voice calls (issue #39, decision 0037; docs/OPERATIONS.md). */
+  alarmNotify: AlarmNotifyConfig;
   /**
    * Map tiles the console draws under device positions (MAP_TILE_URL, a Leaflet URL template);
    * unset: the console draws its bundled world outline and loads nothing from elsewhere.
@@ -292,6 +326,31 @@ export interface Config {
   payment: PaymentConfig;
   /** Seconds an unpaid card order stays payable (ORDER_PAY_TIMEOUT). */
   orderPayTimeout: number;
+}
+
+export interface AlarmNotifyConfig {
+  provider:
+    | { kind: 'simulated' }
+    | {
+        kind: 'aliyun';
+        accessKeyId: string;
+        accessKeySecret: string;
+        signName: string;
+        smsTemplate: string;
+        ttsTemplate: string;
+        showNumber?: string;
+        smsUrl: string;
+        voiceUrl: string;
+      };
+  /** The demo fleet's alarms are sent too (ALARM_NOTIFY_DEMO=on). */
+  demo: boolean;
+  perDevice: number;
+  perNumber: number;
+  windowSeconds: number;
+  attempts: number;
+  backoffSeconds: number;
+  /** The device's alarm phone gets call-outs of this level and above. */
+  deviceMinLevel: number;
 }
 
 export type CarrierConfig =
@@ -386,6 +445,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alarmMailInterval: e.ALARM_MAIL_INTERVAL,
     deviceAlarmLevel: e.DEVICE_ALARM_LEVEL,
     consoleUrl: e.CONSOLE_URL,
+    weatherUrl: e.WEATHER_URL === 'off' ? undefined : e.WEATHER_URL,
+    video:
+      e.VIDEO_PROVIDER === 'ezviz'
+        ? { kind: 'ezviz', baseUrl: e.EZVIZ_BASE_URL, appKey: e.EZVIZ_APP_KEY!, appSecret: e.EZVIZ_APP_SECRET! }
+        : { kind: 'simulated' },
+    alarmNotify: {
+      provider:
+        e.ALARM_NOTIFY_PROVIDER === 'aliyun'
+          ? {
+              kind: 'aliyun',
+              accessKeyId: e.ALIYUN_ACCESS_KEY_ID!,
+              accessKeySecret: e.ALIYUN_ACCESS_KEY_SECRET!,
+              signName: e.ALIYUN_SMS_SIGN_NAME!,
+              smsTemplate: e.ALIYUN_SMS_TEMPLATE!,
+              ttsTemplate: e.ALIYUN_TTS_TEMPLATE!,
+              showNumber: e.ALIYUN_TTS_SHOW_NUMBER,
+              smsUrl: e.ALIYUN_SMS_URL,
+              voiceUrl: e.ALIYUN_VOICE_URL,
+            }
+          : { kind: 'simulated' },
+      demo: e.ALARM_NOTIFY_DEMO === 'on',
+      perDevice: e.ALARM_NOTIFY_PER_DEVICE,
+      perNumber: e.ALARM_NOTIFY_PER_NUMBER,
+      windowSeconds: e.ALARM_NOTIFY_WINDOW,
+      attempts: e.ALARM_NOTIFY_ATTEMPTS,
+      backoffSeconds: e.ALARM_NOTIFY_BACKOFF,
+      deviceMinLevel: e.ALARM_PHONE_MIN_LEVEL,
+    },
     mapTileUrl: e.MAP_TILE_URL?.url,
     mapTileOrigin: e.MAP_TILE_URL?.origin,
     mapTileAttribution: e.MAP_TILE_ATTRIBUTION,

@@ -161,6 +161,20 @@ describe('authorization matrix over every /api/v1 route', () => {
     from: new Date(Date.now() - 86_400_000).toISOString(),
     to: new Date().toISOString(),
   };
+  /**
+   * A new open alarm of op's HTTP device each time: the device alarm on a parameter ends, and
+   * starts again (a later device time each time).
+   */
+  const newOpAlarm = async () => {
+    alarmTs = Math.max(Date.now() - 60_000, alarmTs + 2);
+    for (const [flag, ts] of [[0, alarmTs], [1, alarmTs + 1]] as const) {
+      await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: { authorization: deviceBasic }, payload: { id: '01111001', flag, ts } });
+    }
+    const list = (await as('admin', 'GET', '/api/v1/device/alarmlist', { query: { device: 'HTTP-1', limit: 200 } })) as unknown as {
+      items: { id: number; endedAt: string | null }[];
+    };
+    return list.items.find((a) => a.endedAt === null)!.id;
+  };
   const newDevice = async () => {
     const { id } = await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'D', sn: `SN-${++seq}`, typeId: ids.opType } });
     return id!;
@@ -412,6 +426,11 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/ws': { perm: PUBLIC, ok: async () => ({}) },
     'GET /api/v1/project/list': { perm: ['project:list', 'device:list', 'device:add', 'device:edit'], ok: async () => ({}) },
     'GET /api/v1/project/item': {
+      perm: ['project:list', 'project:detail'],
+      ok: async () => ({ query: { id: ids.opProject! } }),
+      foreign: async () => ({ query: { id: ids.betaProject! } }),
+    },
+    'GET /api/v1/project/weather': {
       perm: ['project:list', 'project:detail'],
       ok: async () => ({ query: { id: ids.opProject! } }),
       foreign: async () => ({ query: { id: ids.betaProject! } }),
@@ -788,19 +807,13 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/device/alarmexport': { perm: ['alarm:list', 'device:detail'], ok: async () => ({}) },
     'POST /api/v1/device/processalarm': {
       perm: 'alarm:handle',
-      ok: async () => {
-        // A new alarm of op's HTTP device each time: the device alarm on a parameter ends, and
-        // starts again (a later device time each time).
-        alarmTs = Math.max(Date.now() - 60_000, alarmTs + 2);
-        for (const [flag, ts] of [[0, alarmTs], [1, alarmTs + 1]] as const) {
-          await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: { authorization: deviceBasic }, payload: { id: '01111001', flag, ts } });
-        }
-        const list = (await as('admin', 'GET', '/api/v1/device/alarmlist', { query: { device: 'HTTP-1', limit: 200 } })) as unknown as {
-          items: { id: number; endedAt: string | null }[];
-        };
-        return { payload: { ids: [list.items.find((a) => a.endedAt === null)!.id], state: 'processed', note: 'checked' } };
-      },
+      ok: async () => ({ payload: { ids: [await newOpAlarm()], state: 'processed', note: 'checked' } }),
       foreign: async () => ({ payload: { ids: [ids.betaAlarm!], state: 'processed' } }),
+    },
+    'GET /api/v1/device/alarmnotices': {
+      perm: ['alarm:list', 'device:detail'],
+      ok: async () => ({ query: { alarmId: await newOpAlarm() } }),
+      foreign: async () => ({ query: { alarmId: ids.betaAlarm! } }),
     },
     'GET /api/v1/devicetype/list': { perm: 'devicetype:list', ok: async () => ({}) },
     'GET /api/v1/devicetype/item': {

@@ -95,6 +95,8 @@ export async function buildTestApp(
     WEB_DIST: '/nonexistent-web-dist',
     // No demo fleet: tests see only the devices they create (a test may set DEMO itself).
     DEMO: 'off',
+    // No weather provider: never the real network (a test may point WEATHER_URL at test/open-meteo.ts).
+    WEATHER_URL: 'off',
     // Every answer checked by zod beside the compiled serializer (lib/serializer.ts).
     RESPONSE_CHECK: 'on',
     // Files the server keeps (firmware uploads) go to a folder of the test's own, never ./data.

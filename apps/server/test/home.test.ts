@@ -272,16 +272,16 @@ describe('home dashboard figures', () => {
     expect(await ok('admin', '/home/projectlist')).toEqual({
       total: 3,
       items: [
-        { id: ids.P1, name: 'P1', devices: 2, online: 1, alarming: 2 },
-        { id: ids.P2, name: 'P2', devices: 1, online: 1, alarming: 1 },
-        { id: ids.P3, name: 'P3', devices: 1, online: 0, alarming: 0 },
+        { id: ids.P1, name: 'P1', devices: 2, online: 1, alarming: 2, weather: false },
+        { id: ids.P2, name: 'P2', devices: 1, online: 1, alarming: 1, weather: false },
+        { id: ids.P3, name: 'P3', devices: 1, online: 0, alarming: 0, weather: false },
       ],
     });
     expect(await ok('sub', '/home/projectlist')).toEqual({
       total: 2,
       items: [
-        { id: ids.P1, name: 'P1', devices: 2, online: 1, alarming: 2 },
-        { id: ids.P2, name: 'P2', devices: 1, online: 1, alarming: 1 },
+        { id: ids.P1, name: 'P1', devices: 2, online: 1, alarming: 2, weather: false },
+        { id: ids.P2, name: 'P2', devices: 1, online: 1, alarming: 1, weather: false },
       ],
     });
   });

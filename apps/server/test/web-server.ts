@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { TestProject } from 'vitest/node';
 import { ADMIN, bearer, buildTestApp } from './helpers.js';
+import { FakeOpenMeteo } from './open-meteo.js';
 
 /**
  * The real server for the web's component tests (vitest project `web-components`): built once on
@@ -10,7 +11,9 @@ import { ADMIN, bearer, buildTestApp } from './helpers.js';
  * bulk project and the firmware version below.
  */
 export default async function setup(project: TestProject) {
-  const t = await buildTestApp();
+  // Project forecasts come from a local Open-Meteo.
+  const weather = new FakeOpenMeteo();
+  const t = await buildTestApp({ WEATHER_URL: await weather.start() });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
 
@@ -40,6 +43,7 @@ export default async function setup(project: TestProject) {
   project.provide('externalVersionId', version.rows[0]!.id);
   return async () => {
     await t.close();
+    await weather.close();
   };
 }
 

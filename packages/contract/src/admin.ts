@@ -105,6 +105,9 @@ export const preferencesSchema = editOf(
       alarmPopupLevel: alarmLevel,
       /** Alarms of this level and above are mailed to the user. */
       alarmMailLevel: alarmLevel,
+      /** Alarms of this level and above are sent to the user's contact number by SMS / call; null: none. */
+      alarmSmsLevel: alarmLevel.nullable(),
+      alarmCallLevel: alarmLevel.nullable(),
     }),
 ).strict();
 export type Preferences = z.output<typeof preferencesSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { afterQuerySchema, idNumberSchema, idSchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
-import { ALARM_SOURCES, ALARM_STATES } from './enums.js';
+import { ALARM_NOTICE_CHANNELS, ALARM_NOTICE_STATES, ALARM_SOURCES, ALARM_STATES } from './enums.js';
 import { ALARM_BULK_MAX, ALARM_NOTE_MAX } from './limits.js';
 
 /**
@@ -98,3 +98,29 @@ export type AlarmBell = z.infer<typeof alarmBellSchema>;
 /** What the live channel pushes when an alarm starts, ends or is processed. */
 export const ALARM_EVENTS = ['started', 'ended', 'processed'] as const;
 export type AlarmEvent = (typeof ALARM_EVENTS)[number];
+
+/** GET /device/alarmnotices: the SMS and calls of one alarm the caller may see. */
+export const alarmNoticeQuerySchema = z.object({ alarmId: idSchema });
+
+/**
+ * One SMS or voice call of an alarm (its history): to whom (the device's alarm phone or a user's
+ * contact number, masked), where it stands and every attempt with the provider's answer.
+ */
+export const alarmNoticeSchema = z.object({
+  id: z.number().int(),
+  channel: z.enum(ALARM_NOTICE_CHANNELS),
+  recipient: z.enum(['device', 'user']),
+  /** The user's name for a user's number. */
+  username: z.string().nullable(),
+  /** The number with its middle digits hidden (138****5678). */
+  phone: z.string(),
+  state: z.enum(ALARM_NOTICE_STATES),
+  attempts: z.number().int(),
+  provider: z.string(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  /** The next attempt of a pending notice. */
+  nextAt: z.string().nullable(),
+  tries: z.array(z.object({ at: z.string(), ok: z.boolean(), code: z.string(), message: z.string() })),
+}).meta({ id: 'AlarmNotice' });
+export type AlarmNoticeDto = z.infer<typeof alarmNoticeSchema>;

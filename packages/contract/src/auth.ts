@@ -61,6 +61,9 @@ export const userInfoSchema = z.object({
    */
   alarmPopupLevel: z.union(ALARM_LEVELS.map((l) => z.literal(l))),
   alarmMailLevel: z.union(ALARM_LEVELS.map((l) => z.literal(l))),
+  /** The lowest level sent to the user's contact number by SMS, and by voice call; null: none. */
+  alarmSmsLevel: z.union(ALARM_LEVELS.map((l) => z.literal(l))).nullable(),
+  alarmCallLevel: z.union(ALARM_LEVELS.map((l) => z.literal(l))).nullable(),
   /** Permission codes the user holds: the web hides buttons with them. */
   permissions: z.array(z.string()),
 }).meta({ id: 'UserInfo' });

@@ -220,6 +220,37 @@ export const projectDtoSchema = z.object({
   can: projectCanSchema,
 }).meta({ id: 'Project' });
 export type ProjectDto = z.infer<typeof projectDtoSchema>;
+/**
+ * GET /project/weather: the forecast at a project's position (issue #39), when its weather switch
+ * is on. `state`: `ok` with the forecast; `off` (the switch, or the console's WEATHER_URL=off),
+ * `noPosition` (no longitude / latitude) or `unavailable` (the provider could not be reached:
+ * the console works the same without it).
+ */
+export const WEATHER_STATES = ['ok', 'off', 'noPosition', 'unavailable'] as const;
+export const projectWeatherSchema = z.object({
+  state: z.enum(WEATHER_STATES),
+  forecast: z
+    .object({
+      /** The position asked for (rounded to 0.01°: the cache's key) and when it was fetched. */
+      lat: z.number(),
+      lng: z.number(),
+      fetchedAt: z.string(),
+      current: z.object({ temperature: z.number().nullable(), weatherCode: z.number().int().nullable(), windSpeed: z.number().nullable() }),
+      /** Today and the next days: WMO weather code, °C, mm. */
+      daily: z.array(
+        z.object({
+          date: z.string(),
+          weatherCode: z.number().int().nullable(),
+          tempMax: z.number().nullable(),
+          tempMin: z.number().nullable(),
+          precipitation: z.number().nullable(),
+        }),
+      ),
+    })
+    .nullable(),
+}).meta({ id: 'ProjectWeather' });
+export type ProjectWeather = z.infer<typeof projectWeatherSchema>;
+
 export const projectCreateSchema = z.object({
   name: required(PROJECT_LIMITS.name, 'please enter the name'),
   remarks: text(PROJECT_LIMITS.remarks),
@@ -319,6 +350,16 @@ export const deviceFieldsSchema = z.object({
   enabled: z.boolean().default(true),
   /** The device has a camera: its details open a video H5 URL from the video provider. */
   camera: z.boolean().default(false),
+  /**
+   * The camera on the video platform (VIDEO_PROVIDER=ezviz: the EZVIZ device serial, `:2` after
+   * it for another channel than 1); empty with the simulated provider.
+   */
+  cameraSerial: z
+    .string()
+    .trim()
+    .max(DEVICE_LIMITS.cameraSerial)
+    .regex(/^([A-Za-z0-9_-]+(:\d{1,3})?)?$/, 'a serial of letters, digits, _ and -, optionally :channel')
+    .default(''),
   // No warning level: it is the highest level of the device's active alarms, kept by the alarm
   // engine (a `warningLevel` sent here is dropped like any unknown key).
 });
@@ -355,6 +396,7 @@ export const deviceDtoSchema = z.object({
   enabled: z.boolean(),
   online: z.boolean(),
   camera: z.boolean(),
+  cameraSerial: z.string(),
   lastSeenAt: z.string().nullable(),
   /**
    * What the device last reported about itself in its status message's `info` (firmware

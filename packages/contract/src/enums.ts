@@ -47,6 +47,12 @@ export type AlarmState = (typeof ALARM_STATES)[number];
 /** `fence`: the server saw the device leave (or enter) one of its geo-fences (fence-rules.ts). */
 export const ALARM_SOURCES = ['rule', 'device', 'fence'] as const;
 export type AlarmSource = (typeof ALARM_SOURCES)[number];
+
+/** Alarm notices by phone (issue #39): an SMS or a voice call, and where one stands. */
+export const ALARM_NOTICE_CHANNELS = ['sms', 'call'] as const;
+export type AlarmNoticeChannel = (typeof ALARM_NOTICE_CHANNELS)[number];
+export const ALARM_NOTICE_STATES = ['pending', 'sent', 'failed', 'limited'] as const;
+export type AlarmNoticeState = (typeof ALARM_NOTICE_STATES)[number];
 /**
  * Alarm levels ascend with severity: 4 is the most severe (GB/T 32960's convention, decision 0023).
  * The console names them 1 warning, 2 minor, 3 major, 4 critical.

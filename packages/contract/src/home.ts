@@ -88,6 +88,8 @@ export const homeProjectListSchema = z
           devices: z.number().int(),
           online: z.number().int(),
           alarming: z.number().int(),
+          /** The project's weather switch: the card then shows its forecast (GET /project/weather). */
+          weather: z.boolean(),
         }),
       )
       .max(HOME_LIMITS.projects),

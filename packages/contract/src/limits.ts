@@ -82,6 +82,7 @@ export const DEVICE_LIMITS = {
   sn: 64,
   address: 256,
   alarmPhone: 32,
+  cameraSerial: 64,
   btCode: 64,
   version4g: 64,
   hardwareVersion: 64,

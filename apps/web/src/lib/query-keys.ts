@@ -69,6 +69,8 @@ export const alarmKeys = {
   list: (params: Params) => ['alarms', 'list', params] as const,
   groups: (filters: Params) => ['alarms', 'groups', filters] as const,
   bell: ['alarms', 'bell'] as const,
+  /** One alarm's SMS and calls (GET /device/alarmnotices). */
+  notices: (alarmId: number) => ['alarms', 'notices', alarmId] as const,
 };
 
 export const projectKeys = {
@@ -76,6 +78,8 @@ export const projectKeys = {
   /** GET /project/list with this query: the project list and the pickers that search it. */
   list: (params: Params) => ['projects', 'list', params] as const,
   item: (id: number | undefined) => ['projects', 'item', id] as const,
+  /** GET /project/weather: the forecast at the project's position. */
+  weather: (id: number) => ['projects', 'weather', id] as const,
   /** A project's road sections, every page (a prefix of `roads`). */
   roadsOf: (projectId: number) => ['projects', 'roads', projectId] as const,
   roads: (projectId: number, page: number, limit: number) => ['projects', 'roads', projectId, page, limit] as const,

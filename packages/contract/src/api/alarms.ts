@@ -5,6 +5,8 @@ import {
   alarmFilterSchema,
   alarmGroupSchema,
   alarmListQuerySchema,
+  alarmNoticeQuerySchema,
+  alarmNoticeSchema,
   alarmProcessSchema,
 } from '../alarms.js';
 import { pageOf } from '../envelope.js';
@@ -34,6 +36,12 @@ export const alarmSchemas = {
     summary: 'Mark alarms processed or “no processing required”, with a note',
     body: alarmProcessSchema,
     data: z.object({ processed: z.number().int() }),
+  },
+  notices: {
+    tags,
+    summary: 'The SMS and voice calls of one alarm, oldest first, each with its attempts',
+    query: alarmNoticeQuerySchema,
+    data: z.array(alarmNoticeSchema),
   },
   export: {
     tags,

@@ -7,6 +7,7 @@ import {
   projectEditSchema,
   projectListQuerySchema,
   projectUserSchema,
+  projectWeatherSchema,
   projectUsersSetSchema,
   roadSectionDtoSchema,
   roadSectionEditSchema,
@@ -24,6 +25,12 @@ const tags = ['projects'];
 export const projectSchemas = {
   list: { tags, query: projectListQuerySchema, data: pageOf(projectDtoSchema) },
   item: { tags, query: idQuerySchema, data: projectDtoSchema },
+  weather: {
+    tags,
+    summary: "The weather forecast at the project's position (its weather switch on), cached for an hour",
+    query: idQuerySchema,
+    data: projectWeatherSchema,
+  },
   add: { tags, body: projectCreateSchema, data: createdSchema },
   edit: { tags, body: projectEditSchema, data: noDataSchema },
   remove: {

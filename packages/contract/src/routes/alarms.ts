@@ -8,5 +8,6 @@ export const alarmRoutes = routes<typeof alarmSchemas>()({
   groups: { method: 'GET', path: '/device/alarmgroupinfo', permission: ['alarm:list', 'device:detail'] },
   bell: { method: 'GET', path: '/device/alarmbell', permission: AUTHENTICATED },
   process: { method: 'POST', path: '/device/processalarm', permission: 'alarm:handle', audit: 'alarm.process' },
+  notices: { method: 'GET', path: '/device/alarmnotices', permission: ['alarm:list', 'device:detail'] },
   export: { method: 'GET', path: '/device/alarmexport', permission: ['alarm:list', 'device:detail'], kind: 'file', heavy: true },
 });

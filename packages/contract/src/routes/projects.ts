@@ -5,6 +5,7 @@ import { routes } from '../route.js';
 export const projectRoutes = routes<typeof projectSchemas>()({
   list: { method: 'GET', path: '/project/list', permission: ['project:list', 'device:list', 'device:add', 'device:edit'] },
   item: { method: 'GET', path: '/project/item', permission: ['project:list', 'project:detail'] },
+  weather: { method: 'GET', path: '/project/weather', permission: ['project:list', 'project:detail'] },
   add: { method: 'POST', path: '/project/addproject', permission: 'project:add', audit: 'project.add' },
   edit: { method: 'POST', path: '/project/editproject', permission: 'project:edit', audit: 'project.edit' },
   remove: { method: 'DELETE', path: '/project/deleteproject', permission: 'project:delete', audit: 'project.delete' },

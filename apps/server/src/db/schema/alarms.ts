@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -14,7 +15,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { ALARM_SOURCES, ALARM_STATES } from '@iot/contract';
+import { ALARM_NOTICE_CHANNELS, ALARM_NOTICE_STATES, ALARM_SOURCES, ALARM_STATES } from '@iot/contract';
 import { devices } from './projects.js';
 import { users } from './users.js';
 import { inList } from './util.js';
@@ -112,4 +113,51 @@ export const alarmCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.ownerPath, t.projectId, t.level, t.state] })],
+);
+
+/**
+ * Alarm notices by phone (issue #39, decision 0037): one row per SMS or voice call of an alarm to
+ * one number, both the outbox and the alarm's history. `pending` rows are sent by the notice job
+ * when `next_at` comes (claimed with FOR UPDATE SKIP LOCKED, which also moves `next_at` on as a
+ * lease, so a second instance or a crash mid-send never sends twice or loses one); a failure
+ * waits with back-off, `failed` after the last attempt. `limited` rows were never sent (the rate
+ * per device or per number was spent); the limits count the rows of the last window.
+ */
+export const alarmNotices = pgTable(
+  'alarm_notices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alarmId: bigint('alarm_id', { mode: 'number' })
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id').notNull(),
+    /** `sms` or `call`. */
+    channel: varchar('channel', { length: 8 }).notNull(),
+    /** The number as dialled: digits and a leading +. */
+    phone: varchar('phone', { length: 32 }).notNull(),
+    /** Whose number: the device's alarm phone, or a user's contact number (`user_id`). */
+    recipient: varchar('recipient', { length: 8 }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    language: varchar('language', { length: 8 }).notNull().default('zh'),
+    state: varchar('state', { length: 8 }).notNull().default('pending'),
+    attempts: smallint('attempts').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The provider that answered last, its message id, and every attempt `{at, ok, code, message}`. */
+    provider: varchar('provider', { length: 16 }).notNull().default(''),
+    providerRef: varchar('provider_ref', { length: 128 }).notNull().default(''),
+    tries: jsonb('tries').notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('alarm_notices_alarm_idx').on(t.alarmId, t.id),
+    // The job's queue: only the rows still to send.
+    index('alarm_notices_due_idx').on(t.nextAt).where(sql`state = 'pending'`),
+    // The rate limits: a device's and a number's notices of the last window.
+    index('alarm_notices_device_idx').on(t.deviceId, t.createdAt),
+    index('alarm_notices_phone_idx').on(t.phone, t.createdAt),
+    check('alarm_notices_channel_chk', inList('channel', ALARM_NOTICE_CHANNELS)),
+    check('alarm_notices_state_chk', inList('state', ALARM_NOTICE_STATES)),
+    check('alarm_notices_recipient_chk', sql`recipient in ('device', 'user')`),
+  ],
 );

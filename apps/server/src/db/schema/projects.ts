@@ -115,6 +115,8 @@ export const devices = pgTable(
      */
     /** The device has a camera: its details offer a video H5 URL (video provider). */
     camera: boolean('camera').notNull().default(false),
+    /** The camera's id on the video platform (EZVIZ serial, `:channel` optional). */
+    cameraSerial: varchar('camera_serial', { length: 64 }).notNull().default(''),
     reportedInfo: jsonb('reported_info').$type<Record<string, string | number | boolean>>(),
     /** SHA-256 of the device's ingestion secret (shown once). */
     credentialHash: varchar('credential_hash', { length: 64 }),

@@ -47,6 +47,12 @@ export const users = pgTable(
      */
     alarmPopupLevel: smallint('alarm_popup_level'),
     alarmMailLevel: smallint('alarm_mail_level'),
+    /**
+     * The lowest alarm level sent to the user's contact number by SMS, and by voice call; null:
+     * none (the user opts in by choosing a level).
+     */
+    alarmSmsLevel: smallint('alarm_sms_level'),
+    alarmCallLevel: smallint('alarm_call_level'),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -61,6 +67,8 @@ export const users = pgTable(
     check('users_language_chk', inList('language', LANGUAGES)),
     check('users_alarm_popup_level_chk', sql`alarm_popup_level between 1 and 4`),
     check('users_alarm_mail_level_chk', sql`alarm_mail_level between 1 and 4`),
+    check('users_alarm_sms_level_chk', sql`alarm_sms_level between 1 and 4`),
+    check('users_alarm_call_level_chk', sql`alarm_call_level between 1 and 4`),
   ],
 );
 

@@ -11,6 +11,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export const alarmRoutes: FastifyPluginAsync<{ alarms: AlarmService }> = async (app, { alarms }) => {
   route(app, api.list, async (req) => ok(await alarms.list(authOf(req), req.query)));
   route(app, api.groups, async (req) => ok(await alarms.groups(authOf(req), req.query)));
+  route(app, api.notices, async (req) => ok(await alarms.notices(authOf(req), req.query.alarmId)));
   route(app, api.bell, async (req) => ok(await alarms.bell(authOf(req))));
   route(app, api.process, async (req) => {
     const processed = await alarms.process(actorOf(req), req.body);

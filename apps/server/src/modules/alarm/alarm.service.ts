@@ -7,6 +7,7 @@ import {
   type AlarmBell,
   type AlarmDto,
   type AlarmGroup,
+  type AlarmNoticeDto,
   type AlarmState,
   type EndpointParsedBody,
   type EndpointParsedQuery,
@@ -22,6 +23,7 @@ import { writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { AlarmMailer } from './alarm.mail.js';
+import type { AlarmNotifier } from './notice.service.js';
 import * as repo from './alarm.repo.js';
 
 export type AlarmListQuery = EndpointParsedQuery<typeof alarmApi.list>;
@@ -86,11 +88,12 @@ export class AlarmService {
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
     private readonly mailer?: AlarmMailer,
+    private readonly notifier?: AlarmNotifier,
   ) {}
 
   /**
    * The alarms a committed ingestion batch started or ended (the alarm stage, telemetry/
-   * alarm.engine.ts) go to the live channel and the mailer.
+   * alarm.engine.ts) go to the live channel, the mailer and the phone notices.
    */
   announce(changes: { event: 'started' | 'ended'; id: number }[]): void {
     if (changes.length === 0) return;
@@ -103,6 +106,10 @@ export class AlarmService {
     const ended = changes.filter((c) => c.event === 'ended').flatMap((c) => rows.get(c.id) ?? []);
     if (started.length > 0) this.bus.emit('alarms.changed', { event: 'started', alarms: started });
     if (ended.length > 0) this.bus.emit('alarms.changed', { event: 'ended', alarms: ended });
+    // Queued before the mails: an SMTP server that hangs does not delay a call.
+    if (this.notifier && started.length > 0) {
+      await this.notifier.queue(started).catch((err) => this.log.error({ err }, 'alarm SMS and calls not queued'));
+    }
     if (this.mailer) {
       for (const a of started) {
         // Each user's own mail level decides; the rate limit counts only alarms someone is sent.
@@ -163,6 +170,13 @@ export class AlarmService {
       a.endedAt ?? '', STATES[lang][a.state], a.processedAt ?? '', a.processedBy ?? '', a.note,
     ]);
     return writeSheet('alarms', [HEADERS[lang], ...rows]);
+  }
+
+  /** The SMS and calls of an alarm the caller may see (§ issue #39); unknown or unseen: not found. */
+  async notices(ctx: AuthContext, alarmId: number): Promise<AlarmNoticeDto[]> {
+    const scope = scopeOf(ctx);
+    if ((await repo.visibleAlarmIds(this.db, [alarmId], scope)).length === 0) throw notFound('alarmsNotFound', { ids: String(alarmId) });
+    return this.notifier ? this.notifier.list(alarmId, scope) : [];
   }
 
   // ---- handling ---------------------------------------------------------------------------------

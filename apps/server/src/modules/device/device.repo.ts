@@ -42,6 +42,7 @@ const columns = {
   online: devices.online,
   lastSeenAt: devicePresence.lastSeenAt,
   camera: devices.camera,
+  cameraSerial: devices.cameraSerial,
   reportedInfo: devices.reportedInfo,
   createdAt: devices.createdAt,
   updatedAt: devices.updatedAt,

@@ -335,6 +335,7 @@ function toDto(ctx: AuthContext, d: repo.DeviceRow): DeviceDto {
     enabled: d.enabled,
     online: d.online,
     camera: d.camera,
+    cameraSerial: d.cameraSerial,
     lastSeenAt: d.lastSeenAt ? d.lastSeenAt.toISOString() : null,
     reportedInfo: d.reportedInfo,
     subCount: d.subCount,

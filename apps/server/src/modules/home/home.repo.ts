@@ -123,7 +123,7 @@ export async function top5(db: Executor, scopePath: string | undefined, days: nu
 export async function projectList(db: Executor, scopePath: string | undefined, limit: number) {
   // Devices of a project the caller sees are all visible to it (visibleOwned: project in its set).
   const res = await db.execute(sql`
-    select p.id, p.name, t.devices, t.online, t.alarming
+    select p.id, p.name, p.weather, t.devices, t.online, t.alarming
     from (select ${devices.projectId} as project_id, count(*)::int as devices,
             count(*) filter (where ${devices.online})::int as online,
             count(*) filter (where ${devices.warningLevel} > 0)::int as alarming
@@ -133,9 +133,10 @@ export async function projectList(db: Executor, scopePath: string | undefined, l
     join projects p on p.id = t.project_id
     order by t.devices desc, p.id
     limit ${limit}`);
-  const items = rows<{ id: number; name: string; devices: number; online: number; alarming: number }>(res).map((r) => ({
+  const items = rows<{ id: number; name: string; weather: boolean; devices: number; online: number; alarming: number }>(res).map((r) => ({
     id: r.id,
     name: r.name,
+    weather: r.weather,
     devices: int(r.devices),
     online: int(r.online),
     alarming: int(r.alarming),
@@ -143,10 +144,12 @@ export async function projectList(db: Executor, scopePath: string | undefined, l
   // Projects without devices fill the list when fewer than `limit` have some.
   if (items.length < limit) {
     const more = await db.execute(sql`
-      select ${projects.id} as id, ${projects.name} as name from ${projects}
+      select ${projects.id} as id, ${projects.name} as name, ${projects.weather} as weather from ${projects}
       ${where(visibleProjects(scopePath), sql`not exists (select 1 from devices d where d.project_id = ${projects.id})`)}
       order by ${projects.id} limit ${limit - items.length}`);
-    for (const r of rows<{ id: number; name: string }>(more)) items.push({ id: r.id, name: r.name, devices: 0, online: 0, alarming: 0 });
+    for (const r of rows<{ id: number; name: string; weather: boolean }>(more)) {
+      items.push({ id: r.id, name: r.name, weather: r.weather, devices: 0, online: 0, alarming: 0 });
+    }
   }
   return items;
 }

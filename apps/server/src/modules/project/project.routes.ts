@@ -5,10 +5,13 @@ import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
 import type { ProjectService } from './project.service.js';
+import type { WeatherService } from './weather.service.js';
 
-export const projectRoutes: FastifyPluginAsync<{ projects: ProjectService }> = async (app, { projects }) => {
+export const projectRoutes: FastifyPluginAsync<{ projects: ProjectService; weather: WeatherService }> = async (app, { projects, weather }) => {
   route(app, api.list, async (req) => ok(await projects.list(authOf(req), req.query)));
   route(app, api.item, async (req) => ok(await projects.item(authOf(req), req.query.id)));
+  // Visible projects only (item refuses others); the forecast is the project's own.
+  route(app, api.weather, async (req) => ok(await weather.forProject(await projects.item(authOf(req), req.query.id))));
   route(app, api.add, async (req) => ok({ id: await projects.create(actorOf(req), req.body) }, 'project created'));
   route(app, api.edit, async (req) => {
     await projects.edit(actorOf(req), req.body);

@@ -21,6 +21,8 @@ export async function findProfile(db: Executor, userId: number) {
       alarmMail: users.alarmMail,
       alarmPopupLevel: users.alarmPopupLevel,
       alarmMailLevel: users.alarmMailLevel,
+      alarmSmsLevel: users.alarmSmsLevel,
+      alarmCallLevel: users.alarmCallLevel,
     })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
@@ -41,6 +43,8 @@ export async function lockPreferences(db: Executor, userId: number) {
       alarmMail: users.alarmMail,
       alarmPopupLevel: users.alarmPopupLevel,
       alarmMailLevel: users.alarmMailLevel,
+      alarmSmsLevel: users.alarmSmsLevel,
+      alarmCallLevel: users.alarmCallLevel,
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -70,6 +74,8 @@ export async function updateUser(
     alarmMail: boolean;
     alarmPopupLevel: number;
     alarmMailLevel: number;
+    alarmSmsLevel: number | null;
+    alarmCallLevel: number | null;
   }>,
 ) {
   await db

@@ -49,6 +49,8 @@ export class UserService {
       alarmMail: u.alarmMail,
       alarmPopupLevel: (u.alarmPopupLevel ?? ALARM_NOTIFY_LEVEL) as AlarmLevel,
       alarmMailLevel: (u.alarmMailLevel ?? this.defaults.alarmMailLevel) as AlarmLevel,
+      alarmSmsLevel: u.alarmSmsLevel as AlarmLevel | null,
+      alarmCallLevel: u.alarmCallLevel as AlarmLevel | null,
       permissions: await this.permissions.codesFor(ctx),
     };
   }

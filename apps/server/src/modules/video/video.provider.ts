@@ -3,12 +3,14 @@ import crypto from 'node:crypto';
 /**
  * A video provider: turns a device's camera into a playable H5 page address for a while
  * (§7 POST /getVideoH5Url). Cloud camera platforms (EZVIZ, Imou, Hikvision ISC…) answer such a
- * URL for a device serial and a short-lived token; the built-in simulated provider (the only one
- * today, VIDEO_PROVIDER is not a setting yet) answers the console's own simulated player page.
+ * URL for a device serial and a short-lived token. VIDEO_PROVIDER picks one: the built-in
+ * simulated provider (the default) answers the console's own simulated player page; `ezviz`
+ * the EZVIZ open platform's live address (video.ezviz.ts).
  */
 export interface VideoProvider {
   readonly name: string;
-  h5Url(device: { sn: string; name: string }): Promise<{ url: string; expiresAt: Date }>;
+  /** `cameraSerial`: the device's camera on the platform (`serial` or `serial:channel`). */
+  h5Url(device: { sn: string; name: string; cameraSerial: string }): Promise<{ url: string; expiresAt: Date }>;
 }
 
 /** Lifetime of a simulated H5 address. */

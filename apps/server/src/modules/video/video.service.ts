@@ -18,7 +18,7 @@ export class VideoService {
     if (!device.camera) throw conflict('noCamera');
     let answer;
     try {
-      answer = await this.provider.h5Url({ sn: device.sn, name: device.name });
+      answer = await this.provider.h5Url({ sn: device.sn, name: device.name, cameraSerial: device.cameraSerial });
     } catch (err) {
       throw refuse(ErrorCode.CONFLICT, 'videoProviderFailed', { params: { message: (err as Error).message } });
     }

@@ -64,7 +64,9 @@ beforeAll(async () => {
     ['low', 'Low rack', { V: 4.2 }],
   ] as const) {
     const sn = `${prefix}${key.toUpperCase()}`;
-    const device = await call<{ id: number; secret: string }>(admin, 'POST', '/device/add', { name, sn, typeId, projectId: project.id });
+    // The hot rack has an alarm phone: its level-3 alarm is a call-out (SMS and call, simulated).
+    const alarmPhone = key === 'hot' ? '13900007777' : '';
+    const device = await call<{ id: number; secret: string }>(admin, 'POST', '/device/add', { name, sn, typeId, projectId: project.id, alarmPhone });
     const res = await fetch(`${apiBase}/api/v1/ingest/telemetry`, {
       method: 'POST',
       headers: { authorization: `Basic ${btoa(`${sn}:${device.secret}`)}`, 'content-type': 'application/json' },
@@ -142,6 +144,19 @@ describe('AlarmInfoPage, signed in as the administrator', () => {
     expect(screen.getByTestId(`alarm-process-${alarmOf.hot}`).textContent).toBe('Process');
     expect(screen.getByTestId('alarm-process-selected')).toBeTruthy();
     expect(header('Actions')).toBeTruthy();
+  });
+
+  it("opens an alarm's SMS and calls: sent to the alarm phone, masked; none for the other", async () => {
+    renderScreen(<AlarmInfoPage />);
+    await showMine();
+    fireEvent.click(screen.getByTestId(`alarm-expand-${alarmOf.hot}`));
+    const notices = await screen.findByTestId(`alarm-notices-${alarmOf.hot}`);
+    await waitFor(() => expect(notices.textContent).toContain('Voice call'));
+    expect(notices.textContent).toContain('SMS');
+    expect(notices.textContent).toContain('to the alarm phone 139****7777');
+    expect(notices.textContent).toContain('Sent');
+    fireEvent.click(screen.getByTestId(`alarm-expand-${alarmOf.low}`));
+    expect(await screen.findByText('No SMS or call for this alarm.')).toBeTruthy();
   });
 });
 

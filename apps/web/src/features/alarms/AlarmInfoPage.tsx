@@ -11,6 +11,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { localName } from '../../lib/localize';
 import { usePermission } from '../../lib/session';
 import { FilterBar } from '../../components/FilterBar';
+import { expandButton } from '../../components/ExpandButton';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import type { FilterSpec } from '../../lib/use-list-params';
 import { rangeValues } from '../../lib/time-range';
@@ -28,6 +29,7 @@ import {
 } from './api';
 import { AlarmLevelLegend, AlarmLevelTag, alarmLevelLabel, alarmLevelOptions } from '../../components/AlarmLevel';
 import { alarmName, alarmText } from './labels';
+import { AlarmNotices } from './AlarmNotices';
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null | undefined;
 type FilterValues = Omit<AlarmFilters, 'from' | 'to'> & { range?: RangeValue };
@@ -385,6 +387,11 @@ function AlarmList({
         size="middle"
         columns={columns}
         data-testid="table-alarms"
+        expandable={{
+          // The alarm's history: its SMS and calls, read when opened.
+          expandedRowRender: (a) => <AlarmNotices alarmId={a.id} />,
+          expandIcon: expandButton<AlarmDto>({ expand: t('alarms:notices.expand'), collapse: t('alarms:notices.collapse') }, (a) => `alarm-expand-${a.id}`),
+        }}
         rowSelection={
           canHandle
             ? {

@@ -34,6 +34,14 @@ export function useAlarmBell(enabled: boolean) {
   });
 }
 
+/** The SMS and calls of one alarm (its history), loaded when its row is opened. */
+export function useAlarmNotices(alarmId: number) {
+  return useQuery({
+    queryKey: alarmKeys.notices(alarmId),
+    queryFn: () => api(alarmRoutes.notices, { query: { alarmId } }),
+  });
+}
+
 export function useProjectOptions() {
   const query = { page: 1, limit: 200, sort: 'name', order: 'asc' } as const;
   return useQuery({

@@ -15,9 +15,10 @@ import type { DashboardStyle } from './types';
  * Home page (§1, issue #34): the caller's fleet in the style it chose (default, battery, voice),
  * switched here and saved as the user's preference; the figures follow live message 170, at most
  * one refetch a second. A fleet without devices says how to start. The recent logins stay below.
- * `fleetMap`: the map feature's card, composed by the app (app/Dashboard.tsx).
+ * `fleetMap`: the map feature's card, composed by the app (app/Dashboard.tsx); `projectWeather`:
+ * the projects feature's forecast of a project whose weather switch is on, on the projects card.
  */
-export default function DashboardPage({ fleetMap }: { fleetMap?: ReactNode }) {
+export default function DashboardPage({ fleetMap, projectWeather }: { fleetMap?: ReactNode; projectWeather?: (projectId: number) => ReactNode }) {
   const { t } = useTranslation();
   const { user } = useSession();
   // A role without home:view keeps the greeting and its logins (the server refuses the figures).
@@ -35,7 +36,7 @@ export default function DashboardPage({ fleetMap }: { fleetMap?: ReactNode }) {
   // While the headline figures load, the style's cards already ask for theirs (no waterfall).
   else if (style === 'battery') body = <BatteryStyle summary={summary.data} />;
   else if (style === 'voice') body = <VoiceStyle summary={summary.data} />;
-  else body = <DefaultStyle summary={summary.data} fleetMap={fleetMap} />;
+  else body = <DefaultStyle summary={summary.data} fleetMap={fleetMap} projectWeather={projectWeather} />;
 
   return (
     <div className="dash-grid" data-testid="dashboard" data-style={style}>

@@ -36,7 +36,15 @@ export function PeriodSwitch({ value, onChange, label, testId }: { value: Days; 
  * The default style (§1): headline cards, alarm levels, trend, top 5, devices and projects, and
  * the fleet map card when the app gives one (it draws nothing while no project has its map on).
  */
-export function DefaultStyle({ summary, fleetMap }: { summary: HomeSummary | undefined; fleetMap?: ReactNode }) {
+export function DefaultStyle({
+  summary,
+  fleetMap,
+  projectWeather,
+}: {
+  summary: HomeSummary | undefined;
+  fleetMap?: ReactNode;
+  projectWeather?: (projectId: number) => ReactNode;
+}) {
   return (
     <div className="dash-grid" data-testid="home-style-default">
       <HeadlineCards summary={summary} />
@@ -53,7 +61,7 @@ export function DefaultStyle({ summary, fleetMap }: { summary: HomeSummary | und
           <TopCard />
         </Col>
         <Col xs={24} xl={8}>
-          <ProjectsCard />
+          <ProjectsCard weather={projectWeather} />
         </Col>
       </Row>
       <DevicesCard />
@@ -243,7 +251,7 @@ function DevicesCard() {
   );
 }
 
-function ProjectsCard() {
+function ProjectsCard({ weather }: { weather?: (projectId: number) => ReactNode }) {
   const { t } = useTranslation();
   const projects = useProjectList();
   return (
@@ -268,6 +276,7 @@ function ProjectsCard() {
               alarming: formatCount(p.alarming),
             })
           }
+          extra={(p) => (p.weather && weather ? <span className="dash-top-extra">{weather(p.id)}</span> : null)}
           empty={t('dashboard:projectList.none')}
         />
       )}

@@ -229,6 +229,7 @@ export function TopList<T extends { id: number }>({
   name,
   to,
   figure,
+  extra,
   testId,
   empty,
 }: {
@@ -236,6 +237,8 @@ export function TopList<T extends { id: number }>({
   name: (item: T) => ReactNode;
   to: (item: T) => string;
   figure: (item: T) => string;
+  /** More about an item, after its figure (a project's weather). */
+  extra?: (item: T) => ReactNode;
   testId: string;
   empty: string;
 }) {
@@ -254,6 +257,7 @@ export function TopList<T extends { id: number }>({
             {name(item)}
           </Link>
           <span className="dash-top-figure">{figure(item)}</span>
+          {extra?.(item)}
         </li>
       ))}
     </ol>

@@ -45,6 +45,7 @@ const EMPTY: FormValues = {
   description: '',
   enabled: true,
   camera: false,
+  cameraSerial: '',
 };
 
 const FIELD_NAMES = Object.keys(EMPTY);
@@ -176,6 +177,11 @@ export function DeviceDrawer({ open, device, defaultProjectId, defaultProjectNam
           <Col xs={24} md={12}>
             <Form.Item {...item('camera')} valuePropName="checked" extra={t('devices:cameraHint')}>
               <Switch data-testid="field-camera" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item {...item('cameraSerial', [max(LIMITS.cameraSerial)])} extra={t('devices:cameraSerialHint')}>
+              <Input data-testid="field-cameraSerial" maxLength={LIMITS.cameraSerial} />
             </Form.Item>
           </Col>
           <Col xs={24}>

@@ -1,9 +1,9 @@
-import { Button, Card, DatePicker, Descriptions, Form, Input, Select, Tag, Tooltip, Typography } from 'antd';
-import { DownOutlined, RightOutlined } from '@ant-design/icons';
+import { Card, DatePicker, Descriptions, Form, Input, Select, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditEntityOf } from '@iot/contract/plain';
 import type { OperationLogDto } from '@iot/contract';
 import { FilterBar } from '../../components/FilterBar';
+import { expandButton } from '../../components/ExpandButton';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { parseTime } from '../../lib/format';
 import { useServerTable } from '../../lib/use-server-table';
@@ -198,17 +198,7 @@ export default function OperationLogPage() {
         data-testid="table-logs"
         expandable={{
           expandedRowRender: (log) => <RawRecord log={log} />,
-          expandIcon: ({ expanded, onExpand, record }) => (
-            <Button
-              type="text"
-              size="small"
-              icon={expanded ? <DownOutlined /> : <RightOutlined />}
-              aria-label={expanded ? t('logs:collapse') : t('logs:expand')}
-              aria-expanded={expanded}
-              data-testid={`log-expand-${record.id}`}
-              onClick={(e) => onExpand(record, e)}
-            />
-          ),
+          expandIcon: expandButton<OperationLogDto>({ expand: t('logs:expand'), collapse: t('logs:collapse') }, (log) => `log-expand-${log.id}`),
         }}
         {...table.tableProps(data, isFetching)}
       />

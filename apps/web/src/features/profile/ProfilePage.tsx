@@ -27,6 +27,8 @@ export default function ProfilePage() {
     alarmMail?: boolean;
     alarmPopupLevel?: AlarmLevel;
     alarmMailLevel?: AlarmLevel;
+    alarmSmsLevel?: AlarmLevel | null;
+    alarmCallLevel?: AlarmLevel | null;
   }) => {
     setSaving(true);
     try {
@@ -45,6 +47,10 @@ export default function ProfilePage() {
     value: level,
     label: t(level === 4 ? 'profile:alarmLevelOnly' : 'profile:alarmLevelUp', { level: alarmLevelLabel(t, level) }),
   }));
+
+  // SMS and calls are off until the user picks a level ("off" is stored as null).
+  const phoneOptions = [{ value: 0, label: t('profile:alarmPhoneOff') }, ...levelOptions];
+  const phoneHint = user.contactNumber ? t('profile:alarmPhoneHint', { phone: user.contactNumber }) : t('profile:alarmPhoneNoNumber');
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="profile">
@@ -128,6 +134,18 @@ export default function ProfilePage() {
                   data-testid="profile-alarm-mail-level"
                 />
               </Form.Item>
+              {(['alarmSmsLevel', 'alarmCallLevel'] as const).map((key) => (
+                <Form.Item key={key} label={t(`profile:${key}`)} extra={phoneHint} htmlFor={`profile-${key}`}>
+                  <Select<number>
+                    id={`profile-${key}`}
+                    value={user[key] ?? 0}
+                    loading={saving}
+                    onChange={(v) => void save({ [key]: v === 0 ? null : (v as AlarmLevel) })}
+                    options={phoneOptions}
+                    data-testid={`profile-${key}`}
+                  />
+                </Form.Item>
+              ))}
             </Form>
           </Card>
         </Col>

@@ -8,6 +8,7 @@ import { parseTime } from '../../lib/format';
 import { useProject } from './api';
 import { ProjectFormModal } from './ProjectFormModal';
 import { RoadSections } from './RoadSections';
+import { ProjectWeather } from './ProjectWeather';
 
 interface Props {
   /**
@@ -64,6 +65,11 @@ export default function ProjectDetailsPage({ devices }: Props) {
           <Descriptions.Item label={t('projects:fields.weather')}>
             <Tag color={project.weather ? 'blue' : 'default'}>{t(project.weather ? 'projects:on' : 'projects:off')}</Tag>
           </Descriptions.Item>
+          {project.weather && (
+            <Descriptions.Item label={t('projects:weather.title')} span={2}>
+              <ProjectWeather projectId={project.id} />
+            </Descriptions.Item>
+          )}
           <Descriptions.Item label={t('projects:fields.map')}>
             <Tag color={project.map ? 'green' : 'default'}>{t(project.map ? 'projects:on' : 'projects:off')}</Tag>
           </Descriptions.Item>

@@ -27,6 +27,16 @@ export function useProject(id: number | undefined) {
   });
 }
 
+/** The forecast at a project's position (only asked when its weather switch is on). */
+export function useProjectWeather(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: projectKeys.weather(id),
+    queryFn: () => api(projectRoutes.weather, { query: { id } }),
+    enabled,
+    staleTime: 10 * 60_000,
+  });
+}
+
 function useInvalidateProjects() {
   const qc = useQueryClient();
   return () => {

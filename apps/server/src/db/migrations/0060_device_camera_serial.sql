@@ -1,0 +1,1 @@
+ALTER TABLE "devices" ADD COLUMN "camera_serial" varchar(64) DEFAULT '' NOT NULL;

@@ -1,0 +1,92 @@
+import type { AlarmNoticeChannel } from '@iot/contract';
+
+/**
+ * Where alarm SMS and voice calls go (issue #39, decision 0037): one adapter per provider. The
+ * simulated one (ALARM_NOTIFY_PROVIDER=simulated, the default) records what it was asked and
+ * sends nothing; notice.aliyun.ts speaks to Alibaba Cloud SMS (SendSms) and voice notification
+ * (SingleCallByTts).
+ */
+export interface NoticeMessage {
+  /** Digits, with a leading + for an international number. */
+  phone: string;
+  /** The template's variables: what the SMS says and the call reads out. */
+  params: NoticeParams;
+  /** Our id of the notice, handed to the provider as its out id. */
+  outId: string;
+}
+
+/** Variables of the SMS and voice templates (docs/OPERATIONS.md, "Alarm SMS and calls"). */
+export interface NoticeParams {
+  device: string;
+  sn: string;
+  level: string;
+  alarm: string;
+  time: string;
+}
+
+export interface NoticeProvider {
+  /** `simulated`, `aliyun`: stored with each notice. */
+  readonly name: string;
+  /** Sends one SMS; answers the provider's id of it. Throws NoticeError when refused or unreachable. */
+  sendSms(m: NoticeMessage): Promise<{ ref: string }>;
+  /** Places one voice call that reads the alarm out; answers the provider's call id. */
+  call(m: NoticeMessage): Promise<{ ref: string }>;
+}
+
+/** The provider refused or could not be reached: its code and message go to the notice's history. */
+export class NoticeError extends Error {
+  constructor(
+    /** The provider's code (`isv.BUSINESS_LIMIT_CONTROL`…), or `network`, `timeout`, `http<status>`, `badAnswer`. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NoticeError';
+  }
+}
+
+/**
+ * The built-in provider: keeps every request in `sent` (the demo's and the tests' witness) and
+ * answers at once. Nothing leaves the machine.
+ */
+export class SimulatedNotices implements NoticeProvider {
+  readonly name = 'simulated';
+  readonly sent: { channel: AlarmNoticeChannel; phone: string; params: NoticeParams; outId: string }[] = [];
+  private n = 0;
+
+  private record(channel: AlarmNoticeChannel, m: NoticeMessage) {
+    this.sent.push({ channel, phone: m.phone, params: m.params, outId: m.outId });
+    if (this.sent.length > 1000) this.sent.splice(0, this.sent.length - 1000);
+    return { ref: `sim-${++this.n}` };
+  }
+
+  async sendSms(m: NoticeMessage) {
+    return this.record('sms', m);
+  }
+
+  async call(m: NoticeMessage) {
+    return this.record('call', m);
+  }
+}
+
+/**
+ * A phone number as providers take it: spaces, dashes, dots and brackets dropped, a leading + or
+ * 00 kept as +; undefined unless 5 to 20 digits remain.
+ */
+export function dialable(raw: string): string | undefined {
+  const s = raw.trim().replace(/[\s\-().]/g, '');
+  const m = /^(\+|00)?(\d{5,20})$/.exec(s);
+  if (!m) return undefined;
+  return m[1] ? `+${m[2]}` : m[2];
+}
+
+/** Every dialable number of a device's alarm phone field (numbers separated by commas). */
+export function alarmPhones(field: string): string[] {
+  return [...new Set(field.split(/[,，;]/).flatMap((p) => dialable(p) ?? []))];
+}
+
+/** The number with its middle hidden: 138****5678 (a short one keeps its last two digits). */
+export function maskPhone(phone: string): string {
+  if (phone.length >= 8) return `${phone.slice(0, 3)}${'*'.repeat(phone.length - 7)}${phone.slice(-4)}`;
+  return `${'*'.repeat(Math.max(0, phone.length - 2))}${phone.slice(-2)}`;
+}
