@@ -9,6 +9,8 @@ import type { Config } from './config.js';
 import { ping, type Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
 import { createRedisBus, type RedisBus } from './lib/redis-bus.js';
+import { whileLeading } from './lib/leader.js';
+import type { Leadership } from './db/leader.js';
 import { openapiTransformObject } from './lib/openapi.js';
 import { responseSerializerCompiler } from './lib/serializer.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -110,6 +112,8 @@ declare module 'fastify' {
     upgradeEngine: CampaignEngine;
     /** External devices: the timeout sweep runs on a timer (tests call expire). */
     externalDevices: ExternalService;
+    /** Whether this instance runs the once-only timers (decision 0036); main.ts runs the demo fleet by it. */
+    leadership: Leadership;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -170,6 +174,8 @@ export interface AppDeps {
   heavyReadWaitMs?: number;
   /** How often upgrade campaigns take a round (default 2 s). */
   upgradeRoundMs?: number;
+  /** How often a follower tries to lead and the leader checks its connection (default 3 s). */
+  leaderRetryMs?: number;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -268,11 +274,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   );
   await telemetry.start();
   const { ingest, commands } = telemetry;
+  // One instance among those sharing the database runs the once-only timers (decision 0036).
+  const leadership = await deps.database.lead('timers', {
+    retryMs: deps.leaderRetryMs,
+    log: (leading, why) => app.log.info({ leading, why }, leading ? 'this instance now leads (runs the once-only timers)' : 'this instance no longer leads'),
+  });
+  app.decorate('leadership', leadership);
   const deviceData = new DeviceDataService(db, devices);
   const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
   const fences = new FenceService(db, devices, commands, telemetry.fences, alarms, bus, app.log);
   const upgradeEngine = new CampaignEngine(db, commands, bus, app.log);
-  upgradeEngine.start(deps.upgradeRoundMs);
   const campaigns = new CampaignService(db, upgradeEngine, { consoleUrl: config.consoleUrl });
   app.decorate('upgradeEngine', upgradeEngine);
   const brokerAuth = new BrokerAuthService(ingest, {
@@ -289,14 +300,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     payTimeoutMs: config.orderPayTimeout * 1000,
   });
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
-  cardJobs.start();
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
-  logRetention.start();
   const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
   const external = new ExternalService(db, app.log, { dataDir: config.dataDir, consoleUrl: config.consoleUrl });
+  // Every instance: command expiry and external upgrade timeouts are single conditional UPDATEs
+  // (a row ends once whoever runs them), also run by the reads that show them.
   external.start();
+  const leaderJobs = whileLeading(leadership, app.log, [
+    { name: 'partition upkeep', start: () => telemetry.partitions.start(), stop: () => telemetry.partitions.stop() },
+    { name: 'history rollups', start: () => telemetry.rollups.start(), stop: () => telemetry.rollups.stop() },
+    { name: 'card jobs', start: () => cardJobs.start(), stop: () => cardJobs.stop() },
+    { name: 'operation log retention', start: () => logRetention.start(), stop: () => logRetention.stop() },
+    { name: 'upgrade rounds', start: () => upgradeEngine.start(deps.upgradeRoundMs), stop: () => upgradeEngine.stop() },
+  ]);
   app.decorate('cardJobs', cardJobs);
   app.decorate('externalDevices', external);
   app.decorate('ingest', ingest);
@@ -320,6 +338,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       waitingMessages: () => ingest.waitingMessages,
       liveSockets: () => app.realtime.connections(),
       alarms: () => alarms.gauges(),
+      leading: () => leadership.leading,
     });
     // Before every route: its hook times the requests of the routes registered after it.
     await app.register(metricsPlugin, { metrics, token: config.metricsToken });
@@ -391,13 +410,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   );
   // Redis down does not stop the instance (it serves its own devices and sockets), but the load
   // balancer should prefer instances whose browsers see every instance's events.
-  await app.register(healthPlugin, { checks: { database: () => ping(db), ...(redisBus ? { redis: () => redisBus.ping() } : {}) } });
+  await app.register(healthPlugin, { checks: { database: () => ping(db), ...(redisBus ? { redis: () => redisBus.ping() } : {}) }, leading: () => leadership.leading });
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {
-    cardJobs.stop();
-    logRetention.stop();
-    upgradeEngine.stop();
+    await leaderJobs.stop();
+    await leadership.stop();
+    upgradeEngine.close();
     external.stop();
     await telemetry.stop();
     mailer.close();

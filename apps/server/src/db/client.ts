@@ -12,6 +12,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { alwaysLeading, leadPostgres, type Leadership, type LeaderOptions } from './leader.js';
+
+export type { Leadership, LeaderOptions };
 
 /** The database both engines expose: one SQL dialect, one schema. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -30,6 +33,8 @@ export interface Database {
    * second when it drops (`down`, then `up` again once it listens); PGlite delivers in process.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
+  /** Leadership among the instances sharing this database (db/leader.ts); PGlite always leads. */
+  lead(name: string, opts?: LeaderOptions): Promise<Leadership>;
 }
 
 export interface ListenHandlers {
@@ -313,6 +318,7 @@ export async function openDatabase(opts: {
         if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
         return listenPostgres(url, channel, h);
       },
+      lead: (name, o) => leadPostgres(url, name, o),
     };
   }
   const dir = opts.dataDir ?? 'memory://';
@@ -359,5 +365,6 @@ export async function openDatabase(opts: {
         },
       };
     },
+    lead: async () => alwaysLeading(),
   };
 }

@@ -47,7 +47,7 @@ export interface Telemetry {
   fences: FenceCheck;
   partitions: PartitionKeeper;
   rollups: HistoryRollup;
-  /** Partitions made for the accepted window, then the timers (presence sweep, command expiry…). */
+  /** Partitions made for the accepted window, then this instance's timers (presence sweep, command expiry). */
   start(): Promise<void>;
   /** Timers stopped and what is queued written (SIGTERM). */
   stop(): Promise<void>;
@@ -195,11 +195,10 @@ export function createTelemetry(
     rollups,
     async start() {
       // Every day a message may be dated in exists before the first message arrives.
+      // The hourly upkeep and the rollups run on the leading instance only (app.ts).
       await partitions.run();
-      partitions.start();
       await ingest.start();
       commands.start();
-      rollups.start();
     },
     async stop() {
       partitions.stop();
