@@ -110,6 +110,8 @@ export function createTelemetry(
   const pacer = new Pacer(() => opts.ingest.perDeviceRate);
   // 7. presence
   const presence = new PresenceTracker(opts.ingest);
+  // Another instance's change of a device this one knows (decision 0036).
+  bus.on('device.status', ({ deviceId, online, at }) => presence.heard(deviceId, online, Date.parse(at)));
   // 5.–6. decode and target (acknowledgements end their commands)
   const decoder = new MessageDecoder(directory, presence, commands, opts.ingest);
   // 10. alarm stage
@@ -162,7 +164,7 @@ export function createTelemetry(
       bus.emit('device.values', { deviceId: t.deviceId, ts: t.ts, values: t.vals as Record<string, string | number | boolean> });
     }
     for (const s of batch.seen) {
-      if (s.online !== undefined) bus.emit('device.status', { deviceId: s.deviceId, online: s.online, at: s.at });
+      if (s.online !== undefined && !s.unchanged) bus.emit('device.status', { deviceId: s.deviceId, online: s.online, at: s.at });
     }
     alarmService.announce([...alarms.takeCommitted(batch), ...fences.takeCommitted(batch)]);
   };

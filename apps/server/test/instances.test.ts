@@ -1,0 +1,154 @@
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { bearer, buildTestApp, type TestApp } from './helpers.js';
+
+/**
+ * Several instances over one PostgreSQL database without Redis (issue #37, decision 0036): one
+ * leads the once-only timers and another takes over when it goes; presence is decided against
+ * the database, so no instance takes offline a device another one hears, nor logs a change twice.
+ * On PGlite (one process's database) the single instance leads.
+ */
+const onPostgres = process.env.TEST_DB === 'postgres';
+
+const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe.runIf(!onPostgres)('one instance on PGlite', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('leads from the start, and says so in /readyz', async () => {
+    expect(t.app.leadership.leading).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ leader: true });
+  });
+});
+
+describe.runIf(onPostgres)('two instances, one PostgreSQL database', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let bDatabase: Database;
+  let token: string;
+  let typeId: number;
+  let seq = 0;
+  const ingest = { offlineAfterMs: 1500, seenWriteMs: 200 };
+
+  const ok = async (t: TestApp, method: 'GET' | 'POST', path: string, payload?: object) => {
+    const r = (await t.app.inject({ method, url: `/api/v1${path}`, headers: bearer(token), payload })).json();
+    if (r.code !== 20000) throw new Error(`${method} ${path}: ${JSON.stringify(r)}`);
+    return r.data;
+  };
+  const addDevice = async () => {
+    const sn = `INS-${++seq}`;
+    const d = await ok(a, 'POST', '/device/add', { name: `Rack ${sn}`, sn, typeId });
+    return { id: d.id as number, sn, secret: d.secret as string };
+  };
+  /** An HTTP device's telemetry through instance `t`, committed when it answers. */
+  const report = async (t: TestApp, d: { sn: string; secret: string }, value: number) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/telemetry',
+      headers: { authorization: `Basic ${Buffer.from(`${d.sn}:${d.secret}`).toString('base64')}` },
+      payload: { ts: Date.now(), values: { T: value } },
+    });
+    expect(res.json().data.accepted).toBe(1);
+  };
+  const presenceLogs = async (deviceId: number) => {
+    const res = await a.database.db.execute(
+      sql`select kind from device_logs where device_id = ${deviceId} and kind in ('online', 'offline') order by id`,
+    );
+    return (res as unknown as { rows: { kind: string }[] }).rows.map((r) => r.kind);
+  };
+  const online = async (deviceId: number) => {
+    const res = await a.database.db.execute(sql`select online from devices where id = ${deviceId}`);
+    return (res as unknown as { rows: { online: boolean }[] }).rows[0]!.online;
+  };
+
+  beforeAll(async () => {
+    a = await buildTestApp({}, { leaderRetryMs: 100, ingest });
+    bDatabase = await openDatabase({ databaseUrl: a.database.url! });
+    b = await buildTestApp({}, { database: bDatabase, leaderRetryMs: 100, ingest });
+    token = await a.login();
+    typeId = (await ok(a, 'POST', '/devicetype/addtype', { code: 'INS', name: '实例测试', nameEn: 'Instances test' })).id;
+    await ok(a, 'POST', '/devicetype/addsetparam', {
+      id: typeId,
+      params: [{ semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number', sort: 1 }],
+    });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await bDatabase?.close();
+    await a?.close();
+  });
+
+  it('one instance leads; when its lock’s connection is lost the other takes over, and the first follows', async () => {
+    // A started first and took the lock at once; B tries again every 100 ms, in vain.
+    expect(a.app.leadership.leading).toBe(true);
+    expect(b.app.leadership.leading).toBe(false);
+    expect((await b.app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ status: 'ok', leader: false });
+
+    // A's lock session dies (a network cut, an administrator's pg_terminate_backend).
+    const admin = new pg.Client({ connectionString: a.database.url });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        `select pg_terminate_backend(pid) as ok from pg_locks l join pg_stat_activity s using (pid)
+         where l.locktype = 'advisory' and l.granted and l.database = (select oid from pg_database where datname = current_database())
+           and s.application_name like 'iot-console leader%'`,
+      );
+      expect(killed.rows).toHaveLength(1);
+    } finally {
+      await admin.end();
+    }
+    await until('B leads', () => b.app.leadership.leading);
+    await until('A follows', () => !a.app.leadership.leading);
+    expect((await a.app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ leader: false });
+    // A keeps trying, and keeps failing while B holds the lock.
+    await new Promise((r) => setTimeout(r, 300));
+    expect([a.app.leadership.leading, b.app.leadership.leading]).toEqual([false, true]);
+  });
+
+  it('a device reporting through both instances is logged online once, not once per instance', async () => {
+    const d = await addDevice();
+    await report(a, d, 1);
+    await report(b, d, 2);
+    await report(a, d, 3);
+    expect(await presenceLogs(d.id)).toEqual(['online']);
+    expect(await online(d.id)).toBe(true);
+  });
+
+  it('an instance that stops hearing a device does not take it offline while the other hears it; silence takes it offline once', async () => {
+    const d = await addDevice();
+    await report(a, d, 1);
+    // From now on only B hears it, for longer than the offline timeout; A's sweeps run meanwhile.
+    const end = Date.now() + ingest.offlineAfterMs * 2;
+    while (Date.now() < end) {
+      await report(b, d, 2);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await a.app.ingest.sweep();
+    expect(await online(d.id)).toBe(true);
+    expect(await presenceLogs(d.id)).toEqual(['online']);
+
+    // Silent now: it goes offline, whichever instance sees it first, and is logged once.
+    await until('offline', async () => !(await online(d.id)), 10_000);
+    await a.app.ingest.sweep();
+    await b.app.ingest.sweep();
+    expect(await presenceLogs(d.id)).toEqual(['online', 'offline']);
+
+    // Back through A (which may still think it online): online again, logged once.
+    await report(a, d, 3);
+    await report(b, d, 4);
+    expect(await online(d.id)).toBe(true);
+    expect(await presenceLogs(d.id)).toEqual(['online', 'offline', 'online']);
+  });
+});
