@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
@@ -355,7 +356,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     transformObject: openapiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  await app.register(rateLimit, { global: false });
+  // Several instances count one session's (and one address's login) requests together in Redis
+  // (INCR + PEXPIRE, a fixed window; decision 0036). While Redis is down the limits are skipped,
+  // not enforced per instance: the instance keeps serving, as for events.
+  const rateRedis = redisBus ? new Redis(config.redisUrl!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `iot-rate-${redisBus.instanceId.slice(0, 8)}` }) : undefined;
+  rateRedis?.on('error', () => {});
+  await app.register(rateLimit, {
+    global: false,
+    ...(rateRedis ? { redis: rateRedis, nameSpace: `${config.redisChannel}:rate:`, skipOnError: true } : {}),
+  });
   // The largest client message is a follow request of MAX_LIVE_REQUEST_IDS ids (about 11 KB).
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: 1, fields: 10 } });
@@ -421,6 +430,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await telemetry.stop();
     mailer.close();
     await bus.close();
+    if (rateRedis?.status === 'ready') await rateRedis.quit().catch(() => rateRedis.disconnect());
+    else rateRedis?.disconnect();
     await authChanges?.stop();
   });
   return app;

@@ -2,7 +2,9 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
+import { ErrorCode } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { redisReachable, TEST_REDIS_URL, uniqueChannel } from './redis.js';
 
 /**
  * Several instances over one PostgreSQL database without Redis (issue #37, decision 0036): one
@@ -11,6 +13,7 @@ import { bearer, buildTestApp, type TestApp } from './helpers.js';
  * On PGlite (one process's database) the single instance leads.
  */
 const onPostgres = process.env.TEST_DB === 'postgres';
+const withRedis = onPostgres && (await redisReachable());
 
 const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -150,5 +153,48 @@ describe.runIf(onPostgres)('two instances, one PostgreSQL database', () => {
     await report(b, d, 4);
     expect(await online(d.id)).toBe(true);
     expect(await presenceLogs(d.id)).toEqual(['online', 'offline', 'online']);
+  });
+});
+
+describe.runIf(withRedis)('two instances with Redis: limits counted together', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let bDatabase: Database;
+
+  beforeAll(async () => {
+    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_CHANNEL: uniqueChannel('instances'), API_RATE_LIMIT: '6', LOGIN_LOCKOUT: 'off' };
+    a = await buildTestApp(env);
+    bDatabase = await openDatabase({ databaseUrl: a.database.url! });
+    b = await buildTestApp(env, { database: bDatabase });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await bDatabase?.close();
+    await a?.close();
+  });
+
+  it('one session’s requests alternating between instances share API_RATE_LIMIT', async () => {
+    const token = await a.login();
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = i % 2 === 0 ? a : b;
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/v1/user/info', headers: bearer(token) })).json().code);
+    }
+    expect(codes.slice(0, 6)).toEqual(Array(6).fill(20000));
+    expect(codes[6]).toBe(ErrorCode.RATE_LIMITED);
+    // Another session has its own budget, on either instance.
+    const other = await b.login();
+    expect((await a.app.inject({ method: 'GET', url: '/api/v1/user/info', headers: bearer(other) })).json().code).toBe(20000);
+  });
+
+  it('logins from one address alternating between instances share the login limit (30 a minute)', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const t = i % 2 === 0 ? a : b;
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress: '198.51.100.7', payload: { username: 'nobody', password: 'wrong-pass' } });
+      codes.push(res.statusCode);
+    }
+    expect(codes.slice(0, 30).every((c) => c !== 429)).toBe(true);
+    expect(codes[30]).toBe(429);
   });
 });
