@@ -267,7 +267,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         writer: { ...DEFAULT_INGEST.writer, concurrency: deps.database.engine === 'postgres' ? 3 : 1 },
         ...deps.ingest,
       },
-      engine: { ...DEFAULT_ENGINE, deviceAlarmLevel: config.deviceAlarmLevel },
+      engine: {
+        ...DEFAULT_ENGINE,
+        deviceAlarmLevel: config.deviceAlarmLevel,
+        // Several instances (a device's messages may alternate between them through the broker's
+        // shared subscription): each batch reads its devices' alarm state under their row locks
+        // instead of trusting this process's memory of them (decision 0036).
+        ...(config.redisUrl && deps.database.engine === 'postgres' ? { stateTtlMs: 0 } : {}),
+      },
       retentionDays: config.telemetryRetentionDays,
       observeBatch: metrics?.observeBatch,
     },

@@ -5,7 +5,7 @@ import pg from 'pg';
  * advisory lock, taken on a connection of its own. The others try again every `retryMs`; the
  * holder checks its connection as often and steps down the moment it fails or closes, and
  * PostgreSQL releases the lock when that session ends, so another instance takes over within
- * about two periods. PGlite is one process's database: that process always leads.
+ * about two periods (the one that lost it waits three before trying again). PGlite is one process's database: that process always leads.
  */
 export interface Leadership {
   /** True while this process holds the lock. */
@@ -41,9 +41,12 @@ export async function leadPostgres(url: string, name: string, opts: LeaderOption
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
+  /** An instance that just lost the lock leaves the next tries to the others (its link may be the trouble). */
+  let holdBackUntil = 0;
   const set = (now: boolean, why: string) => {
     if (now === leading) return;
     leading = now;
+    if (!now) holdBackUntil = Date.now() + 3 * retryMs;
     opts.log?.(now, why);
     for (const l of listeners) l(now);
   };
@@ -67,6 +70,7 @@ export async function leadPostgres(url: string, name: string, opts: LeaderOption
     return c;
   };
   const attempt = async () => {
+    if (!leading && Date.now() < holdBackUntil) return;
     try {
       if (!client) client = await connect();
       const c = client;

@@ -196,7 +196,7 @@ export class AlarmEngine {
     for (const l of alarmLogs) deviceIds.add(l.deviceId!);
     await this.loadStates(tx, [...deviceIds].filter((id) => {
       const s = this.states.get(id);
-      return !s || now - s.loadedAt > this.opts.stateTtlMs;
+      return !s || now - s.loadedAt >= this.opts.stateTtlMs;
     }));
     await this.loadRules(tx, [...new Set([...deviceIds].map((id) => this.states.get(id)?.typeId).filter((t): t is number => t !== undefined))]);
 
