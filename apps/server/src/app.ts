@@ -207,6 +207,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Several instances share their events through Redis (decision 0035); one needs nothing more.
   const redisBus: RedisBus | undefined = !deps.bus && config.redisUrl ? createRedisBus(config.redisUrl, app.log, { channel: config.redisChannel }) : undefined;
   const bus = deps.bus ?? redisBus ?? createLocalBus();
+  // What several instances count together in Redis (decision 0036): rate limits, alarm mail
+  // intervals. A connection of its own; while Redis is down each instance decides alone.
+  const sharedRedis = redisBus
+    ? new Redis(config.redisUrl!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `iot-shared-${redisBus.instanceId.slice(0, 8)}` })
+    : undefined;
+  sharedRedis?.on('error', () => {});
   const auth = new AuthService(db, bus, {
     captcha: config.captcha,
     sessionTtl: config.sessionTtl,
@@ -249,6 +255,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       consoleUrl: config.consoleUrl,
     },
     app.log,
+    sharedRedis && ((key, ms) => sharedRedis.set(`${config.redisChannel}:mail:${key}`, '1', 'PX', ms, 'NX').then((r) => r === 'OK')),
   );
   const alarms = new AlarmService(db, bus, app.log, mailer);
   // Nothing is measured unless Prometheus may read it (METRICS_TOKEN).
@@ -363,14 +370,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     transformObject: openapiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  // Several instances count one session's (and one address's login) requests together in Redis
-  // (INCR + PEXPIRE, a fixed window; decision 0036). While Redis is down the limits are skipped,
-  // not enforced per instance: the instance keeps serving, as for events.
-  const rateRedis = redisBus ? new Redis(config.redisUrl!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `iot-rate-${redisBus.instanceId.slice(0, 8)}` }) : undefined;
-  rateRedis?.on('error', () => {});
+  // One session's (and one address's login) requests counted over all instances (INCR + PEXPIRE,
+  // a fixed window); while Redis is down the limits are skipped: the instance keeps serving.
   await app.register(rateLimit, {
     global: false,
-    ...(rateRedis ? { redis: rateRedis, nameSpace: `${config.redisChannel}:rate:`, skipOnError: true } : {}),
+    ...(sharedRedis ? { redis: sharedRedis, nameSpace: `${config.redisChannel}:rate:`, skipOnError: true } : {}),
   });
   // The largest client message is a follow request of MAX_LIVE_REQUEST_IDS ids (about 11 KB).
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
@@ -437,8 +441,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await telemetry.stop();
     mailer.close();
     await bus.close();
-    if (rateRedis?.status === 'ready') await rateRedis.quit().catch(() => rateRedis.disconnect());
-    else rateRedis?.disconnect();
+    if (sharedRedis?.status === 'ready') await sharedRedis.quit().catch(() => sharedRedis.disconnect());
+    else sharedRedis?.disconnect();
     await authChanges?.stop();
   });
   return app;

@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import { ErrorCode } from '@iot/contract';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 import { redisReachable, TEST_REDIS_URL, uniqueChannel } from './redis.js';
+import { smtpSink } from './smtp.js';
 
 /**
  * Several instances over one PostgreSQL database without Redis (issue #37, decision 0036): one
@@ -161,9 +162,18 @@ describe.runIf(withRedis)('two instances with Redis: limits counted together', (
   let b: TestApp;
   let bDatabase: Database;
   let admin: string;
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
 
   beforeAll(async () => {
-    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_CHANNEL: uniqueChannel('instances'), API_RATE_LIMIT: '60', LOGIN_LOCKOUT: 'off' };
+    sink = await smtpSink();
+    const env = {
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_CHANNEL: uniqueChannel('instances'),
+      API_RATE_LIMIT: '60',
+      LOGIN_LOCKOUT: 'off',
+      SMTP_URL: sink.url,
+      ALARM_MAIL_INTERVAL: '1h',
+    };
     a = await buildTestApp(env);
     bDatabase = await openDatabase({ databaseUrl: a.database.url! });
     b = await buildTestApp(env, { database: bDatabase });
@@ -173,6 +183,43 @@ describe.runIf(withRedis)('two instances with Redis: limits counted together', (
     await b?.close();
     await bDatabase?.close();
     await a?.close();
+    await sink?.close();
+  });
+
+  /** A device type with one integer parameter F (device alarms), and a device of it in a project of the admin's. */
+  const alarmDevice = async (code: string, sn: string) => {
+    const ok = async (path: string, payload?: object) => {
+      const r = (await a.app.inject({ method: payload ? 'POST' : 'GET', url: `/api/v1${path}`, headers: bearer(admin), payload })).json();
+      if (r.code !== 20000) throw new Error(`${path}: ${JSON.stringify(r)}`);
+      return r.data;
+    };
+    const typeId = (await ok('/devicetype/addtype', { code, name: code, nameEn: code })).id;
+    await ok('/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'F', name: '故障', nameEn: 'Fault', dataType: 'integer', sort: 1 }] });
+    const project = await ok('/project/addproject', { name: `P ${sn}`, ownerId: 1 });
+    const added = await ok('/device/add', { name: `Rack ${sn}`, sn, typeId, projectId: project.id });
+    const auth = { authorization: `Basic ${Buffer.from(`${sn}:${added.secret}`).toString('base64')}` };
+    const alarm = async (t: TestApp, flag: 0 | 1, ts: number) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: auth, payload: { ts, id: 'F', flag, value: flag, level: 4 } });
+      expect(res.json().data.accepted).toBe(1);
+    };
+    return { id: added.id as number, alarm, ok };
+  };
+
+  it('an alarm flapping between instances is mailed once per interval, not once per instance', async () => {
+    const d = await alarmDevice('INSM', 'INSM-1');
+    await d.ok('/user/addemail', { userId: 1, email: 'owner@example.test' });
+    const now = Date.now();
+    await d.alarm(a, 1, now - 5000);
+    await expect.poll(() => sink.mails.length, { timeout: 10_000 }).toBe(1);
+    // Ends and starts again through B, within the interval: B does not mail it again.
+    await d.alarm(b, 0, now - 4000);
+    await d.alarm(b, 1, now - 3000);
+    // A second device's alarm through B, started after: mailed. B's announcement of the flapping
+    // device started first and takes the same steps, so a mail of it would have come first.
+    const marker = await alarmDevice('INSN', 'INSN-1');
+    await marker.alarm(b, 1, now - 2000);
+    await expect.poll(() => sink.mails.length, { timeout: 10_000 }).toBe(2);
+    expect(sink.mails.map((m) => /INSM-1|INSN-1/.exec(m.data)?.[0])).toEqual(['INSM-1', 'INSN-1']);
   });
 
   it('one session’s requests alternating between instances share API_RATE_LIMIT', async () => {
@@ -201,21 +248,9 @@ describe.runIf(withRedis)('two instances with Redis: limits counted together', (
   });
 
   it('a device alarm raised through A is ended through B, whose memory of the device was older', async () => {
-    const ok = async (path: string, payload?: object) => {
-      const r = (await a.app.inject({ method: payload ? 'POST' : 'GET', url: `/api/v1${path}`, headers: bearer(admin), payload })).json();
-      if (r.code !== 20000) throw new Error(`${path}: ${JSON.stringify(r)}`);
-      return r.data;
-    };
-    const typeId = (await ok('/devicetype/addtype', { code: 'INSA', name: '实例告警', nameEn: 'Instances alarms' })).id;
-    await ok('/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'F', name: '故障', nameEn: 'Fault', dataType: 'integer', sort: 1 }] });
-    const added = await ok('/device/add', { name: 'Alarm rack', sn: 'INSA-1', typeId });
-    const auth = { authorization: `Basic ${Buffer.from(`INSA-1:${added.secret}`).toString('base64')}` };
-    const alarm = async (t: TestApp, flag: 0 | 1, ts: number) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/alarm', headers: auth, payload: { ts, id: 'F', flag, value: flag, level: 3 } });
-      expect(res.json().data.accepted).toBe(1);
-    };
+    const { id, alarm } = await alarmDevice('INSA', 'INSA-1');
     const active = async () => {
-      const res = await a.database.db.execute(sql`select count(*)::int as n from alarms where device_id = ${added.id} and ended_at is null`);
+      const res = await a.database.db.execute(sql`select count(*)::int as n from alarms where device_id = ${id} and ended_at is null`);
       return (res as unknown as { rows: { n: number }[] }).rows[0]!.n;
     };
     const now = Date.now();
