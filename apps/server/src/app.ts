@@ -280,7 +280,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         // Several instances (a device's messages may alternate between them through the broker's
         // shared subscription): each batch reads its devices' alarm state under their row locks
         // instead of trusting this process's memory of them (decision 0036).
-        ...(config.redisUrl && deps.database.engine === 'postgres' ? { stateTtlMs: 0 } : {}),
+        // Holds in progress are kept in the database for the same reason.
+        ...(config.redisUrl && deps.database.engine === 'postgres' ? { stateTtlMs: 0, sharedHolds: true } : {}),
       },
       retentionDays: config.telemetryRetentionDays,
       observeBatch: metrics?.observeBatch,

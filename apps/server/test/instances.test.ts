@@ -262,4 +262,35 @@ describe.runIf(withRedis)('two instances with Redis: limits counted together', (
     await alarm(b, 0, now - 1000);
     expect(await active()).toBe(0);
   });
+
+  it('a rule’s hold counts the values every instance saw: a recovery seen by B resets a breach A holds', async () => {
+    const ok = async (path: string, payload: object) => {
+      const r = (await a.app.inject({ method: 'POST', url: `/api/v1${path}`, headers: bearer(admin), payload })).json();
+      if (r.code !== 20000) throw new Error(`${path}: ${JSON.stringify(r)}`);
+      return r.data;
+    };
+    const typeId = (await ok('/devicetype/addtype', { code: 'INSH', name: '保持', nameEn: 'Hold' })).id;
+    await ok('/devicetype/addsetparam', { id: typeId, params: [{ semaphoreId: 'T', name: '温度', nameEn: 'Temperature', dataType: 'number', sort: 1 }] });
+    await ok('/devicetype/addsetalarm', { id: typeId, rules: [{ semaphoreId: 'T', comparison: 'gt', threshold: 50, level: 3, message: '过热', holdSeconds: 10 }] });
+    const added = await ok('/device/add', { name: 'Hold rack', sn: 'INSH-1', typeId });
+    const auth = { authorization: `Basic ${Buffer.from(`INSH-1:${added.secret}`).toString('base64')}` };
+    const t0 = Date.now() - 60_000;
+    const send = async (t: TestApp, s: number, T: number) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/telemetry', headers: auth, payload: { ts: t0 + s * 1000, values: { T } } });
+      expect(res.json().data.accepted).toBe(1);
+    };
+    const alarms = async () => {
+      const res = await a.database.db.execute(sql`select count(*)::int as n from alarms where device_id = ${added.id}`);
+      return (res as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    };
+    await send(a, 0, 60);
+    await send(b, 5, 20); // recovered: the breach A began is over
+    await send(a, 11, 60); // a new breach, not 11 s of one
+    expect(await alarms()).toBe(0);
+    await send(b, 22, 60); // 11 s of the breach A saw begin: held long enough
+    expect(await alarms()).toBe(1);
+    // The hold ended with the start: no row is kept for it.
+    const holds = await a.database.db.execute(sql`select count(*)::int as n from alarm_holds where device_id = ${added.id}`);
+    expect((holds as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+  });
 });
