@@ -13,7 +13,7 @@
  *    stays in A's broker session, so when A comes back (same MQTT_CLIENT_ID) every message
  *    acknowledged before the kill is in the database, once.
  *
- * Needs the web console built (`npm run build`) and /usr/bin/chromium (CHROMIUM overrides).
+ * Needs the web console built (`npm run build`) and /usr/bin/chromium (CHROMIUM_PATH overrides).
  * Every wait polls with a deadline; exit 0 when every check holds, 1 otherwise.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,7 +30,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BROKER = process.env.MQTT_TEST_URL ?? 'mqtt://127.0.0.1:1883';
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUN = randomBytes(4).toString('hex');
 const ADMIN = { username: 'admin', password: 'cluster-admin-1' };
 const METRICS_TOKEN = `cluster-metrics-${RUN}-token`;
@@ -128,7 +128,7 @@ async function taken(i: Instance): Promise<number> {
 
 async function main() {
   if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) fail('the web console is not built: run `npm run build` first');
-  if (!fs.existsSync(CHROMIUM)) fail(`no Chromium at ${CHROMIUM} (set CHROMIUM)`);
+  if (!fs.existsSync(CHROMIUM)) fail(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
   const dbName = `iot_cluster_${RUN}`;
   const admin = new pg.Client({ connectionString: PG });
   await admin.connect();
