@@ -19,12 +19,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
+import { freePort } from './free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -52,17 +52,6 @@ async function until<T>(what: string, check: () => Promise<T> | T, ms = 20_000):
     if (Date.now() > end) fail(`timed out after ${ms} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Instance {
@@ -203,18 +192,25 @@ async function main() {
     for (const d of fleet) {
       devices.push(await mqtt.connectAsync(BROKER, { clientId: `${d.sn}-dev`, clean: true, reconnectPeriod: 0 }));
     }
-    let publishing = true;
     let ts = Date.now() - 60_000;
-    const publisher = (async () => {
-      let n = 0;
-      while (publishing) {
-        const i = n++ % DEVICES;
-        const at = ++ts;
-        await devices[i]!.publishAsync(`dev/${fleet[i]!.sn}/telemetry`, JSON.stringify({ ts: at, values: { T: 20 + (n % 10) } }), { qos: 1 });
-        acked.push({ sn: fleet[i]!.sn, ts: at });
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
+    /** The devices take turns publishing telemetry (each message its own device time) until stopped. */
+    const stream = (base: number) => {
+      let publishing = true;
+      const done = (async () => {
+        for (let n = 0; publishing; n++) {
+          const i = n % DEVICES;
+          const at = ++ts;
+          await devices[i]!.publishAsync(`dev/${fleet[i]!.sn}/telemetry`, JSON.stringify({ ts: at, values: { T: base + (n % 10) } }), { qos: 1 });
+          acked.push({ sn: fleet[i]!.sn, ts: at });
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      })();
+      return async () => {
+        publishing = false;
+        await done;
+      };
+    };
+    const stopFirst = stream(20);
     const valuesSeen = (d: { id: number }) => frames.filter((f) => f.type === 150 && f.deviceId === d.id).length;
     await until('Chromium on B gets every device’s live values', () => fleet.every((d) => valuesSeen(d) > 0));
     await until('each device shows online on B without a reload', async () => {
@@ -227,8 +223,7 @@ async function main() {
 
     // Alarms, with telemetry paused and stored (so the counters move for the alarms alone): one
     // raise per device, dispatched round robin between the instances.
-    publishing = false;
-    await publisher;
+    await stopFirst();
     await db.connect();
     const storedOf = async () => {
       const res = await db.query<{ sn: string; ts: string }>(
@@ -255,17 +250,7 @@ async function main() {
     log(`every alarm reached the browser on B, ${alarmsByA} of the ${DEVICES} taken by A`);
 
     // A dies mid-stream.
-    publishing = true;
-    const streaming = (async () => {
-      let n = 0;
-      while (publishing) {
-        const i = n++ % DEVICES;
-        const at = ++ts;
-        await devices[i]!.publishAsync(`dev/${fleet[i]!.sn}/telemetry`, JSON.stringify({ ts: at, values: { T: 30 + (n % 10) } }), { qos: 1 });
-        acked.push({ sn: fleet[i]!.sn, ts: at });
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
+    const stopSecond = stream(30);
     await until('a few messages in flight', () => acked.length > 200);
     a.child.kill('SIGKILL');
     await a.exited;
@@ -280,8 +265,7 @@ async function main() {
     await onB.login();
     const list = await onB.call<{ total: number }>('GET', `/device/list?limit=20`);
     if (list.total < DEVICES) fail(`B lists ${list.total} devices`);
-    publishing = false;
-    await streaming;
+    await stopSecond();
     log(`B keeps serving and ingesting (${(await taken(b)) - takenBAtKill} messages since the kill)`);
 
     // A comes back with its client id: its broker session hands over what A had not acknowledged.
