@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { ErrorCode } from '@iot/contract';
-import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { bearer, buildTestApp, createTestPostgres, type TestApp } from './helpers.js';
 import { redisReachable, TEST_REDIS_URL, uniqueChannel } from './redis.js';
 import { smtpSink } from './smtp.js';
 
@@ -119,6 +119,17 @@ describe.runIf(onPostgres)('two instances, one PostgreSQL database', () => {
     // A keeps trying, and keeps failing while B holds the lock.
     await new Promise((r) => setTimeout(r, 300));
     expect([a.app.leadership.leading, b.app.leadership.leading]).toEqual([false, true]);
+  });
+
+  it('instances starting together on an empty database migrate one after the other', async () => {
+    const fresh = await createTestPostgres('iot_test_migrate');
+    try {
+      const opened = await Promise.allSettled([0, 1, 2].map(() => openDatabase({ databaseUrl: fresh.url })));
+      for (const o of opened) if (o.status === 'fulfilled') await o.value.close();
+      expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it('a device reporting through both instances is logged online once, not once per instance', async () => {

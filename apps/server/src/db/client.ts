@@ -299,9 +299,13 @@ export async function openDatabase(opts: {
     pool.on('error', () => {});
     heavy.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    // Migrations may rewrite large tables: their own connection, without the limit.
-    const migrator = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, options });
+    // Migrations may rewrite large tables: their own connection, without the limit. Instances
+    // starting together (several of them, an upgrade) migrate one after the other: a session
+    // advisory lock on that one connection (never closed while idle), released as it ends.
+    const migrator = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, idleTimeoutMillis: 0, options });
+    migrator.on('error', () => {});
     try {
+      await migrator.query('select pg_advisory_lock(hashtext($1))', ['iot-console migrations']);
       await migratePg(drizzlePg(migrator), { migrationsFolder });
     } finally {
       await migrator.end();

@@ -61,8 +61,9 @@ export async function leadPostgres(url: string, name: string, opts: LeaderOption
       connectionString: url,
       application_name: `iot-console leader ${name}`,
       keepAlive: true,
-      // A check that does not come back is a lost leadership, not a hung timer.
-      query_timeout: Math.max(1000, retryMs),
+      // A check that does not come back is a lost leadership, not a hung timer (a loaded
+      // server's slow answer is not: twice the period, at least 5 s).
+      query_timeout: Math.max(5000, 2 * retryMs),
     });
     c.on('error', () => drop(c, 'leader connection failed'));
     c.on('end', () => drop(c, 'leader connection closed'));
