@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser } from '@playwright/test';
 import { freePort } from './free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
