@@ -14,12 +14,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { firmwareDownloadPath } from '@iot/contract';
 import { openDatabase } from '../apps/server/src/db/client.js';
+import { freePort } from './free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ADMIN = { username: 'admin', password: 'backup-admin-1' };
@@ -32,17 +32,6 @@ const fail = (msg: string): never => {
 };
 const log = (msg: string) => console.log(`  ${msg}`);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Target {
   mode: 'pglite' | 'postgres';

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
@@ -9,6 +10,8 @@ import type { Config } from './config.js';
 import { ping, type Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
 import { createRedisBus, type RedisBus } from './lib/redis-bus.js';
+import { whileLeading } from './lib/leader.js';
+import type { Leadership } from './db/leader.js';
 import { openapiTransformObject } from './lib/openapi.js';
 import { responseSerializerCompiler } from './lib/serializer.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -118,6 +121,8 @@ declare module 'fastify' {
     upgradeEngine: CampaignEngine;
     /** External devices: the timeout sweep runs on a timer (tests call expire). */
     externalDevices: ExternalService;
+    /** Whether this instance runs the once-only timers (decision 0038); main.ts runs the demo fleet by it. */
+    leadership: Leadership;
   }
 }
 import { API_PREFIX, authPlugin } from './plugins/auth.js';
@@ -178,6 +183,8 @@ export interface AppDeps {
   heavyReadWaitMs?: number;
   /** How often upgrade campaigns take a round (default 2 s). */
   upgradeRoundMs?: number;
+  /** How often a follower tries to lead and the leader checks its connection (default 3 s). */
+  leaderRetryMs?: number;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -211,6 +218,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Several instances share their events through Redis (decision 0035); one needs nothing more.
   const redisBus: RedisBus | undefined = !deps.bus && config.redisUrl ? createRedisBus(config.redisUrl, app.log, { channel: config.redisChannel }) : undefined;
   const bus = deps.bus ?? redisBus ?? createLocalBus();
+  // What several instances count together in Redis (decision 0038): rate limits, alarm mail
+  // intervals. A connection of its own; while Redis is down each instance decides alone.
+  const sharedRedis = redisBus
+    ? new Redis(config.redisUrl!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `iot-shared-${redisBus.instanceId.slice(0, 8)}` })
+    : undefined;
+  sharedRedis?.on('error', () => {});
   const auth = new AuthService(db, bus, {
     captcha: config.captcha,
     sessionTtl: config.sessionTtl,
@@ -253,6 +266,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       consoleUrl: config.consoleUrl,
     },
     app.log,
+    sharedRedis && ((key, ms) => sharedRedis.set(`${config.redisChannel}:mail:${key}`, '1', 'PX', ms, 'NX').then((r) => r === 'OK')),
   );
   const n = config.alarmNotify;
   const noticeProvider =
@@ -281,7 +295,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         writer: { ...DEFAULT_INGEST.writer, concurrency: deps.database.engine === 'postgres' ? 3 : 1 },
         ...deps.ingest,
       },
-      engine: { ...DEFAULT_ENGINE, deviceAlarmLevel: config.deviceAlarmLevel },
+      engine: {
+        ...DEFAULT_ENGINE,
+        deviceAlarmLevel: config.deviceAlarmLevel,
+        // Several instances (a device's messages may alternate between them through the broker's
+        // shared subscription): each batch reads its devices' alarm state under their row locks
+        // instead of trusting this process's memory of them (decision 0038).
+        // Holds in progress are kept in the database for the same reason.
+        ...(config.redisUrl && deps.database.engine === 'postgres' ? { stateTtlMs: 0, sharedHolds: true } : {}),
+      },
       retentionDays: config.telemetryRetentionDays,
       observeBatch: metrics?.observeBatch,
     },
@@ -289,11 +311,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   );
   await telemetry.start();
   const { ingest, commands } = telemetry;
+  // One instance among those sharing the database runs the once-only timers (decision 0038).
+  const leadership = await deps.database.lead('timers', {
+    retryMs: deps.leaderRetryMs,
+    log: (leading, why) => app.log.info({ leading, why }, leading ? 'this instance now leads (runs the once-only timers)' : 'this instance no longer leads'),
+  });
+  app.decorate('leadership', leadership);
   const deviceData = new DeviceDataService(db, devices);
   const deviceDetails = new DeviceDetailService(db, devices, types, deviceData, commands);
   const fences = new FenceService(db, devices, commands, telemetry.fences, alarms, bus, app.log);
   const upgradeEngine = new CampaignEngine(db, commands, bus, app.log);
-  upgradeEngine.start(deps.upgradeRoundMs);
   const campaigns = new CampaignService(db, upgradeEngine, { consoleUrl: config.consoleUrl });
   app.decorate('upgradeEngine', upgradeEngine);
   const brokerAuth = new BrokerAuthService(ingest, {
@@ -310,14 +337,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     payTimeoutMs: config.orderPayTimeout * 1000,
   });
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
-  cardJobs.start();
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
-  logRetention.start();
   const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
   const external = new ExternalService(db, app.log, { dataDir: config.dataDir, consoleUrl: config.consoleUrl });
+  // Every instance: command expiry and external upgrade timeouts are single conditional UPDATEs
+  // (a row ends once whoever runs them), also run by the reads that show them.
   external.start();
+  const leaderJobs = whileLeading(leadership, app.log, [
+    { name: 'partition upkeep', start: () => telemetry.partitions.start(), stop: () => telemetry.partitions.stop() },
+    { name: 'history rollups', start: () => telemetry.rollups.start(), stop: () => telemetry.rollups.stop() },
+    { name: 'card jobs', start: () => cardJobs.start(), stop: () => cardJobs.stop() },
+    { name: 'operation log retention', start: () => logRetention.start(), stop: () => logRetention.stop() },
+    { name: 'upgrade rounds', start: () => upgradeEngine.start(deps.upgradeRoundMs), stop: () => upgradeEngine.stop() },
+  ]);
   app.decorate('cardJobs', cardJobs);
   app.decorate('externalDevices', external);
   app.decorate('ingest', ingest);
@@ -341,6 +375,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       waitingMessages: () => ingest.waitingMessages,
       liveSockets: () => app.realtime.connections(),
       alarms: () => alarms.gauges(),
+      leading: () => leadership.leading,
     });
     // Before every route: its hook times the requests of the routes registered after it.
     await app.register(metricsPlugin, { metrics, token: config.metricsToken });
@@ -357,7 +392,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     transformObject: openapiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  await app.register(rateLimit, { global: false });
+  // One session's (and one address's login) requests counted over all instances (INCR + PEXPIRE,
+  // a fixed window); while Redis is down the limits are skipped: the instance keeps serving.
+  await app.register(rateLimit, {
+    global: false,
+    ...(sharedRedis ? { redis: sharedRedis, nameSpace: `${config.redisChannel}:rate:`, skipOnError: true } : {}),
+  });
   // The largest client message is a follow request of MAX_LIVE_REQUEST_IDS ids (about 11 KB).
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: 1, fields: 10 } });
@@ -412,18 +452,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   );
   // Redis down does not stop the instance (it serves its own devices and sockets), but the load
   // balancer should prefer instances whose browsers see every instance's events.
-  await app.register(healthPlugin, { checks: { database: () => ping(db), ...(redisBus ? { redis: () => redisBus.ping() } : {}) } });
+  await app.register(healthPlugin, { checks: { database: () => ping(db), ...(redisBus ? { redis: () => redisBus.ping() } : {}) }, leading: () => leadership.leading });
   await app.register(webPlugin, { dist: config.webDist });
 
   app.addHook('onClose', async () => {
-    cardJobs.stop();
+    await leaderJobs.stop();
+    await leadership.stop();
     await notifier.stop();
-    logRetention.stop();
-    upgradeEngine.stop();
+    upgradeEngine.close();
     external.stop();
     await telemetry.stop();
     mailer.close();
     await bus.close();
+    if (sharedRedis?.status === 'ready') await sharedRedis.quit().catch(() => sharedRedis.disconnect());
+    else sharedRedis?.disconnect();
     await authChanges?.stop();
   });
   return app;

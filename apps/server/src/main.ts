@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, PGLITE_TEMPLATE } from './db/client.js';
 import { seed, type SeedResult } from './db/seed/index.js';
 import { DEMO_PROJECT, startDemo, type DemoFleet } from './demo/demo.js';
+import { whileLeading } from './lib/leader.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './telemetry/transports/mqtt.js';
 import { externalBrokerOptions, startExternalBroker, type ExternalBroker } from './telemetry/transports/mqtt-external.js';
 
@@ -110,18 +111,29 @@ async function main() {
     }
   }
 
-  // The demo fleet streams through the ingestion path once the server takes requests.
+  // The demo fleet streams through the ingestion path once the server takes requests, from the
+  // leading instance only (decision 0038): another one takes it over when that one goes.
   let demo: DemoFleet | undefined;
-  if (config.demo !== 'off') {
-    try {
-      demo = await startDemo(
-        { db: database.db, ingest: app.ingest, log: app.log, commands: app.commands },
-        { mode: config.demo, adminUsername: config.adminUsername },
-      );
-    } catch (err) {
-      app.log.error({ err }, 'the demo fleet could not start');
-    }
-  }
+  const demoMode = config.demo;
+  const demoJob =
+    demoMode === 'off'
+      ? undefined
+      : whileLeading(app.leadership, app.log, [
+          {
+            name: 'demo fleet',
+            start: async () => {
+              demo = await startDemo(
+                { db: database.db, ingest: app.ingest, log: app.log, commands: app.commands },
+                { mode: demoMode, adminUsername: config.adminUsername },
+              );
+            },
+            stop: async () => {
+              await demo?.stop();
+              demo = undefined;
+            },
+          },
+        ]);
+  await demoJob?.settled();
   // Devices need the broker: an instance whose broker is gone leaves the load balancer's pool.
   if (external) app.readiness.set('broker', async () => {
     if (!external.client.connected) throw new Error('not connected to the external broker');
@@ -144,7 +156,7 @@ async function main() {
       // resend what was stored; if it does, storage is idempotent). Messages arriving meanwhile
       // are not taken and not acknowledged. The external client acknowledges what it took once
       // stored; then the app closes.
-      await demo?.stop();
+      await demoJob?.stop();
       if (broker) {
         await app.ingest.stop();
         await broker.settle();

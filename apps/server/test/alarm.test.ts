@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { ErrorCode, LiveType, type LiveServerMessage } from '@iot/contract';
 import { readSheet } from '../src/lib/sheet.js';
 import { AlarmEngine, DEFAULT_ENGINE, type AlarmChange, type EngineBatch } from '../src/telemetry/alarm.engine.js';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
+import { smtpSink } from './smtp.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
@@ -417,29 +417,6 @@ describe('alarms', () => {
     expect(await exported(`deviceId=${d.id}&state=processed`)).toEqual([]);
   });
 });
-
-/** A local SMTP server keeping what it is sent (the mail provider, replaced at its edge). */
-async function smtpSink() {
-  const mails: { to: string[]; data: string }[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  return {
-    mails,
-    url: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-}
 
 describe('alarm e-mails', () => {
   let t: TestApp;

@@ -229,6 +229,25 @@ describe('SIM cards and card orders', () => {
     expect(mails.filter((m) => m.to.includes('carol@example.com'))).toHaveLength(1);
   });
 
+  it('two expiry checks at once (a leadership change) mail a card once; a mail that failed is sent by the next check', async () => {
+    const id = await t.createUser({ username: 'erin', password: 'secret-pass-1', role: 'ADMIN' });
+    await t.database.db.execute(sql`insert into user_emails (user_id, email) values (${id}, 'erin@example.com')`);
+    await t.database.db.execute(sql`insert into sim_cards (iccid, expires_at, owner_path) values (${ICCID(80)}, current_date + 4, ${`/1/${id}/`})`);
+    const erin: string[] = [];
+    const jobs = (works: boolean) =>
+      new CardJobs(t.database.db, t.app.log, { expireDue: async () => 0 }, {
+        sendText: async (to, _subject, text) => {
+          if (works && to.includes('erin@example.com')) erin.push(text);
+          return works;
+        },
+      }, { noticeDays: 30 });
+    await jobs(false).checkExpiry();
+    expect(erin).toEqual([]);
+    await Promise.all([jobs(true).checkExpiry(), jobs(true).checkExpiry(), jobs(true).checkExpiry()]);
+    expect(erin).toHaveLength(1);
+    expect(erin[0]).toContain(ICCID(80));
+  });
+
   it('imports cards from .xlsx, reporting bad rows', async () => {
     const file = writeSheet('cards', [
       ['ICCID', 'MSISDN', 'Plan', 'Expiry date', 'Status'],

@@ -18,7 +18,8 @@ describe('health and readiness probes', () => {
   it('/readyz checks the database, and answers 503 naming a part that is down or silent', async () => {
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    // A lone instance leads (decision 0038): it says so, beside the checks.
+    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok' }, leader: true });
 
     t.app.readiness.set('broker', async () => {
       throw new Error('not connected to the external broker');
@@ -29,6 +30,7 @@ describe('health and readiness probes', () => {
     expect(down.json()).toEqual({
       status: 'unavailable',
       checks: { database: 'ok', broker: 'not connected to the external broker', redis: 'no answer within 2000 ms' },
+      leader: true,
     });
     t.app.readiness.delete('broker');
     t.app.readiness.delete('redis');

@@ -100,6 +100,7 @@ describe('metrics', () => {
         'iot_ingest_waiting_messages',
         'iot_ingest_batch_seconds',
         'iot_live_sockets',
+        'iot_leader',
         'iot_alarms_active',
         'iot_alarms_untreated',
         'iot_http_request_seconds',
@@ -112,6 +113,8 @@ describe('metrics', () => {
         expect(res.body).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
       }
       expect(sample(res.body, 'iot_ingest_queue_rows')).toBe(0);
+      // A lone instance leads (decision 0038).
+      expect(sample(res.body, 'iot_leader')).toBe(1);
     });
 
     it('counts messages accepted and refused over HTTP, and times their batches', async () => {

@@ -12,6 +12,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { alwaysLeading, leadPostgres, type Leadership, type LeaderOptions } from './leader.js';
+
+export type { Leadership, LeaderOptions };
 
 /** The database both engines expose: one SQL dialect, one schema. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -30,6 +33,8 @@ export interface Database {
    * second when it drops (`down`, then `up` again once it listens); PGlite delivers in process.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
+  /** Leadership among the instances sharing this database (db/leader.ts); PGlite always leads. */
+  lead(name: string, opts?: LeaderOptions): Promise<Leadership>;
 }
 
 export interface ListenHandlers {
@@ -303,9 +308,13 @@ export async function openDatabase(opts: {
     pool.on('error', () => {});
     heavy.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    // Migrations may rewrite large tables: their own connection, without the limit.
-    const migrator = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, options });
+    // Migrations may rewrite large tables: their own connection, without the limit. Instances
+    // starting together (several of them, an upgrade) migrate one after the other: a session
+    // advisory lock on that one connection (never closed while idle), released as it ends.
+    const migrator = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, idleTimeoutMillis: 0, options });
+    migrator.on('error', () => {});
     try {
+      await migrator.query('select pg_advisory_lock(hashtext($1))', ['iot-console migrations']);
       await migratePg(drizzlePg(migrator), { migrationsFolder });
     } finally {
       await migrator.end();
@@ -322,6 +331,7 @@ export async function openDatabase(opts: {
         if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
         return listenPostgres(url, channel, h);
       },
+      lead: (name, o) => leadPostgres(url, name, o),
     };
   }
   const dir = opts.dataDir ?? 'memory://';
@@ -370,5 +380,6 @@ export async function openDatabase(opts: {
         },
       };
     },
+    lead: async () => alwaysLeading(),
   };
 }

@@ -15,6 +15,8 @@ export interface MetricSources {
   liveSockets(): number;
   /** Alarms of the whole fleet per level: open (not ended) and untreated. */
   alarms(): Promise<{ active: ReadonlyMap<number, number>; untreated: ReadonlyMap<number, number> }>;
+  /** Whether this instance runs the once-only timers (decision 0038). */
+  leading(): boolean;
 }
 
 /** A route label for requests no route matched (404s), so stray URLs never become series. */
@@ -95,6 +97,14 @@ export class Metrics {
       registers,
       collect() {
         this.set(sources()?.liveSockets() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'iot_leader',
+      help: 'Whether this instance leads (runs the once-only timers: partitions, rollups, card jobs, upgrade rounds, demo): 1 or 0.',
+      registers,
+      collect() {
+        this.set(sources()?.leading() ? 1 : 0);
       },
     });
     this.alarmsActive = new Gauge({

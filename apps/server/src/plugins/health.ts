@@ -24,9 +24,10 @@ const within = (check: ReadinessCheck) =>
  * Probes for load balancers and orchestrators, outside `/api/v1` and without a session (they
  * reveal no data): `/healthz` says the process answers; `/readyz` asks every registered part
  * (database, broker, Redis when used) and answers 503 naming what is down, so an instance that
- * lost its database leaves the pool instead of answering errors.
+ * lost its database leaves the pool instead of answering errors. It also says whether this
+ * instance leads (`leader`).
  */
-export const healthPlugin = fp(async (app: FastifyInstance, opts: { checks: Record<string, ReadinessCheck> }) => {
+export const healthPlugin = fp(async (app: FastifyInstance, opts: { checks: Record<string, ReadinessCheck>; leading?: () => boolean }) => {
   app.decorate('readiness', new Map(Object.entries(opts.checks)));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
@@ -42,6 +43,9 @@ export const healthPlugin = fp(async (app: FastifyInstance, opts: { checks: Reco
       }),
     );
     const ready = results.every(([, r]) => r === 'ok');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    // `leader`: this instance runs the once-only timers (decision 0038); not a condition of readiness.
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results), ...(opts.leading ? { leader: opts.leading() } : {}) });
   });
 });

@@ -60,6 +60,11 @@ export interface EngineOptions {
   rulesTtlMs: number;
   /** Level of a device-raised alarm whose parameter has no rule. */
   deviceAlarmLevel: number;
+  /**
+   * Several instances may evaluate one device's values (decision 0038): rules' holds in progress
+   * are kept in the database (alarm_holds), read and written in each batch's transaction.
+   */
+  sharedHolds?: boolean;
 }
 
 export const DEFAULT_ENGINE: EngineOptions = { stateTtlMs: 60_000, rulesTtlMs: 60_000, deviceAlarmLevel: 2 };
@@ -196,8 +201,9 @@ export class AlarmEngine {
     for (const l of alarmLogs) deviceIds.add(l.deviceId!);
     await this.loadStates(tx, [...deviceIds].filter((id) => {
       const s = this.states.get(id);
-      return !s || now - s.loadedAt > this.opts.stateTtlMs;
+      return !s || now - s.loadedAt >= this.opts.stateTtlMs;
     }));
+    const holdsBefore = this.opts.sharedHolds ? await this.loadHolds(tx, [...deviceIds]) : undefined;
     await this.loadRules(tx, [...new Set([...deviceIds].map((id) => this.states.get(id)?.typeId).filter((t): t is number => t !== undefined))]);
 
     // Every event in device-time order: values and device alarms of the batch.
@@ -284,6 +290,7 @@ export class AlarmEngine {
         }
       }
     }
+    if (holdsBefore) await this.saveHolds(tx, [...deviceIds], holdsBefore);
     if (ops.length === 0) return { changes: [], devices: [] };
 
     // An end that found no active row: another instance ended it, or the row was opened by a
@@ -321,6 +328,44 @@ export class AlarmEngine {
       for (const [k, old] of prev?.keys ?? []) if (!keys.has(k)) keys.set(k, { ...old, active: false });
       this.states.set(d.deviceId, { typeId: d.typeId, keys, loadedAt: now });
     }
+  }
+
+  /**
+   * The holds in progress of these devices as the database has them (another instance may have
+   * seen the device's previous values); returns them as read, to write back only what changes.
+   */
+  private async loadHolds(tx: Executor, ids: number[]): Promise<Map<string, string>> {
+    const before = new Map<string, string>();
+    const rows = await repo.alarmHolds(tx, ids);
+    for (const id of ids) {
+      for (const ks of this.states.get(id)?.keys.values() ?? []) {
+        if (ks.source !== 'rule') continue;
+        ks.breachSince = undefined;
+        ks.recoverSince = undefined;
+      }
+    }
+    for (const h of rows) {
+      const st = this.states.get(h.deviceId);
+      if (!st) continue;
+      const ks = keyState(st, h.ruleKey, h.semaphoreId, 'rule');
+      ks.breachSince = h.breachSince ?? undefined;
+      ks.recoverSince = h.recoverSince ?? undefined;
+      before.set(`${h.deviceId}\u0000${h.ruleKey}`, holdOf(ks));
+    }
+    return before;
+  }
+
+  private async saveHolds(tx: Executor, ids: number[], before: Map<string, string>) {
+    const changed: repo.AlarmHold[] = [];
+    for (const id of ids) {
+      for (const [key, ks] of this.states.get(id)?.keys ?? []) {
+        if (ks.source !== 'rule') continue;
+        const now = holdOf(ks);
+        if (now === (before.get(`${id}\u0000${key}`) ?? holdOf({}))) continue;
+        changed.push({ deviceId: id, ruleKey: key, semaphoreId: ks.semaphoreId, breachSince: ks.breachSince ?? null, recoverSince: ks.recoverSince ?? null });
+      }
+    }
+    if (changed.length > 0) await repo.saveHolds(tx, changed);
   }
 
   private async loadRules(tx: Executor, typeIds: number[]) {
@@ -392,6 +437,8 @@ export async function writeAlarmOps(
   }
   return { changes, devices: [...touched] };
 }
+
+const holdOf = (ks: Pick<KeyState, 'breachSince' | 'recoverSince'>) => `${ks.breachSince ?? ''}/${ks.recoverSince ?? ''}`;
 
 function keyState(st: DeviceState, key: string, semaphoreId: string, source: 'rule' | 'device'): KeyState {
   let ks = st.keys.get(key);

@@ -154,3 +154,42 @@ export async function refreshWarningLevels(db: Executor, deviceIds: number[]) {
           from devices d2 where d2.id in (${list})) w
     where d.id = w.id and d.warning_level <> w.level`);
 }
+
+/** A rule's hold in progress (alarm_holds, decision 0038): device times in ms. */
+export interface AlarmHold {
+  deviceId: number;
+  ruleKey: string;
+  semaphoreId: string;
+  breachSince: number | null;
+  recoverSince: number | null;
+}
+
+export async function alarmHolds(db: Executor, ids: number[]): Promise<AlarmHold[]> {
+  if (ids.length === 0) return [];
+  const res = await db.execute(sql`
+    select device_id as "deviceId", rule_key as "ruleKey", semaphore_id as "semaphoreId",
+      breach_since::float8 as "breachSince", recover_since::float8 as "recoverSince"
+    from alarm_holds where device_id = any(${`{${ids.join(',')}}`}::int[])`);
+  return rows<AlarmHold>(res);
+}
+
+/** Writes the holds that changed: a row while a hold runs, none once it ended. */
+export async function saveHolds(db: Executor, holds: AlarmHold[]): Promise<void> {
+  const running = holds.filter((h) => h.breachSince !== null || h.recoverSince !== null);
+  const ended = holds.filter((h) => h.breachSince === null && h.recoverSince === null);
+  if (ended.length > 0) {
+    await db.execute(sql`
+      delete from alarm_holds h using json_to_recordset(${JSON.stringify(ended)}::json) as x("deviceId" int, "ruleKey" text)
+      where h.device_id = x."deviceId" and h.rule_key = x."ruleKey"`);
+  }
+  if (running.length > 0) {
+    await db.execute(sql`
+      insert into alarm_holds (device_id, rule_key, semaphore_id, breach_since, recover_since)
+      select x."deviceId", x."ruleKey", x."semaphoreId", x."breachSince", x."recoverSince"
+      from json_to_recordset(${JSON.stringify(running)}::json)
+        as x("deviceId" int, "ruleKey" text, "semaphoreId" text, "breachSince" bigint, "recoverSince" bigint)
+      join devices d on d.id = x."deviceId"
+      on conflict (device_id, rule_key) do update set
+        semaphore_id = excluded.semaphore_id, breach_since = excluded.breach_since, recover_since = excluded.recover_since`);
+  }
+}

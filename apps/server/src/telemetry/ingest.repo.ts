@@ -86,6 +86,11 @@ export interface SeenRow {
   online?: boolean;
   /** The status message's `info`, set when it differs from what the device reported before. */
   info?: Record<string, string | number | boolean>;
+  /**
+   * Set by writeBatch: the devices row already had `online` (another instance saw the change
+   * first), so no change is announced and the change's log row is left out.
+   */
+  unchanged?: boolean;
 }
 
 /** The rows of a batch; the latest values are derived from `telemetry` (latestOf). */
@@ -121,6 +126,7 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
     // The alarm engine, next: its alarms commit with the data (ARCHITECTURE.md, "Alarms"); what it
     // has left to do (the devices' warning levels) runs last.
     const after = hook ? await hook(tx, b) : undefined;
+    const repeated = await repeatedPresence(tx, b);
     if (samples.telemetry.length > 0) {
       // A sample already stored (a resend) gets the message's values merged in: an identical
       // resend changes nothing (no new row version), a message of the same time adds its values.
@@ -177,7 +183,8 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
         from (select distinct on (device_id) device_id, lng, lat from stored order by device_id, ts desc) p
         where d.id = p.device_id and d.map_mode <> 1`);
     }
-    if (b.logs.length > 0) {
+    const logs = repeated.size === 0 ? b.logs : b.logs.filter((l) => !repeated.has(l));
+    if (logs.length > 0) {
       // The owner line is the device's as it stands in the batch's transaction, not the one
       // remembered since the device connected: a device moved, or its owner moved in the user
       // tree, logs into its new line at once. Unknown or deleted devices keep the row's own ('').
@@ -187,7 +194,7 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
         select (select d.id from devices d where d.id = x.device_id), x.sn, x.kind, x.reason, x.detail,
           coalesce((select d.owner_path from devices d where d.id = x.device_id), x.owner_path)
         from json_to_recordset(${JSON.stringify(
-          b.logs.map((r) => ({
+          logs.map((r) => ({
             device_id: r.deviceId, sn: r.sn, kind: r.kind, reason: r.reason ?? null, detail: r.detail ?? {},
             owner_path: r.ownerPath,
           })),
@@ -218,6 +225,38 @@ export async function writeBatch(db: Db, b: Batch, hook?: BatchStep): Promise<vo
     }
     if (after) await after(tx);
   });
+}
+
+/**
+ * Presence changes decided against the devices row (decision 0038): with several instances, one
+ * may take a device online or offline that the database already has so (another instance saw its
+ * message, connection or silence first). Such a seen row is marked `unchanged` and the batch's
+ * online/offline log rows of that device are returned to be left out, unless the batch also has
+ * the opposite change (the device really went and came back). Read under the batch's row locks.
+ */
+async function repeatedPresence(tx: Executor, b: Batch): Promise<Set<LogRow>> {
+  const changes = b.seen.filter((r) => {
+    r.unchanged = undefined;
+    return r.online !== undefined;
+  });
+  const repeated = new Set<LogRow>();
+  if (changes.length === 0) return repeated;
+  const res = await tx.execute(sql`select id, online from devices where id = any(${`{${changes.map((r) => r.deviceId).join(',')}}`}::int[])`);
+  const stored = new Map((res as unknown as { rows: { id: number; online: boolean }[] }).rows.map((r) => [r.id, r.online]));
+  const kinds = new Map<number, LogRow[]>();
+  for (const l of b.logs) {
+    if (l.deviceId === null || (l.kind !== 'online' && l.kind !== 'offline')) continue;
+    kinds.set(l.deviceId, [...(kinds.get(l.deviceId) ?? []), l]);
+  }
+  for (const r of changes) {
+    if (stored.get(r.deviceId) !== r.online) continue;
+    const own = kinds.get(r.deviceId) ?? [];
+    const word = r.online ? 'online' : 'offline';
+    if (own.some((l) => l.kind !== word)) continue;
+    r.unchanged = true;
+    for (const l of own) repeated.add(l);
+  }
+  return repeated;
 }
 
 /** Work a batch hook does inside the batch's transaction; what it returns runs as the last statement. */
@@ -260,6 +299,15 @@ export async function onlineDevices(db: Executor) {
     .select({ id: devices.id, sn: devices.sn, ownerPath: devices.ownerPath })
     .from(devices)
     .where(eq(devices.online, true));
+}
+
+/** What the database says of devices' presence: online, and when any instance last heard them. */
+export async function presenceOf(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  const res = await db.execute(sql`
+    select d.id, d.online, p.last_seen_at as "lastSeen" from devices d left join device_presence p on p.device_id = d.id
+    where d.id = any(${`{${ids.join(',')}}`}::int[])`);
+  return (res as unknown as { rows: { id: number; online: boolean; lastSeen: string | Date | null }[] }).rows;
 }
 
 export async function devicesByIds(db: Executor, ids: number[]) {

@@ -277,13 +277,25 @@ export class IngestService {
     this.directory.invalidate();
   }
 
-  /** Devices silent past the timeout go offline (HTTP devices, external brokers, lost links). */
+  /**
+   * Devices silent past the timeout go offline (HTTP devices, external brokers, lost links); the
+   * database is asked first, since another instance may have heard them or taken them offline
+   * (decision 0038). Quiet connected devices get their last-seen written.
+   */
   async sweep(now = Date.now()): Promise<void> {
-    const silent = this.presence.silent(now);
-    if (silent.length === 0) return;
     const part: Partial<Batch> = {};
-    this.presence.silenced(await repo.devicesByIds(this.db, silent), now, part);
-    await this.writer.add(part);
+    this.presence.connectedQuiet(now, part);
+    const silent = this.presence.silent(now);
+    if (silent.length > 0) {
+      const quiet = new Set<number>();
+      for (const p of await repo.presenceOf(this.db, silent)) {
+        const seen = p.lastSeen === null ? 0 : new Date(p.lastSeen).getTime();
+        this.presence.settle(p.id, p.online, seen);
+        if (p.online && now - seen >= this.opts.offlineAfterMs) quiet.add(p.id);
+      }
+      this.presence.silenced(await repo.devicesByIds(this.db, [...quiet]), now, part);
+    }
+    if (part.seen || part.logs) await this.writer.add(part);
   }
 }
 

@@ -25,15 +25,23 @@ export class PartitionKeeper {
     const first = utcDay(now - Math.min(this.opts.behindMs, this.opts.retentionDays * DAY)).getTime();
     const last = utcDay(now + 2 * DAY).getTime();
     const existing = new Set(await repo.telemetryPartitions(this.db));
+    // Every instance runs this at start (the leader also hourly): another one may create or
+    // drop the same day at the same moment, which is no failure once the day is as wanted.
     for (let day = first; day <= last; day += DAY) {
-      if (!existing.has(repo.partitionName(new Date(day)))) await repo.createPartition(this.db, new Date(day));
+      const name = repo.partitionName(new Date(day));
+      if (existing.has(name)) continue;
+      await repo.createPartition(this.db, new Date(day)).catch(async (err: unknown) => {
+        if (!(await repo.telemetryPartitions(this.db)).includes(name)) throw err;
+      });
     }
     const oldest = utcDay(now - this.opts.retentionDays * DAY).getTime();
     const dropped: string[] = [];
     for (const name of existing) {
       const day = repo.partitionDay(name);
       if (day && day.getTime() < oldest) {
-        await repo.dropPartition(this.db, name);
+        await repo.dropPartition(this.db, name).catch(async (err: unknown) => {
+          if ((await repo.telemetryPartitions(this.db)).includes(name)) throw err;
+        });
         dropped.push(name);
       }
     }
@@ -41,7 +49,7 @@ export class PartitionKeeper {
     return dropped;
   }
 
-  /** Hourly upkeep after the first run. */
+  /** Hourly upkeep after the first run (on the leading instance: app.ts). */
   start(): void {
     this.timer = setInterval(() => void this.run().catch((err) => this.log.error({ err }, 'partition upkeep failed')), 3_600_000);
     this.timer.unref();

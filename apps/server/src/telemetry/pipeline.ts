@@ -47,7 +47,7 @@ export interface Telemetry {
   fences: FenceCheck;
   partitions: PartitionKeeper;
   rollups: HistoryRollup;
-  /** Partitions made for the accepted window, then the timers (presence sweep, command expiry…). */
+  /** Partitions made for the accepted window, then this instance's timers (presence sweep, command expiry). */
   start(): Promise<void>;
   /** Timers stopped and what is queued written (SIGTERM). */
   stop(): Promise<void>;
@@ -110,6 +110,8 @@ export function createTelemetry(
   const pacer = new Pacer(() => opts.ingest.perDeviceRate);
   // 7. presence
   const presence = new PresenceTracker(opts.ingest);
+  // Another instance's change of a device this one knows (decision 0038).
+  bus.on('device.status', ({ deviceId, online, at }) => presence.heard(deviceId, online, Date.parse(at)));
   // 5.–6. decode and target (acknowledgements end their commands)
   const decoder = new MessageDecoder(directory, presence, commands, opts.ingest);
   // 10. alarm stage
@@ -162,7 +164,7 @@ export function createTelemetry(
       bus.emit('device.values', { deviceId: t.deviceId, ts: t.ts, values: t.vals as Record<string, string | number | boolean> });
     }
     for (const s of batch.seen) {
-      if (s.online !== undefined) bus.emit('device.status', { deviceId: s.deviceId, online: s.online, at: s.at });
+      if (s.online !== undefined && !s.unchanged) bus.emit('device.status', { deviceId: s.deviceId, online: s.online, at: s.at });
     }
     alarmService.announce([...alarms.takeCommitted(batch), ...fences.takeCommitted(batch)]);
   };
@@ -195,11 +197,10 @@ export function createTelemetry(
     rollups,
     async start() {
       // Every day a message may be dated in exists before the first message arrives.
+      // The hourly upkeep and the rollups run on the leading instance only (app.ts).
       await partitions.run();
-      partitions.start();
       await ingest.start();
       commands.start();
-      rollups.start();
     },
     async stop() {
       partitions.stop();

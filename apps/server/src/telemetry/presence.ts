@@ -9,6 +9,8 @@ interface State {
   connections: number;
   /** The status `info` this process last wrote for the device (JSON), to write it only when it changes. */
   info?: string;
+  /** The device, while it has connections here (their last-seen is written on the sweep). */
+  who?: Who;
 }
 
 type Part = Partial<Batch>;
@@ -20,6 +22,13 @@ type Who = Pick<IngestDevice, 'id' | 'sn' | 'ownerPath'>;
  * last will), or for a device without a connection after `offlineAfterMs` of silence. Each change
  * adds its rows (`seen`, an online/offline log row) to the message's part of the batch;
  * `last_seen_at` is written at most every `seenWriteMs`.
+ *
+ * Several instances (decision 0038): the database decides. A change the devices row already has
+ * is not logged nor announced twice (ingest.repo `repeatedPresence`); the last-seen write of an
+ * online device says online again, so an instance that missed another's change puts it right;
+ * connected devices have their last-seen written even when quiet; other instances' changes are
+ * heard (`heard`); and silence is checked against the database's last-seen (`silent` only
+ * proposes: IngestService.sweep asks the database first).
  */
 export class PresenceTracker {
   private readonly states = new Map<number, State>();
@@ -38,7 +47,9 @@ export class PresenceTracker {
   }
 
   connected(device: Who, now: number, part: Part): void {
-    this.of(device.id, now).connections++;
+    const s = this.of(device.id, now);
+    s.connections++;
+    s.who = device;
     this.seen(device, now, part, true);
   }
 
@@ -46,6 +57,7 @@ export class PresenceTracker {
   disconnected(device: Who, now: number, part: Part): void {
     const s = this.of(device.id, now);
     s.connections = Math.max(0, s.connections - 1);
+    if (s.connections === 0) s.who = undefined;
     if (s.online && s.connections === 0) this.goOffline(device, s, now, part, 'disconnected');
   }
 
@@ -61,8 +73,55 @@ export class PresenceTracker {
       (part.logs ??= []).push(logRow(device, device.sn, 'online'));
     } else if (now - s.lastWritten >= this.opts.seenWriteMs) {
       s.lastWritten = now;
-      (part.seen ??= []).push({ deviceId: device.id, at });
+      this.stillHere(device, s, now, part);
     }
+  }
+
+  /** Last-seen, and online again when this process has it online (the database may not: decision 0038). */
+  private stillHere(device: Who, s: State, now: number, part: Part) {
+    const at = new Date(now).toISOString();
+    if (!s.online) return void (part.seen ??= []).push({ deviceId: device.id, at });
+    (part.seen ??= []).push({ deviceId: device.id, at, online: true });
+    (part.logs ??= []).push(logRow(device, device.sn, 'online'));
+  }
+
+  /** Devices connected here, quiet for `seenWriteMs`: their last-seen is written, so other instances do not take them for silent. */
+  connectedQuiet(now: number, part: Part): void {
+    for (const s of this.states.values()) {
+      if (s.connections === 0 || !s.who || now - s.lastWritten < this.opts.seenWriteMs) continue;
+      s.lastWritten = now;
+      s.lastSeen = now;
+      this.stillHere(s.who, s, now, part);
+    }
+  }
+
+  /**
+   * Another instance's change (the `device.status` event): a device this process knows follows
+   * it, unless this process heard it since, or holds a connection of it (then it is online: its
+   * next last-seen write, made due now, says so).
+   */
+  heard(deviceId: number, online: boolean, at: number): void {
+    const s = this.states.get(deviceId);
+    if (!s || s.online === online) return;
+    if (online) {
+      s.online = true;
+      s.lastSeen = Math.max(s.lastSeen, at);
+    } else if (s.connections > 0) {
+      s.lastWritten = 0;
+    } else if (at >= s.lastSeen) {
+      s.online = false;
+    }
+  }
+
+  /**
+   * What the database says of devices this process found silent: offline already (taken offline
+   * by another instance: followed without a row), or heard since by another instance (not silent).
+   */
+  settle(deviceId: number, online: boolean, lastSeen: number): void {
+    const s = this.states.get(deviceId);
+    if (!s) return;
+    if (!online) s.online = false;
+    else s.lastSeen = Math.max(s.lastSeen, lastSeen);
   }
 
   /** The device said it is going (`{"online":false}`, its last will). */

@@ -161,3 +161,24 @@ export const alarmNotices = pgTable(
     check('alarm_notices_recipient_chk', sql`recipient in ('device', 'user')`),
   ],
 );
+
+/**
+ * A rule's hold in progress per device (decision 0038), kept only when several instances may
+ * evaluate one device's values (REDIS_URL on PostgreSQL; the broker's shared subscription may hand
+ * its messages to any instance): the device time (ms) its breach began, or its recovery while
+ * the alarm is active. Read and written by the alarm stage in the batch's transaction, under the
+ * device's row lock; a row exists only while a hold is running.
+ */
+export const alarmHolds = pgTable(
+  'alarm_holds',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    ruleKey: varchar('rule_key', { length: 64 }).notNull(),
+    semaphoreId: varchar('semaphore_id', { length: 64 }).notNull(),
+    breachSince: bigint('breach_since', { mode: 'number' }),
+    recoverSince: bigint('recover_since', { mode: 'number' }),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.ruleKey] })],
+);

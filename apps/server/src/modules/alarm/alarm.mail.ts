@@ -83,6 +83,11 @@ export class AlarmMailer {
   constructor(
     readonly opts: MailOptions,
     private readonly log: FastifyBaseLogger,
+    /**
+     * Several instances (decision 0038): takes the key for `ms` for all of them (Redis SET NX PX);
+     * false when another instance mailed it within the interval. Unreachable: this process decides.
+     */
+    private readonly shared?: (key: string, ms: number) => Promise<boolean>,
   ) {
     this.transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
   }
@@ -91,10 +96,11 @@ export class AlarmMailer {
    * Whether this alarm is mailed now (the rate limit); records the sending. Which users a level
    * reaches is each user's choice (`mailRecipients`).
    */
-  take(a: Pick<AlarmDto, 'deviceId' | 'semaphoreId' | 'level' | 'source'> & { ruleKey?: string }, now = Date.now()): boolean {
+  async take(a: Pick<AlarmDto, 'deviceId' | 'semaphoreId' | 'level' | 'source'> & { ruleKey?: string }, now = Date.now()): Promise<boolean> {
     const key = `${a.deviceId}:${a.source}:${a.ruleKey ?? a.semaphoreId}:${a.level}`;
     const last = this.lastSent.get(key);
     if (last !== undefined && now - last < this.opts.intervalMs) return false;
+    if (this.shared && !(await this.shared(key, this.opts.intervalMs).catch(() => true))) return false;
     this.lastSent.set(key, now);
     if (this.lastSent.size > 50_000) {
       for (const [k, at] of this.lastSent) if (now - at >= this.opts.intervalMs) this.lastSent.delete(k);

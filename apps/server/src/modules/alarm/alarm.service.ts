@@ -114,7 +114,7 @@ export class AlarmService {
       for (const a of started) {
         // Each user's own mail level decides; the rate limit counts only alarms someone is sent.
         const recipients = await repo.mailRecipients(this.db, a.deviceId, a.level, this.mailer.opts.minLevel);
-        if (recipients.length === 0 || !this.mailer.take(a)) continue;
+        if (recipients.length === 0 || !(await this.mailer.take(a))) continue;
         await this.mailer.send(a, recipients);
       }
     }

@@ -30,6 +30,7 @@ export function composeExpiryMail(cards: { iccid: string; msisdn: string; expire
  * cards expiring within CARD_EXPIRY_NOTICE_DAYS get one e-mail per expiry date of each card
  * (`sim_cards.expiry_notified_for`; a renewal clears it). Like the alarm mails, an owner is the
  * card's project owner, else the user whose line the card was created in, at its linked emails.
+ * The timers run on the leading instance (decision 0038); a mail's cards are taken before it goes.
  */
 export class CardJobs {
   private timers: NodeJS.Timeout[] = [];
@@ -48,16 +49,18 @@ export class CardJobs {
     const byOwner = new Map<number, typeof due>();
     for (const c of due) byOwner.set(c.user_id, [...(byOwner.get(c.user_id) ?? []), c]);
     let sent = 0;
-    for (const cards of byOwner.values()) {
-      const owner = cards[0]!;
-      const to = [...new Set(owner.emails)];
-      if (to.length > 0) {
-        const mail = composeExpiryMail(cards, owner.language, this.opts.noticeDays, this.opts.consoleUrl);
-        if (!(await this.mail.sendText(to, mail.subject, mail.text))) continue;
-        sent++;
-      }
-      // Owners without an e-mail are not asked again for the same date either.
-      await repo.markNotified(this.db, cards.map((c) => c.id));
+    for (const found of byOwner.values()) {
+      // Taken first (owners without an e-mail are not asked again for the same date either):
+      // a card is never in two mails, even from two instances at once.
+      const taken = await repo.claimNotice(this.db, found.map((c) => c.id));
+      const mine = new Set(taken.map((t) => t.id));
+      const cards = found.filter((c) => mine.has(c.id));
+      const owner = cards[0];
+      const to = [...new Set(owner?.emails ?? [])];
+      if (!owner || to.length === 0) continue;
+      const mail = composeExpiryMail(cards, owner.language, this.opts.noticeDays, this.opts.consoleUrl);
+      if (await this.mail.sendText(to, mail.subject, mail.text)) sent++;
+      else await repo.releaseNotice(this.db, taken);
     }
     return sent;
   }

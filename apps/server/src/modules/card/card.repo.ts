@@ -240,8 +240,27 @@ export async function expiringUnnotified(db: Executor, days: number) {
   return rows<{ id: number; iccid: string; msisdn: string; expires_at: string; days_left: number; user_id: number; language: string; emails: string[] }>(res);
 }
 
-export async function markNotified(db: Executor, ids: number[]) {
-  if (ids.length === 0) return;
-  await db.update(simCards).set({ expiryNotifiedFor: sql`${simCards.expiresAt}` }).where(inArray(simCards.id, ids));
+/**
+ * Takes the cards' notice for their current expiry date before the mail goes: of two runs at
+ * once (a leadership change), the second finds them taken (the row lock, then the condition
+ * checked again) and mails nothing. Returns what it took, with the date noted before.
+ */
+export async function claimNotice(db: Executor, ids: number[]): Promise<{ id: number; prev: string | null }[]> {
+  if (ids.length === 0) return [];
+  const res = await db.execute(sql`
+    update ${simCards} c set expiry_notified_for = c.expires_at
+    from (select id, expiry_notified_for::text as prev from ${simCards} where id in ${sql.raw(`(${ids.map(Number).join(',')})`)} for update) o
+    where c.id = o.id and c.expiry_notified_for is distinct from c.expires_at
+    returning c.id, o.prev`);
+  return rows<{ id: number; prev: string | null }>(res);
+}
+
+/** A mail that did not go: its cards are asked about again next time. */
+export async function releaseNotice(db: Executor, taken: { id: number; prev: string | null }[]) {
+  if (taken.length === 0) return;
+  await db.execute(sql`
+    update ${simCards} c set expiry_notified_for = x.prev::date
+    from json_to_recordset(${JSON.stringify(taken)}::json) as x(id int, prev text)
+    where c.id = x.id and c.expiry_notified_for = c.expires_at`);
 }
 

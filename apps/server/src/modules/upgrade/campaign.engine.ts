@@ -73,20 +73,31 @@ export class CampaignEngine {
     );
   }
 
+  /**
+   * Rounds every `everyMs`, and kicks, on the leading instance only (decision 0038): two
+   * instances' waves would each fill a campaign's free slots. Answers are recorded everywhere.
+   */
   start(everyMs = 2000): void {
+    if (this.timer) return;
     this.timer = setInterval(() => void this.round(), everyMs);
     this.timer.unref();
   }
 
+  /** No more rounds here (leadership lost, or closing); a round under way ends. */
   stop(): void {
     clearInterval(this.timer);
     clearTimeout(this.soon);
+    this.timer = this.soon = undefined;
+  }
+
+  close(): void {
+    this.stop();
     for (const off of this.off) off();
   }
 
-  /** A round shortly (news came); several kicks make one round. */
+  /** A round shortly (news came), while rounds run here; several kicks make one round. */
   kick(): void {
-    if (this.soon) return;
+    if (this.soon || !this.timer) return;
     this.soon = setTimeout(() => {
       this.soon = undefined;
       void this.round();
