@@ -92,6 +92,11 @@ import { videoRoutes } from './modules/video/video.routes.js';
 import { FirmwareService } from './modules/upgrade/firmware.service.js';
 import { FirmwareStore } from './modules/upgrade/firmware.store.js';
 import { firmwareRoutes } from './modules/upgrade/firmware.routes.js';
+import { StoreService } from './modules/store/store.service.js';
+import { storeRoutes } from './modules/store/store.routes.js';
+import { RentalService } from './modules/store/rental.service.js';
+import { rentalRoutes } from './modules/store/rental.routes.js';
+import { RentalJobs } from './modules/store/rental.jobs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,6 +111,8 @@ declare module 'fastify' {
     alarms: AlarmService;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
+    /** Rentals: the overdue job runs on a timer (tests call markOverdue at a given clock). */
+    rentals: RentalService;
     /** Upgrade campaigns' rounds (tests run one at a later clock). */
     upgradeEngine: CampaignEngine;
     /** External devices: the timeout sweep runs on a timer (tests call expire). */
@@ -290,6 +297,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
   cardJobs.start();
+  const stores = new StoreService(db, devices, admin);
+  const rentals = new RentalService(db, stores, devices);
+  const rentalJobs = new RentalJobs(rentals, app.log);
+  rentalJobs.start();
+  app.decorate('rentals', rentals);
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
   logRetention.start();
   const video = new VideoService(db, devices, deps.video ?? new SimulatedVideo());
@@ -381,6 +393,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(orderRoutes, { orders });
       await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
+      await api.register(storeRoutes, { stores });
+      await api.register(rentalRoutes, { rentals });
       await api.register(firmwareRoutes, { firmware, uplink: httpUplink, maxBytes: config.firmwareMaxBytes });
       await api.register(searchRoutes, { search });
       await api.register(homeRoutes, { home });
@@ -396,6 +410,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     cardJobs.stop();
+    rentalJobs.stop();
     logRetention.stop();
     upgradeEngine.stop();
     external.stop();
