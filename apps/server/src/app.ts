@@ -177,6 +177,8 @@ export interface AppDeps {
   heavyReadWaitMs?: number;
   /** How often upgrade campaigns take a round (default 2 s). */
   upgradeRoundMs?: number;
+  /** false: no overdue-rental timer (tests run `rentals.markOverdue` at a clock of their own). */
+  rentalTimer?: boolean;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -300,7 +302,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const stores = new StoreService(db, devices, admin);
   const rentals = new RentalService(db, stores, devices);
   const rentalJobs = new RentalJobs(rentals, app.log);
-  rentalJobs.start();
+  if (deps.rentalTimer !== false) rentalJobs.start();
   app.decorate('rentals', rentals);
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
   logRetention.start();

@@ -669,6 +669,11 @@ describe('authorization matrix over every /api/v1 route', () => {
       ok: async () => ({ query: { id: await newRental('active') } }),
       foreign: async () => ({ query: { id: await newRental('active', 'beta') } }),
     },
+    'GET /api/v1/rent/summary': {
+      perm: 'rent:overview',
+      ok: async () => ({ query: { period: 'week', tz: 'Asia/Shanghai' } }),
+      foreign: async () => ({ query: { storeId: await newStore('beta') } }),
+    },
     'POST /api/v1/rent/return': {
       perm: 'rent:edit',
       ok: async () => ({ payload: { id: await newRental('active') } }),

@@ -19,7 +19,8 @@ describe('stores and rentals', () => {
   let seq = 0;
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // The overdue job runs at the test's own clocks only.
+    t = await buildTestApp({}, { rentalTimer: false });
     tokens.admin = await t.login();
     for (const name of ['alice', 'bob']) {
       await t.createUser({ username: name, password: 'secret-pass-1', role: 'ADMIN' });
@@ -242,16 +243,17 @@ describe('stores and rentals', () => {
 
   it('marks active rentals past due overdue, once, across midnight and time zones; lost from overdue', async () => {
     const store = await newStore('alice');
-    // Due at 00:30 in Shanghai (UTC+8) on 2 March: 16:30 UTC on 1 March.
-    const due = '2030-03-02T00:30:00+08:00';
+    // Due at 00:30 in Shanghai (UTC+8) on 2 March: 16:30 UTC on 1 March. Years long past, so that
+    // these clocks make no other test's rental overdue.
+    const due = '2001-03-02T00:30:00+08:00';
     const p1 = await newPack('alice', store);
     const p2 = await newPack('alice', store);
-    const early = await rentOk('alice', store, p1.id, { startAt: '2030-02-25T10:00:00+08:00', dueAt: due });
-    const later = await rentOk('alice', store, p2.id, { startAt: '2030-02-25T10:00:00+08:00', dueAt: '2030-03-02T23:59:00+08:00' });
+    const early = await rentOk('alice', store, p1.id, { startAt: '2001-02-25T10:00:00+08:00', dueAt: due });
+    const later = await rentOk('alice', store, p2.id, { startAt: '2001-02-25T10:00:00+08:00', dueAt: '2001-03-02T23:59:00+08:00' });
     // 16:29 UTC on 1 March (00:29 in Shanghai): nothing is due yet.
-    expect(await t.app.rentals.markOverdue(new Date('2030-03-01T16:29:00Z'))).not.toContain(early);
+    expect(await t.app.rentals.markOverdue(new Date('2001-03-01T16:29:00Z'))).not.toContain(early);
     // 16:31 UTC, still 1 March in UTC, past midnight in Shanghai: overdue; two instances at once change it once.
-    const [a, b] = await Promise.all([t.app.rentals.markOverdue(new Date('2030-03-01T16:31:00Z')), t.app.rentals.markOverdue(new Date('2030-03-01T16:31:00Z'))]);
+    const [a, b] = await Promise.all([t.app.rentals.markOverdue(new Date('2001-03-01T16:31:00Z')), t.app.rentals.markOverdue(new Date('2001-03-01T16:31:00Z'))]);
     expect([...a, ...b].filter((id) => id === early)).toHaveLength(1);
     expect([...a, ...b]).not.toContain(later);
     const item = await ok('alice', 'GET', `/rent/item?id=${early}`);
@@ -263,10 +265,13 @@ describe('stores and rentals', () => {
     // overdue → lost: the pack is recorded lost (faulty) at its store; lost is final.
     await ok('alice', 'POST', '/rent/lose', { id: early });
     expect(await call('alice', 'POST', '/rent/return', { id: early })).toMatchObject({ code: 40900, data: { reason: 'rentalNotOut' } });
+    // The lost pack's alarms stay visible to its store.
+    await setLive(p1.id, { alarm: 2 });
+    expect((await ok('alice', 'GET', `/rent/item?id=${early}`)).alarms).toMatchObject([{ level: 2, message: 'Over-voltage' }]);
     const [lost] = (await ok('alice', 'GET', `/store/stock?storeId=${store}&state=faulty`)).items;
     expect(lost).toMatchObject({ deviceId: p1.id, fault: 'lost' });
     // An overdue rental can still be returned.
-    await t.app.rentals.markOverdue(new Date('2030-03-02T16:00:00Z'));
+    await t.app.rentals.markOverdue(new Date('2001-03-02T16:00:00Z'));
     expect((await ok('alice', 'POST', '/rent/return', { id: later })).state).toBe('returned');
   });
 
@@ -291,5 +296,45 @@ describe('stores and rentals', () => {
     expect(await ids('from=2030-02-01T00:00:00Z&to=2030-03-01T00:00:00Z')).toEqual([r2]);
     expect(await ids('state=active&kind=rent&sort=startAt&order=asc')).toEqual([r1, r2]);
     expect(await ok('dave', 'GET', '/rent/list?limit=1&sort=startAt&order=asc')).toMatchObject({ total: 2, items: [{ id: r1 }] });
+  });
+
+  it('sums the agent view: stores, stock, open rentals and revenue per day, week and month in a time zone', async () => {
+    await t.createUser({ username: 'erin', password: 'secret-pass-1', role: 'ADMIN' });
+    tokens.erin = await t.login('erin', 'secret-pass-1');
+    const open = await newStore('erin');
+    await newStore('erin', { status: 'closed' });
+    const packs = [await newPack('erin', open), await newPack('erin', open), await newPack('erin', open, { online: false })];
+    const a = await rentOk('erin', open, packs[0]!.id);
+    const b = await rentOk('erin', open, packs[1]!.id);
+    await ok('erin', 'POST', '/rent/return', { id: b });
+    const c = await rentOk('erin', open, packs[1]!.id, { kind: 'sale', totalPriceCents: 9900, currency: 'USD', pricePerDayCents: null, dueAt: undefined });
+    // Settled at 23:30 UTC on 1 March (7:30 on 2 March in Shanghai) and at 10:00 UTC on 2 March.
+    await db().execute(sql`update rentals set settled_at = '2030-03-01T23:30:00Z', charged_cents = 500 where id = ${b}`);
+    await db().execute(sql`update rentals set settled_at = '2030-03-02T10:00:00Z' where id = ${c}`);
+    const range = 'from=2030-02-01T00:00:00Z&to=2030-04-01T00:00:00Z';
+    const utc = await ok('erin', 'GET', `/rent/summary?period=day&${range}`);
+    expect(utc).toMatchObject({
+      stores: { total: 2, open: 1 },
+      stock: { rented: 1, available: 0, offline: 1, total: 2 },
+      rentals: { active: 1, overdue: 0, reserved: 0 },
+      revenue: [
+        { bucket: '2030-03-01', currency: 'CNY', chargedCents: 500, count: 1 },
+        { bucket: '2030-03-02', currency: 'USD', chargedCents: 9900, count: 1 },
+      ],
+    });
+    const shanghai = await ok('erin', 'GET', `/rent/summary?period=day&tz=Asia/Shanghai&${range}`);
+    expect(shanghai.revenue.map((r: { bucket: string }) => r.bucket)).toEqual(['2030-03-02', '2030-03-02']);
+    const month = await ok('erin', 'GET', `/rent/summary?period=month&${range}`);
+    expect(month.revenue).toEqual([
+      { bucket: '2030-03-01', currency: 'CNY', chargedCents: 500, count: 1 },
+      { bucket: '2030-03-01', currency: 'USD', chargedCents: 9900, count: 1 },
+    ]);
+    // Weeks start on Monday: 1 March 2030 is a Friday.
+    expect((await ok('erin', 'GET', `/rent/summary?period=week&${range}`)).revenue[0].bucket).toBe('2030-02-25');
+    expect((await ok('erin', 'GET', `/rent/summary?storeId=${open}&${range}`)).rentals.active).toBe(1);
+    // Scoped: another agent sees none of it, and not this store.
+    expect((await ok('bob', 'GET', `/rent/summary?${range}`)).revenue).toEqual([]);
+    expect((await call('bob', 'GET', `/rent/summary?storeId=${open}`)).code).toBe(40400);
+    expect(a).toBeGreaterThan(0);
   });
 });

@@ -82,3 +82,7 @@ export function maskIdCard(id: string): string {
   if (v.length <= 4) return v;
   return `${'*'.repeat(v.length - 4)}${v.slice(-4)}`;
 }
+
+/** The agent view's revenue buckets. */
+export const REVENUE_PERIODS = ['day', 'week', 'month'] as const;
+export type RevenuePeriod = (typeof REVENUE_PERIODS)[number];

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { editOf } from './edit.js';
 import { idNumberSchema, idSchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
+import { timeZoneSchema } from './home.js';
 import { DEVICE_RANGES } from './devices.js';
 import {
   CURRENCIES,
+  REVENUE_PERIODS,
   RENTAL_ACTIONS,
   RENTAL_KINDS,
   RENTAL_STATES,
@@ -233,7 +235,11 @@ export const rentalDtoSchema = z
   })
   .meta({ id: 'Rental' });
 export type RentalDto = z.infer<typeof rentalDtoSchema>;
-export const rentalDetailSchema = rentalDtoSchema.extend({ events: z.array(rentalEventSchema) });
+export const rentalDetailSchema = rentalDtoSchema.extend({
+  events: z.array(rentalEventSchema),
+  /** The pack's active alarms while it is out (active, overdue) or lost: its store looks after it. */
+  alarms: returnCheckSchema.shape.alarms,
+});
 
 export const rentalListQuerySchema = pageQuerySchema.extend({
   storeId: idSchema.optional(),
@@ -251,3 +257,27 @@ export const rentalListQuerySchema = pageQuerySchema.extend({
 });
 
 export const rentalReturnResultSchema = z.object({ state: z.enum(RENTAL_STATES), chargedCents: z.number().int().nullable(), check: returnCheckSchema });
+
+// ---------------------------------------------------------------- agent view
+
+/** GET /rent/summary: the caller's stores, stock, open rentals and revenue per day, week or month. */
+export const rentalSummaryQuerySchema = z.object({
+  period: z.enum(REVENUE_PERIODS).default('day'),
+  /** Revenue settled from / before (ISO instants); by default the last 30 days, 12 weeks or 12 months. */
+  from: isoDateTimeSchema.optional(),
+  to: isoDateTimeSchema.optional(),
+  /** Buckets start at the local midnight of this zone. */
+  tz: timeZoneSchema.default('UTC'),
+  storeId: idSchema.optional(),
+});
+
+export const rentalSummarySchema = z.object({
+  stores: z.object({ total: z.number().int(), open: z.number().int() }),
+  stock: stockCountsSchema,
+  rentals: z.object({ reserved: z.number().int(), active: z.number().int(), overdue: z.number().int() }),
+  /** One row per bucket and currency with money settled (returns and sales), oldest first. */
+  revenue: z.array(z.object({ bucket: z.string(), currency: z.enum(CURRENCIES), chargedCents: z.number().int(), count: z.number().int() })),
+  from: z.string(),
+  to: z.string(),
+});
+export type RentalSummary = z.infer<typeof rentalSummarySchema>;

@@ -49,6 +49,7 @@ const PAGES: Record<string, Page> = {
   '/card/orderManagement': page(() => import('../features/cards/OrderListPage')),
   '/store/index': page(() => import('../features/stores/StoreListPage')),
   '/rent/index': page(() => import('../features/rentals/RentalListPage')),
+  '/rent/overview': page(() => import('../features/rentals/OverviewPage')),
   '/sys/menu': page(() => import('../features/menus/MenuPage')),
   '/sys/adminuser': page(() => import('../features/users/AdminUserPage')),
   '/sys/role': page(() => import('../features/roles/RolePage')),

@@ -224,4 +224,5 @@ export const rentalKeys = {
   list: (params: Params) => ['rentals', 'list', params] as const,
   item: (id: number | undefined) => ['rentals', 'item', id] as const,
   check: (id: number | undefined) => ['rentals', 'check', id] as const,
+  summary: (params: Params) => ['rentals', 'summary', params] as const,
 };

@@ -7,6 +7,8 @@ import {
   rentalListQuerySchema,
   rentalReturnResultSchema,
   rentalReturnSchema,
+  rentalSummaryQuerySchema,
+  rentalSummarySchema,
   returnCheckSchema,
   stockDevicesSchema,
   stockItemSchema,
@@ -70,6 +72,12 @@ export const rentalSchemas = {
     summary: 'active | overdue → returned; the pack’s check is recorded and a failing pack goes to faulty',
     body: rentalReturnSchema,
     data: rentalReturnResultSchema,
+  },
+  summary: {
+    tags: rentTags,
+    summary: 'The agent view: stores, stock by state, open rentals and revenue by day, week or month, of the caller’s subtree',
+    query: rentalSummaryQuerySchema,
+    data: rentalSummarySchema,
   },
 } satisfies EndpointSchemaTable;
 export const rentalApi = endpoints(rentalRoutes, rentalSchemas);

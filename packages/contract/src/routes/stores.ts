@@ -24,4 +24,5 @@ export const rentalRoutes = routes<typeof rentalSchemas>()({
   lose: { method: 'POST', path: '/rent/lose', permission: 'rent:edit', audit: 'rent.lose' },
   returnCheck: { method: 'GET', path: '/rent/returncheck', permission: 'rent:list' },
   giveBack: { method: 'POST', path: '/rent/return', permission: 'rent:edit', audit: 'rent.return' },
+  summary: { method: 'GET', path: '/rent/summary', permission: 'rent:overview' },
 });

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizz
 import { FAULTY_ALARM_LEVEL, type EndpointParsedQuery, type RentalState, type ReturnCheck, type rentalApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devices, rentalEvents, rentals, stores } from '../../db/schema/index.js';
+import { stockStateSql } from './store.repo.js';
 import { escapeLike } from '../../lib/sql.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
 
@@ -175,4 +176,40 @@ export async function markOverdue(db: Executor, now: Date) {
     from changed c join stores s on s.id = c.store_id
     returning entity_id`);
   return rows<{ entity_id: string }>(res).map((r) => Number(r.entity_id));
+}
+
+/** The agent view's counts and revenue, each one statement over the caller's stores. */
+export async function summary(
+  db: Executor,
+  f: { scopePath: string | undefined; storeId?: number; period: 'day' | 'week' | 'month'; from: Date; to: Date; tz: string },
+) {
+  const storeScope = and(
+    f.scopePath ? like(stores.ownerPath, `${escapeLike(f.scopePath)}%`) : undefined,
+    f.storeId ? eq(stores.id, f.storeId) : undefined,
+  );
+  const storeWhere = storeScope ? sql`where ${storeScope}` : sql``;
+  const rentalScope = and(visibleRentals(f.scopePath), f.storeId ? eq(rentals.storeId, f.storeId) : undefined);
+  const rentalWhere = rentalScope ? sql`and ${rentalScope}` : sql``;
+  const [storeCounts, stock, open, revenue] = await Promise.all([
+    db.execute(sql`select count(*)::int as total, count(*) filter (where status = 'open')::int as open from stores ${storeWhere}`),
+    db.execute(sql`
+      select x.st, count(*)::int as n from (
+        select ${stockStateSql} as st
+        from devices d join stores s on s.id = d.store_id left join device_battery b on b.device_id = d.id
+        where d.store_id = any(array(select stores.id from stores ${storeWhere}))) x
+      group by 1`),
+    db.execute(sql`select state, count(*)::int as n from rentals where state in ('reserved', 'active', 'overdue') ${rentalWhere} group by 1`),
+    db.execute(sql`
+      select to_char(date_trunc(${f.period}, settled_at at time zone ${f.tz}), 'YYYY-MM-DD') as bucket, currency,
+        sum(charged_cents)::bigint as charged, count(*)::int as n
+      from rentals
+      where settled_at >= ${f.from.toISOString()}::timestamptz and settled_at < ${f.to.toISOString()}::timestamptz ${rentalWhere}
+      group by 1, 2 order by 1, 2`),
+  ]);
+  return {
+    stores: rows<{ total: number; open: number }>(storeCounts)[0]!,
+    stock: rows<{ st: string; n: number }>(stock),
+    open: rows<{ state: string; n: number }>(open),
+    revenue: rows<{ bucket: string; currency: string; charged: string; n: number }>(revenue),
+  };
 }

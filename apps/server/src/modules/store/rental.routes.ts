@@ -18,5 +18,6 @@ export const rentalRoutes: FastifyPluginAsync<{ rentals: RentalService }> = asyn
     });
   }
   route(app, api.returnCheck, async (req) => ok(await rentals.returnCheck(authOf(req), req.query.id)));
+  route(app, api.summary, async (req) => ok(await rentals.summary(authOf(req), req.query)));
   route(app, api.giveBack, async (req) => ok(await rentals.giveBack(actorOf(req), req.body.id, req.body.remark), 'pack returned'));
 };

@@ -16,6 +16,8 @@ import {
   type RentalState,
   type ReturnCheck,
   type ReturnFault,
+  type RentalSummary,
+  type StockState,
   type rentalApi,
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
@@ -27,7 +29,10 @@ import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
 import * as repo from './rental.repo.js';
+import { EMPTY_STOCK } from './store.repo.js';
 import type { StoreService } from './store.service.js';
+
+const DAY = 86_400_000;
 
 type CreateBody = EndpointParsedBody<typeof rentalApi.add>;
 export type RentalListQuery = EndpointParsedQuery<typeof rentalApi.list>;
@@ -87,7 +92,9 @@ export class RentalService {
   async item(ctx: AuthContext, id: number) {
     const r = await this.visible(ctx, id);
     const events = await repo.eventsOf(this.db, id);
-    return { ...toDto(ctx, r), events: events.map((e) => ({ ...e, from: e.from as RentalState | null, to: e.to as RentalState, at: e.at.toISOString() })) };
+    const watched = r.deviceId && ['active', 'overdue', 'lost'].includes(r.state);
+    const alarms = watched ? (await repo.liveOf(this.db, r.deviceId!, ctx.language)).alarms.map((a) => ({ ...a, startedAt: new Date(a.startedAt).toISOString() })) : [];
+    return { ...toDto(ctx, r), alarms, events: events.map((e) => ({ ...e, from: e.from as RentalState | null, to: e.to as RentalState, at: e.at.toISOString() })) };
   }
 
   async create(actor: Actor, b: CreateBody) {
@@ -201,6 +208,29 @@ export class RentalService {
       await audit(tx, actor, { entityId: id, name: r.deviceSn, summary: { from: r.state, to: 'returned', charged: after!.chargedCents, faults: check.faults } });
       return { state: 'returned' as const, chargedCents: after!.chargedCents, check };
     });
+  }
+
+  /** The agent view (issue #38): everything of the caller's subtree, or of one of its stores. */
+  async summary(ctx: AuthContext, q: EndpointParsedQuery<typeof rentalApi.summary>): Promise<RentalSummary> {
+    if (q.storeId) await this.stores.visible(ctx, [q.storeId]);
+    const to = q.to ? new Date(q.to) : new Date();
+    const back = { day: 30 * DAY, week: 12 * 7 * DAY, month: 365 * DAY }[q.period];
+    const from = q.from ? new Date(q.from) : new Date(to.getTime() - back);
+    const s = await repo.summary(this.db, { scopePath: scopeOf(ctx), storeId: q.storeId, period: q.period, from, to, tz: q.tz });
+    const stock = { ...EMPTY_STOCK };
+    for (const r of s.stock) {
+      stock[r.st as StockState] += r.n;
+      stock.total += r.n;
+    }
+    const open = Object.fromEntries(s.open.map((r) => [r.state, r.n]));
+    return {
+      stores: s.stores,
+      stock,
+      rentals: { reserved: open.reserved ?? 0, active: open.active ?? 0, overdue: open.overdue ?? 0 },
+      revenue: s.revenue.map((r) => ({ bucket: r.bucket, currency: r.currency as Currency, chargedCents: Number(r.charged), count: r.n })),
+      from: from.toISOString(),
+      to: to.toISOString(),
+    };
   }
 
   /** The overdue job's step (daily and at start): see `repo.markOverdue`. */

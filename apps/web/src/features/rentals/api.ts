@@ -25,6 +25,13 @@ export function useAvailablePacks(storeId: number | undefined) {
   return useQuery({ queryKey: storeKeys.stock(params), queryFn: () => api(storeRoutes.stock, { query: params }), enabled: !!storeId });
 }
 
+export type SummaryParams = EndpointQuery<typeof rentalRoutes.summary>;
+
+/** The agent view's figures (stores, stock, open rentals, revenue per period). */
+export function useSummary(params: SummaryParams) {
+  return useQuery({ queryKey: rentalKeys.summary(params), queryFn: () => api(rentalRoutes.summary, { query: params }), placeholderData: keepPreviousData });
+}
+
 export function useReturnCheck(id: number | undefined) {
   return useQuery({ queryKey: rentalKeys.check(id), queryFn: () => api(rentalRoutes.returnCheck, { query: { id: id! } }), enabled: !!id, gcTime: 0 });
 }
