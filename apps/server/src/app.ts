@@ -97,6 +97,7 @@ import { storeRoutes } from './modules/store/store.routes.js';
 import { RentalService } from './modules/store/rental.service.js';
 import { rentalRoutes } from './modules/store/rental.routes.js';
 import { RentalJobs } from './modules/store/rental.jobs.js';
+import { StoreSheetService } from './modules/store/store.sheet.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -301,6 +302,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   cardJobs.start();
   const stores = new StoreService(db, devices, admin);
   const rentals = new RentalService(db, stores, devices);
+  const storeSheets = new StoreSheetService(db, sheets);
   const rentalJobs = new RentalJobs(rentals, app.log);
   if (deps.rentalTimer !== false) rentalJobs.start();
   app.decorate('rentals', rentals);
@@ -395,8 +397,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(orderRoutes, { orders });
       await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
-      await api.register(storeRoutes, { stores });
-      await api.register(rentalRoutes, { rentals });
+      await api.register(storeRoutes, { stores, sheets: storeSheets });
+      await api.register(rentalRoutes, { rentals, sheets: storeSheets });
       await api.register(firmwareRoutes, { firmware, uplink: httpUplink, maxBytes: config.firmwareMaxBytes });
       await api.register(searchRoutes, { search });
       await api.register(homeRoutes, { home });

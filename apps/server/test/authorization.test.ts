@@ -669,6 +669,13 @@ describe('authorization matrix over every /api/v1 route', () => {
       ok: async () => ({ query: { id: await newRental('active') } }),
       foreign: async () => ({ query: { id: await newRental('active', 'beta') } }),
     },
+    'GET /api/v1/store/importtemplate': { perm: 'store:edit', ok: async () => ({ query: { lang: 'ja' } }) },
+    'POST /api/v1/store/import': {
+      perm: 'store:edit',
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('s.xlsx', writeSheet('s', [['name', 'code'], ['S', `SI-${++seq}`]])) }),
+    },
+    'GET /api/v1/store/export': { perm: 'store:list', ok: async () => ({ query: { status: 'open' } }) },
+    'GET /api/v1/rent/export': { perm: 'rent:list', ok: async () => ({ query: { state: 'active' } }) },
     'GET /api/v1/rent/summary': {
       perm: 'rent:overview',
       ok: async () => ({ query: { period: 'week', tz: 'Asia/Shanghai' } }),

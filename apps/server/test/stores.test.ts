@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { apiAs, buildTestApp, type TestApp } from './helpers.js';
+import { readSheet, writeSheet } from '../src/lib/sheet.js';
+import { apiAs, bearer, buildTestApp, multipart, type TestApp } from './helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 const DAY = 86_400_000;
@@ -336,5 +337,49 @@ describe('stores and rentals', () => {
     expect((await ok('bob', 'GET', `/rent/summary?${range}`)).revenue).toEqual([]);
     expect((await call('bob', 'GET', `/rent/summary?storeId=${open}`)).code).toBe(40400);
     expect(a).toBeGreaterThan(0);
+  });
+
+  it('imports stores from a sheet with row reasons, and exports stores and rentals', async () => {
+    await t.createUser({ username: 'fay', password: 'secret-pass-1', role: 'ADMIN' });
+    tokens.fay = await t.login('fay', 'secret-pass-1');
+    const upload = async (rows: unknown[][], query = '') => {
+      const form = multipart('stores.xlsx', writeSheet('stores', rows));
+      return (await t.app.inject({ method: 'POST', url: `/api/v1/store/import${query}`, headers: { ...bearer(tokens.fay!), ...form.headers }, payload: form.payload })).json();
+    };
+    const taken = `S${++seq}`;
+    await newStore('alice', { code: taken });
+    const sheet = [
+      ['门店名称', 'Code', 'Status', 'Longitude', 'Latitude', 'Available from SOC (%)'],
+      ['North', `FN${seq}`, 'open', 121.4, 31.2, 70],
+      ['South', `FS${seq}`, 'suspended', '', '', ''],
+      ['Dup', `FN${seq}`, '', '', '', ''],
+      ['Taken', taken, '', '', '', ''],
+      ['Bad', `FB${seq}`, 'sleeping', 500, '', 101],
+    ];
+    const all = await upload(sheet);
+    expect(all.data).toMatchObject({ total: 5, valid: 2, imported: 0, mode: 'all' });
+    expect(all.data.errors.map((e: { row: number; column: string; reason: string }) => `${e.row}:${e.column}:${e.reason}`)).toEqual(
+      expect.arrayContaining(['4:code:duplicateStoreCodeRow', '5:code:storeCodeTaken', '6:status:invalidValue', '6:lng:invalidValue', '6:minSoc:invalidValue']),
+    );
+    const some = await upload(sheet, '?mode=valid');
+    expect(some.data.imported).toBe(2);
+    const mine = await ok('fay', 'GET', '/store/list?sort=code&order=asc');
+    expect(mine.items.map((x: { code: string; minSoc: number; status: string; ownerName: string }) => [x.code, x.minSoc, x.status, x.ownerName])).toEqual([
+      [`FN${seq}`, 70, 'open', 'fay'],
+      [`FS${seq}`, 80, 'suspended', 'fay'],
+    ]);
+    const exported = await t.app.inject({ method: 'GET', url: '/api/v1/store/export?lang=en&sort=code&order=asc', headers: bearer(tokens.fay!) });
+    const out = readSheet(exported.rawPayload);
+    expect(out[0]).toEqual(expect.arrayContaining(['Name', 'Code', 'Owner', 'Available', 'Rented']));
+    expect(out.slice(1).map((r) => r[1])).toEqual([`FN${seq}`, `FS${seq}`]);
+    // The rental export: amounts in the major unit, the ID-card number masked, other agents' absent.
+    const north = mine.items[0].id as number;
+    const pack = await newPack('fay', north);
+    await rentOk('fay', north, pack.id, { currency: 'JPY', pricePerDayCents: 800, depositCents: 5000 });
+    const rentals = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/rent/export?lang=zh', headers: bearer(tokens.fay!) })).rawPayload);
+    expect(rentals).toHaveLength(2);
+    const [head, row] = rentals;
+    const col = (name: string) => row![head!.indexOf(name)];
+    expect([col('电池包SN'), col('币种'), col('押金'), col('日租金'), col('身份证号'), col('状态')]).toEqual([pack.sn, 'JPY', 5000, 800, '**************1234', 'active']);
   });
 });

@@ -74,6 +74,7 @@ export const AUDIT_ACTIONS = [
   'store.stock',
   'store.unstock',
   'store.clearfault',
+  'store.import',
   'rent.add',
   'rent.activate',
   'rent.cancel',

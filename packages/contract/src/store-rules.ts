@@ -86,3 +86,57 @@ export function maskIdCard(id: string): string {
 /** The agent view's revenue buckets. */
 export const REVENUE_PERIODS = ['day', 'week', 'month'] as const;
 export type RevenuePeriod = (typeof REVENUE_PERIODS)[number];
+
+/** Digits of each currency's minor unit: amounts are integers of it. */
+export const CURRENCY_DIGITS: Record<Currency, number> = { CNY: 2, USD: 2, EUR: 2, JPY: 0 };
+
+/** Columns of the store spreadsheet (template, import and export); headers in any language. */
+export const STORE_SHEET_COLUMNS = [
+  { key: 'name', required: true, zh: '门店名称', en: 'Name', es: 'Nombre', ja: '名称' },
+  { key: 'code', required: true, zh: '门店编码', en: 'Code', es: 'Código', ja: 'コード' },
+  { key: 'status', required: false, zh: '状态', en: 'Status', es: 'Estado', ja: '状態' },
+  { key: 'address', required: false, zh: '地址', en: 'Address', es: 'Dirección', ja: '住所' },
+  { key: 'lng', required: false, zh: '经度', en: 'Longitude', es: 'Longitud', ja: '経度' },
+  { key: 'lat', required: false, zh: '纬度', en: 'Latitude', es: 'Latitud', ja: '緯度' },
+  { key: 'contact', required: false, zh: '联系人', en: 'Contact', es: 'Contacto', ja: '連絡先' },
+  { key: 'phone', required: false, zh: '电话', en: 'Phone', es: 'Teléfono', ja: '電話' },
+  { key: 'openingHours', required: false, zh: '营业时间', en: 'Opening hours', es: 'Horario', ja: '営業時間' },
+  { key: 'minSoc', required: false, zh: '可租电量下限(%)', en: 'Available from SOC (%)', es: 'Disponible desde SOC (%)', ja: '貸出可能SOC下限(%)' },
+  { key: 'maxCellDeltaMv', required: false, zh: '最大压差(mV)', en: 'Max cell spread (mV)', es: 'Diferencia máx. de celdas (mV)', ja: '最大セル電圧差(mV)' },
+  { key: 'maxTempC', required: false, zh: '最高温度(°C)', en: 'Max temperature (°C)', es: 'Temperatura máx. (°C)', ja: '最高温度(°C)' },
+  { key: 'remark', required: false, zh: '备注', en: 'Remark', es: 'Observaciones', ja: '備考' },
+] as const;
+export type StoreSheetKey = (typeof STORE_SHEET_COLUMNS)[number]['key'];
+/** The export adds the owner and the stock by state. */
+export const STORE_EXPORT_COLUMNS = [
+  ...STORE_SHEET_COLUMNS,
+  { key: 'owner', required: false, zh: '负责人', en: 'Owner', es: 'Responsable', ja: '担当者' },
+  { key: 'available', required: false, zh: '可租', en: 'Available', es: 'Disponibles', ja: '貸出可能' },
+  { key: 'charging', required: false, zh: '充电中', en: 'Charging', es: 'Cargando', ja: '充電中' },
+  { key: 'low', required: false, zh: '电量低', en: 'Low charge', es: 'Carga baja', ja: '残量不足' },
+  { key: 'rented', required: false, zh: '已租出', en: 'Rented', es: 'Alquiladas', ja: '貸出中' },
+  { key: 'faulty', required: false, zh: '故障', en: 'Faulty', es: 'Averiadas', ja: '故障' },
+  { key: 'offline', required: false, zh: '离线', en: 'Offline', es: 'Sin conexión', ja: 'オフライン' },
+] as const;
+export type StoreExportKey = (typeof STORE_EXPORT_COLUMNS)[number]['key'];
+
+/** Columns of the rental export; amounts in the currency's major unit (12.50), times in UTC ISO 8601. */
+export const RENTAL_EXPORT_COLUMNS = [
+  { key: 'id', zh: '编号', en: 'No.', es: 'N.º', ja: '番号' },
+  { key: 'kind', zh: '类型', en: 'Type', es: 'Tipo', ja: '種別' },
+  { key: 'state', zh: '状态', en: 'State', es: 'Estado', ja: '状態' },
+  { key: 'store', zh: '门店', en: 'Store', es: 'Tienda', ja: '店舗' },
+  { key: 'deviceSn', zh: '电池包SN', en: 'Pack SN', es: 'SN de la batería', ja: 'パックSN' },
+  { key: 'customerName', zh: '客户', en: 'Customer', es: 'Cliente', ja: '顧客' },
+  { key: 'customerPhone', zh: '客户电话', en: 'Customer phone', es: 'Teléfono del cliente', ja: '顧客の電話' },
+  { key: 'idCardMasked', zh: '身份证号', en: 'ID-card number', es: 'Número de documento', ja: '身分証番号' },
+  { key: 'currency', zh: '币种', en: 'Currency', es: 'Moneda', ja: '通貨' },
+  { key: 'deposit', zh: '押金', en: 'Deposit', es: 'Fianza', ja: '保証金' },
+  { key: 'pricePerDay', zh: '日租金', en: 'Price per day', es: 'Precio por día', ja: '日額' },
+  { key: 'totalPrice', zh: '总价', en: 'Total price', es: 'Precio total', ja: '総額' },
+  { key: 'charged', zh: '已收费用', en: 'Charged', es: 'Cobrado', ja: '請求額' },
+  { key: 'startAt', zh: '开始时间', en: 'Start', es: 'Inicio', ja: '開始' },
+  { key: 'dueAt', zh: '应还时间', en: 'Due back', es: 'Devolución prevista', ja: '返却期限' },
+  { key: 'returnedAt', zh: '归还时间', en: 'Returned', es: 'Devuelta', ja: '返却日時' },
+] as const;
+export type RentalExportKey = (typeof RENTAL_EXPORT_COLUMNS)[number]['key'];

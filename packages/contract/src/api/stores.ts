@@ -19,7 +19,8 @@ import {
   storeIdQuerySchema,
   storeListQuerySchema,
 } from '../stores.js';
-import { idsQuerySchema } from '../devices.js';
+import { z } from 'zod';
+import { idsQuerySchema, importQuerySchema, importReportSchema, templateQuerySchema } from '../devices.js';
 import { pageOf } from '../envelope.js';
 import { endpoints, type EndpointSchemaTable } from '../endpoint.js';
 import { rentalRoutes, storeRoutes } from '../routes/stores.js';
@@ -43,6 +44,19 @@ export const storeSchemas = {
   stockDevices: { tags, summary: 'Stock packs at a store (a pack is at one store at a time)', body: stockDevicesSchema, data: countSchema },
   unstockDevices: { tags, summary: 'Take packs out of their store', body: deviceIdsSchema, data: countSchema },
   clearFault: { tags, summary: 'Clear the recorded fault of packs (checked, repaired or found)', body: deviceIdsSchema, data: countSchema },
+  importTemplate: { tags, summary: 'Store import template (.xlsx) with headers in a language', query: templateQuerySchema, data: z.null() },
+  import: {
+    tags,
+    summary: 'Import stores from an .xlsx/.xls file (multipart field `file`), owned by the caller; row reasons like the device import',
+    query: importQuerySchema,
+    data: importReportSchema,
+  },
+  export: {
+    tags,
+    summary: 'Stores matching the list filters as .xlsx, with their owner and stock by state',
+    query: storeListQuerySchema.omit({ page: true, limit: true }).extend({ lang: templateQuerySchema.shape.lang }),
+    data: z.null(),
+  },
 } satisfies EndpointSchemaTable;
 export const storeApi = endpoints(storeRoutes, storeSchemas);
 
@@ -78,6 +92,12 @@ export const rentalSchemas = {
     summary: 'The agent view: stores, stock by state, open rentals and revenue by day, week or month, of the caller’s subtree',
     query: rentalSummaryQuerySchema,
     data: rentalSummarySchema,
+  },
+  export: {
+    tags: rentTags,
+    summary: 'Rentals and sales matching the list filters as .xlsx (amounts in the major unit, ID-card numbers masked)',
+    query: rentalListQuerySchema.omit({ page: true, limit: true }).extend({ lang: templateQuerySchema.shape.lang }),
+    data: z.null(),
   },
 } satisfies EndpointSchemaTable;
 export const rentalApi = endpoints(rentalRoutes, rentalSchemas);

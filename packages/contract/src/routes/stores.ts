@@ -12,6 +12,9 @@ export const storeRoutes = routes<typeof storeSchemas>()({
   stockDevices: { method: 'POST', path: '/store/stockdevices', permission: 'store:edit', audit: 'store.stock' },
   unstockDevices: { method: 'POST', path: '/store/unstockdevices', permission: 'store:edit', audit: 'store.unstock' },
   clearFault: { method: 'POST', path: '/store/clearfault', permission: 'store:edit', audit: 'store.clearfault' },
+  importTemplate: { method: 'GET', path: '/store/importtemplate', permission: 'store:edit', kind: 'file' },
+  import: { method: 'POST', path: '/store/import', permission: 'store:edit', audit: 'store.import', kind: 'upload' },
+  export: { method: 'GET', path: '/store/export', permission: 'store:list', kind: 'file', heavy: true },
 });
 
 /** Rentals and sales of packs (issue #38, §2 /rent/index). */
@@ -25,4 +28,5 @@ export const rentalRoutes = routes<typeof rentalSchemas>()({
   returnCheck: { method: 'GET', path: '/rent/returncheck', permission: 'rent:list' },
   giveBack: { method: 'POST', path: '/rent/return', permission: 'rent:edit', audit: 'rent.return' },
   summary: { method: 'GET', path: '/rent/summary', permission: 'rent:overview' },
+  export: { method: 'GET', path: '/rent/export', permission: 'rent:list', kind: 'file', heavy: true },
 });

@@ -188,3 +188,15 @@ export async function clearFaults(db: Executor, deviceIds: number[]) {
     .returning({ id: devices.id });
   return res.length;
 }
+
+/** Of these codes, those a store already has (whoever owns it: codes are unique platform-wide). */
+export async function existingCodes(db: Executor, codes: string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const found = await db.select({ code: stores.code }).from(stores).where(inArray(stores.code, codes));
+  return new Set(found.map((r) => r.code));
+}
+
+export async function insertStores(db: Executor, values: (typeof stores.$inferInsert)[]) {
+  for (let i = 0; i < values.length; i += 500) await db.insert(stores).values(values.slice(i, i + 500));
+  return values.length;
+}

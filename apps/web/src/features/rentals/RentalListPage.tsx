@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import { Card, DatePicker, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
+import { Button, Card, DatePicker, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { RENTAL_KINDS, RENTAL_STATES, type RentalAction, type RentalState } from '@iot/contract/plain';
+import { RENTAL_KINDS, RENTAL_STATES, rentalRoutes, type RentalAction, type RentalState } from '@iot/contract/plain';
 import type { RentalDto } from '@iot/contract';
 import { usePermission } from '../../lib/session';
 import { formatTime } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
+import { downloadFile } from '../../lib/download';
 import { useServerTable } from '../../lib/use-server-table';
 import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton, ConfirmLink, RowLink } from '../../components/ListActions';
@@ -136,7 +139,21 @@ export default function RentalListPage() {
       <FilterBar<FormFilters>
         onSearch={({ range: r, ...f }) => table.search({ ...f, from: r?.[0]?.startOf('day').toISOString(), to: r?.[1]?.endOf('day').toISOString() })}
         values={{ ...table.filters, range }}
-        extra={canEdit && <AddButton onClick={() => setAdding(true)}>{t('rentals:add')}</AddButton>}
+        extra={
+          <>
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => {
+                const { page: _p, limit: _l, ...q } = table.params;
+                void downloadFile(rentalRoutes.export, { ...q, lang: currentLanguage() }, 'rentals.xlsx').catch(() => undefined);
+              }}
+              data-testid="btn-export"
+            >
+              {t('rentals:export')}
+            </Button>
+            {canEdit && <AddButton onClick={() => setAdding(true)}>{t('rentals:add')}</AddButton>}
+          </>
+        }
       >
         <Form.Item name="storeId">
           <Select

@@ -1,15 +1,19 @@
 import { useState } from 'react';
 import { Button, Card, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { STOCK_STATES, STORE_STATUSES } from '@iot/contract/plain';
+import { STOCK_STATES, STORE_STATUSES, storeRoutes } from '@iot/contract/plain';
 import type { StockCounts, StoreDto, StoreStatus } from '@iot/contract';
 import { usePermission } from '../../lib/session';
+import { currentLanguage } from '../../lib/i18n';
+import { downloadFile } from '../../lib/download';
 import { useServerTable } from '../../lib/use-server-table';
 import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { DataTable, type DataColumn } from '../../components/DataTable';
-import { useDeleteStores, useStoreList, type StoreListParams, type StoreSort } from './api';
+import { SheetImportDialog } from '../../components/SheetImportDialog';
+import { useDeleteStores, useInvalidateStores, useStoreList, type StoreListParams, type StoreSort } from './api';
 import { StoreFormModal } from './StoreFormModal';
 import { StockDrawer } from './StockDrawer';
 import { STATUS_COLORS, STOCK_COLORS } from './labels';
@@ -39,6 +43,8 @@ export default function StoreListPage() {
   const table = useServerTable<Filters, StoreSort>({ sort: 'createdAt', order: 'desc', url: STORE_FILTERS });
   const list = useStoreList(table.params);
   const remove = useDeleteStores();
+  const invalidate = useInvalidateStores();
+  const [importing, setImporting] = useState(false);
   const [form, setForm] = useState<{ open: boolean; store: StoreDto | null }>({ open: false, store: null });
   const [stockOf, setStockOf] = useState<number | null>(null);
   const stockStore = list.data?.items.find((s) => s.id === stockOf) ?? null;
@@ -109,7 +115,26 @@ export default function StoreListPage() {
       <FilterBar<Filters>
         onSearch={(f) => table.search(f)}
         values={table.filters}
-        extra={canEdit && <AddButton onClick={() => setForm({ open: true, store: null })}>{t('stores:add')}</AddButton>}
+        extra={
+          <>
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => {
+                const { page: _p, limit: _l, ...q } = table.params;
+                void downloadFile(storeRoutes.export, { ...q, lang: currentLanguage() }, 'stores.xlsx').catch(() => undefined);
+              }}
+              data-testid="btn-export"
+            >
+              {t('stores:export')}
+            </Button>
+            {canEdit && (
+              <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="btn-import">
+                {t('stores:import.title')}
+              </Button>
+            )}
+            {canEdit && <AddButton onClick={() => setForm({ open: true, store: null })}>{t('stores:add')}</AddButton>}
+          </>
+        }
       >
         <Form.Item name="q">
           <Input allowClear maxLength={64} placeholder={t('stores:filters.q')} aria-label={t('stores:filters.q')} style={{ width: 260 }} data-testid="filter-q" />
@@ -120,6 +145,15 @@ export default function StoreListPage() {
       </FilterBar>
       <DataTable<StoreDto> tableId="stores" data-testid="table-stores" columns={columns} {...table.tableProps(list.data, list.isFetching)} />
       <StoreFormModal open={form.open} store={form.store} onClose={() => setForm({ open: false, store: null })} />
+      <SheetImportDialog
+        open={importing}
+        onClose={() => setImporting(false)}
+        endpoints={{ template: storeRoutes.importTemplate, import: storeRoutes.import }}
+        templateName="stores-template.xlsx"
+        ns="stores"
+        onImported={invalidate}
+        testId="store-import"
+      />
       <StockDrawer store={stockStore} canEdit={canEdit} onClose={() => setStockOf(null)} />
     </Card>
   );

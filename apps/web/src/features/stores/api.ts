@@ -23,6 +23,8 @@ export function useStock(params: StockParams | undefined) {
   });
 }
 
+export const useInvalidateStores = () => useInvalidate();
+
 function useInvalidate() {
   const qc = useQueryClient();
   return () => {
