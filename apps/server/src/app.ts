@@ -301,7 +301,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
   cardJobs.start();
   const stores = new StoreService(db, devices, admin);
-  const rentals = new RentalService(db, stores, devices);
+  const rentals = new RentalService(db, stores, devices, commands);
   const storeSheets = new StoreSheetService(db, sheets);
   const rentalJobs = new RentalJobs(rentals, app.log);
   if (deps.rentalTimer !== false) rentalJobs.start();

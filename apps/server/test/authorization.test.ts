@@ -283,6 +283,7 @@ describe('authorization matrix over every /api/v1 route', () => {
       payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: types.find((x) => x.code === 'BMU')!.id },
     })) as unknown as { secret: string };
     deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
+    ids.bmuType = types.find((x) => x.code === 'BMU')!.id;
     ids.betaCard = await newCard('beta');
     ids.price = await newPrice();
     ids.betaOrder = (await newOrder('beta')).id;
@@ -676,6 +677,19 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/store/export': { perm: 'store:list', ok: async () => ({ query: { status: 'open' } }) },
     'GET /api/v1/rent/export': { perm: 'rent:list', ok: async () => ({ query: { state: 'active' } }) },
+    'POST /api/v1/rent/dischargeoff': {
+      perm: 'rent:command',
+      ok: async () => {
+        // A lost rental of a battery pack (the built-in type has the discharge switch).
+        const storeId = await newStore();
+        const deviceId = (await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'Pack', sn: `PK-${++seq}`, typeId: ids.bmuType } })).id!;
+        await as('op', 'POST', '/api/v1/store/stockdevices', { payload: { storeId, deviceIds: [deviceId] } });
+        const id = (await as('op', 'POST', '/api/v1/rent/add', { payload: rental({ storeId, deviceId }) })).id!;
+        await t.database.db.execute(sql`update rentals set state = 'lost' where id = ${id}`);
+        return { payload: { id } };
+      },
+      foreign: async () => ({ payload: { id: await newRental('overdue', 'beta') } }),
+    },
     'GET /api/v1/rent/summary': {
       perm: 'rent:overview',
       ok: async () => ({ query: { period: 'week', tz: 'Asia/Shanghai' } }),

@@ -382,4 +382,27 @@ describe('stores and rentals', () => {
     const col = (name: string) => row![head!.indexOf(name)];
     expect([col('电池包SN'), col('币种'), col('押金'), col('日租金'), col('身份证号'), col('状态')]).toEqual([pack.sn, 'JPY', 5000, 800, '**************1234', 'active']);
   });
+
+  it('turns a lost pack’s discharge off through the command channel, only for a lost pack with a switch', async () => {
+    const store = await newStore('alice');
+    const pack = await newPack('alice', store, { online: false });
+    const id = await rentOk('alice', store, pack.id, { startAt: '2001-01-01T00:00:00Z', dueAt: '2001-01-02T00:00:00Z' });
+    expect(await call('alice', 'POST', '/rent/dischargeoff', { id })).toMatchObject({ code: 40900, data: { reason: 'rentalNotLost' } });
+    await db().execute(sql`update rentals set state = 'overdue' where id = ${id}`);
+    await ok('alice', 'POST', '/rent/lose', { id });
+    const sent = await ok('alice', 'POST', '/rent/dischargeoff', { id });
+    expect(sent).toMatchObject({ commandId: expect.any(String), status: 'pending' });
+    const [command] = rowsOf<{ kind: string; payload: Record<string, unknown> }>(await db().execute(sql`select kind, payload from device_commands where id = ${sent.commandId}`));
+    expect(command).toEqual({ kind: 'setParams', payload: { '10000031': false } });
+    const logged = rowsOf<{ summary: string }>(await db().execute(sql`select summary from operation_logs where action = 'rent.dischargeoff' and entity_id = ${String(id)} and result = 'success'`));
+    expect(logged).toHaveLength(1);
+    // Another agent cannot; a pack whose type has no switch is refused by name.
+    expect((await call('bob', 'POST', '/rent/dischargeoff', { id })).code).toBe(40400);
+    const typeId = (await ok('alice', 'POST', '/devicetype/addtype', { code: `NOSW${++seq}`, name: 'No switch' })).id;
+    const plain = (await ok('alice', 'POST', '/device/add', { name: 'plain', sn: `PL-${seq}`, typeId })).id as number;
+    await ok('alice', 'POST', '/store/stockdevices', { storeId: store, deviceIds: [plain] });
+    const other = await rentOk('alice', store, plain, { startAt: '2001-01-01T00:00:00Z', dueAt: '2001-01-02T00:00:00Z' });
+    await db().execute(sql`update rentals set state = 'lost' where id = ${other}`);
+    expect(await call('alice', 'POST', '/rent/dischargeoff', { id: other })).toMatchObject({ code: 40900, data: { reason: 'noDischargeSwitch' } });
+  });
 });

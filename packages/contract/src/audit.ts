@@ -81,6 +81,7 @@ export const AUDIT_ACTIONS = [
   'rent.lose',
   'rent.return',
   'rent.overdue',
+  'rent.dischargeoff',
   'upgrade.start',
   'upgrade.cancel',
   'video.open',

@@ -56,6 +56,7 @@ export const PERMISSIONS = {
   'store:edit': { menu: 'store-index', name: 'Manage stores and their stock' },
   'rent:list': { menu: 'rent-index', name: 'List rentals and sales' },
   'rent:edit': { menu: 'rent-index', name: 'Rent, sell and return packs' },
+  'rent:command': { menu: 'rent-index', name: 'Turn a lost pack’s discharge off' },
   'rent:overview': { menu: 'rent-overview', name: 'See the agent view: stock, open rentals and revenue' },
   'menu:list': { menu: 'sys-menu', name: 'List menus' },
   'menu:add': { menu: 'sys-menu', name: 'Add menu' },

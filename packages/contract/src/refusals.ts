@@ -188,6 +188,8 @@ export const REFUSALS = {
   packRented: 'Pack {{sn}} is rented or reserved: return it first',
   packNotInStore: 'Pack {{sn}} is not stocked at this store',
   packFaulty: 'Pack {{sn}} is faulty: check it and clear its fault first',
+  rentalNotLost: 'Only a lost pack’s discharge can be turned off from here',
+  noDischargeSwitch: 'This pack’s type has no writable discharge switch',
   duplicateStoreCodeRow: 'Same store code as row {{row}}',
   sheetExportTooMany: 'More than {{max}} rows match: narrow the filters',
 

@@ -140,3 +140,10 @@ export const RENTAL_EXPORT_COLUMNS = [
   { key: 'returnedAt', zh: '归还时间', en: 'Returned', es: 'Devuelta', ja: '返却日時' },
 ] as const;
 export type RentalExportKey = (typeof RENTAL_EXPORT_COLUMNS)[number]['key'];
+
+/**
+ * A lost pack's discharge switch (the built-in battery type's writable `10000031`): the store may
+ * turn it off through the command channel, delivered when the pack next connects (within the TTL).
+ */
+export const DISCHARGE_SWITCH_PARAM = '10000031';
+export const DISCHARGE_OFF_TTL_MS = 7 * 86_400_000;

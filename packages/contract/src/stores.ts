@@ -281,3 +281,6 @@ export const rentalSummarySchema = z.object({
   to: z.string(),
 });
 export type RentalSummary = z.infer<typeof rentalSummarySchema>;
+
+/** POST /rent/dischargeoff: the command sent (or waiting for the pack's next connection). */
+export const dischargeOffResultSchema = z.object({ commandId: z.string(), status: z.string() });

@@ -1,5 +1,6 @@
 import {
   deviceIdsSchema,
+  dischargeOffResultSchema,
   rentalCreateSchema,
   rentalDetailSchema,
   rentalDtoSchema,
@@ -92,6 +93,12 @@ export const rentalSchemas = {
     summary: 'The agent view: stores, stock by state, open rentals and revenue by day, week or month, of the caller’s subtree',
     query: rentalSummaryQuerySchema,
     data: rentalSummarySchema,
+  },
+  dischargeOff: {
+    tags: rentTags,
+    summary: 'A lost pack: turn its discharge switch off through the command channel (sent now, or at its next connection within 7 days)',
+    body: rentalIdSchema,
+    data: dischargeOffResultSchema,
   },
   export: {
     tags: rentTags,

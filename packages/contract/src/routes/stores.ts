@@ -29,4 +29,5 @@ export const rentalRoutes = routes<typeof rentalSchemas>()({
   giveBack: { method: 'POST', path: '/rent/return', permission: 'rent:edit', audit: 'rent.return' },
   summary: { method: 'GET', path: '/rent/summary', permission: 'rent:overview' },
   export: { method: 'GET', path: '/rent/export', permission: 'rent:list', kind: 'file', heavy: true },
+  dischargeOff: { method: 'POST', path: '/rent/dischargeoff', permission: 'rent:command', audit: 'rent.dischargeoff' },
 });

@@ -213,3 +213,11 @@ export async function summary(
     revenue: rows<{ bucket: string; currency: string; charged: string; n: number }>(revenue),
   };
 }
+
+/** The pack as the command channel addresses it, and whether its type has a writable switch `semaphoreId`. */
+export async function switchable(db: Executor, deviceId: number, semaphoreId: string) {
+  const res = await db.execute(sql`
+    select d.id, d.sn, exists (select 1 from device_type_params p where p.type_id = d.type_id and p.semaphore_id = ${semaphoreId} and p.writable) as has
+    from devices d where d.id = ${deviceId}`);
+  return rows<{ id: number; sn: string; has: boolean }>(res)[0];
+}

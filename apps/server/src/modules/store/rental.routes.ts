@@ -24,6 +24,7 @@ export const rentalRoutes: FastifyPluginAsync<{ rentals: RentalService; sheets: 
     const { lang, ...q } = req.query;
     return sendSheet(reply, `rentals-${new Date().toISOString().slice(0, 10)}.xlsx`, await sheets.exportRentals(authOf(req), q, lang));
   });
+  route(app, api.dischargeOff, async (req) => ok(await rentals.dischargeOff(actorOf(req), req.body.id), 'command sent'));
   route(app, api.summary, async (req) => ok(await rentals.summary(authOf(req), req.query)));
   route(app, api.giveBack, async (req) => ok(await rentals.giveBack(actorOf(req), req.body.id, req.body.remark), 'pack returned'));
 };

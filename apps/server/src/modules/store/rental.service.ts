@@ -1,5 +1,8 @@
 import {
+  DISCHARGE_OFF_TTL_MS,
+  DISCHARGE_SWITCH_PARAM,
   ErrorCode,
+  SET_PARAMS_KIND,
   FAULTY_ALARM_LEVEL,
   RENTAL_TRANSITIONS,
   maskIdCard,
@@ -28,6 +31,7 @@ import { scopeOf } from '../../lib/scope.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceService } from '../device/device.service.js';
+import type { CommandService } from '../../telemetry/commands.js';
 import * as repo from './rental.repo.js';
 import { EMPTY_STOCK } from './store.repo.js';
 import type { StoreService } from './store.service.js';
@@ -76,6 +80,7 @@ export class RentalService {
     private readonly db: Db,
     private readonly stores: StoreService,
     private readonly devices: DeviceService,
+    private readonly commands: Pick<CommandService, 'send'>,
   ) {}
 
   async list(ctx: AuthContext, q: RentalListQuery): Promise<Page<RentalDto>> {
@@ -231,6 +236,21 @@ export class RentalService {
       from: from.toISOString(),
       to: to.toISOString(),
     };
+  }
+
+  /**
+   * A lost pack's discharge switch off (rent:command): one setParams command through the command
+   * channel, delivered now or when the pack next connects (within 7 days), in the operation log.
+   */
+  async dischargeOff(actor: Actor, id: number) {
+    const r = await this.visible(actor, id);
+    if (r.state !== 'lost' || !r.deviceId) throw refuse(ErrorCode.CONFLICT, 'rentalNotLost');
+    await this.devices.packs(actor, [r.deviceId]);
+    const pack = await repo.switchable(this.db, r.deviceId, DISCHARGE_SWITCH_PARAM);
+    if (!pack?.has) throw refuse(ErrorCode.CONFLICT, 'noDischargeSwitch');
+    const row = await this.commands.send(pack, SET_PARAMS_KIND, { [DISCHARGE_SWITCH_PARAM]: false }, { ttlMs: DISCHARGE_OFF_TTL_MS, userId: actor.userId });
+    await audit(this.db, actor, { entityId: id, name: pack.sn, summary: { command: row.id, status: row.status, values: { [DISCHARGE_SWITCH_PARAM]: false } } });
+    return { commandId: row.id, status: row.status };
   }
 
   /** The overdue job's step (daily and at start): see `repo.markOverdue`. */

@@ -14,7 +14,7 @@ import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton, ConfirmLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { DataTable, type DataColumn } from '../../components/DataTable';
-import { useRentalList, useStoreOptions, useTransition, type RentalListParams, type RentalSort } from './api';
+import { useDischargeOff, useRentalList, useStoreOptions, useTransition, type RentalListParams, type RentalSort } from './api';
 import { formatMoney } from './money';
 import { RentalFormModal } from './RentalFormModal';
 import { ReturnCheckDialog } from './ReturnCheckDialog';
@@ -41,6 +41,8 @@ export default function RentalListPage() {
   const list = useRentalList(table.params);
   const stores = useStoreOptions();
   const transition = useTransition();
+  const canCommand = usePermission('rent:command');
+  const dischargeOff = useDischargeOff();
   const [adding, setAdding] = useState(false);
   const [returning, setReturning] = useState<RentalDto | null>(null);
   const money = (v: number | null, r: RentalDto) => (v === null ? t('common:empty') : formatMoney(v, r.currency, i18n.language));
@@ -117,9 +119,14 @@ export default function RentalListPage() {
       fixed: 'end',
       width: 220,
       render: (_, r) =>
-        canEdit && (
+        (canEdit || canCommand) && (
           <Space size={0}>
-            {r.actions.map((a) =>
+            {canCommand && r.state === 'lost' && (
+              <ConfirmLink testId={`rental-discharge-${r.id}`} danger title={t('rentals:confirmDischarge', { sn: r.deviceSn })} onConfirm={() => dischargeOff.mutateAsync(r.id)}>
+                {t('rentals:actions.dischargeOff')}
+              </ConfirmLink>
+            )}
+            {canEdit && r.actions.map((a) =>
               a === 'return' ? (
                 <RowLink key={a} testId={`rental-return-${r.id}`} onClick={() => setReturning(r)}>
                   {t('rentals:actions.return')}

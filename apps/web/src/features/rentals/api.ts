@@ -70,3 +70,11 @@ export function useTransition() {
     },
   });
 }
+
+/** A lost pack's discharge switch off through the command channel (rent:command). */
+export function useDischargeOff() {
+  return useMutation({
+    mutationFn: (id: number) => api(rentalRoutes.dischargeOff, { body: { id } }),
+    onSuccess: () => feedbackMessage().success(i18n.t('rentals:done.dischargeOff')),
+  });
+}
