@@ -1,14 +1,22 @@
 import DashboardPage from '../features/dashboard/DashboardPage';
+import AgentStrip from '../features/rentals/AgentStrip';
 import DeviceBrief from '../features/devices/details/DeviceBrief';
 import FleetMapCard from '../features/map/FleetMapCard';
 import { usePermission } from '../lib/session';
 
 /**
  * /dashboard: the dashboard feature's page with the map feature's fleet card (issue #34: shown
- * when one of the caller's projects has its map on) and the device feature's brief in its popups.
+ * when one of the caller's projects has its map on), the device feature's brief in its popups and,
+ * for an agent (rent:overview), the rentals feature's figures leading to the agent view.
  * Features never import each other; the app puts them together.
  */
 export default function Dashboard() {
   const canMap = usePermission('map:view');
-  return <DashboardPage fleetMap={canMap ? <FleetMapCard popup={(id) => <DeviceBrief id={id} />} /> : undefined} />;
+  const isAgent = usePermission('rent:overview');
+  return (
+    <DashboardPage
+      fleetMap={canMap ? <FleetMapCard popup={(id) => <DeviceBrief id={id} />} /> : undefined}
+      agentView={isAgent ? <AgentStrip /> : undefined}
+    />
+  );
 }

@@ -19,8 +19,8 @@ import { allowLongWork, type Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
-import { restoreCell, spreadsheetKind, writeSheet } from '../../lib/sheet.js';
-import { cellError, importOutcome, issueRefusal } from '../../lib/sheet-refusals.js';
+import { restoreCell, writeSheet } from '../../lib/sheet.js';
+import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetHeader } from '../../lib/sheet-refusals.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as rentalRepo from './rental.repo.js';
@@ -28,7 +28,6 @@ import type { RentalListQuery } from './rental.service.js';
 import * as repo from './store.repo.js';
 import type { StoreListQuery } from './store.service.js';
 
-const norm = (v: unknown) => String(v ?? '').trim().toLowerCase();
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
 const major = (minor: number | null, currency: string) => (minor === null ? '' : minor / 10 ** CURRENCY_DIGITS[currency as Currency]);
@@ -37,15 +36,6 @@ const major = (minor: number | null, currency: string) => (minor === null ? '' :
 interface ImportSlots {
   withImportSlot<T>(work: () => Promise<T>): Promise<T>;
   readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }>;
-}
-
-/** A header cell in any language (or the key) → the column key. */
-function mapHeader(header: unknown[]) {
-  const lookup = new Map<string, StoreSheetKey>();
-  for (const c of STORE_SHEET_COLUMNS) for (const label of [c.key, c.zh, c.en, c.es, c.ja]) lookup.set(norm(label), c.key);
-  const keys = header.map((h) => lookup.get(norm(h)));
-  const missing = STORE_SHEET_COLUMNS.filter((c) => c.required && !keys.includes(c.key)).map((c) => c.key);
-  return { keys, missing };
 }
 
 /**
@@ -64,14 +54,13 @@ export class StoreSheetService {
   }
 
   async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
-    if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
+    checkSheetFile(file);
     return this.imports.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
   }
 
   private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
     const { header, rows } = await this.imports.readImportRows(file.data);
-    const { keys, missing } = mapHeader(header);
+    const { keys, missing } = sheetHeader(STORE_SHEET_COLUMNS, header);
     if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
     if (rows.length === 0) throw invalid('file', 'importNoRows');
     if (rows.length > STORE_LIMITS.sheetRows) throw invalid('file', 'importTooManyRows', { max: STORE_LIMITS.sheetRows });

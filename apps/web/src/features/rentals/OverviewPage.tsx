@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Card, Col, Empty, Row, Segmented, Statistic, Table } from 'antd';
-import { Link } from 'react-router';
+import { Card, Empty, Row, Segmented, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { REVENUE_PERIODS, STOCK_STATES, type RevenuePeriod } from '@iot/contract/plain';
 import type { Currency, RentalSummary } from '@iot/contract';
 import { useSummary } from './api';
+import { Figure } from './Figure';
 import { formatMoney } from './money';
 
 const tz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -33,13 +33,7 @@ export default function OverviewPage() {
   const summary = useSummary({ period, tz: tz() });
   const s = summary.data;
   const { currencies, rows } = pivot(s?.revenue ?? []);
-  const figure = (title: string, value: number | undefined, to?: string, testId?: string) => (
-    <Col xs={12} sm={8} md={6} lg={4} key={title}>
-      <Card size="small" data-testid={testId}>
-        <Statistic title={to ? <Link to={to}>{title}</Link> : title} value={value ?? 0} loading={!s} />
-      </Card>
-    </Col>
-  );
+  const figure = (title: string, value: number | undefined, to?: string, testId?: string) => <Figure key={title} title={title} value={value} to={to} testId={testId} />;
   return (
     <div data-testid="rental-overview-page">
       <Card title={t('rentals:overview.title')} style={{ marginBottom: 16 }}>

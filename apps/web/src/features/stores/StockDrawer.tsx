@@ -1,12 +1,9 @@
 import { useState } from 'react';
 import { Button, Drawer, Select, Space, Tag } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { STOCK_STATES, deviceRoutes } from '@iot/contract/plain';
+import { STOCK_STATES } from '@iot/contract/plain';
 import type { StockItem, StockState, StoreDto } from '@iot/contract';
-import { api } from '../../lib/api';
-import { deviceKeys } from '../../lib/query-keys';
-import { useDebounced } from '../../lib/use-debounced';
+import { useDeviceSearch } from '../../lib/use-device-search';
 import { useIsMobile } from '../../lib/use-mobile';
 import { ConfirmLink, RowLink } from '../../components/ListActions';
 import { DataTable, type DataColumn } from '../../components/DataTable';
@@ -16,20 +13,14 @@ import { STOCK_COLORS } from './labels';
 /** Packs to stock: SN or name (GET /device/seachList), several at once. */
 function PackPicker({ value, onChange }: { value: number[]; onChange: (v: number[]) => void }) {
   const { t } = useTranslation();
-  const [q, setQ] = useState('');
-  const text = useDebounced(q.trim(), 250);
-  const found = useQuery({
-    queryKey: deviceKeys.search(text),
-    queryFn: () => api(deviceRoutes.search, { query: { q: text, limit: 20 } }),
-    enabled: text.length > 0,
-  });
+  const { setQ, text, devices } = useDeviceSearch();
   return (
     <Select<number[]>
       mode="multiple"
       showSearch={{ filterOption: false, onSearch: setQ }}
       value={value}
       onChange={onChange}
-      options={(found.data ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` }))}
+      options={devices.map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` }))}
       placeholder={t('stores:stock.pick')}
       aria-label={t('stores:stock.pick')}
       notFoundContent={text ? t('common:empty') : t('stores:stock.pickHint')}
