@@ -99,3 +99,21 @@ export function checkSheetFile(file: { filename: string; data: Buffer }) {
   if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
   if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
 }
+
+/** The device import's slots and row limit, which every sheet import of the process shares. */
+export interface ImportSlots {
+  withImportSlot<T>(work: () => Promise<T>): Promise<T>;
+  readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }>;
+}
+
+/**
+ * An import's data rows with their columns' keys (the header in any language), once the file is
+ * a spreadsheet with every required column and at least one row (40000 naming `file` otherwise).
+ */
+export async function sheetRows<K extends string>(imports: ImportSlots, data: Buffer, columns: readonly SheetColumn<K>[]) {
+  const { header, rows } = await imports.readImportRows(data);
+  const { keys, missing } = sheetHeader(columns, header);
+  if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
+  if (rows.length === 0) throw invalid('file', 'importNoRows');
+  return { keys, rows };
+}

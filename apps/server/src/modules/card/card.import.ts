@@ -20,7 +20,7 @@ import { restoreCell, writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { ProjectService } from '../project/project.service.js';
-import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetHeader } from '../../lib/sheet-refusals.js';
+import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetRows, type ImportSlots } from '../../lib/sheet-refusals.js';
 import * as repo from './card.repo.js';
 import { toCardDto, type CardListQuery } from './card.service.js';
 
@@ -48,11 +48,6 @@ const enumCell = <T extends string>(v: unknown, values: readonly T[], fallback: 
   return values.find((x) => x.toLowerCase() === s.toLowerCase()) ?? s;
 };
 
-/** What every sheet import of the process shares: the device import's slots and row limit (DeviceSheetService). */
-export interface SheetImports {
-  withImportSlot<T>(work: () => Promise<T>): Promise<T>;
-  readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }>;
-}
 
 /** Bulk import of SIM cards from .xlsx/.xls and export to .xlsx, as the device registry does. */
 export class CardSheetService {
@@ -60,7 +55,7 @@ export class CardSheetService {
     private readonly db: Db,
     private readonly projects: ProjectService,
     /** The device import's slots and row limit, shared by every sheet import of the process. */
-    private readonly imports: SheetImports,
+    private readonly imports: ImportSlots,
   ) {}
 
   template(lang: Language): Buffer {
@@ -73,10 +68,7 @@ export class CardSheetService {
   }
 
   private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    const { header, rows } = await this.imports.readImportRows(file.data);
-    const { keys, missing } = sheetHeader(CARD_SHEET_COLUMNS, header);
-    if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
-    if (rows.length === 0) throw invalid('file', 'importNoRows');
+    const { keys, rows } = await sheetRows(this.imports, file.data, CARD_SHEET_COLUMNS);
 
     const projects = await this.projects.ownedBy(actor);
     const byName = new Map<string, { id: number; ownerPath: string }[]>();

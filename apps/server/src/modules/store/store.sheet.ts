@@ -20,7 +20,7 @@ import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
 import { restoreCell, writeSheet } from '../../lib/sheet.js';
-import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetHeader } from '../../lib/sheet-refusals.js';
+import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetRows, type ImportSlots } from '../../lib/sheet-refusals.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as rentalRepo from './rental.repo.js';
@@ -31,12 +31,6 @@ import type { StoreListQuery } from './store.service.js';
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
 const major = (minor: number | null, currency: string) => (minor === null ? '' : minor / 10 ** CURRENCY_DIGITS[currency as Currency]);
-
-/** The device import's slots and row limit, shared by every sheet import of the process (DeviceSheetService). */
-interface ImportSlots {
-  withImportSlot<T>(work: () => Promise<T>): Promise<T>;
-  readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }>;
-}
 
 /**
  * Stores from and to spreadsheets, and the rental export (issue #38), as the SIM card sheets do:
@@ -59,10 +53,7 @@ export class StoreSheetService {
   }
 
   private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    const { header, rows } = await this.imports.readImportRows(file.data);
-    const { keys, missing } = sheetHeader(STORE_SHEET_COLUMNS, header);
-    if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
-    if (rows.length === 0) throw invalid('file', 'importNoRows');
+    const { keys, rows } = await sheetRows(this.imports, file.data, STORE_SHEET_COLUMNS);
     if (rows.length > STORE_LIMITS.sheetRows) throw invalid('file', 'importTooManyRows', { max: STORE_LIMITS.sheetRows });
 
     const errors: ImportError[] = [];
