@@ -101,6 +101,12 @@ import { videoRoutes } from './modules/video/video.routes.js';
 import { FirmwareService } from './modules/upgrade/firmware.service.js';
 import { FirmwareStore } from './modules/upgrade/firmware.store.js';
 import { firmwareRoutes } from './modules/upgrade/firmware.routes.js';
+import { StoreService } from './modules/store/store.service.js';
+import { storeRoutes } from './modules/store/store.routes.js';
+import { RentalService } from './modules/store/rental.service.js';
+import { rentalRoutes } from './modules/store/rental.routes.js';
+import { RentalJobs } from './modules/store/rental.jobs.js';
+import { StoreSheetService } from './modules/store/store.sheet.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -117,6 +123,8 @@ declare module 'fastify' {
     alarmNotices: AlarmNotifier;
     /** SIM card timers: order expiry and the daily expiry mail (tests call checkExpiry). */
     cardJobs: CardJobs;
+    /** Rentals: the overdue job runs on a timer (tests call markOverdue at a given clock). */
+    rentals: RentalService;
     /** Upgrade campaigns' rounds (tests run one at a later clock). */
     upgradeEngine: CampaignEngine;
     /** External devices: the timeout sweep runs on a timer (tests call expire). */
@@ -185,6 +193,8 @@ export interface AppDeps {
   upgradeRoundMs?: number;
   /** How often a follower tries to lead and the leader checks its connection (default 3 s). */
   leaderRetryMs?: number;
+  /** false: no overdue-rental timer (tests run `rentals.markOverdue` at a clock of their own). */
+  rentalTimer?: boolean;
   /**
    * The endpoint table the routes under /api/v1 must match (default: the contract's ENDPOINTS);
    * tests add the declarations of their own test-only routes.
@@ -337,6 +347,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     payTimeoutMs: config.orderPayTimeout * 1000,
   });
   const cardJobs = new CardJobs(db, app.log, orders, mailer, { noticeDays: config.cardExpiryNoticeDays, consoleUrl: config.consoleUrl });
+  const stores = new StoreService(db, devices, admin);
+  const rentals = new RentalService(db, stores, devices, commands);
+  const storeSheets = new StoreSheetService(db, sheets);
+  const rentalJobs = new RentalJobs(rentals, app.log);
+  app.decorate('rentals', rentals);
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
   const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
@@ -351,6 +366,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     { name: 'card jobs', start: () => cardJobs.start(), stop: () => cardJobs.stop() },
     { name: 'operation log retention', start: () => logRetention.start(), stop: () => logRetention.stop() },
     { name: 'upgrade rounds', start: () => upgradeEngine.start(deps.upgradeRoundMs), stop: () => upgradeEngine.stop() },
+    ...(deps.rentalTimer === false ? [] : [{ name: 'overdue rentals', start: () => rentalJobs.start(), stop: () => rentalJobs.stop() }]),
   ]);
   app.decorate('cardJobs', cardJobs);
   app.decorate('externalDevices', external);
@@ -442,6 +458,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(orderRoutes, { orders });
       await api.register(priceRoutes, { prices });
       await api.register(videoRoutes, { video });
+      await api.register(storeRoutes, { stores, sheets: storeSheets });
+      await api.register(rentalRoutes, { rentals, sheets: storeSheets });
       await api.register(firmwareRoutes, { firmware, uplink: httpUplink, maxBytes: config.firmwareMaxBytes });
       await api.register(searchRoutes, { search });
       await api.register(homeRoutes, { home });

@@ -206,6 +206,31 @@ describe('authorization matrix over every /api/v1 route', () => {
       amountCents: number;
     };
 
+  /** A store of `who` (op by default). */
+  const newStore = async (who = 'op') => (await as(who, 'POST', '/api/v1/store/add', { payload: { name: `Store ${++seq}`, code: `ST-${seq}` } })).id!;
+  /** A pack of `who` stocked at a new store of its own: store and device ids. */
+  const newStockedPack = async (who = 'op') => {
+    const storeId = await newStore(who);
+    const typeId = who === 'op' ? ids.opType : ids.betaType;
+    const deviceId = (await as(who, 'POST', '/api/v1/device/add', { payload: { name: 'Pack', sn: `PK-${++seq}`, typeId } })).id!;
+    await as(who, 'POST', '/api/v1/store/stockdevices', { payload: { storeId, deviceIds: [deviceId] } });
+    return { storeId, deviceId };
+  };
+  const rental = (p: { storeId: number; deviceId: number }, extra: object = {}) => ({
+    ...p,
+    customerName: 'Matrix',
+    customerPhone: '13800000000',
+    pricePerDayCents: 100,
+    dueAt: new Date(Date.now() + 86_400_000).toISOString(),
+    ...extra,
+  });
+  /** A rental of `who` (op by default) in a state: reserved, active or overdue (by SQL: as the job leaves it). */
+  const newRental = async (state: 'reserved' | 'active' | 'overdue', who = 'op') => {
+    const id = (await as(who, 'POST', '/api/v1/rent/add', { payload: rental(await newStockedPack(who), { reserve: state === 'reserved' }) })).id!;
+    if (state === 'overdue') await t.database.db.execute(sql`update rentals set state = 'overdue' where id = ${id}`);
+    return id;
+  };
+
   beforeAll(async () => {
     // The per-session rate limit is not under test here; the matrix makes many calls quickly.
     t = await buildTestApp(
@@ -272,6 +297,7 @@ describe('authorization matrix over every /api/v1 route', () => {
       payload: { name: 'HTTP device', sn: 'HTTP-1', typeId: types.find((x) => x.code === 'BMU')!.id },
     })) as unknown as { secret: string };
     deviceBasic = `Basic ${Buffer.from(`HTTP-1:${secret}`).toString('base64')}`;
+    ids.bmuType = types.find((x) => x.code === 'BMU')!.id;
     ids.betaCard = await newCard('beta');
     ids.price = await newPrice();
     ids.betaOrder = (await newOrder('beta')).id;
@@ -601,6 +627,97 @@ describe('authorization matrix over every /api/v1 route', () => {
         const n = payments.pay(order.orderNo, order.amountCents);
         return { headers: { ...n.headers, 'content-type': 'application/json' }, payload: Buffer.from(n.body) };
       },
+    },
+    // Stores and rentals (issue #38): scoped to the store owner's line.
+    'GET /api/v1/store/list': { perm: 'store:list', ok: async () => ({ query: { q: 'store', status: 'open', sort: 'name' } }) },
+    'GET /api/v1/store/item': { perm: 'store:list', ok: async () => ({ query: { id: await newStore() } }), foreign: async () => ({ query: { id: await newStore('beta') } }) },
+    'POST /api/v1/store/add': { perm: 'store:edit', ok: async () => ({ payload: { name: 'S', code: `SA-${++seq}` } }) },
+    'POST /api/v1/store/edit': {
+      perm: 'store:edit',
+      ok: async () => ({ payload: { id: await newStore(), status: 'closed' } }),
+      foreign: async () => ({ payload: { id: await newStore('beta'), status: 'closed' } }),
+    },
+    'DELETE /api/v1/store/delete': {
+      perm: 'store:edit',
+      ok: async () => ({ query: { id: String(await newStore()) } }),
+      foreign: async () => ({ query: { id: String(await newStore('beta')) } }),
+    },
+    'GET /api/v1/store/stock': {
+      perm: 'store:list',
+      ok: async () => ({ query: { storeId: (await newStockedPack()).storeId } }),
+      foreign: async () => ({ query: { storeId: await newStore('beta') } }),
+    },
+    'POST /api/v1/store/stockdevices': {
+      perm: 'store:edit',
+      ok: async () => ({ payload: { storeId: await newStore(), deviceIds: [await newDevice()] } }),
+      foreign: async () => ({ payload: { storeId: await newStore('beta'), deviceIds: [ids.betaDevice!] } }),
+    },
+    'POST /api/v1/store/unstockdevices': {
+      perm: 'store:edit',
+      ok: async () => ({ payload: { deviceIds: [(await newStockedPack()).deviceId] } }),
+      foreign: async () => ({ payload: { deviceIds: [(await newStockedPack('beta')).deviceId] } }),
+    },
+    'POST /api/v1/store/clearfault': {
+      perm: 'store:edit',
+      ok: async () => ({ payload: { deviceIds: [(await newStockedPack()).deviceId] } }),
+      foreign: async () => ({ payload: { deviceIds: [(await newStockedPack('beta')).deviceId] } }),
+    },
+    'GET /api/v1/rent/list': { perm: 'rent:list', ok: async () => ({ query: { state: 'active', phone: '138', sn: 'PK', sort: 'dueAt' } }) },
+    'GET /api/v1/rent/item': { perm: 'rent:list', ok: async () => ({ query: { id: await newRental('active') } }), foreign: async () => ({ query: { id: await newRental('active', 'beta') } }) },
+    'POST /api/v1/rent/add': {
+      perm: 'rent:edit',
+      ok: async () => ({ payload: rental(await newStockedPack()) }),
+      foreign: async () => ({ payload: rental(await newStockedPack('beta')) }),
+    },
+    'POST /api/v1/rent/activate': {
+      perm: 'rent:edit',
+      ok: async () => ({ payload: { id: await newRental('reserved') } }),
+      foreign: async () => ({ payload: { id: await newRental('reserved', 'beta') } }),
+    },
+    'POST /api/v1/rent/cancel': {
+      perm: 'rent:edit',
+      ok: async () => ({ payload: { id: await newRental('reserved') } }),
+      foreign: async () => ({ payload: { id: await newRental('reserved', 'beta') } }),
+    },
+    'POST /api/v1/rent/lose': {
+      perm: 'rent:edit',
+      ok: async () => ({ payload: { id: await newRental('overdue') } }),
+      foreign: async () => ({ payload: { id: await newRental('overdue', 'beta') } }),
+    },
+    'GET /api/v1/rent/returncheck': {
+      perm: 'rent:list',
+      ok: async () => ({ query: { id: await newRental('active') } }),
+      foreign: async () => ({ query: { id: await newRental('active', 'beta') } }),
+    },
+    'GET /api/v1/store/importtemplate': { perm: 'store:edit', ok: async () => ({ query: { lang: 'ja' } }) },
+    'POST /api/v1/store/import': {
+      perm: 'store:edit',
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('s.xlsx', writeSheet('s', [['name', 'code'], ['S', `SI-${++seq}`]])) }),
+    },
+    'GET /api/v1/store/export': { perm: 'store:list', ok: async () => ({ query: { status: 'open' } }) },
+    'GET /api/v1/rent/export': { perm: 'rent:list', ok: async () => ({ query: { state: 'active' } }) },
+    'POST /api/v1/rent/dischargeoff': {
+      perm: 'rent:command',
+      ok: async () => {
+        // A lost rental of a battery pack (the built-in type has the discharge switch).
+        const storeId = await newStore();
+        const deviceId = (await as('op', 'POST', '/api/v1/device/add', { payload: { name: 'Pack', sn: `PK-${++seq}`, typeId: ids.bmuType } })).id!;
+        await as('op', 'POST', '/api/v1/store/stockdevices', { payload: { storeId, deviceIds: [deviceId] } });
+        const id = (await as('op', 'POST', '/api/v1/rent/add', { payload: rental({ storeId, deviceId }) })).id!;
+        await t.database.db.execute(sql`update rentals set state = 'lost' where id = ${id}`);
+        return { payload: { id } };
+      },
+      foreign: async () => ({ payload: { id: await newRental('overdue', 'beta') } }),
+    },
+    'GET /api/v1/rent/summary': {
+      perm: 'rent:overview',
+      ok: async () => ({ query: { period: 'week', tz: 'Asia/Shanghai' } }),
+      foreign: async () => ({ query: { storeId: await newStore('beta') } }),
+    },
+    'POST /api/v1/rent/return': {
+      perm: 'rent:edit',
+      ok: async () => ({ payload: { id: await newRental('active') } }),
+      foreign: async () => ({ payload: { id: await newRental('active', 'beta') } }),
     },
     'POST /api/v1/wechat/simulatePay': {
       perm: 'card:order',

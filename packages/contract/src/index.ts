@@ -21,5 +21,6 @@ export * from './client-errors.js';
 export * from './map.js';
 export * from './track.js';
 export * from './campaigns.js';
+export * from './stores.js';
 export * from './endpoint.js';
 export * from './api/index.js';

@@ -26,4 +26,5 @@ export * from './permissions.js';
 export * from './refusals.js';
 export * from './route.js';
 export * from './routes/index.js';
+export * from './store-rules.js';
 export * from './track-rules.js';

@@ -176,6 +176,23 @@ export const REFUSALS = {
   dateRequired: 'A date YYYY-MM-DD is required',
   cardExportTooMany: 'More than {{max}} SIM cards match: narrow the filters',
 
+  // Stores, rentals and sales
+  storesNotFound: 'These stores do not exist: {{ids}}',
+  storeCodeTaken: 'A store with code {{code}} already exists',
+  storeHasRentals: 'Store {{name}} has rentals on record: close it instead of deleting it',
+  storeNotOpen: 'The store is not open: open it first',
+  rentalNotFound: 'The rental does not exist',
+  rentalNotReserved: 'This rental is no longer reserved',
+  rentalNotOut: 'This pack is not out with a customer: the rental was returned, sold, lost or cancelled',
+  rentalNotOverdue: 'Only an overdue rental can be marked lost',
+  packRented: 'Pack {{sn}} is rented or reserved: return it first',
+  packNotInStore: 'Pack {{sn}} is not stocked at this store',
+  packFaulty: 'Pack {{sn}} is faulty: check it and clear its fault first',
+  rentalNotLost: 'Only a lost pack’s discharge can be turned off from here',
+  noDischargeSwitch: 'This pack’s type has no writable discharge switch',
+  duplicateStoreCodeRow: 'Same store code as row {{row}}',
+  sheetExportTooMany: 'More than {{max}} rows match: narrow the filters',
+
   // Firmware versions and their images
   versionNotFound: 'The firmware version does not exist',
   versionInUse: 'A running upgrade campaign uses this version: wait for it to end or cancel it first',

@@ -43,6 +43,8 @@ const UNIQUE_CONSTRAINTS: Record<string, { reason: RefusalReason; field?: string
   sim_cards_msisdn_uq: { reason: 'duplicateValue', field: 'msisdn' },
   sim_cards_imsi_uq: { reason: 'duplicateValue', field: 'imsi' },
   card_prices_kind_plan_uq: { reason: 'priceTaken', field: 'plan' },
+  stores_code_unique: { reason: 'storeCodeTaken', field: 'code' },
+  rentals_open_device_idx: { reason: 'packRented', field: 'deviceId' },
 };
 
 /** A unique violation as the documented 40900 with its reason; undefined for other failures. */

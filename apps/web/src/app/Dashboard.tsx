@@ -1,4 +1,5 @@
 import DashboardPage from '../features/dashboard/DashboardPage';
+import AgentStrip from '../features/rentals/AgentStrip';
 import DeviceBrief from '../features/devices/details/DeviceBrief';
 import FleetMapCard from '../features/map/FleetMapCard';
 import { ProjectWeather } from '../features/projects/ProjectWeather';
@@ -6,16 +7,19 @@ import { usePermission } from '../lib/session';
 
 /**
  * /dashboard: the dashboard feature's page with the map feature's fleet card (issue #34: shown
- * when one of the caller's projects has its map on) and the device feature's brief in its popups.
- * The projects card shows the projects feature's forecast for projects with the weather switch on.
+ * when one of the caller's projects has its map on), the device feature's brief in its popups,
+ * the projects feature's forecast on the projects card for projects with the weather switch on
+ * and, for an agent (rent:overview), the rentals feature's figures leading to the agent view.
  * Features never import each other; the app puts them together.
  */
 export default function Dashboard() {
   const canMap = usePermission('map:view');
+  const isAgent = usePermission('rent:overview');
   return (
     <DashboardPage
       fleetMap={canMap ? <FleetMapCard popup={(id) => <DeviceBrief id={id} />} /> : undefined}
       projectWeather={(id) => <ProjectWeather projectId={id} compact />}
+      agentView={isAgent ? <AgentStrip /> : undefined}
     />
   );
 }

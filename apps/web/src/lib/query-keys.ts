@@ -213,3 +213,20 @@ export const firmwareKeys = {
   all: ['firmware'] as const,
   list: (params: Params) => ['firmware', 'list', params] as const,
 };
+
+/** Stores (/store/index): the list, one store, one store's stock. */
+export const storeKeys = {
+  all: ['stores'] as const,
+  list: (params: Params) => ['stores', 'list', params] as const,
+  item: (id: number | undefined) => ['stores', 'item', id] as const,
+  stock: (params: Params) => ['stores', 'stock', params] as const,
+};
+
+/** Rentals and sales (/rent/index): the list, one rental, a pack's return check. */
+export const rentalKeys = {
+  all: ['rentals'] as const,
+  list: (params: Params) => ['rentals', 'list', params] as const,
+  item: (id: number | undefined) => ['rentals', 'item', id] as const,
+  check: (id: number | undefined) => ['rentals', 'check', id] as const,
+  summary: (params: Params) => ['rentals', 'summary', params] as const,
+};

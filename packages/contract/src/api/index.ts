@@ -21,6 +21,7 @@ import { projectApi } from './projects.js';
 import { roleApi } from './roles.js';
 import { searchApi } from './search.js';
 import { siteApi } from './site.js';
+import { rentalApi, storeApi } from './stores.js';
 import { trackApi } from './track.js';
 import { userAdminApi, userApi } from './users.js';
 
@@ -49,6 +50,7 @@ export * from './cards.js';
 export * from './clienterrors.js';
 export * from './track.js';
 export * from './campaigns.js';
+export * from './stores.js';
 
 /**
  * Every declared endpoint, one group per server module. The server's parity check
@@ -83,6 +85,8 @@ export const ENDPOINT_GROUPS: Record<string, Record<string, AnyEndpoint>> = {
   map: mapApi,
   track: trackApi,
   campaigns: campaignApi,
+  stores: storeApi,
+  rentals: rentalApi,
 };
 
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group));

@@ -22,3 +22,4 @@ export * from './search.js';
 export * from './site.js';
 export * from './track.js';
 export * from './users.js';
+export * from './stores.js';

@@ -12,3 +12,5 @@ export * from './cards.js';
 export * from './fences.js';
 export * from './upgrades.js';
 export * from './external.js';
+export * from './stores.js';
+export * from './rentals.js';

@@ -15,6 +15,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { deviceTypes } from './devicetypes.js';
+import { stores } from './stores.js';
 import { users } from './users.js';
 
 export const projects = pgTable(
@@ -118,6 +119,10 @@ export const devices = pgTable(
     /** The camera's id on the video platform (EZVIZ serial, `:channel` optional). */
     cameraSerial: varchar('camera_serial', { length: 64 }).notNull().default(''),
     reportedInfo: jsonb('reported_info').$type<Record<string, string | number | boolean>>(),
+    /** The store the pack is stocked at (issue #38); null: at none. */
+    storeId: integer('store_id').references(() => stores.id, { onDelete: 'set null' }),
+    /** A stocked pack's recorded fault (`returnCheck`, `lost`), until the store clears it. */
+    storeFault: varchar('store_fault', { length: 16 }),
     /** SHA-256 of the device's ingestion secret (shown once). */
     credentialHash: varchar('credential_hash', { length: 64 }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -150,6 +155,7 @@ export const devices = pgTable(
     index('devices_imei_idx').on(t.imei),
     index('devices_sim_idx').on(t.simNumber),
     index('devices_name_idx').on(t.name),
+    index('devices_store_idx').on(t.storeId).where(sql`store_id is not null`),
     // Every text search of devices (the list's, the typeahead's SN/name prefix, the alarm list's
     // device filter) is LIKE '%q%' on `search`, through this one pg_trgm index (migration 0023
     // dropped the name and SN ones: an import wrote three trigram indexes per device).

@@ -66,6 +66,13 @@ export const MENU_SEED: MenuSeed[] = [
   { identification: 'card-index', parent: 'card', name: '卡管理', nameEn: 'SIM card management', nameEs: 'Gestión de tarjetas SIM', nameJa: 'SIMカード管理', menuUrl: 'index', menuType: 0, sort: 1, icon: 'MobileOutlined' },
   { identification: 'card-order', parent: 'card', name: '订单管理', nameEn: 'Order management', nameEs: 'Gestión de pedidos', nameJa: '注文管理', menuUrl: 'orderManagement', menuType: 0, sort: 2, icon: 'ShoppingCartOutlined' },
 
+  // Stores, rentals and the agent view (issue #38; migrations 0060 and 0061 for existing installs).
+  { identification: 'store', name: '门店管理', nameEn: 'Stores', nameEs: 'Tiendas', nameJa: '店舗管理', menuUrl: '/store', menuType: 1, sort: 55, icon: 'ShopOutlined' },
+  { identification: 'store-index', parent: 'store', name: '门店列表', nameEn: 'Store list', nameEs: 'Lista de tiendas', nameJa: '店舗一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'ShopOutlined' },
+  { identification: 'rent', name: '租售管理', nameEn: 'Rentals and sales', nameEs: 'Alquileres y ventas', nameJa: 'レンタル・販売', menuUrl: '/rent', menuType: 1, sort: 56, icon: 'SwapOutlined' },
+  { identification: 'rent-overview', parent: 'rent', name: '经营概览', nameEn: 'Agent view', nameEs: 'Vista del agente', nameJa: '代理店ビュー', menuUrl: 'overview', menuType: 0, sort: 0, icon: 'BarChartOutlined' },
+  { identification: 'rent-index', parent: 'rent', name: '租售记录', nameEn: 'Rentals', nameEs: 'Alquileres', nameJa: 'レンタル一覧', menuUrl: 'index', menuType: 0, sort: 1, icon: 'SwapOutlined' },
+
   { identification: 'sys', name: '系统管理', nameEn: 'System', nameEs: 'Sistema', nameJa: 'システム管理', menuUrl: '/sys', menuType: 1, sort: 90, icon: 'SettingOutlined' },
   { identification: 'sys-menu', parent: 'sys', name: '菜单管理', nameEn: 'Menus', nameEs: 'Menús', nameJa: 'メニュー管理', menuUrl: 'menu', menuType: 0, sort: 1, icon: 'MenuOutlined' },
   { identification: 'sys-adminuser', parent: 'sys', name: '管理员', nameEn: 'Administrators', nameEs: 'Administradores', nameJa: '管理者', menuUrl: 'adminuser', menuType: 0, sort: 2, icon: 'CrownOutlined' },

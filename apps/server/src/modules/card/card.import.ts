@@ -16,15 +16,14 @@ import { allowLongWork, type Db } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
-import { restoreCell, spreadsheetKind, writeSheet } from '../../lib/sheet.js';
+import { restoreCell, writeSheet } from '../../lib/sheet.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { ProjectService } from '../project/project.service.js';
-import { cellError, importOutcome, issueRefusal } from '../../lib/sheet-refusals.js';
+import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetRows, type ImportSlots } from '../../lib/sheet-refusals.js';
 import * as repo from './card.repo.js';
 import { toCardDto, type CardListQuery } from './card.service.js';
 
-const norm = (v: unknown) => String(v ?? '').trim().toLowerCase();
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
 
 /** A date cell: YYYY-MM-DD text, or a spreadsheet serial day number. */
@@ -41,14 +40,6 @@ function dateCell(v: unknown): string | null {
   return m ? `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}` : s;
 }
 
-/** A header cell in any language (or the key) → the column key. */
-function mapHeader(header: unknown[]) {
-  const lookup = new Map<string, CardSheetKey>();
-  for (const c of CARD_SHEET_COLUMNS) for (const label of [c.key, c.zh, c.en, c.es, c.ja]) lookup.set(norm(label), c.key);
-  const keys = header.map((h) => lookup.get(norm(h)));
-  const missing = CARD_SHEET_COLUMNS.filter((c) => c.required && !keys.includes(c.key)).map((c) => c.key);
-  return { keys, missing };
-}
 
 /** An enum cell: its key, or its translation as the export writes it is not needed: keys only. */
 const enumCell = <T extends string>(v: unknown, values: readonly T[], fallback: T): T | string => {
@@ -57,11 +48,6 @@ const enumCell = <T extends string>(v: unknown, values: readonly T[], fallback: 
   return values.find((x) => x.toLowerCase() === s.toLowerCase()) ?? s;
 };
 
-/** What every sheet import of the process shares: the device import's slots and row limit (DeviceSheetService). */
-export interface SheetImports {
-  withImportSlot<T>(work: () => Promise<T>): Promise<T>;
-  readImportRows(data: Buffer): Promise<{ header: unknown[]; rows: unknown[][] }>;
-}
 
 /** Bulk import of SIM cards from .xlsx/.xls and export to .xlsx, as the device registry does. */
 export class CardSheetService {
@@ -69,7 +55,7 @@ export class CardSheetService {
     private readonly db: Db,
     private readonly projects: ProjectService,
     /** The device import's slots and row limit, shared by every sheet import of the process. */
-    private readonly imports: SheetImports,
+    private readonly imports: ImportSlots,
   ) {}
 
   template(lang: Language): Buffer {
@@ -77,16 +63,12 @@ export class CardSheetService {
   }
 
   async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
-    if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
+    checkSheetFile(file);
     return this.imports.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
   }
 
   private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    const { header, rows } = await this.imports.readImportRows(file.data);
-    const { keys, missing } = mapHeader(header);
-    if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
-    if (rows.length === 0) throw invalid('file', 'importNoRows');
+    const { keys, rows } = await sheetRows(this.imports, file.data, CARD_SHEET_COLUMNS);
 
     const projects = await this.projects.ownedBy(actor);
     const byName = new Map<string, { id: number; ownerPath: string }[]>();

@@ -247,6 +247,14 @@ export class DeviceService {
     }
   }
 
+  /**
+   * Devices the caller may change, as packs a store stocks or rents (stores, issue #38): id, SN,
+   * name; an id the caller does not see answers "not found", one only shared with it "forbidden".
+   */
+  async packs(ctx: AuthContext, ids: number[]) {
+    return (await this.manageable(ctx, [...new Set(ids)])).map((d) => ({ id: d.id, sn: d.sn, name: d.name }));
+  }
+
   async setSimNumber(tx: Executor, device: { id: number }, simNumber: string) {
     await repo.updateDevice(tx, device.id, { simNumber });
   }

@@ -20,6 +20,7 @@ import {
   upgradeCampaigns,
   userEmails,
   users,
+  stores,
 } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
 import { pageAndTotal } from '../../lib/query/paging.js';
@@ -151,6 +152,8 @@ export const LINE_COLUMNS: readonly PgColumn[] = [
   externalLogs.ownerPath,
   devices.ownerPath,
   alarms.ownerPath,
+  // Stores follow their owner (their rentals are scoped through them).
+  stores.ownerPath,
 ];
 
 /**

@@ -1,16 +1,12 @@
-import { useState } from 'react';
 import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { CARD_CARRIERS, CARD_LIMITS, CARD_STATUSES, deviceRoutes } from '@iot/contract/plain';
+import { CARD_CARRIERS, CARD_LIMITS, CARD_STATUSES } from '@iot/contract/plain';
 import type { CardDto, CardFields } from '@iot/contract';
-import { api } from '../../lib/api';
-import { useDebounced } from '../../lib/use-debounced';
+import { useDeviceSearch } from '../../lib/use-device-search';
 import { FormModal } from '../../components/FormModal';
 import { ProjectSelect } from '../../components/ProjectSelect';
 import { useSaveCard } from './api';
-import { deviceKeys } from '../../lib/query-keys';
 
 type FormValues = Omit<CardFields, 'activatedAt' | 'expiresAt'> & { activatedAt?: Dayjs | null; expiresAt?: Dayjs | null };
 
@@ -19,16 +15,10 @@ const digits = /^\d*$/;
 /** The device picker: SN or name prefix (GET /device/seachList), the current device kept. */
 function DeviceSelect({ value, onChange, current }: { value?: number | null; onChange?: (v: number | null) => void; current?: { id: number; label: string } }) {
   const { t } = useTranslation();
-  const [q, setQ] = useState('');
-  const text = useDebounced(q.trim(), 250);
-  const found = useQuery({
-    queryKey: deviceKeys.search(text),
-    queryFn: () => api(deviceRoutes.search, { query: { q: text, limit: 20 } }),
-    enabled: text.length > 0,
-  });
+  const { setQ, text, devices } = useDeviceSearch();
   const options = [
     ...(current ? [{ value: current.id, label: current.label }] : []),
-    ...(found.data ?? []).filter((d) => d.id !== current?.id).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` })),
+    ...devices.filter((d) => d.id !== current?.id).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` })),
   ];
   return (
     <Select

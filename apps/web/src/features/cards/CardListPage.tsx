@@ -13,10 +13,10 @@ import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton, DeleteLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { DataTable, type DataColumn } from '../../components/DataTable';
-import { useCardList, useDeleteCards, type CardListParams, type CardSort } from './api';
+import { useCardList, useDeleteCards, useInvalidateCards, type CardListParams, type CardSort } from './api';
 import { CardDrawer } from './CardDrawer';
 import { CardFormModal } from './CardFormModal';
-import { CardImportDialog } from './CardImportDialog';
+import { SheetImportDialog } from '../../components/SheetImportDialog';
 import { OrderFormModal } from './OrderFormModal';
 
 type Filters = Pick<CardListParams, 'q' | 'status' | 'carrier' | 'expiringWithin'>;
@@ -70,6 +70,7 @@ export default function CardListPage() {
   }, [expiring, setParams]);
   const list = useCardList(table.params);
   const remove = useDeleteCards();
+  const invalidate = useInvalidateCards();
   const [form, setForm] = useState<{ open: boolean; card: CardDto | null }>({ open: false, card: null });
   const [details, setDetails] = useState<number | undefined>();
   const [importing, setImporting] = useState(false);
@@ -223,7 +224,15 @@ export default function CardListPage() {
       />
       <CardFormModal open={form.open} card={form.card} onClose={() => setForm({ open: false, card: null })} />
       <CardDrawer id={details} onClose={() => setDetails(undefined)} />
-      <CardImportDialog open={importing} onClose={() => setImporting(false)} />
+      <SheetImportDialog
+        open={importing}
+        onClose={() => setImporting(false)}
+        endpoints={{ template: cardRoutes.importTemplate, import: cardRoutes.import }}
+        templateName="sim-cards-template.xlsx"
+        ns="cards"
+        onImported={invalidate}
+        testId="card-import"
+      />
       <OrderFormModal
         cardIds={ordering}
         plans={list.data?.items.filter((c) => ordering?.includes(c.id)).map((c) => c.plan)}

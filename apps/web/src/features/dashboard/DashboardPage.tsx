@@ -15,10 +15,19 @@ import type { DashboardStyle } from './types';
  * Home page (§1, issue #34): the caller's fleet in the style it chose (default, battery, voice),
  * switched here and saved as the user's preference; the figures follow live message 170, at most
  * one refetch a second. A fleet without devices says how to start. The recent logins stay below.
- * `fleetMap`: the map feature's card, composed by the app (app/Dashboard.tsx); `projectWeather`:
- * the projects feature's forecast of a project whose weather switch is on, on the projects card.
+ * `fleetMap`: the map feature's card, `agentView` the rentals feature's figures of an agent and
+ * `projectWeather` the projects feature's forecast of a project whose weather switch is on (on
+ * the projects card), composed by the app (app/Dashboard.tsx).
  */
-export default function DashboardPage({ fleetMap, projectWeather }: { fleetMap?: ReactNode; projectWeather?: (projectId: number) => ReactNode }) {
+export default function DashboardPage({
+  fleetMap,
+  agentView,
+  projectWeather,
+}: {
+  fleetMap?: ReactNode;
+  agentView?: ReactNode;
+  projectWeather?: (projectId: number) => ReactNode;
+}) {
   const { t } = useTranslation();
   const { user } = useSession();
   // A role without home:view keeps the greeting and its logins (the server refuses the figures).
@@ -54,6 +63,7 @@ export default function DashboardPage({ fleetMap, projectWeather }: { fleetMap?:
           />
         )}
       </div>
+      {agentView}
       {body}
       <Card size="small" title={<h2 className="dash-card-title">{t('dashboard:logins.title')}</h2>} data-testid="dashboard-logins">
         <LoginHistory />

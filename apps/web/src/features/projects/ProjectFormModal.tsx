@@ -7,7 +7,7 @@ import { useSession } from '../../lib/session';
 import { feedbackMessage } from '../../lib/feedback';
 import { ApiError, describeError, reportError } from '../../lib/http';
 import { useSaveProject, type ProjectInput } from './api';
-import { UserSelect } from './UserSelect';
+import { UserSelect } from '../../components/UserSelect';
 
 interface Props {
   open: boolean;

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { feedbackMessage } from '../../lib/feedback';
 import { useProject, useProjectUsers, useSetProjectUsers, type ProjectUser } from './api';
-import { UserSelect } from './UserSelect';
+import { UserSelect } from '../../components/UserSelect';
 
 /**
  * /project/userProjectList?id= (project:users): the users a project is shared with. Saving

@@ -3,10 +3,10 @@ import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { USER_PICKER_PERMISSIONS } from '@iot/contract/plain';
 import type { UserOption } from '@iot/contract';
-import { usePermission } from '../../lib/session';
-import { useDebounced } from '../../lib/use-debounced';
+import { usePermission } from '../lib/session';
+import { useDebounced } from '../lib/use-debounced';
 // Users are searched as on the user screens (one hook, one contract type).
-import { useUserOptions } from '../../lib/use-user-options';
+import { useUserOptions } from '../lib/use-user-options';
 
 interface BaseProps {
   /** Users already known by name (the current owner, the project's users). */
