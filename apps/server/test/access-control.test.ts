@@ -125,6 +125,16 @@ describe('access control', () => {
       expect((await ok('alpha', 'GET', `/user/item?id=${leaf}`)).username).toBe('leaf');
     });
 
+    it('a user who still owns a project is not deleted: a named conflict, not a server error', async () => {
+      const { id: owner } = await ok('admin', 'POST', '/user/add', { username: 'projowner', password: 'secret-pass', type: 1, roleId: ids.BATTERY });
+      const { id: project } = await ok('admin', 'POST', '/project/addproject', { name: 'Owned elsewhere', ownerId: owner });
+      const refused = await call('admin', 'DELETE', `/user/delete?id=${owner}`);
+      expect(refused).toMatchObject({ code: ErrorCode.CONFLICT, data: { reason: 'userOwnsRecords' } });
+      expect((await ok('admin', 'GET', `/user/item?id=${owner}`)).username).toBe('projowner');
+      await ok('admin', 'DELETE', `/project/deleteproject?id=${project}`);
+      await ok('admin', 'DELETE', `/user/delete?id=${owner}`);
+    });
+
     it('a duplicate username is a conflict naming the field', async () => {
       const r = await call('admin', 'POST', '/user/add', { username: 'alpha', password: 'secret-pass', type: 1, roleId: ids.BATTERY });
       expect(r).toMatchObject({ code: ErrorCode.CONFLICT, data: { field: 'username' } });

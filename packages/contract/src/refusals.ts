@@ -52,6 +52,7 @@ export const REFUSALS = {
   userCycle: 'A user cannot be moved below itself or its own sub-users',
   usernameTaken: 'This user name is already taken',
   userHasChildren: 'This user still has sub-users: move or delete them first',
+  userOwnsRecords: 'This user still owns projects, stores or other records: move them to another user or delete them first',
   userStronger: 'This user holds permissions you do not have: you cannot change it',
   ownFixed: 'You cannot change your own role, parent, type or state',
   deleteSelf: 'You cannot delete yourself',

@@ -64,6 +64,11 @@ export function isRetryableConflict(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/** A foreign key violation (23503): a row still refers to the one being deleted. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return pgErrorOf(err)?.code === '23503';
+}
+
 /** The SQLSTATE behind a failure (pg or PGlite, through Drizzle's wrapper), if any. */
 export function sqlStateOf(err: unknown): string | undefined {
   return pgErrorOf(err)?.code;

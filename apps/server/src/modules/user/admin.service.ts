@@ -14,6 +14,7 @@ import type {
 } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import type { EventBus } from '../../lib/events.js';
+import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../db/password.js';
 import { inScope, isSuper, scopeOf } from '../../lib/scope.js';
@@ -195,10 +196,17 @@ export class UserAdminService {
       throw forbidden('lastSuperDelete');
     }
     await this.auth.endOtherSessions(id, 'admin');
-    await this.db.transaction(async (tx) => {
-      await repo.deleteUser(tx, id);
-      await audit(tx, actor, { entityId: id, name: target.username });
-    });
+    try {
+      await this.db.transaction(async (tx) => {
+        await repo.deleteUser(tx, id);
+        await audit(tx, actor, { entityId: id, name: target.username });
+      });
+    } catch (err) {
+      // Rows that name the user as their owner (projects, stores…) keep it: the caller is told
+      // what to do rather than answered 500 (a foreign key violation, nothing deleted).
+      if (isForeignKeyViolation(err)) throw conflict('userOwnsRecords');
+      throw err;
+    }
   }
 
   async resetPassword(actor: Actor, id: number, password: string) {
