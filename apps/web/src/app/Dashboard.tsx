@@ -1,9 +1,12 @@
+import { lazy, Suspense } from 'react';
 import DashboardPage from '../features/dashboard/DashboardPage';
-import AgentStrip from '../features/rentals/AgentStrip';
 import DeviceBrief from '../features/devices/details/DeviceBrief';
 import FleetMapCard from '../features/map/FleetMapCard';
-import { ProjectWeather } from '../features/projects/ProjectWeather';
 import { usePermission } from '../lib/session';
+
+// Loaded only when shown: the signed-in shell stays within its script budget (login.spec.ts).
+const AgentStrip = lazy(() => import('../features/rentals/AgentStrip'));
+const ProjectWeather = lazy(() => import('../features/projects/ProjectWeather').then((m) => ({ default: m.ProjectWeather })));
 
 /**
  * /dashboard: the dashboard feature's page with the map feature's fleet card (issue #34: shown
@@ -18,8 +21,18 @@ export default function Dashboard() {
   return (
     <DashboardPage
       fleetMap={canMap ? <FleetMapCard popup={(id) => <DeviceBrief id={id} />} /> : undefined}
-      projectWeather={(id) => <ProjectWeather projectId={id} compact />}
-      agentView={isAgent ? <AgentStrip /> : undefined}
+      projectWeather={(id) => (
+        <Suspense fallback={null}>
+          <ProjectWeather projectId={id} compact />
+        </Suspense>
+      )}
+      agentView={
+        isAgent ? (
+          <Suspense fallback={null}>
+            <AgentStrip />
+          </Suspense>
+        ) : undefined
+      }
     />
   );
 }

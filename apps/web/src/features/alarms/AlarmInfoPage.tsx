@@ -152,7 +152,7 @@ function AlarmList({
   };
 
   // The columns an operator handles an alarm by come first (level, device, what, when, state,
-  // processed), sized so that they fit a 1,280 px screen; the rest are optional (column chooser).
+  // processed), sized so that they fit a 1,280 px screen beside the selection and expand columns; the rest are optional (column chooser).
   const columns: DataColumn<AlarmDto>[] = [
     {
       title: t('alarms:columns.level'),
@@ -166,13 +166,13 @@ function AlarmList({
     {
       title: t('alarms:columns.device'),
       key: 'device',
-      width: 145,
+      width: 140,
       phone: true,
       sorter: true,
       sortOrder: table.sortOrderOf('device'),
       render: (_, a) => (
         <span>
-          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 125, display: 'block' }}>
+          <Typography.Text ellipsis={{ tooltip: a.deviceName }} style={{ maxWidth: 120, display: 'block' }}>
             {inDetails ? (
               a.deviceName
             ) : (
@@ -188,14 +188,14 @@ function AlarmList({
     {
       title: t('alarms:columns.alarm'),
       key: 'alarm',
-      width: 170,
+      width: 155,
       phone: true,
       render: (_, a) => (
         <span data-testid="alarm-text">
-          <Typography.Text ellipsis={{ tooltip: alarmText(a) }} style={{ maxWidth: 150, display: 'block' }}>
+          <Typography.Text ellipsis={{ tooltip: alarmText(a) }} style={{ maxWidth: 135, display: 'block' }}>
             {alarmText(a)}
           </Typography.Text>
-          <Typography.Text type="secondary" style={{ maxWidth: 150, display: 'block', fontSize: 12 }} ellipsis={{ tooltip: true }}>
+          <Typography.Text type="secondary" style={{ maxWidth: 135, display: 'block', fontSize: 12 }} ellipsis={{ tooltip: true }}>
             {alarmName(a)} ({a.semaphoreId}) · {t(`alarms:sources.${a.source}`)}
           </Typography.Text>
         </span>
@@ -205,7 +205,7 @@ function AlarmList({
       title: t('alarms:columns.startedAt'),
       dataIndex: 'startedAt',
       key: 'startedAt',
-      width: 155,
+      width: 145,
       phone: true,
       sorter: true,
       sortOrder: table.sortOrderOf('startedAt'),
@@ -215,13 +215,13 @@ function AlarmList({
       title: t('alarms:columns.state'),
       dataIndex: 'state',
       key: 'state',
-      width: 130,
+      width: 125,
       phone: true,
       render: (v: string, a) => (
         <span>
           <Tag color={STATE_COLORS[v]} data-testid={`alarm-state-${a.id}`}>{t(`alarms:states.${v}`)}</Tag>
           {a.note && (
-            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, maxWidth: 110 }} ellipsis={{ tooltip: a.note }}>
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, maxWidth: 105 }} ellipsis={{ tooltip: a.note }}>
               {a.note}
             </Typography.Text>
           )}
@@ -232,7 +232,7 @@ function AlarmList({
       title: t('alarms:columns.processedAt'),
       dataIndex: 'processedAt',
       key: 'processedAt',
-      width: 150,
+      width: 140,
       sorter: true,
       sortOrder: table.sortOrderOf('processedAt'),
       render: (v: string | null, a) => (v ? `${parseTime(v)} · ${a.processedBy ?? ''}` : '—'),
