@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Drawer, Layout as AntLayout, theme } from 'antd';
+import { Layout as AntLayout, theme } from 'antd';
 import { PageSpin } from '../../components/PageSpin';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
@@ -17,6 +17,7 @@ import { useIsMobile } from '../../lib/use-mobile';
 import { AntdConfig } from '../AntdConfig';
 
 // The settings panel (colour picker, sliders) is code the login page and most visits never need.
+const MobileSidebar = lazy(() => import('./MobileSidebar').then((m) => ({ default: m.MobileSidebar })));
 const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
 
 /** The signed-in frame: sidebar (drawer on mobile), navbar, tags view and the page, in antd's theme. */
@@ -77,16 +78,9 @@ function Frame({ table }: { table: RouteTable }) {
   };
 
   const sidebar = isMobile ? (
-    <Drawer
-      placement="left"
-      open={drawerOpen}
-      onClose={() => setDrawerOpen(false)}
-      size={SIDEBAR_WIDTH}
-      closable={false}
-      styles={{ body: { padding: 0 } }}
-    >
-      <Sidebar table={table} collapsed={false} />
-    </Drawer>
+    <Suspense fallback={null}>
+      <MobileSidebar table={table} open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+    </Suspense>
   ) : (
     <AntLayout.Sider
       width={SIDEBAR_WIDTH}

@@ -1,13 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { IconButton } from '../../components/IconButton';
-import { ChangePasswordDialog } from '../../components/ChangePasswordDialog';
-import { UserInfoModal } from '../../features/auth/UserInfoModal';
 import { HOME_PATH } from '../route-table';
 import { logout, useSession } from '../../lib/session';
+
+// The dialogs (a form, inputs, descriptions) are fetched when first opened, not with the frame.
+const ChangePasswordDialog = lazy(() => import('../../components/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })));
+const UserInfoModal = lazy(() => import('../../features/auth/UserInfoModal').then((m) => ({ default: m.UserInfoModal })));
 
 /** §2 user dropdown: dashboard, profile, company info (type 1), change password, log out. */
 export function UserDropdown({ compact }: { compact: boolean }) {
@@ -17,6 +19,9 @@ export function UserDropdown({ compact }: { compact: boolean }) {
   const { user } = useSession();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [infoOpen, setInfoOpen] = useState(false);
+  // Mounted from the first opening on, so that closing still animates.
+  const [passwordUsed, setPasswordUsed] = useState(false);
+  const [infoUsed, setInfoUsed] = useState(false);
 
   const item = (key: string, testId: string, text: string) => ({
     key,
@@ -34,8 +39,13 @@ export function UserDropdown({ compact }: { compact: boolean }) {
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'dashboard') void navigate(HOME_PATH);
     else if (key === 'profile') void navigate('/profile');
-    else if (key === 'info') setInfoOpen(true);
-    else if (key === 'password') setPasswordOpen(true);
+    else if (key === 'info') {
+      setInfoUsed(true);
+      setInfoOpen(true);
+    } else if (key === 'password') {
+      setPasswordUsed(true);
+      setPasswordOpen(true);
+    }
     else if (key === 'logout') {
       const back = location.pathname + location.search;
       void logout().then(() => navigate(`/login?redirect=${encodeURIComponent(back)}`, { replace: true }));
@@ -56,8 +66,10 @@ export function UserDropdown({ compact }: { compact: boolean }) {
           <DownOutlined style={{ fontSize: 10 }} />
         </IconButton>
       </Dropdown>
-      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
-      <UserInfoModal open={infoOpen} user={user} onClose={() => setInfoOpen(false)} />
+      <Suspense fallback={null}>
+        {passwordUsed && <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />}
+        {infoUsed && <UserInfoModal open={infoOpen} user={user} onClose={() => setInfoOpen(false)} />}
+      </Suspense>
     </>
   );
 }
