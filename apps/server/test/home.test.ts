@@ -121,6 +121,13 @@ describe('home dashboard figures', () => {
     await db.execute(sql`update devices d set warning_level = coalesce((select max(a.level) from alarms a
       where a.device_id = d.id and a.ended_at is null), 0)`);
 
+    // What was sent for a1: an SMS and a call accepted, an SMS failed for good, a call still to be
+    // retried, one SMS held back by the rate limit. a7 sent nothing (no provider answered).
+    await db.execute(sql`
+      insert into alarm_notices (alarm_id, device_id, channel, phone, recipient, state)
+      select a.id, a.device_id, v.channel, '13800000001', 'device', v.state
+      from alarms a, (values ('sms', 'sent'), ('call', 'sent'), ('sms', 'failed'), ('call', 'pending'), ('sms', 'limited')) v(channel, state)
+      where a.semaphore_id = 'a1'`);
     await db.execute(sql`insert into sim_cards (iccid, msisdn, voice_allowance_min, voice_used_min, owner_path) values
       ('89860000000000000001', '', 100, 30, '/1/'),
       ('89860000000000000002', '8613800000004', 0, 0, '/1/'),
@@ -312,14 +319,16 @@ describe('home dashboard figures', () => {
     expect(page2.total).toBe(6);
   });
 
-  it('voice: devices with phone numbers, call-outs due today and in the period, the latest, voice minutes known or unknown', async () => {
+  it('voice: devices with phone numbers, call-outs today and in the period, the latest with what was sent, voice minutes known or unknown', async () => {
     const admin = await ok('admin', `/home/voice?days=7&tz=${TZ}`);
     expect(admin).toEqual({
       devicesWithPhones: 2,
       calloutAlarms: { today: 2, period: 2 },
       recent: [
-        { alarmId: expect.any(Number), deviceId: ids.d4, deviceName: 'Home d4', level: 1, startedAt: new Date(at.a7!).toISOString(), phones: ['+34 600 000 000', '139'] },
-        { alarmId: expect.any(Number), deviceId: ids.d1, deviceName: 'Home d1', level: 4, startedAt: new Date(at.a1!).toISOString(), phones: ['138 0000 0001'] },
+        { alarmId: expect.any(Number), deviceId: ids.d4, deviceName: 'Home d4', level: 1, startedAt: new Date(at.a7!).toISOString(), phones: ['+34 600 000 000', '139'],
+          notices: { sms: 0, calls: 0, failed: 0, waiting: 0, limited: 0 } },
+        { alarmId: expect.any(Number), deviceId: ids.d1, deviceName: 'Home d1', level: 4, startedAt: new Date(at.a1!).toISOString(), phones: ['138 0000 0001'],
+          notices: { sms: 1, calls: 1, failed: 1, waiting: 1, limited: 1 } },
       ],
       // c1 (d1's ICCID) has 70 minutes left; c2 (d4's MSISDN) has no voice data; c3 is no device's.
       voiceMinutes: { left: 70, cards: 2, known: 1 },

@@ -195,18 +195,18 @@ export const homeBatterySchema = z
 export type HomeBattery = z.infer<typeof homeBatterySchema>;
 
 /**
- * GET /home/voice: for fleets that alert by phone. A call-out is DUE (there is no phone provider
- * yet: nothing is dialled) when an alarm starts on a device with alarm phone numbers and its level
- * is at least the device's warning setting (0: every level); the alarm row records it when it
- * starts (`callout`).
+ * GET /home/voice: for fleets that alert by phone. An alarm calls out when it starts on a device
+ * with alarm phone numbers and its level is at least the device's warning setting (0: every
+ * level); the alarm row records it (`callout`), and the SMS and calls made for it are its notices
+ * (decision 0037): `recent[].sent` says what reached the provider, what failed and what waits.
  */
 export const homeVoiceSchema = z
   .object({
     /** Devices with at least one alarm phone number. */
     devicesWithPhones: z.number().int(),
-    /** Alarms with a call-out due, started today (local) and in the period. */
+    /** Alarms that called out, started today (local) and in the period. */
     calloutAlarms: z.object({ today: z.number().int(), period: z.number().int() }),
-    /** The latest alarms with a call-out due, newest first. */
+    /** The latest alarms that called out, newest first. */
     recent: z
       .array(
         z.object({
@@ -217,6 +217,18 @@ export const homeVoiceSchema = z
           startedAt: z.string(),
           /** The device's alarm phone numbers now, split at the commas. */
           phones: z.array(z.string()),
+          /**
+           * The alarm's notices (SMS and calls to the device's and users' numbers): accepted by the
+           * provider per channel, failed for good, still to send (or retried), and held back by
+           * the rate limits. All zero when nothing was sent (no provider, or a demo device).
+           */
+          notices: z.object({
+            sms: z.number().int(),
+            calls: z.number().int(),
+            failed: z.number().int(),
+            waiting: z.number().int(),
+            limited: z.number().int(),
+          }),
         }),
       )
       .max(HOME_LIMITS.recent),

@@ -1,6 +1,6 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { alarmCounts, alarms, devices, projects } from '../../db/schema/index.js';
+import { alarmCounts, alarmNotices, alarms, devices, projects } from '../../db/schema/index.js';
 import { COUNT_CAP, cappedTotal } from '../../lib/query/paging.js';
 import { visibleDevices, visibleOwned, visibleProjects } from '../../lib/query/visibility.js';
 
@@ -216,7 +216,7 @@ export async function deviceList(
 /** Devices with at least one alarm phone number (a digit in `alarm_phone`): `devices_phones_idx`. */
 const hasPhones = sql`${devices.alarmPhone} ~ '[0-9]'`;
 
-/** The voice style's figures: devices with phones, call-outs due, voice minutes of their SIM cards. */
+/** The voice style's figures: devices with phones, call-outs and what was sent, voice minutes of their SIM cards. */
 export async function voice(db: Executor, scopePath: string | undefined, days: number, tz: string, recentLimit: number) {
   const scopeAlarms = visibleOwned(alarms.ownerPath, alarms.projectId, scopePath);
   const [phones, callouts, recent, minutes] = await Promise.all([
@@ -226,13 +226,22 @@ export async function voice(db: Executor, scopePath: string | undefined, days: n
         count(*) filter (where ${alarms.startedAt} >= ${localMidnight(tz, 0)})::int as today
       from ${alarms}
       ${where(sql`${alarms.callout}`, sql`${alarms.startedAt} >= ${localMidnight(tz, days - 1)}`, scopeAlarms)}`),
+    // What was sent for each of the few recent alarms: its notices, by `alarm_notices_alarm_idx`.
     db.execute(sql`
-      select t.id, t.device_id, d.name as device_name, t.level, t.started_at, d.alarm_phone
+      select t.id, t.device_id, d.name as device_name, t.level, t.started_at, d.alarm_phone,
+        n.sms, n.calls, n.failed, n.waiting, n.limited
       from (select ${alarms.id}::int as id, ${alarms.deviceId} as device_id, ${alarms.level} as level,
               ${alarms.startedAt} as started_at
             from ${alarms} ${where(sql`${alarms.callout}`, scopeAlarms)}
             order by ${alarms.startedAt} desc, ${alarms.id} desc limit ${recentLimit}) t
       join devices d on d.id = t.device_id
+      cross join lateral (
+        select count(*) filter (where state = 'sent' and channel = 'sms')::int as sms,
+          count(*) filter (where state = 'sent' and channel = 'call')::int as calls,
+          count(*) filter (where state = 'failed')::int as failed,
+          count(*) filter (where state = 'pending')::int as waiting,
+          count(*) filter (where state = 'limited')::int as limited
+        from ${alarmNotices} where ${alarmNotices.alarmId} = t.id) n
       order by t.started_at desc, t.id desc`),
     // A card's device is kept on the card (sim_cards.device_id, migration 0045: the device whose
     // SIM number is its ICCID or MSISDN); who sees every device needs no join. Voice data is known
@@ -249,9 +258,19 @@ export async function voice(db: Executor, scopePath: string | undefined, days: n
   return {
     devicesWithPhones: int(rows<{ n: number }>(phones)[0]?.n),
     calloutAlarms: { today: int(c?.today), period: int(c?.period) },
-    recent: rows<{ id: number; device_id: number; device_name: string; level: number; started_at: string | Date; alarm_phone: string }>(
-      recent,
-    ).map((r) => ({
+    recent: rows<{
+      id: number;
+      device_id: number;
+      device_name: string;
+      level: number;
+      started_at: string | Date;
+      alarm_phone: string;
+      sms: number;
+      calls: number;
+      failed: number;
+      waiting: number;
+      limited: number;
+    }>(recent).map((r) => ({
       alarmId: Number(r.id),
       deviceId: r.device_id,
       deviceName: r.device_name,
@@ -261,6 +280,7 @@ export async function voice(db: Executor, scopePath: string | undefined, days: n
         .split(',')
         .map((p) => p.trim())
         .filter((p) => /[0-9]/.test(p)),
+      notices: { sms: int(r.sms), calls: int(r.calls), failed: int(r.failed), waiting: int(r.waiting), limited: int(r.limited) },
     })),
     voiceMinutes: {
       left: m && int(m.known) > 0 ? int(m.left_min) : null,

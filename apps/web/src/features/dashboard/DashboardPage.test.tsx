@@ -125,6 +125,11 @@ describe('DashboardPage with a fleet', () => {
     const minutes = await screen.findByTestId('home-voice-minutes-unknown');
     expect(minutes.textContent).toMatch(/Unknown/);
     expect(screen.queryByTestId('home-voice-minutes-left')).toBeNull();
+    // The faulty rack's alarm called out: its number and what was sent for it (the simulated
+    // provider's SMS and call, still to send, or nothing below the phone level).
+    const recent = await screen.findByTestId('home-voice-recent-list');
+    expect(recent.textContent).toContain('+34 600 000 001');
+    expect(within(recent).getByTestId('home-voice-recent-sent').textContent).toMatch(/SMS sent|call made|still to send|Nothing sent/);
   });
 });
 

@@ -110,6 +110,7 @@ function Recent({ items }: { items: Voice['recent'] }) {
           <AlarmLevelTag level={a.level} />
           <Link to={devicePage(a.deviceId)}>{a.deviceName}</Link>
           <span className="dash-recent-phones">{a.phones.join(', ')}</span>
+          <Sent notices={a.notices} />
           <Link
             to={`${alarmListLink()}?alarmId=${a.alarmId}`}
             className="dash-recent-time"
@@ -120,5 +121,18 @@ function Recent({ items }: { items: Voice['recent'] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** What was sent for one alarm: the non-zero counts of its SMS and calls, or "nothing sent". */
+function Sent({ notices }: { notices: Voice['recent'][number]['notices'] }) {
+  const { t } = useTranslation();
+  const parts = (['sms', 'calls', 'failed', 'waiting', 'limited'] as const)
+    .filter((k) => notices[k] > 0)
+    .map((k) => t(`dashboard:voice.recent.sent.${k}`, { count: notices[k] }));
+  return (
+    <span className="dash-recent-sent" data-testid="home-voice-recent-sent">
+      {parts.length > 0 ? parts.join(' · ') : t('dashboard:voice.recent.sent.nothing')}
+    </span>
   );
 }
