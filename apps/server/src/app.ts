@@ -150,9 +150,10 @@ import type { AnyEndpoint } from '@iot/contract';
  * writes inline styles, and the login captcha is an SVG data: URL. Live updates use a same-origin
  * WebSocket ('self' covers ws:/wss: of this host). HSTS is left to the TLS-terminating proxy, and
  * no upgrade-insecure-requests, so a plain-HTTP install on a LAN address keeps loading its files.
- * Images also come from the map tile server when MAP_TILE_URL names one (its origin only).
+ * Images also come from the map tile server when MAP_TILE_URL names one (its origin only), and
+ * camera video from the video platform's hosts (VIDEO_PROVIDER=ezviz, EZVIZ_MEDIA_ORIGINS).
  */
-const securityHeaders = (config: Config) => ({
+const securityHeaders = (config: Config, videoOrigins = config.video.kind === 'ezviz' ? config.video.mediaOrigins : []) => ({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -163,7 +164,10 @@ const securityHeaders = (config: Config) => ({
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', ...(config.mapTileOrigin ? [config.mapTileOrigin] : [])],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
+      // A camera platform's HLS playlists and segments, which the console's player fetches (hls.js
+      // into a blob: MediaSource, or the browser's own HLS).
+      connectSrc: ["'self'", ...videoOrigins],
+      mediaSrc: ["'self'", ...(videoOrigins.length ? ['blob:', ...videoOrigins] : [])],
       objectSrc: ["'none'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],
