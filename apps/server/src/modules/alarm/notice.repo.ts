@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AlarmNoticeReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { alarmNotices, alarms, projectUsers, users } from '../../db/schema/index.js';
 import { userActive, visibleOwned } from '../../lib/query/visibility.js';
@@ -109,6 +110,8 @@ export interface Try {
   ok: boolean;
   code: string;
   message: string;
+  /** Refused for good (contract ALARM_NOTICE_REASONS): the notice failed without further tries. */
+  reason?: AlarmNoticeReason;
 }
 
 /** A notice's attempt and its outcome: sent, retried after `retrySeconds`, or failed for good. */
@@ -118,7 +121,7 @@ export async function recordTry(
   t: Try & { provider: string; ref?: string; retrySeconds?: number },
 ) {
   const state = t.ok ? 'sent' : t.retrySeconds === undefined ? 'failed' : 'pending';
-  const entry = { at: t.at, ok: t.ok, code: t.code, message: t.message };
+  const entry = { at: t.at, ok: t.ok, code: t.code, message: t.message, ...(t.reason ? { reason: t.reason } : {}) };
   await db
     .update(alarmNotices)
     .set({
