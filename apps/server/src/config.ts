@@ -152,6 +152,7 @@ const envSchema = z.object({
   SESSION_CACHE_TTL: anyDuration.refine((s) => s <= 60, 'at most 60 seconds').default(5),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   OPERATION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  ALARM_NOTICE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   DEVICE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
   LOGIN_LOCKOUT: onOff.default('on'),
@@ -309,6 +310,8 @@ export interface Config {
   telemetryRetentionDays: number;
   /** Days of operation logs kept; older rows are deleted once a day, in batches. */
   operationLogRetentionDays: number;
+  /** Days alarm SMS and call records are kept (ALARM_NOTICE_RETENTION_DAYS); queued ones stay. */
+  alarmNoticeRetentionDays: number;
   /** Seconds of silence after which a device is marked offline. */
   deviceOfflineAfter: number;
   /** Messages per second one device may send (bursts of twice that). */
@@ -469,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCheck: e.RESPONSE_CHECK === 'on',
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     operationLogRetentionDays: e.OPERATION_LOG_RETENTION_DAYS,
+    alarmNoticeRetentionDays: e.ALARM_NOTICE_RETENTION_DAYS,
     deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
     deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',

@@ -158,3 +158,16 @@ export async function noticesOf(db: Executor, alarmId: number, scopePath: string
     .where(and(eq(alarmNotices.alarmId, alarmId), visibleOwned(alarms.ownerPath, alarms.projectId, scopePath)))
     .orderBy(asc(alarmNotices.id));
 }
+
+/**
+ * Deletes up to `limit` settled notices (sent, failed, limited) created before `before`, oldest
+ * first from `alarm_notices_settled_idx`; a queued or sending one (`pending`) is never touched.
+ * Answers how many went (ALARM_NOTICE_RETENTION_DAYS).
+ */
+export async function pruneNotices(db: Executor, before: Date, limit: number): Promise<number> {
+  const res = await db.execute(sql`
+    delete from ${alarmNotices} where id in (
+      select id from ${alarmNotices} where state <> 'pending' and created_at < ${before.toISOString()}::timestamptz
+      order by created_at, id limit ${limit}) returning id`);
+  return rows<{ id: number }>(res).length;
+}
