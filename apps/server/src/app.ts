@@ -32,6 +32,7 @@ import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { clientErrorRoutes } from './modules/clienterror/clienterror.routes.js';
 import { OperationLogRetention } from './modules/audit/audit.retention.js';
+import { pruneNotices } from './modules/alarm/notice.repo.js';
 import { ClientErrorService } from './modules/clienterror/clienterror.service.js';
 import { AuditService, auditRequest } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
@@ -150,9 +151,10 @@ import type { AnyEndpoint } from '@iot/contract';
  * writes inline styles, and the login captcha is an SVG data: URL. Live updates use a same-origin
  * WebSocket ('self' covers ws:/wss: of this host). HSTS is left to the TLS-terminating proxy, and
  * no upgrade-insecure-requests, so a plain-HTTP install on a LAN address keeps loading its files.
- * Images also come from the map tile server when MAP_TILE_URL names one (its origin only).
+ * Images also come from the map tile server when MAP_TILE_URL names one (its origin only), and
+ * camera video from the video platform's hosts (VIDEO_PROVIDER=ezviz, EZVIZ_MEDIA_ORIGINS).
  */
-const securityHeaders = (config: Config) => ({
+const securityHeaders = (config: Config, videoOrigins = config.video.kind === 'ezviz' ? config.video.mediaOrigins : []) => ({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -163,7 +165,10 @@ const securityHeaders = (config: Config) => ({
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', ...(config.mapTileOrigin ? [config.mapTileOrigin] : [])],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
+      // A camera platform's HLS playlists and segments, which the console's player fetches (hls.js
+      // into a blob: MediaSource, or the browser's own HLS).
+      connectSrc: ["'self'", ...videoOrigins],
+      mediaSrc: ["'self'", ...(videoOrigins.length ? ['blob:', ...videoOrigins] : [])],
       objectSrc: ["'none'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],
@@ -353,6 +358,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const rentalJobs = new RentalJobs(rentals, app.log);
   app.decorate('rentals', rentals);
   const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
+  const noticeRetention = new OperationLogRetention(db, app.log, {
+    days: config.alarmNoticeRetentionDays,
+    table: { name: 'alarm notice', prune: pruneNotices },
+  });
   const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
@@ -365,6 +374,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     { name: 'history rollups', start: () => telemetry.rollups.start(), stop: () => telemetry.rollups.stop() },
     { name: 'card jobs', start: () => cardJobs.start(), stop: () => cardJobs.stop() },
     { name: 'operation log retention', start: () => logRetention.start(), stop: () => logRetention.stop() },
+    { name: 'alarm notice retention', start: () => noticeRetention.start(), stop: () => noticeRetention.stop() },
     { name: 'upgrade rounds', start: () => upgradeEngine.start(deps.upgradeRoundMs), stop: () => upgradeEngine.stop() },
     ...(deps.rentalTimer === false ? [] : [{ name: 'overdue rentals', start: () => rentalJobs.start(), stop: () => rentalJobs.stop() }]),
   ]);

@@ -29,6 +29,36 @@ const urlWith = (schemes: string[]) =>
     .refine((u) => schemes.some((s) => u.startsWith(`${s}://`)), `a ${schemes.join('/')}:// URL`);
 
 /**
+ * Origins a browser may fetch media from (EZVIZ_MEDIA_ORIGINS), separated by spaces or commas:
+ * `https://hls01open.ys7.com`, `https://*.ys7.com`, `http://10.0.0.5:8080`; no path.
+ */
+const mediaOrigins = z
+  .string()
+  .trim()
+  .max(2048)
+  .transform((text, ctx): string[] => {
+    const list = text.split(/[\s,]+/).filter(Boolean);
+    const bad = list.find((o) => !/^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/.test(o));
+    if (bad !== undefined || !list.length) {
+      ctx.addIssue({ code: 'custom', message: `origins such as https://*.ys7.com (not ${bad ?? 'empty'})`, input: text });
+      return z.NEVER;
+    }
+    return list;
+  });
+
+/**
+ * The hosts a video platform serves its live streams from when EZVIZ_MEDIA_ORIGINS is not set:
+ * every host of the API's domain (`https://open.ys7.com` → `https://*.ys7.com`), or the API's
+ * origin itself for an address or a one-label host (a local platform).
+ */
+export function platformMediaOrigins(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  const labels = url.hostname.split('.');
+  if (/^[\d.]+$|^\[/.test(url.hostname) || labels.length < 2) return [url.origin];
+  return [`${url.protocol}//*.${labels.slice(-2).join('.')}`, url.origin];
+}
+
+/**
  * A map tile URL template (MAP_TILE_URL) such as `https://{s}.tile.example.com/{z}/{x}/{y}.png`,
  * or a same-origin path such as `/tiles/{z}/{x}/{y}.png` (a tile server behind the same proxy).
  * Gives the template and the origin the Content-Security-Policy must allow images from: `{s}`
@@ -122,6 +152,7 @@ const envSchema = z.object({
   SESSION_CACHE_TTL: anyDuration.refine((s) => s <= 60, 'at most 60 seconds').default(5),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   OPERATION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  ALARM_NOTICE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   DEVICE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   DEVICE_OFFLINE_AFTER: anyDuration.refine((s) => s >= 1, 'at least 1 second').default(300),
   LOGIN_LOCKOUT: onOff.default('on'),
@@ -154,6 +185,8 @@ const envSchema = z.object({
   EZVIZ_BASE_URL: urlWith(['http', 'https']).default('https://open.ys7.com'),
   EZVIZ_APP_KEY: z.string().trim().min(1).max(128).optional(),
   EZVIZ_APP_SECRET: z.string().min(1).max(256).optional(),
+  /** Where the platform's HLS playlists and segments come from (CSP); default: its domain's hosts. */
+  EZVIZ_MEDIA_ORIGINS: mediaOrigins.optional(),
   /** Open-Meteo's address for project forecasts; `off` fetches none. */
   WEATHER_URL: z.union([z.literal('off'), urlWith(['http', 'https'])]).default('https://api.open-meteo.com'),
   CONSOLE_URL: urlWith(['http', 'https']).optional(),
@@ -277,6 +310,8 @@ export interface Config {
   telemetryRetentionDays: number;
   /** Days of operation logs kept; older rows are deleted once a day, in batches. */
   operationLogRetentionDays: number;
+  /** Days alarm SMS and call records are kept (ALARM_NOTICE_RETENTION_DAYS); queued ones stay. */
+  alarmNoticeRetentionDays: number;
   /** Seconds of silence after which a device is marked offline. */
   deviceOfflineAfter: number;
   /** Messages per second one device may send (bursts of twice that). */
@@ -300,7 +335,9 @@ export interface Config {
   /** Public address of the console, for links in e-mails. */
   consoleUrl?: string;
   /** Camera live addresses (VIDEO_PROVIDER): the simulated player, or the EZVIZ open platform. */
-  video: { kind: 'simulated' } | { kind: 'ezviz'; baseUrl: string; appKey: string; appSecret: string };
+  video:
+    | { kind: 'simulated' }
+    | { kind: 'ezviz'; baseUrl: string; appKey: string; appSecret: string; /** CSP connect-src and media-src. */ mediaOrigins: string[] };
   /** Open-Meteo's base for project forecasts (WEATHER_URL); undefined: no forecasts. */
   weatherUrl?: string;
   /** Alarm SMS and voice calls (issue #39, decision 0037; docs/OPERATIONS.md). */
@@ -435,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCheck: e.RESPONSE_CHECK === 'on',
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     operationLogRetentionDays: e.OPERATION_LOG_RETENTION_DAYS,
+    alarmNoticeRetentionDays: e.ALARM_NOTICE_RETENTION_DAYS,
     deviceOfflineAfter: e.DEVICE_OFFLINE_AFTER,
     deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',
@@ -448,7 +486,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     weatherUrl: e.WEATHER_URL === 'off' ? undefined : e.WEATHER_URL,
     video:
       e.VIDEO_PROVIDER === 'ezviz'
-        ? { kind: 'ezviz', baseUrl: e.EZVIZ_BASE_URL, appKey: e.EZVIZ_APP_KEY!, appSecret: e.EZVIZ_APP_SECRET! }
+        ? {
+            kind: 'ezviz',
+            baseUrl: e.EZVIZ_BASE_URL,
+            appKey: e.EZVIZ_APP_KEY!,
+            appSecret: e.EZVIZ_APP_SECRET!,
+            mediaOrigins: e.EZVIZ_MEDIA_ORIGINS ?? platformMediaOrigins(e.EZVIZ_BASE_URL),
+          }
         : { kind: 'simulated' },
     alarmNotify: {
       provider:

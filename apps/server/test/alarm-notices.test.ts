@@ -119,6 +119,32 @@ describe('alarm SMS and calls (simulated provider)', () => {
     expect(provider.sent.filter((s) => s.phone === '13900004444')).toEqual([]);
     expect(await f.notices((await f.alarmIds(demo.id))[4]!)).toEqual([]);
   });
+  it("the simulated provider's invalid number fails at once; its unreachable one is retried", async () => {
+    const typeId = await f.setup('SIMF');
+    const o = await f.owner('simf-owner', {});
+    const d = await f.device('SIMF-1', typeId, o.project, '+999 1234 5678, +990 1234 5678');
+    await f.heat(d, 70);
+    const alarmId = async () => (await f.alarmIds(d.id))[4];
+    await expect.poll(async () => (await alarmId()) !== undefined, { timeout: 10_000 }).toBe(true);
+    const history = async () => (await f.notices((await alarmId())!)) as { phone: string; channel: string; state: string; attempts: number; nextAt: string | null; tries: { code: string; reason?: string }[] }[];
+    await expect.poll(async () => (await history()).map((n) => n.tries.length), { timeout: 10_000 }).toEqual([1, 1, 1, 1]);
+    const byPhone = (h: Awaited<ReturnType<typeof history>>, prefix: string) => h.filter((n) => n.phone.startsWith(prefix));
+    const h = await history();
+    // +999: invalid, failed after one attempt with its reason, no next try.
+    expect(byPhone(h, '+99*').filter((n) => n.tries[0]!.code === 'sim.NUMBER_ILLEGAL')).toHaveLength(2);
+    for (const n of h.filter((x) => x.tries[0]!.code === 'sim.NUMBER_ILLEGAL')) {
+      expect(n).toMatchObject({ state: 'failed', attempts: 1, nextAt: null, tries: [{ code: 'sim.NUMBER_ILLEGAL', reason: 'number' }] });
+    }
+    // +990: unreachable, still pending with a next try (ALARM_NOTIFY_ATTEMPTS 4 by default).
+    for (const n of h.filter((x) => x.tries[0]!.code === 'sim.UNREACHABLE')) {
+      expect(n.state).toBe('pending');
+      expect(n.nextAt).not.toBeNull();
+      expect(n.tries[0]!.reason).toBeUndefined();
+    }
+    expect(h.filter((x) => x.tries[0]!.code === 'sim.UNREACHABLE')).toHaveLength(2);
+    expect(provider.asked.filter((a) => a.phone === '+99912345678')).toHaveLength(2);
+  });
+
   it('two senders on one database send each due notice exactly once (FOR UPDATE SKIP LOCKED)', async () => {
     const typeId = await f.setup('TWO');
     const o = await f.owner('two-owner', {});
@@ -183,6 +209,85 @@ describe('alarm notice rate limits', () => {
     expect((await states(third.id)).map((s) => s.state)).toEqual([expect.stringMatching(/pending|sent/), 'limited']);
     const history = await f.notices((await f.alarmIds(d.id))[4]!);
     expect(history.filter((h: { state: string }) => h.state === 'limited')).toHaveLength(2);
+  });
+});
+
+/** A local Alibaba Cloud SMS endpoint answering each number with its list of codes in turn (then OK). */
+class ScriptedAliyun {
+  asked: string[] = [];
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      const phone = new URLSearchParams(body).get('PhoneNumbers');
+      const n = this.asked.filter((p) => p === phone).length;
+      if (phone) this.asked.push(phone);
+      const code = (phone && this.script[phone]?.[n]) || 'OK';
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ Code: code, Message: code === 'OK' ? 'OK' : `refused: ${code}`, BizId: 'b', RequestId: 'r' }));
+    });
+  });
+  constructor(readonly script: Record<string, string[]>) {}
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+}
+
+describe('alarm notices refused for good by Alibaba Cloud (local fake)', () => {
+  let t: TestApp;
+  // Each owner's number: an invalid number, a bad template, wrong keys (for good); the number's
+  // frequency control and a platform error (tried again, then sent).
+  const fake = new ScriptedAliyun({
+    '13500000001': ['isv.MOBILE_NUMBER_ILLEGAL'],
+    '13500000002': ['isv.TEMPLATE_MISSING_PARAMETERS'],
+    '13500000003': ['InvalidAccessKeyId.NotFound'],
+    '13500000004': ['isv.BUSINESS_LIMIT_CONTROL', 'Throttling.User'],
+    '13500000005': ['isp.SYSTEM_ERROR'],
+  });
+  const f = fleet(() => t);
+
+  beforeAll(async () => {
+    const url = await fake.start();
+    const notices = new AliyunNotices({ accessKeyId: 'id', accessKeySecret: 'secret', smsUrl: url, voiceUrl: url, signName: 'S', smsTemplate: 'SMS_1', ttsTemplate: 'TTS_1' });
+    t = await buildTestApp({ ALARM_NOTIFY_ATTEMPTS: '4', ALARM_NOTIFY_BACKOFF: '0' }, { notices, noticePollMs: 50 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((r) => fake.server.close(() => r()));
+  });
+
+  it('a permanent refusal is tried once and failed with its reason; a transient one is retried until sent', async () => {
+    const typeId = await f.setup('PERM');
+    const o = await f.owner('perm-owner', {});
+    // The numbers as alarm phones (two per device): an SMS and a call each; the script is for the
+    // SMS (SendSms), the calls are answered OK.
+    const numbers = Object.keys(fake.script);
+    const devices: { id: number; sn: string; secret: string }[] = [];
+    for (let i = 0; i < numbers.length; i += 2) devices.push(await f.device(`PERM-${i}`, typeId, o.project, numbers.slice(i, i + 2).join(',')));
+    for (const d of devices) await f.heat(d, 70);
+    type Notice = { channel: string; phone: string; state: string; attempts: number; tries: { ok: boolean; code: string; reason?: string }[] };
+    const sms = async () => {
+      const all: Notice[] = [];
+      for (const d of devices) {
+        const id = (await f.alarmIds(d.id))[4];
+        if (id !== undefined) all.push(...((await f.notices(id)) as Notice[]).filter((n) => n.channel === 'sms'));
+      }
+      return all;
+    };
+    await expect.poll(async () => (await sms()).map((n) => n.state).sort(), { timeout: 15_000 }).toEqual(['failed', 'failed', 'failed', 'sent', 'sent']);
+    const asked = (suffix: string) => fake.asked.filter((p) => p.endsWith(suffix)).length;
+    const list = await sms();
+    const one = (suffix: string) => list.find((n) => n.phone.endsWith(suffix))!;
+    expect(one('0001')).toMatchObject({ state: 'failed', attempts: 1, tries: [{ ok: false, code: 'isv.MOBILE_NUMBER_ILLEGAL', reason: 'number' }] });
+    expect(one('0002')).toMatchObject({ state: 'failed', attempts: 1, tries: [{ code: 'isv.TEMPLATE_MISSING_PARAMETERS', reason: 'content' }] });
+    expect(one('0003')).toMatchObject({ state: 'failed', attempts: 1, tries: [{ code: 'InvalidAccessKeyId.NotFound', reason: 'account' }] });
+    expect(one('0004').tries.map((x) => `${x.ok}:${x.code}:${x.reason ?? '-'}`)).toEqual([
+      'false:isv.BUSINESS_LIMIT_CONTROL:-', 'false:Throttling.User:-', 'true:OK:-',
+    ]);
+    expect(one('0005')).toMatchObject({ state: 'sent', attempts: 2 });
+    // The platform was asked once per permanent refusal, again for the transient ones.
+    expect(['0001', '0002', '0003', '0004', '0005'].map(asked)).toEqual([1, 1, 1, 3, 2]);
   });
 });
 

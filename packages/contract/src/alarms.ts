@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { afterQuerySchema, idNumberSchema, idSchema, isoDateTimeSchema, pageQuerySchema } from './envelope.js';
-import { ALARM_NOTICE_CHANNELS, ALARM_NOTICE_STATES, ALARM_SOURCES, ALARM_STATES } from './enums.js';
+import { ALARM_NOTICE_CHANNELS, ALARM_NOTICE_REASONS, ALARM_NOTICE_STATES, ALARM_SOURCES, ALARM_STATES } from './enums.js';
 import { ALARM_BULK_MAX, ALARM_NOTE_MAX } from './limits.js';
 
 /**
@@ -121,6 +121,9 @@ export const alarmNoticeSchema = z.object({
   sentAt: z.string().nullable(),
   /** The next attempt of a pending notice. */
   nextAt: z.string().nullable(),
-  tries: z.array(z.object({ at: z.string(), ok: z.boolean(), code: z.string(), message: z.string() })),
+  /** Every attempt; `reason` on a refusal for good, after which the notice is not tried again. */
+  tries: z.array(
+    z.object({ at: z.string(), ok: z.boolean(), code: z.string(), message: z.string(), reason: z.enum(ALARM_NOTICE_REASONS).optional() }),
+  ),
 }).meta({ id: 'AlarmNotice' });
 export type AlarmNoticeDto = z.infer<typeof alarmNoticeSchema>;

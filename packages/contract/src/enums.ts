@@ -54,6 +54,13 @@ export type AlarmNoticeChannel = (typeof ALARM_NOTICE_CHANNELS)[number];
 export const ALARM_NOTICE_STATES = ['pending', 'sent', 'failed', 'limited'] as const;
 export type AlarmNoticeState = (typeof ALARM_NOTICE_STATES)[number];
 /**
+ * Why a provider refused a notice for good (not retried): the number, the message (template,
+ * signature, parameters), the account (keys, permission, product, balance), its own sending
+ * limit of the day or month, or another refusal of the request.
+ */
+export const ALARM_NOTICE_REASONS = ['number', 'content', 'account', 'quota', 'refused'] as const;
+export type AlarmNoticeReason = (typeof ALARM_NOTICE_REASONS)[number];
+/**
  * Alarm levels ascend with severity: 4 is the most severe (GB/T 32960's convention, decision 0023).
  * The console names them 1 warning, 2 minor, 3 major, 4 critical.
  */

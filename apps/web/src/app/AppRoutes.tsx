@@ -8,6 +8,8 @@ import { HOME_PATH, useRouteTable, type AppRoute } from './route-table';
 import { RouteGuard } from './RouteGuard';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+/** A camera's live video, full screen in its own tab (hls.js loads with it, not with the shell). */
+const VideoPlayPage = lazy(() => import('../features/devices/video/VideoPlayPage'));
 
 function elementFor(route: AppRoute) {
   if (route.kind === 'redirect' && route.redirect) return <Navigate to={route.redirect} replace />;
@@ -38,6 +40,7 @@ export function AppRoutes() {
           <Route path="/auth-redirect" element={<AuthRedirect />} />
           {/* Outside the lazily loaded layout: a redirect inside it is not rendered on the first load. */}
           <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
+          <Route path="/video/play" element={<VideoPlayPage />} />
           <Route element={<Layout table={table} />}>
             <Route path="/redirect/*" element={<RedirectBack />} />
             <Route path="/project/devicelist" element={<LegacyDeviceList />} />

@@ -156,6 +156,8 @@ export const alarmNotices = pgTable(
     // The rate limits: a device's and a number's notices of the last window.
     index('alarm_notices_device_idx').on(t.deviceId, t.createdAt),
     index('alarm_notices_phone_idx').on(t.phone, t.createdAt),
+    // The retention (ALARM_NOTICE_RETENTION_DAYS): settled rows, oldest first; never a queued one.
+    index('alarm_notices_settled_idx').on(t.createdAt, t.id).where(sql`state <> 'pending'`),
     check('alarm_notices_channel_chk', inList('channel', ALARM_NOTICE_CHANNELS)),
     check('alarm_notices_state_chk', inList('state', ALARM_NOTICE_STATES)),
     check('alarm_notices_recipient_chk', sql`recipient in ('device', 'user')`),

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AliyunNotices, percentEncode, rpcSignature, stringToSign } from './notice.aliyun.js';
+import { AliyunNotices, aliyunPermanent, percentEncode, rpcSignature, stringToSign } from './notice.aliyun.js';
 import { NoticeError, alarmPhones, dialable, maskPhone } from './notice.provider.js';
 
 /**
@@ -122,5 +122,26 @@ describe('phone numbers', () => {
     expect(alarmPhones('13800001111, 139 0000 2222,13800001111')).toEqual(['13800001111', '13900002222']);
     expect(maskPhone('13800001111')).toBe('138****1111');
     expect(maskPhone('12345')).toBe('***45');
+  });
+});
+
+describe('Alibaba Cloud refusals: for good or worth another try', () => {
+  it('fails the caller\'s mistakes at once and retries the platform\'s and the network\'s', () => {
+    const permanent = {
+      'isv.MOBILE_NUMBER_ILLEGAL': 'number',
+      'isv.TEMPLATE_MISSING_PARAMETERS': 'content',
+      'isv.SMS_TEMPLATE_ILLEGAL': 'content',
+      'isv.SMS_SIGNATURE_ILLEGAL': 'content',
+      'InvalidAccessKeyId.NotFound': 'account',
+      'InvalidAccessKeyId.Inactive': 'account',
+      SignatureDoesNotMatch: 'account',
+      'isv.AMOUNT_NOT_ENOUGH': 'account',
+      'isv.DAY_LIMIT_CONTROL': 'quota',
+      'Forbidden.NoPermission': 'account',
+      'isv.SOMETHING_NEW': 'refused',
+    };
+    for (const [code, reason] of Object.entries(permanent)) expect(aliyunPermanent(code), code).toBe(reason);
+    for (const code of ['isv.BUSINESS_LIMIT_CONTROL', 'Throttling', 'Throttling.User', 'isp.SYSTEM_ERROR', 'ServiceUnavailable', 'InternalError', 'http502', 'network', 'timeout', 'badAnswer'])
+      expect(aliyunPermanent(code), code).toBeUndefined();
   });
 });

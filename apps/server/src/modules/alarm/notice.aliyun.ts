@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { AlarmNoticeReason } from '@iot/contract';
 import { NoticeError, type NoticeMessage, type NoticeParams, type NoticeProvider } from './notice.provider.js';
 
 export interface AliyunOptions {
@@ -52,10 +53,47 @@ const templateParam = (p: NoticeParams) =>
 const providerNumber = (phone: string) => phone.replace(/^\+/, '');
 
 /**
+ * Alibaba Cloud's codes (SMS and voice API error code lists) of a refusal that trying again cannot
+ * change, by reason. Other codes are retried: `isv.BUSINESS_LIMIT_CONTROL` (the number's
+ * frequency control), `Throttling*`, `isp.SYSTEM_ERROR`, `ServiceUnavailable`, `InternalError`,
+ * HTTP errors, time-outs and network failures.
+ */
+const PERMANENT: Record<AlarmNoticeReason, readonly string[]> = {
+  number: ['isv.MOBILE_NUMBER_ILLEGAL', 'isv.MOBILE_COUNT_OVER_LIMIT', 'isv.DOMESTIC_NUMBER_NOT_SUPPORTED', 'isv.BLACK_KEY_CONTROL_LIMIT'],
+  content: [
+    'isv.TEMPLATE_MISSING_PARAMETERS', 'isv.SMS_TEMPLATE_ILLEGAL', 'isv.SMS_SIGNATURE_ILLEGAL', 'isv.SMS_SIGN_ILLEGAL',
+    'isv.SMS_SIGNATURE_SCENE_ILLEGAL', 'isv.SIGN_STATE_ILLEGAL', 'isv.SMS_CONTENT_ILLEGAL', 'isv.INVALID_PARAMETERS',
+    'isv.INVALID_JSON_PARAM', 'isv.PARAM_LENGTH_LIMIT', 'isv.PARAM_NOT_SUPPORT_URL', 'isv.EXTEND_CODE_ERROR',
+    'isv.TTS_TEMPLATE_ILLEGAL', 'isv.DISPLAY_NUMBER_ILLEGAL', 'MissingParameter', 'InvalidParameter',
+  ],
+  account: [
+    'InvalidAccessKeyId.NotFound', 'InvalidAccessKeyId.Inactive', 'SignatureDoesNotMatch', 'IncompleteSignature',
+    'isp.RAM_PERMISSION_DENY', 'isv.ACCOUNT_NOT_EXISTS', 'isv.ACCOUNT_ABNORMAL', 'Account.Abnormal', 'isv.PRODUCT_UN_SUBSCRIPT',
+    'isv.PRODUCT_UNSUBSCRIBE', 'isv.OUT_OF_SERVICE', 'isv.AMOUNT_NOT_ENOUGH', 'isv.DENY_IP_RANGE', 'Forbidden.RAM',
+  ],
+  // The account's own limits of the day or month: retries minutes apart cannot pass them.
+  quota: ['isv.DAY_LIMIT_CONTROL', 'isv.MONTH_LIMIT_CONTROL'],
+  refused: [],
+};
+const PERMANENT_BY_CODE = new Map(Object.entries(PERMANENT).flatMap(([reason, codes]) => codes.map((c) => [c, reason as AlarmNoticeReason])));
+/** `isv.` codes are the caller's mistakes: an unknown one is refused for good, but the number's frequency control. */
+const RETRIED_ISV = ['isv.BUSINESS_LIMIT_CONTROL'];
+
+/** Why Alibaba Cloud refused for good, or undefined when trying again may succeed. */
+export function aliyunPermanent(code: string): AlarmNoticeReason | undefined {
+  const known = PERMANENT_BY_CODE.get(code);
+  if (known) return known;
+  if (code.startsWith('InvalidAccessKeyId.') || code.startsWith('Forbidden')) return 'account';
+  if (code.startsWith('isv.') && !RETRIED_ISV.includes(code)) return 'refused';
+  return undefined;
+}
+
+/**
  * Alibaba Cloud SMS (`SendSms`, API 2017-05-25) and voice notification (`SingleCallByTts`, API
  * 2017-05-25) as RPC calls: the parameters in a form-encoded POST body, signed with HMAC-SHA1
  * (`rpcSignature`). `Code: "OK"` is success; any other code, an HTTP error or no answer within
- * the timeout is a NoticeError, which the notice job retries with back-off.
+ * the timeout is a NoticeError, which the notice job retries with back-off unless the code
+ * says trying again cannot help (`aliyunPermanent`).
  */
 export class AliyunNotices implements NoticeProvider {
   readonly name = 'aliyun';
@@ -127,7 +165,7 @@ export class AliyunNotices implements NoticeProvider {
     }
     if (answer && typeof answer.Code === 'string') {
       if (answer.Code === 'OK') return answer;
-      throw new NoticeError(answer.Code, String(answer.Message ?? '').slice(0, 200));
+      throw new NoticeError(answer.Code, String(answer.Message ?? '').slice(0, 200), aliyunPermanent(answer.Code));
     }
     throw new NoticeError(res.ok ? 'badAnswer' : `http${res.status}`, `${action}: ${text.slice(0, 200)}`);
   }

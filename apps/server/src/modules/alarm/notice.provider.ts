@@ -1,4 +1,4 @@
-import type { AlarmNoticeChannel } from '@iot/contract';
+import type { AlarmNoticeChannel, AlarmNoticeReason } from '@iot/contract';
 
 /**
  * Where alarm SMS and voice calls go (issue #39, decision 0037): one adapter per provider. The
@@ -33,12 +33,17 @@ export interface NoticeProvider {
   call(m: NoticeMessage): Promise<{ ref: string }>;
 }
 
-/** The provider refused or could not be reached: its code and message go to the notice's history. */
+/**
+ * The provider refused or could not be reached: its code and message go to the notice's history.
+ * With a `reason` the refusal is for good (an invalid number, a template the platform rejects,
+ * wrong keys…): the notice fails at once. Without one it is retried with back-off.
+ */
 export class NoticeError extends Error {
   constructor(
     /** The provider's code (`isv.BUSINESS_LIMIT_CONTROL`…), or `network`, `timeout`, `http<status>`, `badAnswer`. */
     readonly code: string,
     message: string,
+    readonly reason?: AlarmNoticeReason,
   ) {
     super(message);
     this.name = 'NoticeError';
@@ -47,14 +52,22 @@ export class NoticeError extends Error {
 
 /**
  * The built-in provider: keeps every request in `sent` (the demo's and the tests' witness) and
- * answers at once. Nothing leaves the machine.
+ * answers at once. Nothing leaves the machine. Numbers of the unassigned country codes +999 and
+ * +990 show its two kinds of failure: +999… is refused as an invalid number (for good, not
+ * retried), +990… is never reachable (retried until the attempts are spent).
  */
 export class SimulatedNotices implements NoticeProvider {
   readonly name = 'simulated';
   readonly sent: { channel: AlarmNoticeChannel; phone: string; params: NoticeParams; outId: string }[] = [];
+  /** Every request, refused ones too. */
+  readonly asked: { channel: AlarmNoticeChannel; phone: string }[] = [];
   private n = 0;
 
   private record(channel: AlarmNoticeChannel, m: NoticeMessage) {
+    this.asked.push({ channel, phone: m.phone });
+    if (this.asked.length > 1000) this.asked.splice(0, this.asked.length - 1000);
+    if (m.phone.startsWith('+999')) throw new NoticeError('sim.NUMBER_ILLEGAL', 'no such number (simulated)', 'number');
+    if (m.phone.startsWith('+990')) throw new NoticeError('sim.UNREACHABLE', 'the network did not answer (simulated)');
     this.sent.push({ channel, phone: m.phone, params: m.params, outId: m.outId });
     if (this.sent.length > 1000) this.sent.splice(0, this.sent.length - 1000);
     return { ref: `sim-${++this.n}` };

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AlarmNoticeReason } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { alarmNotices, alarms, projectUsers, users } from '../../db/schema/index.js';
 import { userActive, visibleOwned } from '../../lib/query/visibility.js';
@@ -109,6 +110,8 @@ export interface Try {
   ok: boolean;
   code: string;
   message: string;
+  /** Refused for good (contract ALARM_NOTICE_REASONS): the notice failed without further tries. */
+  reason?: AlarmNoticeReason;
 }
 
 /** A notice's attempt and its outcome: sent, retried after `retrySeconds`, or failed for good. */
@@ -118,7 +121,7 @@ export async function recordTry(
   t: Try & { provider: string; ref?: string; retrySeconds?: number },
 ) {
   const state = t.ok ? 'sent' : t.retrySeconds === undefined ? 'failed' : 'pending';
-  const entry = { at: t.at, ok: t.ok, code: t.code, message: t.message };
+  const entry = { at: t.at, ok: t.ok, code: t.code, message: t.message, ...(t.reason ? { reason: t.reason } : {}) };
   await db
     .update(alarmNotices)
     .set({
@@ -154,4 +157,17 @@ export async function noticesOf(db: Executor, alarmId: number, scopePath: string
     .leftJoin(users, eq(users.id, alarmNotices.userId))
     .where(and(eq(alarmNotices.alarmId, alarmId), visibleOwned(alarms.ownerPath, alarms.projectId, scopePath)))
     .orderBy(asc(alarmNotices.id));
+}
+
+/**
+ * Deletes up to `limit` settled notices (sent, failed, limited) created before `before`, oldest
+ * first from `alarm_notices_settled_idx`; a queued or sending one (`pending`) is never touched.
+ * Answers how many went (ALARM_NOTICE_RETENTION_DAYS).
+ */
+export async function pruneNotices(db: Executor, before: Date, limit: number): Promise<number> {
+  const res = await db.execute(sql`
+    delete from ${alarmNotices} where id in (
+      select id from ${alarmNotices} where state <> 'pending' and created_at < ${before.toISOString()}::timestamptz
+      order by created_at, id limit ${limit}) returning id`);
+  return rows<{ id: number }>(res).length;
 }

@@ -134,11 +134,14 @@ export class AlarmNotifier {
           await repo.recordTry(this.db, n.id, { at, ok: true, code: 'OK', message: '', provider: this.provider.name, ref: r.ref });
         } catch (err) {
           const code = err instanceof NoticeError ? err.code : 'error';
-          const last = n.attempts >= this.opts.attempts;
+          // A refusal for good (an invalid number, a rejected template, wrong keys) is not tried again.
+          const reason = err instanceof NoticeError ? err.reason : undefined;
+          const last = reason !== undefined || n.attempts >= this.opts.attempts;
           const retrySeconds = last ? undefined : Math.min(3600, this.opts.backoffSeconds * 2 ** (n.attempts - 1));
-          this.log.warn({ err, notice: n.id, alarm: n.alarmId, attempt: n.attempts, last }, 'alarm notice not sent');
+          this.log.warn({ err, notice: n.id, alarm: n.alarmId, attempt: n.attempts, last, reason }, 'alarm notice not sent');
           await repo.recordTry(this.db, n.id, {
             at, ok: false, code, message: (err as Error).message.slice(0, 200), provider: this.provider.name, retrySeconds,
+            ...(reason ? { reason } : {}),
           });
         }
       }

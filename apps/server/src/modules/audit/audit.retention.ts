@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import * as repo from './audit.repo.js';
 
 const DAY = 86_400_000;
@@ -14,30 +14,40 @@ export const PRUNE_BATCH = 5_000;
  */
 export class OperationLogRetention {
   private timers: NodeJS.Timeout[] = [];
+  private readonly name: string;
+  private readonly prune: (db: Executor, before: Date, limit: number) => Promise<number>;
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    private readonly opts: { days: number; batch?: number },
-  ) {}
+    private readonly opts: {
+      days: number;
+      batch?: number;
+      /** Another table's retention the same way (alarm notices): its name in the log and its batch delete. */
+      table?: { name: string; prune: (db: Executor, before: Date, limit: number) => Promise<number> };
+    },
+  ) {
+    this.name = opts.table?.name ?? 'operation log';
+    this.prune = opts.table?.prune ?? repo.pruneOperationLogs;
+  }
 
-  /** Deletes every operation log older than the retention at `now`; answers how many. */
+  /** Deletes every row older than the retention at `now`; answers how many. */
   async run(now = Date.now()): Promise<number> {
     const before = new Date(now - this.opts.days * DAY);
     const batch = this.opts.batch ?? PRUNE_BATCH;
     let total = 0;
     for (;;) {
-      const n = await repo.pruneOperationLogs(this.db, before, batch);
+      const n = await this.prune(this.db, before, batch);
       total += n;
       if (n < batch) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (total > 0) this.log.info({ deleted: total, before: before.toISOString() }, 'operation log retention: deleted old rows');
+    if (total > 0) this.log.info({ deleted: total, before: before.toISOString() }, `${this.name} retention: deleted old rows`);
     return total;
   }
 
   start(): void {
-    const run = () => void this.run().catch((err) => this.log.error({ err }, 'operation log retention failed'));
+    const run = () => void this.run().catch((err) => this.log.error({ err }, `${this.name} retention failed`));
     this.timers = [setTimeout(run, 60_000), setInterval(run, DAY)];
     for (const t of this.timers) t.unref();
   }

@@ -64,8 +64,9 @@ beforeAll(async () => {
     ['low', 'Low rack', { V: 4.2 }],
   ] as const) {
     const sn = `${prefix}${key.toUpperCase()}`;
-    // The hot rack has an alarm phone: its level-3 alarm is a call-out (SMS and call, simulated).
-    const alarmPhone = key === 'hot' ? '13900007777' : '';
+    // The hot rack has an alarm phone: its level-3 alarm is a call-out (SMS and call, simulated);
+    // the simulated provider refuses the second number (+999) as invalid, for good.
+    const alarmPhone = key === 'hot' ? '13900007777, +999 1234 5678' : '';
     const device = await call<{ id: number; secret: string }>(admin, 'POST', '/device/add', { name, sn, typeId, projectId: project.id, alarmPhone });
     const res = await fetch(`${apiBase}/api/v1/ingest/telemetry`, {
       method: 'POST',
@@ -155,6 +156,11 @@ describe('AlarmInfoPage, signed in as the administrator', () => {
     expect(notices.textContent).toContain('SMS');
     expect(notices.textContent).toContain('to the alarm phone 139****7777');
     expect(notices.textContent).toContain('Sent');
+    // The invalid number: failed at the first attempt, the reason in the user's words.
+    await waitFor(() => expect(notices.textContent).toContain('to the alarm phone +99*****5678'));
+    expect(notices.textContent).toContain('Failed');
+    expect(notices.textContent).toContain('1 attempt · sim.NUMBER_ILLEGAL');
+    expect(notices.textContent).toContain('Not retried: the provider says the number is invalid or cannot receive it.');
     fireEvent.click(screen.getByTestId(`alarm-expand-${alarmOf.low}`));
     expect(await screen.findByText('No SMS or call for this alarm.')).toBeTruthy();
   });

@@ -24,6 +24,12 @@ function NoticeLine({ n }: { n: AlarmNoticeDto }) {
           {n.nextAt && ` · ${t('alarms:notices.next', { time: parseTime(n.nextAt) })}`}
           {last && !last.ok && ` · ${last.code}: ${last.message}`}
         </Typography.Text>
+        {last?.reason && (
+          // Refused for good: said in the user's words, with what to check.
+          <Typography.Paragraph type="danger" style={{ fontSize: 12, margin: 0 }} data-testid={`alarm-notice-reason-${n.id}`}>
+            {t('alarms:notices.final', { reason: t(`alarms:notices.reasons.${last.reason}`) })}
+          </Typography.Paragraph>
+        )}
       </span>
     </List.Item>
   );

@@ -10,7 +10,7 @@ import { localized } from '../../../lib/localize';
 import { useMapSettings } from '../../../lib/site';
 import { AlarmLevelTag } from '../../../components/AlarmLevel';
 import { usePermission } from '../../../lib/session';
-import { useFences, useVideoUrl } from './api';
+import { useFences } from './api';
 import { fenceCircles } from './fence-style';
 
 // Leaflet and the world outline load only when a device with a position is shown.
@@ -36,7 +36,6 @@ export function BasicInfo({
   parentName?: string;
   onEdit?: () => void;
 }) {
-  const video = useVideoUrl();
   const canTrack = usePermission('device:track');
   const navigate = useNavigate();
   const { t } = useTranslation();
@@ -74,19 +73,11 @@ export function BasicInfo({
           {device.camera && (
             <Button
               icon={<VideoCameraOutlined />}
-              loading={video.isPending}
               data-testid="device-video"
-              onClick={() => {
-                // Opened before the answer so the browser does not block it as a pop-up.
-                const tab = window.open('about:blank', '_blank');
-                video.mutate(device.id, {
-                  onSuccess: (v) => {
-                    if (tab) tab.location.href = v.url;
-                    else window.location.assign(v.url);
-                  },
-                  onError: () => tab?.close(),
-                });
-              }}
+              // The player page (features/devices/video) in its own tab: it asks for the address.
+              href={`/video/play?id=${device.id}`}
+              target="_blank"
+              rel="noopener"
             >
               {t('devicedetail:video')}
             </Button>

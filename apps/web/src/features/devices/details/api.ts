@@ -99,9 +99,9 @@ export function exportHistory(q: EndpointQuery<typeof deviceDetailRoutes.history
   return downloadFile(deviceDetailRoutes.historyExport, q, `history.${q.format ?? 'xlsx'}`);
 }
 
-/** POST /getVideoH5Url: a playable H5 address of the device's camera (video provider). */
+/** POST /getVideoH5Url: a playable address of the device's camera (video provider); the player shows refusals. */
 export function useVideoUrl() {
-  return useMutation({ mutationFn: (deviceId: number) => api(videoRoutes.h5Url, { body: { deviceId } }) });
+  return useMutation({ mutationFn: (deviceId: number) => api(videoRoutes.h5Url, { body: { deviceId }, silent: true }) });
 }
 
 /** The device's geo-fences, newest first, each with its history (the server settles ended commands first). */

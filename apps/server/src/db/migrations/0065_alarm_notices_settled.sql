@@ -1,0 +1,1 @@
+CREATE INDEX "alarm_notices_settled_idx" ON "alarm_notices" USING btree ("created_at","id") WHERE state <> 'pending';
