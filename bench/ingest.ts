@@ -489,6 +489,17 @@ async function clusterMain() {
     await db.connect();
     const storedBetween = async (from: number, to: number) =>
       Number((await db.query(`select count(*) as n from telemetry where ts >= to_timestamp($1 / 1000.0) and ts <= to_timestamp($2 / 1000.0)`, [from, to])).rows[0].n);
+    /** Waits while rows with device times in [from, to] still arrive, up to `acked` of them. */
+    const settle = async (from: number, to: number, acked: number) => {
+      let stored = await storedBetween(from, to);
+      for (let still = 0; stored < acked && still < 100; ) {
+        await new Promise((res) => setTimeout(res, 100));
+        const n = await storedBetween(from, to);
+        still = n === stored ? still + 1 : 0;
+        stored = n;
+      }
+      return stored;
+    };
     const taken = (i: Instance) => metric(i, metricsToken, 'iot_ingest_messages_accepted_total{transport="mqtt-external"}');
 
     interface Phase { label: string; acked: number; storedRate: number; lost: number; latencies: number[]; cpuPerK: number }
@@ -497,20 +508,20 @@ async function clusterMain() {
       const liveToken = (await apiOf(liveOn.base)('POST', '/user/login', undefined, { username: 'admin', password: 'bench-pass', captcha: '', key: '' })).data.token!;
       const live = await followLive(liveOn.base, liveToken);
       const takenBefore = await Promise.all(serving.map(taken));
+      // What the instances burn with no device traffic (timers, sweeps, the leader's checks).
+      const idle0 = serving.map((i) => cpuSeconds(i.child.pid!));
+      await new Promise((res) => setTimeout(res, 5000));
+      const idlePerS = serving.reduce((sum, i, k) => sum + cpuSeconds(i.child.pid!) - idle0[k]!, 0) / 5;
       const cpuBefore = serving.map((i) => cpuSeconds(i.child.pid!));
+      const cpuFrom = Date.now();
       const from = Date.now();
       const r = await load(clients, RATE, SECONDS);
       const to = Date.now();
       const storedInRun = await storedBetween(from, to);
       // Every acknowledged message stored: wait while the count still grows.
-      let stored = storedInRun;
-      for (let still = 0; stored < r.acked && still < 100; ) {
-        await new Promise((res) => setTimeout(res, 100));
-        const n = await storedBetween(from, to);
-        still = n === stored ? still + 1 : 0;
-        stored = n;
-      }
-      const cpu = serving.reduce((sum, i, k) => sum + cpuSeconds(i.child.pid!) - cpuBefore[k]!, 0);
+      const stored = await settle(from, to, r.acked);
+      const cpuAll = serving.reduce((sum, i, k) => sum + cpuSeconds(i.child.pid!) - cpuBefore[k]!, 0);
+      const cpu = Math.max(0, cpuAll - (idlePerS * (Date.now() - cpuFrom)) / 1000);
       const takenBy = (await Promise.all(serving.map(taken))).map((n, k) => `${serving[k]!.name.toUpperCase()} ${fmt(n - takenBefore[k]!)}`);
       live.close();
       live.latencies.sort((x, y) => x - y);
@@ -521,17 +532,22 @@ async function clusterMain() {
         `${''.padEnd(30)} stored ${fmt(storedRate).padStart(7)} rows/s during the run, ${fmt(stored)} in all (taken: ${takenBy.join(', ')}); ` +
           `acknowledged but not stored ${fmt(lost)}; publish→live on ${liveOn.name.toUpperCase()} p50 ${fmt(pct(live.latencies, 0.5))} ms p99 ${fmt(pct(live.latencies, 0.99))} ms ` +
           `(${fmt(live.latencies.length)} pushes); server CPU ${fmt((cpu * 1000) / Math.max(1, stored), 3)} ms per message ` +
-          `(${fmt(cpu, 1)} s); RSS ${serving.map((i) => `${i.name.toUpperCase()} ${fmt(peakRss(i.child.pid!, 'VmRSS'))} MB`).join(', ')}; load ${loadavg()}`,
+          `(${fmt(cpuAll, 1)} s, less ${fmt(idlePerS * 100)} % idle); RSS ${serving.map((i) => `${i.name.toUpperCase()} ${fmt(peakRss(i.child.pid!, 'VmRSS'))} MB`).join(', ')}; load ${loadavg()}`,
       );
       return { label, acked: r.acked, storedRate, lost, latencies: live.latencies, cpuPerK: (cpu * 1000) / Math.max(1, stored) };
     };
 
     // Warm-up, not counted: the first seconds of a new process (JIT, caches, pools) are slower.
-    await load(clients, RATE, Math.min(5, SECONDS));
-    await new Promise((r) => setTimeout(r, 2000));
+    const warmUp = async () => {
+      const warmFrom = Date.now();
+      const warm = await load(clients, RATE, Math.min(5, SECONDS));
+      await settle(warmFrom, Date.now(), warm.acked);
+    };
+    await warmUp();
     const one = await phase('1 instance, live on A', [a], a);
     const more: Instance[] = [];
     for (let k = 1; k < INSTANCES; k++) more.push(await start(String.fromCharCode(97 + k)));
+    await warmUp();
     const many = await phase(`${INSTANCES} instances, live on ${more.at(-1)!.name.toUpperCase()}`, [a, ...more], more.at(-1)!);
     for (const i of more) await i.stop();
     await endBrokerSessions(broker, more.map((i) => i.clientId));
