@@ -10,12 +10,18 @@
  *
  * Target: a first start ≤ 3 s and idle RSS with the demo fleet ≤ 300 MB.
  *
- *   npm run build && npm run bench:start [-- --rounds 3 --idle 20]
+ * --before DIR: a second compiled server (DIR/apps/server/dist/main.js, e.g. another commit's
+ * `git archive` built with scripts/build-server.mjs) is started the same way in each round, first
+ * and later start, so a change is measured against its base at the same load.
+ * --sources-too off: skips the run from the sources (it takes the longest).
+ *
+ *   npm run build && npm run bench:start [-- --rounds 3 --idle 20 --before /tmp/base]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../scripts/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const argv = process.argv;
@@ -23,10 +29,13 @@ const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`-
 const ROUNDS = Number(opt('rounds') ?? 1);
 const IDLE_S = Number(opt('idle') ?? 20);
 const compiled = path.join(root, 'apps/server/dist/main.js');
+const before = opt('before') ? path.join(path.resolve(opt('before')!), 'apps/server/dist/main.js') : undefined;
+const SOURCES = opt('sources-too') !== 'off';
 if (!fs.existsSync(compiled)) throw new Error('apps/server/dist/main.js is missing: npm run build first');
 
 /** Starts the server, waits for /readyz, optionally reads its RSS after `idleS`, stops it. */
-async function start(label: string, args: string[], dataDir: string, port: number, idleS = 0) {
+async function start(label: string, args: string[], dataDir: string, idleS = 0) {
+  const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: root,
@@ -61,13 +70,24 @@ console.log(`production start, ${os.cpus().length} cores, load average ${os.load
 for (let round = 1; round <= ROUNDS; round++) {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-start-'));
   try {
-    const first = await start('compiled, empty', ['--enable-source-maps', compiled], path.join(base, 'a'), 18971, IDLE_S);
-    const sources = await start('sources, empty', ['--import', 'tsx', 'apps/server/src/main.ts'], path.join(base, 'b'), 18972);
-    const later = await start('compiled, existing', ['--enable-source-maps', compiled], path.join(base, 'a'), 18973);
+    if (before) {
+      const l0 = os.loadavg()[0]!;
+      const bFirst = await start('before, empty', ['--enable-source-maps', before], path.join(base, 'c'), IDLE_S);
+      const bLater = await start('before, existing', ['--enable-source-maps', before], path.join(base, 'c'));
+      console.log(
+        `round ${round}: BEFORE (${opt('before')}): first start ${fmt(bFirst.readyMs)}, later start ${fmt(bLater.readyMs)}; ` +
+          `RSS after ${IDLE_S} s with the demo fleet ${bFirst.rssMb?.toFixed(0)} MB; load ${l0.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+    }
+    const l0 = os.loadavg()[0]!;
+    const first = await start('compiled, empty', ['--enable-source-maps', compiled], path.join(base, 'a'), IDLE_S);
+    const sources = SOURCES ? await start('sources, empty', ['--import', 'tsx', 'apps/server/src/main.ts'], path.join(base, 'b')) : undefined;
+    const later = await start('compiled, existing', ['--enable-source-maps', compiled], path.join(base, 'a'));
     console.log(
       `round ${round}: first start compiled ${fmt(first.readyMs)} (${(first.readyMs / later.readyMs).toFixed(1)}× a later start), ` +
-        `from sources ${fmt(sources.readyMs)} (${(sources.readyMs / later.readyMs).toFixed(1)}×), later start ${fmt(later.readyMs)}; ` +
-        `RSS after ${IDLE_S} s with the demo fleet ${first.rssMb?.toFixed(0)} MB; load ${os.loadavg()[0]!.toFixed(1)}`,
+        (sources ? `from sources ${fmt(sources.readyMs)} (${(sources.readyMs / later.readyMs).toFixed(1)}×), ` : '') +
+        `later start ${fmt(later.readyMs)}; ` +
+        `RSS after ${IDLE_S} s with the demo fleet ${first.rssMb?.toFixed(0)} MB; load ${l0.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`,
     );
   } finally {
     fs.rmSync(base, { recursive: true, force: true });

@@ -16,7 +16,6 @@
  * Needs the web console built (`npm run build`) and /usr/bin/chromium (CHROMIUM_PATH overrides).
  * Every wait polls with a deadline; exit 0 when every check holds, 1 otherwise.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +23,7 @@ import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { chromium, type Browser } from '@playwright/test';
-import { freePort } from './free-port.js';
+import { CheckFailed, createDatabase, endBrokerSessions, fail, metric, startServer, until, type Instance } from './instances.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -34,61 +33,11 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUN = randomBytes(4).toString('hex');
 const ADMIN = { username: 'admin', password: 'cluster-admin-1' };
 const METRICS_TOKEN = `cluster-metrics-${RUN}-token`;
+const CLIENT_IDS = `iot-cluster-${RUN}`;
 const DEVICES = 4;
 const started = Date.now();
 
-class CheckFailed extends Error {}
-const fail = (msg: string): never => {
-  throw new CheckFailed(msg);
-};
 const log = (msg: string) => console.log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${msg}`);
-
-/** Polls `check` until it answers truthy; fails naming `what` past `ms`. */
-async function until<T>(what: string, check: () => Promise<T> | T, ms = 20_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) fail(`timed out after ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-interface Instance {
-  name: string;
-  base: string;
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<void>;
-}
-
-/** The compiled server (`npm run build`), as `npm start` runs it. */
-const SERVER = path.join(root, 'apps/server/dist/main.js');
-
-/** The real server on a port of its own; resolves when /readyz answers 200. */
-async function startServer(name: string, env: NodeJS.ProcessEnv): Promise<Instance> {
-  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--enable-source-maps', SERVER], {
-    cwd: root,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', MQTT_CLIENT_ID: `iot-cluster-${RUN}-${name}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}`;
-  await until(
-    `instance ${name} ready`,
-    async () => {
-      if (child.exitCode !== null) fail(`instance ${name} exited at start:\n${output}`);
-      return fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-    },
-    60_000,
-  );
-  return { name, base, child, output: () => output, exited };
-}
 
 function api(base: string) {
   let token = '';
@@ -112,28 +61,18 @@ function api(base: string) {
 }
 
 /** Device messages an instance took from the external broker and stored (its /metrics). */
-async function taken(i: Instance): Promise<number> {
-  const res = await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-  if (!res.ok) fail(`${i.name} /metrics: ${res.status}`);
-  const line = (await res.text()).split('\n').find((l) => l.startsWith('iot_ingest_messages_accepted_total{transport="mqtt-external"}'));
-  return line ? Number(line.split(' ').pop()) : 0;
-}
+const taken = (i: Instance) => metric(i, METRICS_TOKEN, 'iot_ingest_messages_accepted_total{transport="mqtt-external"}');
 
 async function main() {
   if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) fail('the web console is not built: run `npm run build` first');
   if (!fs.existsSync(CHROMIUM)) fail(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
-  const dbName = `iot_cluster_${RUN}`;
-  const admin = new pg.Client({ connectionString: PG });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(PG);
-  dbUrl.pathname = `/${dbName}`;
-  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  const database = await createDatabase(PG, 'iot_cluster');
+  const db = new pg.Client({ connectionString: database.url });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-cluster-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: database.url,
     REDIS_URL: REDIS,
     REDIS_CHANNEL: `iot-cluster:${RUN}`,
     MQTT_URL: BROKER,
@@ -153,9 +92,9 @@ async function main() {
   let passed = false;
   try {
     // A first: it migrates and seeds the new database; B finds it ready.
-    const a = await startServer('a', env);
+    const a = await startServer('a', env, CLIENT_IDS);
     instances.push(a);
-    const b = await startServer('b', env);
+    const b = await startServer('b', env, CLIENT_IDS);
     instances.push(b);
     log(`instances up: A ${a.base}, B ${b.base}`);
 
@@ -274,7 +213,7 @@ async function main() {
 
     // A comes back with its client id: its broker session hands over what A had not acknowledged.
     const waiting = missing(await storedOf(), ackedAtKill).length;
-    const a2 = await startServer('a', env);
+    const a2 = await startServer('a', env, CLIENT_IDS);
     instances.push(a2);
     await until(
       'every message acknowledged before the kill is stored',
@@ -290,21 +229,11 @@ async function main() {
   } finally {
     await browser?.close().catch(() => {});
     for (const d of devices) await d.endAsync().catch(() => {});
-    for (const i of instances) {
-      if (i.child.exitCode === null && i.child.signalCode === null) {
-        i.child.kill('SIGTERM');
-        await Promise.race([i.exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (i.child.exitCode === null) i.child.kill('SIGKILL');
-      }
-    }
+    for (const i of instances) await i.stop();
     // The instances' broker sessions end with the run (clean start, no expiry).
-    for (const name of ['a', 'b']) {
-      const c = await mqtt.connectAsync(BROKER, { clientId: `iot-cluster-${RUN}-${name}`, clean: true, protocolVersion: 5, reconnectPeriod: 0 }).catch(() => undefined);
-      await c?.endAsync().catch(() => {});
-    }
+    await endBrokerSessions(BROKER, [`${CLIENT_IDS}-a`, `${CLIENT_IDS}-b`]);
     await db.end().catch(() => {});
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end();
+    await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (!passed) for (const i of instances) console.log(`--- instance ${i.name} output ---\n${i.output()}`);
   }

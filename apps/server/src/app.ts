@@ -1,7 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
@@ -9,7 +8,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import type { Config } from './config.js';
 import { ping, type Database } from './db/client.js';
 import { createLocalBus, type EventBus } from './lib/events.js';
-import { createRedisBus, type RedisBus } from './lib/redis-bus.js';
+import { createRedisBus, redisClient, type RedisBus } from './lib/redis-bus.js';
 import { whileLeading } from './lib/leader.js';
 import type { Leadership } from './db/leader.js';
 import { openapiTransformObject } from './lib/openapi.js';
@@ -236,7 +235,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // What several instances count together in Redis (decision 0038): rate limits, alarm mail
   // intervals. A connection of its own; while Redis is down each instance decides alone.
   const sharedRedis = redisBus
-    ? new Redis(config.redisUrl!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `iot-shared-${redisBus.instanceId.slice(0, 8)}` })
+    ? new (redisClient())(config.redisUrl!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: `iot-shared-${redisBus.instanceId.slice(0, 8)}` })
     : undefined;
   sharedRedis?.on('error', () => {});
   const auth = new AuthService(db, bus, {

@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 import { alwaysLeading, leadPostgres, type Leadership, type LeaderOptions } from './leader.js';
+import { unpackDataDir } from './unpack-template.js';
 
 export type { Leadership, LeaderOptions };
 
@@ -163,6 +164,14 @@ const committedMigrations = path.join(import.meta.dirname, 'migrations');
 /** The migrated PGlite data directory that scripts/build-server.mjs writes beside the compiled server. */
 export const PGLITE_TEMPLATE = 'pglite-template.tar.gz';
 
+/**
+ * PGlite's shared_buffers. initdb writes PostgreSQL's 128MB, and PGlite's WebAssembly memory is
+ * touched for all of it at start: 130 MB of the embedded server's resident memory went to buffers
+ * for a database of 44 MB with the demo fleet (bench/README.md "Production start"). The data
+ * files are real files: what does not fit is read from the operating system's page cache.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
 /** The default statement_timeout of the console's connections (DATABASE_STATEMENT_TIMEOUT). */
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections heavy reads run on beside the pool of 10 (HEAVY_READS_TOTAL). */
@@ -282,9 +291,10 @@ export async function openDatabase(opts: {
    */
   template?: Blob;
   /**
-   * PGlite in a folder only: a file holding such a dump, loaded when the folder holds no database
-   * yet. The compiled server ships one migrated at build time (scripts/build-server.mjs): PGlite's
-   * own first start of a cluster costs several times more than unpacking one.
+   * PGlite in a folder only: a file holding such a dump (gzipped), unpacked into the folder when it
+   * holds no database yet (`unpackDataDir`, streaming). The compiled server ships one migrated at
+   * build time (scripts/build-server.mjs): PGlite's own first start of a cluster costs several
+   * times more than unpacking one.
    */
   templateFile?: string;
 }): Promise<Database> {
@@ -339,15 +349,23 @@ export async function openDatabase(opts: {
   let release = () => {};
   // The same extensions the migrations create on PostgreSQL.
   const extensions = { pg_trgm };
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
   if (dir.startsWith('memory://')) {
-    client = new PGlite(dir, { extensions, loadDataDir: opts.template });
+    client = new PGlite(dir, { extensions, loadDataDir: opts.template, startParams });
   } else {
     const pgDir = path.join(dir, 'pglite');
     fs.mkdirSync(pgDir, { recursive: true });
     release = claimDataDir(dir);
     const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
-    const template = fresh && opts.templateFile && fs.existsSync(opts.templateFile) ? await fs.openAsBlob(opts.templateFile) : undefined;
-    client = new PGlite(pgDir, { extensions, loadDataDir: template });
+    if (fresh && opts.templateFile && fs.existsSync(opts.templateFile)) {
+      try {
+        await unpackDataDir(opts.templateFile, pgDir);
+      } catch (err) {
+        release();
+        throw err;
+      }
+    }
+    client = new PGlite(pgDir, { extensions, startParams });
   }
   try {
     await client.waitReady;

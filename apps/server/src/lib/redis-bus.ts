@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
 import type { AppEvents, EventBus, EventName } from './events.js';
 
 /** What one instance publishes: its id (to ignore its own), the event's name and payload. */
@@ -33,6 +35,14 @@ const DROP_LOG_EVERY_MS = 30_000;
  * events, drops what it would publish (counted and logged, never queued: pub/sub has no history
  * to catch up with anyway) and ioredis reconnects by itself; `/readyz` says `redis` is down.
  */
+/**
+ * ioredis, loaded on the first use: only instances with REDIS_URL need it, and it cost an embedded
+ * server's start about 0.3 s and 6 MB of heap (bench/README.md "Production start").
+ */
+export function redisClient(): typeof RedisClient {
+  return (createRequire(import.meta.url)('ioredis') as typeof IORedis).Redis;
+}
+
 export function createRedisBus(url: string, log: Log, opts: { channel?: string } = {}): RedisBus {
   const channel = opts.channel ?? 'iot:events';
   const instanceId = randomUUID();
@@ -41,6 +51,7 @@ export function createRedisBus(url: string, log: Log, opts: { channel?: string }
   // No offline queue: a publish while disconnected fails at once instead of piling up in memory
   // at ingestion rates; the subscriber subscribes again on every `ready` itself.
   const common = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false } as const;
+  const Redis = redisClient();
   const pub = new Redis(url, { ...common, connectionName: `iot-pub-${instanceId.slice(0, 8)}` });
   const sub = new Redis(url, { ...common, autoResubscribe: false, connectionName: `iot-sub-${instanceId.slice(0, 8)}` });
   let closing = false;
