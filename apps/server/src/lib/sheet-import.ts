@@ -26,8 +26,11 @@ export interface SheetImport<K extends string, T, C> {
   columns: readonly SheetColumn<K>[];
   /** Rows one file may hold below the process's own limit (the slots' reader). */
   maxRows?: number;
-  /** What every row needs, read once per import (the caller's projects, types, stores …). */
-  context(actor: Actor): Promise<C>;
+  /**
+   * What every row needs, read once per import in bulk (the caller's projects, types, the stores
+   * and packs the file names …); `column` gives a column's non-empty cell texts over all rows.
+   */
+  context(actor: Actor, column: (key: K) => string[]): Promise<C>;
   /** A data row (its cells by column key, `row` its spreadsheet row number) as a value or refusals. */
   parse(get: (key: K) => unknown, row: number, ctx: C): SheetRowResult<T>;
   /**
@@ -84,7 +87,11 @@ export async function runSheetImport<K extends string, T, C>(
   return imports.withImportSlot(async () => {
     const { keys, rows } = await sheetRows(imports, file.data, spec.columns);
     if (spec.maxRows !== undefined && rows.length > spec.maxRows) throw invalid('file', 'importTooManyRows', { max: spec.maxRows });
-    const ctx = await spec.context(actor);
+    const column = (k: K) => {
+      const idx = keys.indexOf(k);
+      return idx < 0 ? [] : [...new Set(rows.map((r) => cellText(r[idx])).filter(Boolean))];
+    };
+    const ctx = await spec.context(actor, column);
     const { valid, errors } = await parseSheetRows(spec, keys, rows, ctx);
 
     const refused = new Set<number>();

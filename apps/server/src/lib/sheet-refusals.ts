@@ -13,6 +13,7 @@ const PATTERN_REASONS = new Map<string, RefusalReason>([
   [String(PATTERNS.sn), 'snPattern'],
   [String(PATTERNS.digits), 'digitsOnly'],
   [String(PATTERNS.alarmPhones), 'phoneListPattern'],
+  [String(PATTERNS.phone), 'phonePattern'],
 ]);
 
 /**

@@ -24,6 +24,7 @@ import { cellError, issueRefusal, type ImportSlots } from '../../lib/sheet-refus
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as rentalRepo from './rental.repo.js';
+import { rentalSheet } from './rental.sheet.js';
 import type { RentalListQuery } from './rental.service.js';
 import * as repo from './store.repo.js';
 import type { StoreListQuery } from './store.service.js';
@@ -84,6 +85,14 @@ export class StoreSheetService {
 
   template(lang: Language): Buffer {
     return sheetTemplate(this.sheet, lang);
+  }
+
+  rentalTemplate(lang: Language): Buffer {
+    return sheetTemplate(rentalSheet(this.db), lang);
+  }
+
+  importRentals(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    return runSheetImport({ db: this.db, imports: this.imports, audit }, rentalSheet(this.db), actor, file, mode, dryRun);
   }
 
   import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
