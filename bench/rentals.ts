@@ -29,6 +29,7 @@ import { sql } from 'drizzle-orm';
 import { RENTAL_KINDS, RENTAL_STATES, REVENUE_PERIODS, STORE_STATUSES } from '@iot/contract';
 import type { Database } from '../apps/server/src/db/client.js';
 import { startApp, withBenchDatabase } from './engines.js';
+import { agentsSql, percentile, qs, rng, type Rand } from './lists.js';
 
 const argv = process.argv;
 const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -51,17 +52,7 @@ async function seedRentals(db: Database['db']) {
     for (const q of queries) await db.execute(q);
     console.log(`  ${label} (${((performance.now() - s) / 1000).toFixed(1)} s)`);
   };
-  await step(
-    `${AGENTS} agents with 3 sub-users each`,
-    sql`insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
-      select 'agent' || i, a.password_hash, 1, a.id, a.path, (select id from roles where identification = 'ADMIN'), 'Agent company ' || i
-      from generate_series(1, ${AGENTS}) i, (select * from users where username = 'admin') a`,
-    sql`update users set path = (select path from users where username = 'admin') || id || '/' where username like 'agent%'`,
-    sql`insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
-      select u.username || '_op' || j, u.password_hash, 1, u.id, u.path, u.role_id, u.corporate_name
-      from users u, generate_series(1, 3) j where u.username ~ '^agent[0-9]+$'`,
-    sql`update users set path = (select p.path from users p where p.id = users.parent_id) || id || '/' where username like 'agent%\_op%'`,
-  );
+  await step(`${AGENTS} agents with 3 sub-users each`, ...agentsSql(AGENTS));
   // Store k's owner: user rank floor(400·u²) (u = k/STORES), so the first users own many stores;
   // agents and their sub-users alternate in rank order.
   await step(
@@ -114,23 +105,6 @@ async function seedRentals(db: Database['db']) {
 
 // ---------------------------------------------------------------- random requests
 
-/** A seeded generator (mulberry32): the same seed sends the same sequence. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (from: number, to: number) => from + Math.floor(next() * (to - from + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  const chance = (p: number) => next() < p;
-  return { next, int, pick, chance };
-}
-type Rand = ReturnType<typeof rng>;
-
 interface Who {
   name: string;
   auth: Record<string, string>;
@@ -140,11 +114,6 @@ interface Who {
   /** Pack numbers (PK-000000N) at its stores, for SN fragments that find something. */
   packs: number[];
 }
-const qs = (params: Record<string, string | number | boolean | undefined>) =>
-  Object.entries(params)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&');
 /** A page size and a page: mostly the first few, a third anywhere the rows reach (capped at 10,000). */
 function paging(r: Rand, rows: number) {
   const limit = r.pick(PAGE_SIZES);
@@ -189,8 +158,6 @@ const LINES: { label: string; agent: boolean; gen: Gen }[] = [
 ];
 
 // ---------------------------------------------------------------- measuring
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 /** `users` clients, each request after its previous answer, for `seconds`: every answer checked. */
 async function slice(base: URL, next: () => { path: string; headers: Record<string, string> }, users: number, seconds: number, into: number[], slow: { ms: number; path: string }) {

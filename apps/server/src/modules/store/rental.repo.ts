@@ -223,33 +223,20 @@ export async function switchable(db: Executor, deviceId: number, semaphoreId: st
 }
 
 /**
- * What a rental import names, in two statements: the caller's stores by code, and the packs by SN
- * that it may change (owned in its subtree or in a project owned there) with their store and
- * whether an open rental or a sale holds them.
+ * The packs a rental import names by SN that the caller may change (owned in its subtree or in a
+ * project owned there), with their store and whether an open rental or a sale holds them.
  */
-export async function importTargets(db: Executor, scopePath: string | undefined, codes: string[], sns: string[]) {
+export async function importPacks(db: Executor, scopePath: string | undefined, sns: string[]) {
+  if (sns.length === 0) return [];
   const scope = scopePath === undefined ? undefined : `${escapeLike(scopePath)}%`;
-  const [storeRows, packRows] = await Promise.all([
-    codes.length === 0
-      ? { rows: [] }
-      : db.execute(sql`
-          select id, code, status from stores
-          where code = any(select jsonb_array_elements_text(${JSON.stringify(codes)}::jsonb))
-            ${scope === undefined ? sql`` : sql`and owner_path like ${scope}`}`),
-    sns.length === 0
-      ? { rows: [] }
-      : db.execute(sql`
-          select d.id, d.sn, d.name, d.store_id,
-            exists (select 1 from rentals r where r.device_id = d.id and r.state in ('reserved', 'active', 'overdue')) as rented,
-            exists (select 1 from rentals r where r.device_id = d.id and r.state = 'sold') as sold
-          from devices d
-          where d.sn = any(select jsonb_array_elements_text(${JSON.stringify(sns)}::jsonb))
-            ${scope === undefined ? sql`` : sql`and (d.owner_path like ${scope} or exists (select 1 from projects p where p.id = d.project_id and p.owner_path like ${scope}))`}`),
-  ]);
-  return {
-    stores: rows<{ id: number; code: string; status: string }>(storeRows),
-    packs: rows<{ id: number; sn: string; name: string; store_id: number | null; rented: boolean; sold: boolean }>(packRows),
-  };
+  const res = await db.execute(sql`
+    select d.id, d.sn, d.name, d.store_id,
+      exists (select 1 from rentals r where r.device_id = d.id and r.state in ('reserved', 'active', 'overdue')) as rented,
+      exists (select 1 from rentals r where r.device_id = d.id and r.state = 'sold') as sold
+    from devices d
+    where d.sn = any(select jsonb_array_elements_text(${JSON.stringify(sns)}::jsonb))
+      ${scope === undefined ? sql`` : sql`and (d.owner_path like ${scope} or exists (select 1 from projects p where p.id = d.project_id and p.owner_path like ${scope}))`}`);
+  return rows<{ id: number; sn: string; name: string; store_id: number | null; rented: boolean; sold: boolean }>(res);
 }
 
 /**

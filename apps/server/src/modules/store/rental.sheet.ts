@@ -5,7 +5,6 @@ import {
   RENTAL_KINDS,
   RENTAL_SHEET_COLUMNS,
   STORE_LIMITS,
-  maskIdCard,
   rentalCreateSchema,
   type ImportError,
   type RefusalParams,
@@ -16,7 +15,10 @@ import type { rentals } from '../../db/schema/index.js';
 import { scopeOf } from '../../lib/scope.js';
 import { cellText as text, type SheetImport } from '../../lib/sheet-import.js';
 import { cellError, issueRefusal } from '../../lib/sheet-refusals.js';
+import type { Executor } from '../../db/client.js';
 import * as repo from './rental.repo.js';
+import * as storeRepo from './store.repo.js';
+import { newRentalRow } from './rental.service.js';
 
 type Targets = {
   stores: Map<string, { id: number; status: string }>;
@@ -66,16 +68,19 @@ const COLUMN_OF: Record<string, RentalSheetKey> = { depositCents: 'deposit', pri
  * transaction; `rentals_open_device_idx` refuses the whole import (importRace) when a pack was
  * rented meanwhile, so an import and a concurrent rental never both win.
  */
-export function rentalSheet(db: Parameters<typeof repo.importTargets>[0]): SheetImport<RentalSheetKey, Row, Targets> {
+export function rentalSheet(db: Executor): SheetImport<RentalSheetKey, Row, Targets> {
   return {
     sheet: 'rentals',
     columns: RENTAL_SHEET_COLUMNS,
     maxRows: STORE_LIMITS.sheetRows,
     context: async (actor, column) => {
-      const t = await repo.importTargets(db, scopeOf(actor), column('store'), column('deviceSn'));
+      const [stores, packs] = await Promise.all([
+        storeRepo.storesByCode(db, column('store'), scopeOf(actor)),
+        repo.importPacks(db, scopeOf(actor), column('deviceSn')),
+      ]);
       return {
-        stores: new Map(t.stores.map((s) => [s.code, { id: s.id, status: s.status }])),
-        packs: new Map(t.packs.map((p) => [p.sn, { id: p.id, name: p.name, storeId: p.store_id, rented: p.rented, sold: p.sold }])),
+        stores: new Map(stores.map((s) => [s.code, { id: s.id, status: s.status }])),
+        packs: new Map(packs.map((p) => [p.sn, { id: p.id, name: p.name, storeId: p.store_id, rented: p.rented, sold: p.sold }])),
       };
     },
     parse: (get, row, ctx) => {
@@ -147,32 +152,10 @@ export function rentalSheet(db: Parameters<typeof repo.importTargets>[0]): Sheet
       }
       if (errors.length > 0 || !parsed.success || !store || !pack) return { errors };
       const b = parsed.data;
-      const sold = b.kind === 'sale';
-      const startAt = b.startAt ? new Date(b.startAt) : new Date();
-      return {
-        errors,
-        value: {
-          kind: b.kind,
-          state: RENTAL_IMPORT_STATES[b.kind],
-          storeId: store.id,
-          deviceId: pack.id,
-          deviceSn: sn,
-          deviceName: pack.name,
-          customerName: b.customerName,
-          customerPhone: b.customerPhone,
-          idCardMasked: b.idCard ? maskIdCard(b.idCard) : '',
-          email: b.email,
-          currency: b.currency,
-          depositCents: b.depositCents,
-          pricePerDayCents: sold ? null : b.pricePerDayCents,
-          totalPriceCents: b.totalPriceCents,
-          chargedCents: sold ? b.totalPriceCents : null,
-          settledAt: sold ? startAt : null,
-          startAt,
-          dueAt: sold || !b.dueAt ? null : new Date(b.dueAt),
-          remark: b.remark,
-        },
-      };
+      const now = new Date();
+      const startAt = b.startAt ? new Date(b.startAt) : now;
+      // A sale is settled when it was made, so its revenue falls in that day.
+      return { errors, value: newRentalRow(b, { state: RENTAL_IMPORT_STATES[b.kind], storeId: store.id, pack: { id: pack.id, sn, name: pack.name }, now, settledAt: startAt }) };
     },
     unique: [{ column: 'deviceSn', duplicate: (row) => ({ reason: 'duplicatePackRow', params: { row } }) }],
     taken: [],
