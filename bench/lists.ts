@@ -457,6 +457,19 @@ type Source = ReturnType<typeof source>;
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
+/** One GET on a keep-alive agent: its status and body. */
+export function getOnce(base: URL, agent: http.Agent, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.get({ host: base.hostname, port: base.port, path, headers, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
 /** One user: one keep-alive connection, each request after the previous answer; every answer checked. */
 async function oneUser(base: URL, next: Source, seconds: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -469,15 +482,7 @@ async function oneUser(base: URL, next: Source, seconds: number) {
   while (performance.now() < end) {
     const { path, headers } = next();
     const t = performance.now();
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.get({ host: base.hostname, port: base.port, path, headers, agent }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-    });
+    const { status, body } = await getOnce(base, agent, path, headers);
     const took = performance.now() - t;
     times.push(took);
     if (took > slowest.ms) slowest = { ms: took, path };

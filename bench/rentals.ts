@@ -29,7 +29,7 @@ import { sql } from 'drizzle-orm';
 import { RENTAL_KINDS, RENTAL_STATES, REVENUE_PERIODS, STORE_STATUSES } from '@iot/contract';
 import type { Database } from '../apps/server/src/db/client.js';
 import { startApp, withBenchDatabase } from './engines.js';
-import { agentsSql, percentile, qs, rng, type Rand } from './lists.js';
+import { agentsSql, getOnce, percentile, qs, rng, type Rand } from './lists.js';
 
 const argv = process.argv;
 const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -167,15 +167,7 @@ async function slice(base: URL, next: () => { path: string; headers: Record<stri
     while (performance.now() < end) {
       const { path, headers } = next();
       const t = performance.now();
-      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.get({ host: base.hostname, port: base.port, path, headers, agent }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-        req.on('error', reject);
-      });
+      const { status, body } = await getOnce(base, agent, path, headers);
       const took = performance.now() - t;
       into.push(took);
       if (took > slow.ms) Object.assign(slow, { ms: took, path });
