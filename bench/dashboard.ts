@@ -29,7 +29,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../apps/server/src/db/client.js';
 import { createPartition } from '../apps/server/src/telemetry/ingest.repo.js';
 import { startApp, withBenchDatabase } from './engines.js';
-import { seedFleet } from './lists.js';
+import { getOnce, seedFleet } from './lists.js';
 
 const argv = process.argv;
 const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -133,17 +133,7 @@ const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0)).padStart(6);
 
-function get(agent: http.Agent, base: URL, path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.get({ host: base.hostname, port: base.port, path, headers, agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
-}
+const get = (agent: http.Agent, base: URL, path: string, headers: Record<string, string>) => getOnce(base, agent, path, headers);
 
 /** The SQL statements the server sends while `capture` is on (node-postgres' Client.query, patched). */
 const captured: { text: string; values: unknown[] }[] = [];

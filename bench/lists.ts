@@ -58,6 +58,20 @@ const TYPES = [
   ['LAB', 'Prototype', 0],
 ] as const;
 
+/** `agents` agents (users of agent kind under the administrator) with 3 sub-users each, password bench-pass. */
+export function agentsSql(agents: number) {
+  return [
+    sql`insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
+      select 'agent' || i, a.password_hash, 1, a.id, a.path, (select id from roles where identification = 'ADMIN'), 'Agent company ' || i
+      from generate_series(1, ${agents}) i, (select * from users where username = 'admin') a`,
+    sql`update users set path = (select path from users where username = 'admin') || id || '/' where username like 'agent%'`,
+    sql`insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
+      select u.username || '_op' || j, u.password_hash, 1, u.id, u.path, u.role_id, u.corporate_name
+      from users u, generate_series(1, 3) j where u.username ~ '^agent[0-9]+$'`,
+    sql`update users set path = (select p.path from users p where p.id = users.parent_id) || id || '/' where username like 'agent%\_op%'`,
+  ];
+}
+
 /** The fleet of this benchmark, seeded in SQL (bench/dashboard.ts seeds the same one). */
 export async function seedFleet(db: Database['db']) {
   const t0 = performance.now();
@@ -67,17 +81,7 @@ export async function seedFleet(db: Database['db']) {
     console.log(`  ${label} (${((performance.now() - s) / 1000).toFixed(1)} s)`);
   };
   const N = DEVICES;
-  await step(
-    `${AGENTS} agents with 3 sub-users each`,
-    sql`insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
-      select 'agent' || i, a.password_hash, 1, a.id, a.path, (select id from roles where identification = 'ADMIN'), 'Agent company ' || i
-      from generate_series(1, ${AGENTS}) i, (select * from users where username = 'admin') a`,
-    sql`update users set path = (select path from users where username = 'admin') || id || '/' where username like 'agent%'`,
-    sql`insert into users (username, password_hash, type, parent_id, path, role_id, corporate_name)
-      select u.username || '_op' || j, u.password_hash, 1, u.id, u.path, u.role_id, u.corporate_name
-      from users u, generate_series(1, 3) j where u.username ~ '^agent[0-9]+$'`,
-    sql`update users set path = (select p.path from users p where p.id = users.parent_id) || id || '/' where username like 'agent%\_op%'`,
-  );
+  await step(`${AGENTS} agents with 3 sub-users each`, ...agentsSql(AGENTS));
   // 11 projects per agent, in agent order: row k (0-based) is the agent's (k % 11 + 1)th project.
   await step(
     `${AGENTS * 11} projects, 2 shared with another agent each`,
@@ -210,7 +214,7 @@ export async function seedFleet(db: Database['db']) {
 // ---------------------------------------------------------------- random requests
 
 /** A seeded generator (mulberry32): the same seed sends the same sequence. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -224,7 +228,7 @@ function rng(seed: number) {
   const chance = (p: number) => next() < p;
   return { next, int, pick, chance };
 }
-type Rand = ReturnType<typeof rng>;
+export type Rand = ReturnType<typeof rng>;
 const hash = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
 /** Who sends a line's requests: the administrator or agents (scoped to their subtree). */
@@ -246,7 +250,7 @@ interface Ctx {
 }
 
 /** Query text from parameters, dropping the undefined ones. */
-const qs = (params: Record<string, string | number | boolean | undefined>) =>
+export const qs = (params: Record<string, string | number | boolean | undefined>) =>
   Object.entries(params)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
@@ -451,7 +455,20 @@ type Source = ReturnType<typeof source>;
 
 // ---------------------------------------------------------------- measuring
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
+/** One GET on a keep-alive agent: its status and body. */
+export function getOnce(base: URL, agent: http.Agent, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.get({ host: base.hostname, port: base.port, path, headers, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
 
 /** One user: one keep-alive connection, each request after the previous answer; every answer checked. */
 async function oneUser(base: URL, next: Source, seconds: number) {
@@ -465,15 +482,7 @@ async function oneUser(base: URL, next: Source, seconds: number) {
   while (performance.now() < end) {
     const { path, headers } = next();
     const t = performance.now();
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.get({ host: base.hostname, port: base.port, path, headers, agent }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-    });
+    const { status, body } = await getOnce(base, agent, path, headers);
     const took = performance.now() - t;
     times.push(took);
     if (took > slowest.ms) slowest = { ms: took, path };

@@ -696,6 +696,11 @@ describe('authorization matrix over every /api/v1 route', () => {
     },
     'GET /api/v1/store/export': { perm: 'store:list', ok: async () => ({ query: { status: 'open' } }) },
     'GET /api/v1/rent/export': { perm: 'rent:list', ok: async () => ({ query: { state: 'active' } }) },
+    'GET /api/v1/rent/importtemplate': { perm: 'rent:edit', ok: async () => ({ query: { lang: 'es' } }) },
+    'POST /api/v1/rent/import': {
+      perm: 'rent:edit',
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('r.xlsx', writeSheet('r', [['store', 'deviceSn', 'customerName', 'customerPhone'], ['S1', 'PK-1', 'C', '123']])) }),
+    },
     'POST /api/v1/rent/dischargeoff': {
       perm: 'rent:command',
       ok: async () => {

@@ -1,9 +1,21 @@
 /**
  * An agent runs an outlet (issue #38): creates a store, stocks two packs that report their SOC,
  * rents one out through the form, sees the stock move from available to rented, and returns the
- * pack through the return check, after which it is available again.
+ * pack through the return check, after which it is available again; then imports a sale of the
+ * other pack from a sheet, with a row refused for its unknown store.
  */
+import * as XLSX from '@e965/xlsx';
+import { RENTAL_SHEET_COLUMNS } from '@iot/contract';
 import { expect, test, API, MAIN_URL, apiLogin, callApi } from './fixtures';
+import { XLSX_TYPE } from './device-sheet';
+
+/** A rental sheet with the English headers and rows by column key. */
+function rentalSheet(rows: Partial<Record<(typeof RENTAL_SHEET_COLUMNS)[number]['key'], string | number>>[]): Buffer {
+  const wb = XLSX.utils.book_new();
+  const aoa = [RENTAL_SHEET_COLUMNS.map((c) => c.en), ...rows.map((r) => RENTAL_SHEET_COLUMNS.map((c) => r[c.key] ?? ''))];
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(aoa), 'rentals');
+  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+}
 
 const run = Date.now().toString(36).toUpperCase();
 const CODE = `E2E${run}`;
@@ -80,4 +92,28 @@ test('create a store, stock two packs, rent one, see the stock move, return it',
   await expect(rental).toContainText('Returned');
   await page.goto('/store/index');
   await expect(row.getByTestId('stock-available')).toHaveText('Available 2');
+
+  // Import a sale of the other pack; a row naming no store of ours is refused with its reason.
+  await page.goto('/rent/index');
+  await page.getByTestId('btn-import').click();
+  const dialog = page.getByTestId('rental-import');
+  await dialog.locator('input[type=file]').setInputFiles({
+    name: 'rentals.xlsx',
+    mimeType: XLSX_TYPE,
+    buffer: rentalSheet([
+      { store: CODE, deviceSn: SNS[1]!, customerName: 'Han Mei', customerPhone: '13800000002', kind: 'sale', totalPrice: 980 },
+      { store: `NO${run}`, deviceSn: SNS[0]!, customerName: 'Nobody', customerPhone: '13800000003', pricePerDay: 10, dueAt: '2099-01-01' },
+    ]),
+  });
+  await page.getByTestId('rental-import-run').click();
+  await expect(dialog).toContainText('1 of 2 rows imported; errors: 1');
+  const refused = dialog.locator('tr.ant-table-row');
+  await expect(refused).toHaveCount(1);
+  await expect(refused.locator('td').nth(0)).toHaveText('3');
+  await expect(refused.locator('td').nth(1)).toHaveText('Store');
+  await expect(refused.locator('td').nth(2)).toHaveText(`No store with code NO${run} among yours`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('table-rentals').locator('tr').filter({ hasText: SNS[1]! })).toContainText('Sold');
+  await page.goto('/store/index');
+  await expect(row.getByTestId('stock-available')).toHaveText('Available 1');
 });

@@ -82,6 +82,7 @@ export const AUDIT_ACTIONS = [
   'rent.return',
   'rent.overdue',
   'rent.dischargeoff',
+  'rent.import',
   'upgrade.start',
   'upgrade.cancel',
   'video.open',

@@ -193,6 +193,16 @@ export const REFUSALS = {
   noDischargeSwitch: 'This pack’s type has no writable discharge switch',
   duplicateStoreCodeRow: 'Same store code as row {{row}}',
   sheetExportTooMany: 'More than {{max}} rows match: narrow the filters',
+  unknownStoreCode: 'No store with code {{code}} among yours',
+  unknownPackSn: 'No pack with SN {{sn}} among yours',
+  packSold: 'Pack {{sn}} was sold',
+  duplicatePackRow: 'Same pack as row {{row}}',
+  dueBeforeStart: 'The due date must come after the start',
+  amountInvalid: 'An amount of at least 0 with at most {{digits}} decimals is required',
+  pricePerDayOrTotal: 'A rental has a price per day or a total price, one of them',
+  dateTimeRequired: 'A date and time is required, e.g. 2025-03-01 09:00 or 2025-03-01T09:00:00Z',
+  rentalImportState: 'A rental is imported active and a sale sold',
+  packMovedOut: 'Pack {{sn}} is rented or reserved at its store: return it before moving it',
 
   // Firmware versions and their images
   versionNotFound: 'The firmware version does not exist',
@@ -237,6 +247,7 @@ export const REFUSALS = {
   snPattern: 'Letters, digits and _ . : - only',
   digitsOnly: 'Digits only',
   phoneListPattern: 'Digits, spaces and + - ( ) , only',
+  phonePattern: 'Digits, spaces and + - ( ) only',
   nulCharacter: 'Must not contain a NUL character',
   invalidValue: 'Invalid value',
 } as const satisfies Record<string, string>;

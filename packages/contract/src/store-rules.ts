@@ -142,6 +142,32 @@ export const RENTAL_EXPORT_COLUMNS = [
 export type RentalExportKey = (typeof RENTAL_EXPORT_COLUMNS)[number]['key'];
 
 /**
+ * Columns of the rental import (template and import; headers in any language): a pack stocked at
+ * the store (by its code) rented (state active) or sold (state sold) to a customer. Amounts in the
+ * currency's major unit (12.50), times ISO 8601 (UTC when no offset is written) or spreadsheet dates.
+ */
+export const RENTAL_SHEET_COLUMNS = [
+  { key: 'store', required: true, zh: '门店编码', en: 'Store code', es: 'Código de tienda', ja: '店舗コード' },
+  { key: 'deviceSn', required: true, zh: '电池包SN', en: 'Pack SN', es: 'SN de la batería', ja: 'パックSN' },
+  { key: 'customerName', required: true, zh: '客户', en: 'Customer', es: 'Cliente', ja: '顧客' },
+  { key: 'customerPhone', required: true, zh: '客户电话', en: 'Customer phone', es: 'Teléfono del cliente', ja: '顧客の電話' },
+  { key: 'idCard', required: false, zh: '身份证号', en: 'ID-card number', es: 'Número de documento', ja: '身分証番号' },
+  { key: 'email', required: false, zh: '邮箱', en: 'E-mail', es: 'Correo electrónico', ja: 'メール' },
+  { key: 'kind', required: false, zh: '类型', en: 'Type', es: 'Tipo', ja: '種別' },
+  { key: 'state', required: false, zh: '状态', en: 'State', es: 'Estado', ja: '状態' },
+  { key: 'currency', required: false, zh: '币种', en: 'Currency', es: 'Moneda', ja: '通貨' },
+  { key: 'deposit', required: false, zh: '押金', en: 'Deposit', es: 'Fianza', ja: '保証金' },
+  { key: 'pricePerDay', required: false, zh: '日租金', en: 'Price per day', es: 'Precio por día', ja: '日額' },
+  { key: 'totalPrice', required: false, zh: '总价', en: 'Total price', es: 'Precio total', ja: '総額' },
+  { key: 'startAt', required: false, zh: '开始时间', en: 'Start', es: 'Inicio', ja: '開始' },
+  { key: 'dueAt', required: false, zh: '应还时间', en: 'Due back', es: 'Devolución prevista', ja: '返却期限' },
+  { key: 'remark', required: false, zh: '备注', en: 'Remark', es: 'Observaciones', ja: '備考' },
+] as const;
+export type RentalSheetKey = (typeof RENTAL_SHEET_COLUMNS)[number]['key'];
+/** The states an imported row may have: a rental out with its customer, or a sale. */
+export const RENTAL_IMPORT_STATES = { rent: 'active', sale: 'sold' } as const satisfies Record<RentalKind, RentalState>;
+
+/**
  * A lost pack's discharge switch (the built-in battery type's writable `10000031`): the store may
  * turn it off through the command channel, delivered when the pack next connects (within the TTL).
  */

@@ -10,11 +10,11 @@ const QUERY_CANCELED = '57014';
  * The PostgreSQL error behind a failure, if any: pg and PGlite both expose `code` (SQLSTATE) and
  * `constraint`; Drizzle wraps them in a DrizzleQueryError whose `cause` is the original.
  */
-function pgErrorOf(err: unknown): { code: string; constraint?: string } | undefined {
+function pgErrorOf(err: unknown): { code: string; constraint?: string; detail?: string } | undefined {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      return { code, constraint: (e as { constraint?: string }).constraint };
+      return { code, constraint: (e as { constraint?: string }).constraint, detail: (e as { detail?: string }).detail };
     }
   }
   return undefined;
@@ -47,8 +47,14 @@ const UNIQUE_CONSTRAINTS: Record<string, { reason: RefusalReason; field?: string
   rentals_open_device_idx: { reason: 'packRented', field: 'deviceId' },
 };
 
-/** A unique violation as the documented 40900 with its reason; undefined for other failures. */
+/**
+ * A unique violation, or the refusal of migration 0066 (a pack in an open rental moved away from
+ * its store's owner: check violation `devices_store_open_rental`, its SN in the detail), as the
+ * documented 40900 with its reason; undefined for other failures.
+ */
 export function conflictFromDb(err: unknown): AppError | undefined {
+  const pg = pgErrorOf(err);
+  if (pg?.code === '23514' && pg.constraint === 'devices_store_open_rental') return conflict('packMovedOut', { params: { sn: pg.detail ?? '' } });
   const constraint = uniqueViolationOf(err);
   if (constraint === undefined) return undefined;
   const known = UNIQUE_CONSTRAINTS[constraint];

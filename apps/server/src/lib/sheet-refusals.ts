@@ -1,4 +1,4 @@
-import { PATTERNS, refusalMessage, type ImportError, type ImportMode, type ImportReport, type RefusalParams, type RefusalReason } from '@iot/contract';
+import { PATTERNS, refusalMessage, type ImportError, type RefusalParams, type RefusalReason } from '@iot/contract';
 import type { z } from 'zod';
 import { invalid } from './errors.js';
 import { spreadsheetKind } from './sheet.js';
@@ -13,6 +13,7 @@ const PATTERN_REASONS = new Map<string, RefusalReason>([
   [String(PATTERNS.sn), 'snPattern'],
   [String(PATTERNS.digits), 'digitsOnly'],
   [String(PATTERNS.alarmPhones), 'phoneListPattern'],
+  [String(PATTERNS.phone), 'phonePattern'],
 ]);
 
 /**
@@ -47,32 +48,6 @@ export function issueRefusal(
   }
 }
 
-
-/**
- * The end of an import's checks, the same for every sheet: valid rows whose key is already taken
- * are reported on their key's cell, errors sorted by row, and the report built. `write` is false
- * for a dry run, nothing to write, or mode `all` with any error.
- */
-export function importOutcome<V extends { row: number }>(o: {
-  total: number;
-  valid: V[];
-  errors: ImportError[];
-  taken: Set<string>;
-  key: { column: string; of: (v: V) => string; reason: RefusalReason };
-  mode: ImportMode;
-  dryRun: boolean;
-}): { fresh: V[]; report: ImportReport; write: boolean } {
-  const { errors } = o;
-  const fresh = o.valid.filter((v) => {
-    const value = o.key.of(v);
-    if (!o.taken.has(value)) return true;
-    errors.push(cellError(v.row, o.key.column, o.key.reason, { [o.key.column]: value }));
-    return false;
-  });
-  errors.sort((a, b) => a.row - b.row);
-  const report: ImportReport = { total: o.total, valid: fresh.length, imported: 0, mode: o.mode, dryRun: o.dryRun, errors };
-  return { fresh, report, write: !(o.dryRun || fresh.length === 0 || (o.mode === 'all' && errors.length > 0)) };
-}
 
 /** A sheet's column: its key and its header in each language (any of them, or the key, is read). */
 export interface SheetColumn<K extends string> {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Modal, Radio, Space, Table, Upload } from 'antd';
+import { Alert, Button, Modal, Progress, Radio, Space, Table, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { cardRoutes, storeRoutes } from '@iot/contract/plain';
+import type { cardRoutes, rentalRoutes, storeRoutes } from '@iot/contract/plain';
 import type { ImportError, ImportMode, ImportReport } from '@iot/contract';
 import { ApiError, describeError, refusalText } from '../lib/http';
 import { currentLanguage } from '../lib/i18n';
@@ -13,12 +13,12 @@ interface Props {
   onClose: () => void;
   /** The sheet's endpoints: its template and its import . */
   endpoints: {
-    template: typeof cardRoutes.importTemplate | typeof storeRoutes.importTemplate;
-    import: Omit<typeof cardRoutes.import | typeof storeRoutes.import, 'permission' | 'audit'>;
+    template: typeof cardRoutes.importTemplate | typeof storeRoutes.importTemplate | typeof rentalRoutes.importTemplate;
+    import: Omit<typeof cardRoutes.import | typeof storeRoutes.import | typeof rentalRoutes.import, 'permission' | 'audit'>;
   };
   /** The template's file name. */
   templateName: string;
-  /** The namespace holding `import.*` texts and `fields.<column>` names (`cards`, `stores`). */
+  /** The namespace holding `import.*` texts and `fields.<column>` names (`cards`, `stores`, `rentals`). */
   ns: string;
   /** After rows were written: refresh what shows them. */
   onImported: () => void;
@@ -28,13 +28,15 @@ interface Props {
 /**
  * A sheet import from .xlsx/.xls (§5: only those formats; a file is required): the template, the
  * mode (valid rows or nothing), and the report with each refused row's column and reason. The
- * SIM card and store imports.
+ * SIM card, store and rental imports.
  */
 export function SheetImportDialog({ open, onClose, endpoints, templateName, ns, onImported, testId }: Props) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [mode, setMode] = useState<ImportMode>('valid');
   const [busy, setBusy] = useState(false);
+  /** The upload's progress (the server checks and writes the rows after it reaches 100). */
+  const [percent, setPercent] = useState<number | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -49,14 +51,16 @@ export function SheetImportDialog({ open, onClose, endpoints, templateName, ns, 
     }
     setBusy(true);
     setProblem(null);
+    setPercent(0);
     try {
-      const res = await uploadImport(file, { mode, dryRun: false, onProgress: () => undefined, endpoint: endpoints.import }).promise;
+      const res = await uploadImport(file, { mode, dryRun: false, onProgress: setPercent, endpoint: endpoints.import }).promise;
       setReport(res);
       if (res.imported > 0) onImported();
     } catch (err) {
       if (err instanceof ApiError) setProblem(describeError(err));
     } finally {
       setBusy(false);
+      setPercent(null);
     }
   };
 
@@ -92,6 +96,7 @@ export function SheetImportDialog({ open, onClose, endpoints, templateName, ns, 
           <Radio value="valid">{t(`${ns}:import.modeValid`)}</Radio>
           <Radio value="all">{t(`${ns}:import.modeAll`)}</Radio>
         </Radio.Group>
+        {percent !== null && <Progress aria-label={t('devices:import.progress')} percent={percent} status="active" data-testid={`${testId}-progress`} />}
         {problem && <Alert type="error" showIcon title={problem} />}
         {report && (
           <Alert

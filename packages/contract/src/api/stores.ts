@@ -106,5 +106,13 @@ export const rentalSchemas = {
     query: rentalListQuerySchema.omit({ page: true, limit: true }).extend({ lang: templateQuerySchema.shape.lang }),
     data: z.null(),
   },
+  importTemplate: { tags: rentTags, summary: 'Rental import template (.xlsx) with headers in a language', query: templateQuerySchema, data: z.null() },
+  import: {
+    tags: rentTags,
+    summary:
+      'Import rentals (active) and sales (sold) of packs stocked at the caller’s stores from an .xlsx/.xls file (multipart field `file`); row reasons like the device import',
+    query: importQuerySchema,
+    data: importReportSchema,
+  },
 } satisfies EndpointSchemaTable;
 export const rentalApi = endpoints(rentalRoutes, rentalSchemas);

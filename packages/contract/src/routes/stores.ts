@@ -29,5 +29,7 @@ export const rentalRoutes = routes<typeof rentalSchemas>()({
   giveBack: { method: 'POST', path: '/rent/return', permission: 'rent:edit', audit: 'rent.return' },
   summary: { method: 'GET', path: '/rent/summary', permission: 'rent:overview' },
   export: { method: 'GET', path: '/rent/export', permission: 'rent:list', kind: 'file', heavy: true },
+  importTemplate: { method: 'GET', path: '/rent/importtemplate', permission: 'rent:edit', kind: 'file' },
+  import: { method: 'POST', path: '/rent/import', permission: 'rent:edit', audit: 'rent.import', kind: 'upload' },
   dischargeOff: { method: 'POST', path: '/rent/dischargeoff', permission: 'rent:command', audit: 'rent.dischargeoff' },
 });

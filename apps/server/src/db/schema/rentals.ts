@@ -54,10 +54,15 @@ export const rentals = pgTable(
     index('rentals_created_idx').on(t.createdAt, t.id),
     index('rentals_start_idx').on(t.startAt, t.id),
     index('rentals_state_due_idx').on(t.state, t.dueAt),
+    // The list sorted by due date or by state, deep pages included (bench/rentals.ts).
+    index('rentals_due_idx').on(t.dueAt, t.id),
+    index('rentals_state_id_idx').on(t.state, t.id),
     index('rentals_phone_idx').on(t.customerPhone.op('text_pattern_ops')),
     index('rentals_sn_trgm_idx').using('gin', sql`lower(${t.deviceSn}) gin_trgm_ops`),
     index('rentals_device_idx').on(t.deviceId),
     index('rentals_settled_idx').on(t.storeId, t.settledAt).where(sql`settled_at is not null`),
+    // The administrator's revenue (every store): read from the index alone.
+    index('rentals_settled_all_idx').on(t.settledAt, t.currency, t.chargedCents).where(sql`settled_at is not null`),
     check('rentals_kind_chk', inList('kind', RENTAL_KINDS)),
     check('rentals_state_chk', inList('state', RENTAL_STATES)),
     check('rentals_currency_chk', inList('currency', CURRENCIES)),

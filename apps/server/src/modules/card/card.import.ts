@@ -12,19 +12,22 @@ import {
   type ImportReport,
   type Language,
 } from '@iot/contract';
-import { allowLongWork, type Db } from '../../db/client.js';
-import { uniqueViolationOf } from '../../lib/db-errors.js';
-import { conflict, invalid } from '../../lib/errors.js';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
-import { restoreCell, writeSheet } from '../../lib/sheet.js';
+import { writeSheet } from '../../lib/sheet.js';
+import { cellText as text, runSheetImport, sheetTemplate, type SheetImport } from '../../lib/sheet-import.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { ProjectService } from '../project/project.service.js';
-import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetRows, type ImportSlots } from '../../lib/sheet-refusals.js';
+import { cellError, issueRefusal, type ImportSlots } from '../../lib/sheet-refusals.js';
 import * as repo from './card.repo.js';
 import { toCardDto, type CardListQuery } from './card.service.js';
 
-const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
+
+type OwnedProject = Awaited<ReturnType<ProjectService['ownedBy']>>[number];
+type CardRow = { card: z.output<typeof cardFieldsSchema>; ownerPath: string | undefined };
 
 /** A date cell: YYYY-MM-DD text, or a spreadsheet serial day number. */
 function dateCell(v: unknown): string | null {
@@ -58,37 +61,18 @@ export class CardSheetService {
     private readonly imports: ImportSlots,
   ) {}
 
-  template(lang: Language): Buffer {
-    return writeSheet('sim-cards', [CARD_SHEET_COLUMNS.map((c) => c[lang])]);
-  }
-
-  async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    checkSheetFile(file);
-    return this.imports.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
-  }
-
-  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    const { keys, rows } = await sheetRows(this.imports, file.data, CARD_SHEET_COLUMNS);
-
-    const projects = await this.projects.ownedBy(actor);
-    const byName = new Map<string, { id: number; ownerPath: string }[]>();
-    for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
-
-    const errors: ImportError[] = [];
-    const valid: { row: number; card: ReturnType<typeof cardFieldsSchema.parse>; ownerPath: string }[] = [];
-    const seen = new Map<string, number>();
-    const numbersSeen = { msisdn: new Set<string>(), imsi: new Set<string>() };
-    for (let i = 0; i < rows.length; i++) {
-      // 20,000 rows: give the event loop back every few hundred rows, as the device import does.
-      if (i > 0 && i % 250 === 0) await new Promise((r) => setImmediate(r));
-      const cells = rows[i]!;
-      const row = i + 2;
-      const get = (k: CardSheetKey) => {
-        const idx = keys.indexOf(k);
-        return idx < 0 ? '' : cells[idx];
-      };
+  /** The SIM card sheet: ICCIDs, phone numbers and IMSIs are one card's each, in the file and in the database. */
+  private readonly sheet: SheetImport<CardSheetKey, CardRow, Map<string, OwnedProject[]>> = {
+    sheet: 'sim-cards',
+    columns: CARD_SHEET_COLUMNS,
+    context: async (actor) => {
+      const byName = new Map<string, OwnedProject[]>();
+      for (const p of await this.projects.ownedBy(actor)) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+      return byName;
+    },
+    parse: (get, row, byName) => {
       const rowErrors: ImportError[] = [];
-      let project: { id: number; ownerPath: string } | undefined;
+      let project: OwnedProject | undefined;
       const projectName = text(get('project'));
       if (projectName) {
         const found = byName.get(projectName) ?? [];
@@ -97,7 +81,7 @@ export class CardSheetService {
         else project = found[0];
       }
       const num = (k: CardSheetKey) => (text(get(k)) === '' ? 0 : Number(text(get(k))));
-      const candidate = {
+      const parsed = cardFieldsSchema.safeParse({
         iccid: text(get('iccid')),
         msisdn: text(get('msisdn')),
         imsi: text(get('imsi')),
@@ -111,65 +95,39 @@ export class CardSheetService {
         groupId: text(get('groupId')),
         projectId: project?.id ?? null,
         remarks: text(get('remarks')),
-      };
-      const parsed = cardFieldsSchema.safeParse(candidate);
+      });
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           const column = String(issue.path[0] ?? '');
           const refusal = column === 'activatedAt' || column === 'expiresAt' ? { reason: 'dateRequired' as const } : issueRefusal(issue);
           rowErrors.push(cellError(row, column, refusal.reason, refusal.params));
         }
+        return { errors: rowErrors };
       }
-      if (candidate.iccid) {
-        const first = seen.get(candidate.iccid);
-        if (first) rowErrors.push(cellError(row, 'iccid', 'duplicateIccidRow', { row: first }));
-        else seen.set(candidate.iccid, row);
-      }
+      return { errors: rowErrors, value: { card: parsed.data, ownerPath: project?.ownerPath } };
+    },
+    unique: [
+      { column: 'iccid', duplicate: (row) => ({ reason: 'duplicateIccidRow', params: { row } }) },
       // Phone numbers and IMSIs are one card's each, in the sheet as in the database.
-      for (const field of ['msisdn', 'imsi'] as const) {
-        const v = candidate[field];
-        if (!v) continue;
-        if (numbersSeen[field].has(v)) rowErrors.push(cellError(row, field, 'duplicateValue'));
-        else numbersSeen[field].add(v);
-      }
-      if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);
-      else valid.push({ row, card: parsed.data, ownerPath: project?.ownerPath ?? actor.path });
-    }
-    const usedNumbers = await repo.existingNumbers(
-      this.db,
-      valid.flatMap((v) => (v.card.msisdn ? [v.card.msisdn] : [])),
-      valid.flatMap((v) => (v.card.imsi ? [v.card.imsi] : [])),
-    );
-    const free = valid.filter((v) => {
-      const used = (['msisdn', 'imsi'] as const).filter((field) => v.card[field] && usedNumbers[field].has(v.card[field]));
-      for (const field of used) errors.push(cellError(v.row, field, 'duplicateValue'));
-      return used.length === 0;
-    });
-    const { fresh, report, write } = importOutcome({
-      total: rows.length,
-      valid: free,
-      errors,
-      taken: await repo.existingIccids(this.db, free.map((v) => v.card.iccid)),
-      key: { column: 'iccid', of: (v) => v.card.iccid, reason: 'iccidTaken' },
-      mode,
-      dryRun,
-    });
-    if (!write) return report;
-    try {
-      report.imported = await this.db.transaction(async (tx) => {
-        await allowLongWork(tx);
-        const n = await repo.insertCards(
-          tx,
-          fresh.map(({ card: { deviceId: _d, ...c }, ownerPath }) => ({ ...c, ownerPath })),
-        );
-        await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });
-        return n;
-      });
-    } catch (err) {
-      if (uniqueViolationOf(err)?.startsWith('sim_cards_')) throw conflict('importRace'); // ICCID, number or IMSI taken meanwhile
-      throw err;
-    }
-    return report;
+      { column: 'msisdn', duplicate: () => ({ reason: 'duplicateValue' }) },
+      { column: 'imsi', duplicate: () => ({ reason: 'duplicateValue' }) },
+    ],
+    taken: [
+      { column: 'msisdn', of: (v) => v.card.msisdn, find: async (db, values) => (await repo.existingNumbers(db, values, [])).msisdn, reason: 'duplicateValue', named: false },
+      { column: 'imsi', of: (v) => v.card.imsi, find: async (db, values) => (await repo.existingNumbers(db, [], values)).imsi, reason: 'duplicateValue', named: false },
+      { column: 'iccid', of: (v) => v.card.iccid, find: repo.existingIccids, reason: 'iccidTaken', named: true },
+    ],
+    insert: (tx, rows, actor) => repo.insertCards(tx, rows.map(({ card: { deviceId: _d, ...c }, ownerPath }) => ({ ...c, ownerPath: ownerPath ?? actor.path }))),
+    // ICCID, number or IMSI taken meanwhile.
+    race: (constraint) => constraint.startsWith('sim_cards_'),
+  };
+
+  template(lang: Language): Buffer {
+    return sheetTemplate(this.sheet, lang);
+  }
+
+  import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    return runSheetImport({ db: this.db, imports: this.imports, audit }, this.sheet, actor, file, mode, dryRun);
   }
 
   async export(ctx: AuthContext, q: Omit<CardListQuery, 'page' | 'limit'>, lang: Language): Promise<Buffer> {

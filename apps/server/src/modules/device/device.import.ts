@@ -1,26 +1,31 @@
 import {
+  DEVICE_SHEET_COLUMNS,
   ErrorCode,
   IMPORT_MAX_ROWS_EMBEDDED,
   refusalMessage,
   type ImportMode,
   type ImportReport,
+  type DeviceSheetKey,
   type Language,
 } from '@iot/contract';
 import type { z } from 'zod';
-import type { deviceListQuerySchema } from '@iot/contract';
-import { allowLongWork, type Db } from '../../db/client.js';
-import { uniqueViolationOf } from '../../lib/db-errors.js';
-import { AppError, conflict, invalid } from '../../lib/errors.js';
+import type { deviceFieldsSchema, deviceListQuerySchema } from '@iot/contract';
+
+import type { Db } from '../../db/client.js';
+import { AppError, invalid } from '../../lib/errors.js';
 import { deviceOwnerPath, scopeOf } from '../../lib/scope.js';
-import { readSheetInWorker, SheetReadError, spreadsheetKind, writeSheet, type ParsedSheet } from '../../lib/sheet.js';
+import { readSheetInWorker, SheetReadError, writeSheet, type ParsedSheet } from '../../lib/sheet.js';
 import { Slots } from '../../lib/slots.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { DeviceTypeService } from '../devicetype/devicetype.service.js';
 import type { ProjectService } from '../project/project.service.js';
 import * as repo from './device.repo.js';
-import { importOutcome } from '../../lib/sheet-refusals.js';
-import { exportHeaderRow, exportRow, headerRow, mapHeader, parseRows } from './device.sheet.js';
+import { runSheetImport, sheetTemplate, type SheetImport } from '../../lib/sheet-import.js';
+import { exportHeaderRow, exportRow, parseDeviceRow, type SheetContext } from './device.sheet.js';
+
+type DeviceFields = z.output<typeof deviceFieldsSchema>;
+type OwnedProject = Awaited<ReturnType<ProjectService['ownedBy']>>[number];
 
 export const EXPORT_MAX_ROWS = 100_000;
 
@@ -47,20 +52,40 @@ export class DeviceSheetService {
     this.slots = new Slots(limits.concurrency);
   }
 
+  /** The device sheet: SNs are one device's each, in the file and platform-wide. */
+  private readonly sheet: SheetImport<DeviceSheetKey, DeviceFields, SheetContext & { byId: Map<number, OwnedProject> }> = {
+    sheet: 'devices',
+    columns: DEVICE_SHEET_COLUMNS,
+    context: async (actor) => {
+      const projects = await this.projects.ownedBy(actor);
+      const byName = new Map<string, number[]>();
+      for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
+      const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
+      return { types, projects: byName, byId: new Map(projects.map((p) => [p.id, p])) };
+    },
+    parse: parseDeviceRow,
+    unique: [{ column: 'sn', duplicate: (row) => ({ reason: 'duplicateSnRow', params: { row } }) }],
+    taken: [{ column: 'sn', of: (f) => f.sn, find: repo.existingSns, reason: 'snTaken', named: true }],
+    insert: (tx, fields, actor, ctx) =>
+      repo.bulkInsertDevices(
+        tx,
+        fields.map((f) => ({ ...f, projectId: f.projectId, ownerPath: deviceOwnerPath(f.projectId ? ctx.byId.get(f.projectId) : undefined) ?? actor.path })),
+      ),
+    // SNs added by someone else between the check and the insert.
+    race: (constraint) => constraint === 'devices_sn_unique',
+  };
+
   template(lang: Language): Buffer {
-    return writeSheet('devices', [headerRow(lang)]);
+    return sheetTemplate(this.sheet, lang);
   }
 
   /**
-   * Validates every row and reports row, column and reason. `all` writes nothing when any row is
-   * wrong; `valid` writes the valid rows. A dry run only reports. Never half-written: the insert
-   * is one statement in one transaction.
+   * Validates every row and reports row, column and reason (lib/sheet-import.ts): `all` writes
+   * nothing when any row is wrong; `valid` writes the valid rows; a dry run only reports. Never
+   * half-written: the insert is one statement in one transaction.
    */
-  async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    if (!/\.(xlsx|xls)$/i.test(file.filename)) throw invalid('file', 'importFormat');
-    // The real format by its first bytes: a text, an HTML table or a CSV renamed .xls is refused.
-    if (!spreadsheetKind(file.data)) throw invalid('file', 'notSpreadsheet');
-    return this.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
+  import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    return runSheetImport({ db: this.db, imports: this, audit }, this.sheet, actor, file, mode, dryRun);
   }
 
   /**
@@ -101,52 +126,6 @@ export class DeviceSheetService {
     const [header = [], ...rows] = sheet.rows;
     if (rows.length > max || sheet.dimensionRows > max + 1) throw invalid('file', 'importTooManyRows', { max });
     return { header, rows };
-  }
-
-  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    const { header, rows } = await this.readImportRows(file.data);
-    const { keys, missing } = mapHeader(header);
-    if (missing.length > 0) throw invalid('file', 'importMissingColumns', { columns: missing.join(', ') });
-    if (rows.length === 0) throw invalid('file', 'importNoRows');
-
-    const projects = await this.projects.ownedBy(actor);
-    const byName = new Map<string, number[]>();
-    for (const p of projects) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
-    const byId = new Map(projects.map((p) => [p.id, p]));
-    const types = new Map((await this.types.options(actor)).map((t) => [t.code, t.id]));
-
-    const { valid, errors } = await parseRows(rows, keys, { types, projects: byName });
-    const { fresh, report, write } = importOutcome({
-      total: rows.length,
-      valid,
-      errors,
-      taken: await repo.existingSns(this.db, valid.map((v) => v.fields.sn)),
-      key: { column: 'sn', of: (v) => v.fields.sn, reason: 'snTaken' },
-      mode,
-      dryRun,
-    });
-    if (!write) return report;
-
-    try {
-      report.imported = await this.db.transaction(async (tx) => {
-        await allowLongWork(tx);
-        const n = await repo.bulkInsertDevices(
-          tx,
-          fresh.map(({ fields: f }) => ({
-            ...f,
-            projectId: f.projectId,
-            ownerPath: deviceOwnerPath(f.projectId ? byId.get(f.projectId) : undefined) ?? actor.path,
-          })),
-        );
-        await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });
-        return n;
-      });
-    } catch (err) {
-      // SNs added by someone else between the check and the insert.
-      if (uniqueViolationOf(err) === 'devices_sn_unique') throw conflict('importRace');
-      throw err;
-    }
-    return report;
   }
 
   async export(ctx: AuthContext, q: z.output<typeof deviceListQuerySchema>, lang: Language): Promise<Buffer> {

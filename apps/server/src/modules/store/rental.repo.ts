@@ -221,3 +221,35 @@ export async function switchable(db: Executor, deviceId: number, semaphoreId: st
     from devices d where d.id = ${deviceId}`);
   return rows<{ id: number; sn: string; has: boolean }>(res)[0];
 }
+
+/**
+ * The packs a rental import names by SN that the caller may change (owned in its subtree or in a
+ * project owned there), with their store and whether an open rental or a sale holds them.
+ */
+export async function importPacks(db: Executor, scopePath: string | undefined, sns: string[]) {
+  if (sns.length === 0) return [];
+  const scope = scopePath === undefined ? undefined : `${escapeLike(scopePath)}%`;
+  const res = await db.execute(sql`
+    select d.id, d.sn, d.name, d.store_id,
+      exists (select 1 from rentals r where r.device_id = d.id and r.state in ('reserved', 'active', 'overdue')) as rented,
+      exists (select 1 from rentals r where r.device_id = d.id and r.state = 'sold') as sold
+    from devices d
+    where d.sn = any(select jsonb_array_elements_text(${JSON.stringify(sns)}::jsonb))
+      ${scope === undefined ? sql`` : sql`and (d.owner_path like ${scope} or exists (select 1 from projects p where p.id = d.project_id and p.owner_path like ${scope}))`}`);
+  return rows<{ id: number; sn: string; name: string; store_id: number | null; rented: boolean; sold: boolean }>(res);
+}
+
+/**
+ * Imported rentals and sales, in the import's transaction: the rows (the open-rental index lets
+ * a pack another request rented meanwhile fail the whole import), their first events, and the
+ * sold packs out of their store's stock.
+ */
+export async function insertImported(db: Executor, values: (typeof rentals.$inferInsert)[], by: { userId: number; username: string }) {
+  for (let i = 0; i < values.length; i += 500) {
+    const ids = await db.insert(rentals).values(values.slice(i, i + 500)).returning({ id: rentals.id, state: rentals.state });
+    await db.insert(rentalEvents).values(ids.map((r) => ({ rentalId: r.id, fromState: null, toState: r.state, byUserId: by.userId, byName: by.username })));
+  }
+  const sold = values.filter((v) => v.state === 'sold' && v.deviceId).map((v) => v.deviceId!);
+  if (sold.length > 0) await db.update(devices).set({ storeId: null, storeFault: null }).where(inArray(devices.id, sold));
+  return values.length;
+}

@@ -4,7 +4,7 @@ import { actorOf } from '../../plugins/audit.js';
 import { authOf } from '../../plugins/auth.js';
 import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
-import { sendSheet } from '../../plugins/upload.js';
+import { readUpload, sendSheet } from '../../plugins/upload.js';
 import type { RentalService } from './rental.service.js';
 import type { StoreSheetService } from './store.sheet.js';
 
@@ -23,6 +23,11 @@ export const rentalRoutes: FastifyPluginAsync<{ rentals: RentalService; sheets: 
   route(app, api.export, async (req, reply) => {
     const { lang, ...q } = req.query;
     return sendSheet(reply, `rentals-${new Date().toISOString().slice(0, 10)}.xlsx`, await sheets.exportRentals(authOf(req), q, lang));
+  });
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `rentals-template-${req.query.lang}.xlsx`, sheets.rentalTemplate(req.query.lang)));
+  route(app, api.import, async (req) => {
+    const report = await sheets.importRentals(actorOf(req), await readUpload(req), req.query.mode, req.query.dryRun);
+    return ok(report, report.dryRun ? 'checked' : `${report.imported} rental(s) imported`);
   });
   route(app, api.dischargeOff, async (req) => ok(await rentals.dischargeOff(actorOf(req), req.body.id), 'command sent'));
   route(app, api.summary, async (req) => ok(await rentals.summary(authOf(req), req.query)));

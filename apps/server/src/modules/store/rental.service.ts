@@ -59,6 +59,38 @@ function toDto(ctx: AuthContext, r: NonNullable<repo.RentalRow>): RentalDto {
   };
 }
 
+/**
+ * The row of a new rental or sale (`POST /rent/add`, the import): a sale keeps only its total,
+ * charged and settled at `settledAt`; a rental its price; the ID-card number masked.
+ */
+export function newRentalRow(
+  b: Omit<CreateBody, 'storeId' | 'deviceId' | 'reserve'>,
+  at: { state: RentalState; storeId: number; pack: { id: number; sn: string; name: string }; now: Date; settledAt: Date },
+) {
+  const sold = b.kind === 'sale';
+  return {
+    kind: b.kind,
+    state: at.state,
+    storeId: at.storeId,
+    deviceId: at.pack.id,
+    deviceSn: at.pack.sn,
+    deviceName: at.pack.name,
+    customerName: b.customerName,
+    customerPhone: b.customerPhone,
+    idCardMasked: b.idCard ? maskIdCard(b.idCard) : '',
+    email: b.email,
+    currency: b.currency,
+    depositCents: b.depositCents,
+    pricePerDayCents: sold ? null : b.pricePerDayCents,
+    totalPriceCents: b.totalPriceCents,
+    chargedCents: sold ? b.totalPriceCents : null,
+    settledAt: sold ? at.settledAt : null,
+    startAt: b.startAt ? new Date(b.startAt) : at.now,
+    dueAt: sold || !b.dueAt ? null : new Date(b.dueAt),
+    remark: b.remark,
+  };
+}
+
 /** The refusal of an action the rental's state does not allow, named after what it needed. */
 const REFUSED: Record<RentalAction, RefusalReason> = {
   activate: 'rentalNotReserved',
@@ -115,25 +147,7 @@ export class RentalService {
     return this.db
       .transaction(async (tx) => {
         const id = await repo.insertRental(tx, {
-          kind: b.kind,
-          state,
-          storeId: store!.id,
-          deviceId: pack!.id,
-          deviceSn: pack!.sn,
-          deviceName: pack!.name,
-          customerName: b.customerName,
-          customerPhone: b.customerPhone,
-          idCardMasked: b.idCard ? maskIdCard(b.idCard) : '',
-          email: b.email,
-          currency: b.currency,
-          depositCents: b.depositCents,
-          pricePerDayCents: sold ? null : b.pricePerDayCents,
-          totalPriceCents: b.totalPriceCents,
-          chargedCents: sold ? b.totalPriceCents : null,
-          settledAt: sold ? now : null,
-          startAt: b.startAt ? new Date(b.startAt) : now,
-          dueAt: sold || !b.dueAt ? null : new Date(b.dueAt),
-          remark: b.remark,
+          ...newRentalRow(b, { state, storeId: store!.id, pack: pack!, now, settledAt: now }),
           createdBy: actor.userId,
         });
         await repo.insertEvent(tx, { rentalId: id, fromState: null, toState: state, byUserId: actor.userId, byName: actor.username });

@@ -7,7 +7,6 @@ import {
   STORE_STATUSES,
   storeFieldsSchema,
   type Currency,
-  type ImportError,
   type ImportMode,
   type ImportReport,
   type Language,
@@ -15,20 +14,22 @@ import {
   type StoreExportKey,
   type StoreSheetKey,
 } from '@iot/contract';
-import { allowLongWork, type Db } from '../../db/client.js';
-import { uniqueViolationOf } from '../../lib/db-errors.js';
-import { conflict, invalid } from '../../lib/errors.js';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { invalid } from '../../lib/errors.js';
 import { scopeOf } from '../../lib/scope.js';
-import { restoreCell, writeSheet } from '../../lib/sheet.js';
-import { cellError, checkSheetFile, importOutcome, issueRefusal, sheetRows, type ImportSlots } from '../../lib/sheet-refusals.js';
+import { writeSheet } from '../../lib/sheet.js';
+import { cellText as text, runSheetImport, sheetTemplate, type SheetImport } from '../../lib/sheet-import.js';
+import { cellError, issueRefusal, type ImportSlots } from '../../lib/sheet-refusals.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as rentalRepo from './rental.repo.js';
+import { rentalSheet } from './rental.sheet.js';
 import type { RentalListQuery } from './rental.service.js';
 import * as repo from './store.repo.js';
 import type { StoreListQuery } from './store.service.js';
 
-const text = (v: unknown) => (v === null || v === undefined ? '' : String(restoreCell(v)).trim());
+type StoreFields = z.output<typeof storeFieldsSchema>;
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
 const major = (minor: number | null, currency: string) => (minor === null ? '' : minor / 10 ** CURRENCY_DIGITS[currency as Currency]);
 
@@ -43,32 +44,17 @@ export class StoreSheetService {
     private readonly imports: ImportSlots,
   ) {}
 
-  template(lang: Language): Buffer {
-    return writeSheet('stores', [STORE_SHEET_COLUMNS.map((c) => c[lang])]);
-  }
-
-  async import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    checkSheetFile(file);
-    return this.imports.withImportSlot(() => this.importSheet(actor, file, mode, dryRun));
-  }
-
-  private async importSheet(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
-    const { keys, rows } = await sheetRows(this.imports, file.data, STORE_SHEET_COLUMNS);
-    if (rows.length > STORE_LIMITS.sheetRows) throw invalid('file', 'importTooManyRows', { max: STORE_LIMITS.sheetRows });
-
-    const errors: ImportError[] = [];
-    const valid: { row: number; store: ReturnType<typeof storeFieldsSchema.parse> }[] = [];
-    const seen = new Map<string, number>();
-    for (let i = 0; i < rows.length; i++) {
-      const cells = rows[i]!;
-      const row = i + 2;
-      const get = (k: StoreSheetKey) => {
-        const idx = keys.indexOf(k);
-        return idx < 0 ? '' : text(cells[idx]);
-      };
+  /** The store sheet: codes are one store's each, platform-wide; imported stores are the caller's own. */
+  private readonly sheet: SheetImport<StoreSheetKey, StoreFields, null> = {
+    sheet: 'stores',
+    columns: STORE_SHEET_COLUMNS,
+    maxRows: STORE_LIMITS.sheetRows,
+    context: async () => null,
+    parse: (cell, row) => {
+      const get = (k: StoreSheetKey) => text(cell(k));
       const num = (k: StoreSheetKey) => (get(k) === '' ? undefined : Number(get(k)));
       const status = get('status');
-      const candidate = {
+      const parsed = storeFieldsSchema.safeParse({
         name: get('name'),
         code: get('code'),
         status: status ? (STORE_STATUSES.find((s) => s === status.toLowerCase()) ?? status) : undefined,
@@ -82,48 +68,35 @@ export class StoreSheetService {
         maxCellDeltaMv: num('maxCellDeltaMv'),
         maxTempC: num('maxTempC'),
         remark: get('remark'),
-      };
-      const parsed = storeFieldsSchema.safeParse(candidate);
-      const rowErrors: ImportError[] = [];
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const refusal = issueRefusal(issue);
-          rowErrors.push(cellError(row, String(issue.path[0] ?? ''), refusal.reason, refusal.params));
-        }
-      }
-      if (candidate.code) {
-        const first = seen.get(candidate.code);
-        if (first) rowErrors.push(cellError(row, 'code', 'duplicateStoreCodeRow', { row: first }));
-        else seen.set(candidate.code, row);
-      }
-      if (rowErrors.length > 0 || !parsed.success) errors.push(...rowErrors);
-      else valid.push({ row, store: parsed.data });
-    }
-    const { fresh, report, write } = importOutcome({
-      total: rows.length,
-      valid,
-      errors,
-      taken: await repo.existingCodes(this.db, valid.map((v) => v.store.code)),
-      key: { column: 'code', of: (v) => v.store.code, reason: 'storeCodeTaken' },
-      mode,
-      dryRun,
-    });
-    if (!write) return report;
-    try {
-      report.imported = await this.db.transaction(async (tx) => {
-        await allowLongWork(tx);
-        const n = await repo.insertStores(
-          tx,
-          fresh.map(({ store: { ownerId: _o, ...s } }) => ({ ...s, ownerId: actor.userId, ownerPath: actor.path })),
-        );
-        await audit(tx, actor, { name: file.filename, summary: { imported: n, rejected: errors.length, mode } });
-        return n;
       });
-    } catch (err) {
-      if (uniqueViolationOf(err) === 'stores_code_unique') throw conflict('importRace');
-      throw err;
-    }
-    return report;
+      if (parsed.success) return { errors: [], value: parsed.data };
+      return {
+        errors: parsed.error.issues.map((issue) => {
+          const refusal = issueRefusal(issue);
+          return cellError(row, String(issue.path[0] ?? ''), refusal.reason, refusal.params);
+        }),
+      };
+    },
+    unique: [{ column: 'code', duplicate: (row) => ({ reason: 'duplicateStoreCodeRow', params: { row } }) }],
+    taken: [{ column: 'code', of: (s) => s.code, find: repo.existingCodes, reason: 'storeCodeTaken', named: true }],
+    insert: (tx, rows, actor) => repo.insertStores(tx, rows.map(({ ownerId: _o, ...s }) => ({ ...s, ownerId: actor.userId, ownerPath: actor.path }))),
+    race: (constraint) => constraint === 'stores_code_unique',
+  };
+
+  template(lang: Language): Buffer {
+    return sheetTemplate(this.sheet, lang);
+  }
+
+  rentalTemplate(lang: Language): Buffer {
+    return sheetTemplate(rentalSheet(this.db), lang);
+  }
+
+  importRentals(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    return runSheetImport({ db: this.db, imports: this.imports, audit }, rentalSheet(this.db), actor, file, mode, dryRun);
+  }
+
+  import(actor: Actor, file: { filename: string; data: Buffer }, mode: ImportMode, dryRun: boolean): Promise<ImportReport> {
+    return runSheetImport({ db: this.db, imports: this.imports, audit }, this.sheet, actor, file, mode, dryRun);
   }
 
   async export(ctx: AuthContext, q: Omit<StoreListQuery, 'page' | 'limit'>, lang: Language): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, DatePicker, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { RENTAL_KINDS, RENTAL_STATES, rentalRoutes, type RentalAction, type RentalState } from '@iot/contract/plain';
@@ -14,7 +14,8 @@ import type { FilterSpec } from '../../lib/use-list-params';
 import { AddButton, ConfirmLink, RowLink } from '../../components/ListActions';
 import { FilterBar } from '../../components/FilterBar';
 import { DataTable, type DataColumn } from '../../components/DataTable';
-import { useDischargeOff, useRentalList, useStoreOptions, useTransition, type RentalListParams, type RentalSort } from './api';
+import { SheetImportDialog } from '../../components/SheetImportDialog';
+import { useDischargeOff, useInvalidate, useRentalList, useStoreOptions, useTransition, type RentalListParams, type RentalSort } from './api';
 import { formatMoney } from './money';
 import { RentalFormModal } from './RentalFormModal';
 import { ReturnCheckDialog } from './ReturnCheckDialog';
@@ -43,6 +44,8 @@ export default function RentalListPage() {
   const transition = useTransition();
   const canCommand = usePermission('rent:command');
   const dischargeOff = useDischargeOff();
+  const invalidate = useInvalidate();
+  const [importing, setImporting] = useState(false);
   const [adding, setAdding] = useState(false);
   const [returning, setReturning] = useState<RentalDto | null>(null);
   const money = (v: number | null, r: RentalDto) => (v === null ? t('common:empty') : formatMoney(v, r.currency, i18n.language));
@@ -158,6 +161,11 @@ export default function RentalListPage() {
             >
               {t('rentals:export')}
             </Button>
+            {canEdit && (
+              <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="btn-import">
+                {t('rentals:import.title')}
+              </Button>
+            )}
             {canEdit && <AddButton onClick={() => setAdding(true)}>{t('rentals:add')}</AddButton>}
           </>
         }
@@ -191,6 +199,15 @@ export default function RentalListPage() {
       <DataTable<RentalDto> tableId="rentals" data-testid="table-rentals" columns={columns} {...table.tableProps(list.data, list.isFetching)} />
       <RentalFormModal open={adding} onClose={() => setAdding(false)} />
       <ReturnCheckDialog rental={returning} onClose={() => setReturning(null)} />
+      <SheetImportDialog
+        open={importing}
+        onClose={() => setImporting(false)}
+        endpoints={{ template: rentalRoutes.importTemplate, import: rentalRoutes.import }}
+        templateName="rentals-template.xlsx"
+        ns="rentals"
+        onImported={invalidate}
+        testId="rental-import"
+      />
     </Card>
   );
 }

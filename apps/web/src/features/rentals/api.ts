@@ -36,7 +36,7 @@ export function useReturnCheck(id: number | undefined) {
   return useQuery({ queryKey: rentalKeys.check(id), queryFn: () => api(rentalRoutes.returnCheck, { query: { id: id! } }), enabled: !!id, gcTime: 0 });
 }
 
-function useInvalidate() {
+export function useInvalidate() {
   const qc = useQueryClient();
   return () => {
     void qc.invalidateQueries({ queryKey: rentalKeys.all });
