@@ -30,7 +30,8 @@ import { MenuAdminService } from './modules/menu/menu.admin.service.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { clientErrorRoutes } from './modules/clienterror/clienterror.routes.js';
-import { OperationLogRetention } from './modules/audit/audit.retention.js';
+import { Retention } from './lib/retention.js';
+import { pruneOperationLogs } from './modules/audit/audit.repo.js';
 import { pruneNotices } from './modules/alarm/notice.repo.js';
 import { ClientErrorService } from './modules/clienterror/clienterror.service.js';
 import { AuditService, auditRequest } from './modules/audit/audit.service.js';
@@ -356,11 +357,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const storeSheets = new StoreSheetService(db, sheets);
   const rentalJobs = new RentalJobs(rentals, app.log);
   app.decorate('rentals', rentals);
-  const logRetention = new OperationLogRetention(db, app.log, { days: config.operationLogRetentionDays });
-  const noticeRetention = new OperationLogRetention(db, app.log, {
-    days: config.alarmNoticeRetentionDays,
-    table: { name: 'alarm notice', prune: pruneNotices },
-  });
+  const logRetention = new Retention(db, app.log, { name: 'operation log', days: config.operationLogRetentionDays, prune: pruneOperationLogs });
+  const noticeRetention = new Retention(db, app.log, { name: 'alarm notice', days: config.alarmNoticeRetentionDays, prune: pruneNotices });
   const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { OperationLogRetention } from '../src/modules/audit/audit.retention.js';
+import { Retention } from '../src/lib/retention.js';
 import { pruneNotices } from '../src/modules/alarm/notice.repo.js';
 import { apiAs, buildTestApp, type TestApp } from './helpers.js';
 
@@ -57,7 +57,7 @@ describe('alarm notice retention', () => {
     await insertAt(5, 'pending', now, 300);
     await insertAt(6, 'sent', now, 29);
     await insertAt(2, 'failed', now, 1);
-    const retention = new OperationLogRetention(t.database.db, silent, { days: 30, batch: 4, table: { name: 'alarm notice', prune: pruneNotices } });
+    const retention = new Retention(t.database.db, silent, { name: 'alarm notice', days: 30, batch: 4, prune: pruneNotices });
     // 16 old settled rows in batches of 4: four full batches, then an empty one.
     expect(await retention.run(now)).toBe(16);
     expect(await byState()).toEqual({ pending: 5, sent: 6, failed: 2 });

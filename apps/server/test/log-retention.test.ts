@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { OperationLogRetention } from '../src/modules/audit/audit.retention.js';
+import { Retention } from '../src/lib/retention.js';
+import { pruneOperationLogs } from '../src/modules/audit/audit.repo.js';
 import { apiAs, buildTestApp, type TestApp } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -43,7 +44,7 @@ describe('operation log retention', () => {
     await insertAt(4, now, 31);
     await insertAt(5, now, 29);
     await insertAt(6, now, 1);
-    const retention = new OperationLogRetention(t.database.db, silent, { days: 30, batch: 7 });
+    const retention = new Retention(t.database.db, silent, { name: 'operation log', days: 30, batch: 7, prune: pruneOperationLogs });
     // 27 old rows in batches of 7: four batches, the last one short.
     expect(await retention.run(now)).toBe(27);
     expect(await count()).toBe(11);
@@ -60,7 +61,7 @@ describe('operation log retention', () => {
     const now = Date.now();
     await insertAt(10, now, 100);
     await insertAt(2, now, 2);
-    expect(await new OperationLogRetention(t.database.db, silent, { days: 30, batch: 5 }).run(now)).toBe(10);
+    expect(await new Retention(t.database.db, silent, { name: 'operation log', days: 30, batch: 5, prune: pruneOperationLogs }).run(now)).toBe(10);
     expect(await count()).toBe(2);
   });
 
