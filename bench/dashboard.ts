@@ -18,6 +18,7 @@
  *   npm run bench:dashboard
  *   npm run bench:dashboard -- --telemetry 2000000 --duration 20
  *   npm run bench:dashboard -- --keep / --reuse iot_bench_…   # keep the seeded database / measure it again
+ *   npm run bench:dashboard -- --keep --name iot_bench_mine     # name the kept database
  *   npm run bench:dashboard -- --reuse iot_bench_… --think 1000  # people who pause between requests
  *
  * PostgreSQL only (BENCH_DATABASE_URL, else TEST_DATABASE_URL).
@@ -43,6 +44,8 @@ const DURATION = Number(opt('duration') ?? 30);
  * measures the queue rather than the route).
  */
 const THINK_MS = Number(opt('think') ?? 0);
+/** `--port <n>`: where the server listens (default: any free port). */
+const PORT = Number(opt('port') ?? 0);
 const TELEMETRY_DAYS = 10;
 
 async function seedDashboard(db: Database['db']) {
@@ -193,7 +196,7 @@ async function main() {
         if (!res.body.startsWith('{"code":20000')) throw new Error(`${route.label} as ${w.name}: ${res.body.slice(0, 300)}`);
       }
     }
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = await app.listen({ port: PORT, host: '127.0.0.1' });
     const base = new URL(address);
     console.log(
       `bench:dashboard  database ${name}, ${counts.devices.toLocaleString('en')} devices, ${counts.alarms.toLocaleString('en')} alarms, ` +

@@ -44,7 +44,8 @@ export async function onEachEngine(
 /**
  * A PostgreSQL database for one benchmark (BENCH_DATABASE_URL, else TEST_DATABASE_URL): a new
  * one, dropped at the end unless `--keep` is on the command line; `--reuse <name>` measures a
- * database an earlier `--keep` left (`reused` is then true: skip the seeding).
+ * database an earlier `--keep` left (`reused` is then true: skip the seeding); `--name <name>`
+ * names the new database (e.g. with one's branch, to keep it apart from other runs').
  */
 export async function withBenchDatabase(
   run: (database: Database, ctx: { name: string; reused: boolean; admin: pg.Client }) => Promise<void>,
@@ -54,7 +55,9 @@ export async function withBenchDatabase(
   const argv = process.argv;
   const reuse = argv.includes('--reuse') ? argv[argv.indexOf('--reuse') + 1] : undefined;
   const keep = argv.includes('--keep') || reuse !== undefined;
-  const name = reuse ?? `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const named = argv.includes('--name') ? argv[argv.indexOf('--name') + 1] : undefined;
+  if (named !== undefined && !/^[a-z_][a-z0-9_]*$/.test(named)) throw new Error('--name: lower-case letters, digits and _');
+  const name = reuse ?? named ?? `iot_bench_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   if (!reuse) await admin.query(`create database ${name}`);

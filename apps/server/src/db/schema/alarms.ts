@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -183,4 +184,53 @@ export const alarmHolds = pgTable(
     recoverSince: bigint('recover_since', { mode: 'number' }),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.ruleKey] })],
+);
+
+/**
+ * The dashboard's 7/30-day trend (alarms started per local day and level) from counters kept by
+ * the same statement triggers as `alarm_counts` (migration 0068, decision 0041), in 15-minute UTC
+ * buckets (`at`: every zone's midnight falls on one), so a caller's local days are sums of whole
+ * buckets. A row per ancestor of the alarm's owner path (`/`, `/1/`, `/1/5/`, …): a subtree's
+ * alarms are its own path's rows, whatever the number of users and projects under it, and `/` is
+ * the whole fleet's.
+ */
+export const alarmTrendLines = pgTable(
+  'alarm_trend_lines',
+  {
+    path: text('path').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    level: smallint('level').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.path, t.at, t.level] })],
+);
+
+/**
+ * The same per project and owner path: the alarms a caller sees through a project shared with
+ * its subtree but owned outside it (decision 0041).
+ */
+export const alarmTrendProjects = pgTable(
+  'alarm_trend_projects',
+  {
+    projectId: integer('project_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    ownerPath: text('owner_path').notNull(),
+    level: smallint('level').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.at, t.ownerPath, t.level] })],
+);
+
+/**
+ * Alarms started per project and UTC day (migration 0068, decision 0041): the top 5 projects of
+ * a period sum whole days and read only the partial first day's alarms (at most 12 hours).
+ */
+export const alarmProjectDays = pgTable(
+  'alarm_project_days',
+  {
+    projectId: integer('project_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
 );

@@ -24,6 +24,22 @@ function projectsSeen(prefix: string): SQL {
                      where pu.project_id = p.id and u.path like ${prefix})`;
 }
 
+/** SQL: the ids of the projects a caller of `scopePath` sees (for `= any(array(…))`). */
+export function projectsSeenBy(scopePath: string): SQL {
+  return projectsSeen(`${escapeLike(scopePath)}%`);
+}
+
+/**
+ * SQL: the ids of the projects shared with a user of the subtree of `scopePath` and owned outside
+ * it — the projects whose rows a caller sees without owning them.
+ */
+export function sharedInProjects(scopePath: string): SQL {
+  const prefix = `${escapeLike(scopePath)}%`;
+  return sql`select p.id from projects p where p.owner_path not like ${prefix}
+          and exists (select 1 from project_users pu join users u on u.id = pu.user_id
+                      where pu.project_id = p.id and u.path like ${prefix})`;
+}
+
 /**
  * Projects a caller sees: owned by a user of its subtree, or assigned to one (project users).
  * Undefined scope (super administrator): all.

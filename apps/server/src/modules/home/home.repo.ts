@@ -1,8 +1,9 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { alarmCounts, alarmNotices, alarms, devices, projects } from '../../db/schema/index.js';
+import { alarmCounts, alarmNotices, alarmProjectDays, alarms, alarmTrendLines, alarmTrendProjects, devices, projects } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/sql.js';
 import { COUNT_CAP, cappedTotal } from '../../lib/query/paging.js';
-import { visibleDevices, visibleOwned, visibleProjects } from '../../lib/query/visibility.js';
+import { projectsSeenBy, sharedInProjects, visibleDevices, visibleOwned, visibleProjects } from '../../lib/query/visibility.js';
 
 // The dashboard's figures (§1, §7 /home/*): each one statement counted by PostgreSQL over an
 // index, scoped like the device and alarm lists (lib/query/visibility.ts). A device's open alarms
@@ -72,13 +73,29 @@ export async function alarmLevels(db: Executor, scopePath: string | undefined, t
   });
 }
 
-/** Alarms started per local day (`tz`) and level over the last `days` days, oldest first, zero-filled. */
+/**
+ * Alarms started per local day (`tz`) and level over the last `days` days, oldest first, zero-filled,
+ * from the 15-minute counters (migration 0068, decision 0041): the subtree's own line rows (`/` for
+ * all) and, for a caller, the rows of projects shared with its subtree but owned outside it (their
+ * alarms carry the project owner's path, outside the subtree). At most 4 × 96 rows a day each.
+ */
 export async function alarmsPerDay(db: Executor, scopePath: string | undefined, days: number, tz: string) {
+  const since = sql`${alarmTrendLines.at} >= ${localMidnight(tz, days - 1)}`;
+  const shared = scopePath
+    ? sql`
+      union all
+      select ${alarmTrendProjects.at}, ${alarmTrendProjects.level}, ${alarmTrendProjects.n}
+      from ${alarmTrendProjects}
+      where ${alarmTrendProjects.projectId} = any(array(${sharedInProjects(scopePath)}))
+        and ${alarmTrendProjects.ownerPath} not like ${`${escapeLike(scopePath)}%`}
+        and ${alarmTrendProjects.at} >= ${localMidnight(tz, days - 1)}`
+    : sql``;
   const res = await db.execute(sql`
     with counted as (
-      select (${alarms.startedAt} at time zone ${tz})::date as day, ${alarms.level} as level, count(*)::int as n
-      from ${alarms}
-      ${where(sql`${alarms.startedAt} >= ${localMidnight(tz, days - 1)}`, visibleOwned(alarms.ownerPath, alarms.projectId, scopePath))}
+      select (b.at at time zone ${tz})::date as day, b.level, sum(b.n)::int as n
+      from (select ${alarmTrendLines.at} as at, ${alarmTrendLines.level} as level, ${alarmTrendLines.n} as n
+            from ${alarmTrendLines} where ${alarmTrendLines.path} = ${scopePath ?? '/'} and ${since}
+            ${shared}) b
       group by 1, 2
     )
     select to_char(d.day, 'YYYY-MM-DD') as date,
@@ -95,9 +112,17 @@ export async function alarmsPerDay(db: Executor, scopePath: string | undefined, 
   }));
 }
 
-/** The 5 devices and 5 projects with the most alarms started in the period (ties: lower id first). */
+/**
+ * The 5 devices and 5 projects with the most alarms started in the period (ties: lower id first).
+ * Projects: whole UTC days from `alarm_project_days` (decision 0041), the partial first day's alarms
+ * read from `alarms_home_started_idx` — added from the period's start to the next UTC midnight, or
+ * subtracted from the UTC midnight before it to its start, whichever is shorter (≤ 12 hours). A
+ * project's alarms are visible exactly when the project is (they carry its owner's path). Devices:
+ * the period's alarms, read index-only — per-device counters would not be smaller (decision 0041).
+ */
 export async function top5(db: Executor, scopePath: string | undefined, days: number, tz: string, limit: number) {
   const cond = where(sql`${alarms.startedAt} >= ${localMidnight(tz, days - 1)}`, visibleOwned(alarms.ownerPath, alarms.projectId, scopePath));
+  const seen = scopePath ? sql`= any(array(${projectsSeenBy(scopePath)}))` : sql`is not null`;
   const [devs, projs] = await Promise.all([
     db.execute(sql`
       select t.device_id as id, d.name, d.sn, t.n as count
@@ -106,11 +131,23 @@ export async function top5(db: Executor, scopePath: string | undefined, days: nu
       join devices d on d.id = t.device_id
       order by t.n desc, t.device_id`),
     db.execute(sql`
+      with s as (select ${localMidnight(tz, days - 1)} as start),
+      b as (select start, date_trunc('day', start at time zone 'UTC') at time zone 'UTC' as d0 from s),
+      w as (select case when start - d0 <= interval '12 hours' then d0 else d0 + interval '1 day' end as from_day,
+              case when start - d0 <= interval '12 hours' then d0 else start end as lo,
+              case when start - d0 <= interval '12 hours' then start else d0 + interval '1 day' end as hi,
+              case when start - d0 <= interval '12 hours' then -1 else 1 end as sign
+            from b),
+      counted as (
+        select ${alarmProjectDays.projectId} as project_id, ${alarmProjectDays.n}::bigint as n from ${alarmProjectDays}, w
+        where ${alarmProjectDays.day} >= (w.from_day at time zone 'UTC')::date and ${alarmProjectDays.projectId} ${seen}
+        union all
+        select ${alarms.projectId}, w.sign from ${alarms}, w
+        where ${alarms.startedAt} >= w.lo and ${alarms.startedAt} < w.hi and ${alarms.projectId} ${seen}
+      ),
+      t as (select project_id, sum(n)::int as n from counted group by 1 having sum(n) > 0 order by 2 desc, 1 limit ${limit})
       select t.project_id as id, p.name, t.n as count
-      from (select ${alarms.projectId} as project_id, count(*)::int as n from ${alarms} ${cond}
-              and ${alarms.projectId} is not null
-            group by 1 order by 2 desc, 1 limit ${limit}) t
-      join projects p on p.id = t.project_id
+      from t join projects p on p.id = t.project_id
       order by t.n desc, t.project_id`),
   ]);
   return {
