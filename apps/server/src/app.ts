@@ -33,6 +33,7 @@ import { clientErrorRoutes } from './modules/clienterror/clienterror.routes.js';
 import { Retention } from './lib/retention.js';
 import { pruneOperationLogs } from './modules/audit/audit.repo.js';
 import { pruneNotices } from './modules/alarm/notice.repo.js';
+import { pruneTrendCounters, TREND_COUNTER_DAYS } from './modules/home/home.repo.js';
 import { ClientErrorService } from './modules/clienterror/clienterror.service.js';
 import { AuditService, auditRequest } from './modules/audit/audit.service.js';
 import { auditPlugin } from './plugins/audit.js';
@@ -359,6 +360,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('rentals', rentals);
   const logRetention = new Retention(db, app.log, { name: 'operation log', days: config.operationLogRetentionDays, prune: pruneOperationLogs });
   const noticeRetention = new Retention(db, app.log, { name: 'alarm notice', days: config.alarmNoticeRetentionDays, prune: pruneNotices });
+  const trendRetention = new Retention(db, app.log, { name: 'alarm trend counter', days: TREND_COUNTER_DAYS, prune: pruneTrendCounters });
   const video = new VideoService(db, devices, deps.video ?? (config.video.kind === 'ezviz' ? new EzvizVideo(config.video) : new SimulatedVideo()));
   const firmware = new FirmwareService(db, types, new FirmwareStore(config.dataDir), config.firmwareMaxBytes, app.log);
   const httpUplink = new HttpUplink(ingest, commands);
@@ -372,6 +374,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     { name: 'card jobs', start: () => cardJobs.start(), stop: () => cardJobs.stop() },
     { name: 'operation log retention', start: () => logRetention.start(), stop: () => logRetention.stop() },
     { name: 'alarm notice retention', start: () => noticeRetention.start(), stop: () => noticeRetention.stop() },
+    { name: 'alarm trend counter retention', start: () => trendRetention.start(), stop: () => trendRetention.stop() },
     { name: 'upgrade rounds', start: () => upgradeEngine.start(deps.upgradeRoundMs), stop: () => upgradeEngine.stop() },
     ...(deps.rentalTimer === false ? [] : [{ name: 'overdue rentals', start: () => rentalJobs.start(), stop: () => rentalJobs.stop() }]),
   ]);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { pruneTrendCounters, TREND_COUNTER_DAYS } from '../src/modules/home/home.repo.js';
+import { Retention } from '../src/lib/retention.js';
 import { bearer, buildTestApp, type TestApp } from './helpers.js';
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -165,5 +167,26 @@ describe('home dashboard counters', () => {
     expect(drift).toEqual([]);
     await db.execute(sql`truncate alarms cascade`);
     expect(await q(sql`select 1 from alarm_trend_lines union all select 1 from alarm_project_days`)).toEqual([]);
+  });
+
+  it('the daily retention drops counter rows older than any period reads, and the figures stay true', async () => {
+    const db = t.database.db;
+    const old = sql`now() - make_interval(days => ${TREND_COUNTER_DAYS})`;
+    // Old alarms (inserted now: the test's order is shuffled) so that there is something to drop.
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, ended_at, state)
+      select ${ids.s1!}, 'old-' || i, 'device', 'cnt', 1 + i % 4, ${old} - make_interval(hours => i), ${old}, 'untreated'
+      from generate_series(1, 30) i`);
+    const count = async () =>
+      (await q<{ n: number }>(sql`
+        select (select count(*) from alarm_trend_lines where at < ${old})
+             + (select count(*) from alarm_trend_projects where at < ${old})
+             + (select count(*) from alarm_project_days where day < ${old})::int as n`))[0]!.n;
+    expect(Number(await count())).toBeGreaterThan(0);
+    const silent = { info() {}, error() {} } as never;
+    const retention = new Retention(db, silent, { name: 'alarm trend counter', days: TREND_COUNTER_DAYS, batch: 7, prune: pruneTrendCounters });
+    expect(await retention.run()).toBeGreaterThan(7);
+    expect(Number(await count())).toBe(0);
+    await agrees();
   });
 });

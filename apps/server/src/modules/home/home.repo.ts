@@ -2,6 +2,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { alarmCounts, alarmNotices, alarmProjectDays, alarms, alarmTrendLines, alarmTrendProjects, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
+import { HOME_LIMITS } from '@iot/contract';
 import { COUNT_CAP, cappedTotal } from '../../lib/query/paging.js';
 import { projectsSeenBy, sharedInProjects, visibleDevices, visibleOwned, visibleProjects } from '../../lib/query/visibility.js';
 
@@ -331,4 +332,32 @@ export async function voice(db: Executor, scopePath: string | undefined, days: n
 export async function dashboardStyle(db: Executor, userId: number) {
   const res = await db.execute(sql`select dashboard_style from users where id = ${userId}`);
   return rows<{ dashboard_style: string }>(res)[0]?.dashboard_style ?? 'default';
+}
+
+/**
+ * How long the trend and top-5 counters are kept: the longest period (30 local days) plus the
+ * widest zone offset (14 h) and the partial first UTC day, rounded up. Nothing reads older rows.
+ */
+export const TREND_COUNTER_DAYS = Math.max(...HOME_LIMITS.days) + 2;
+
+/**
+ * Deletes at most `limit` counter rows (migration 0068) of buckets before `before`, from the three
+ * tables in turn (lib/retention.ts runs it once a day). A later deletion of an alarm that old writes
+ * a negative row here, which nothing reads and the next run removes.
+ */
+export async function pruneTrendCounters(db: Executor, before: Date, limit: number): Promise<number> {
+  const at = before.toISOString();
+  let left = limit;
+  for (const [table, column] of [
+    [alarmTrendLines, alarmTrendLines.at],
+    [alarmTrendProjects, alarmTrendProjects.at],
+    [alarmProjectDays, alarmProjectDays.day],
+  ] as const) {
+    if (left === 0) break;
+    const res = await db.execute(sql`
+      delete from ${table} where ctid = any(array(
+        select ctid from ${table} where ${column} < ${at}::timestamptz limit ${left})) returning 1`);
+    left -= rows(res).length;
+  }
+  return limit - left;
 }
