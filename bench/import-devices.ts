@@ -30,7 +30,7 @@ const POSTGRES_ONLY = argv.includes('--postgres-only');
 const CONNECTIONS = 4;
 const BASELINE_S = 5;
 
-function sheet(prefix: string): Buffer {
+async function sheet(prefix: string): Promise<Buffer> {
   const rows: unknown[][] = [DEVICE_SHEET_COLUMNS.map((c) => c.en)];
   for (let i = 0; i < ROWS; i++) {
     const row: Record<string, unknown> = {
@@ -118,7 +118,7 @@ async function run(label: string, database: Database, files: { alone: Buffer; lo
 
 async function main() {
   const t0 = performance.now();
-  const files = { alone: sheet('BENCH'), loaded: sheet('LOADED') };
+  const files = { alone: await sheet('BENCH'), loaded: await sheet('LOADED') };
   console.log(
     `bench  built two ${ROWS.toLocaleString('en')}-row sheets (${(files.alone.length / 1024).toFixed(0)} KiB each) in ${((performance.now() - t0) / 1000).toFixed(2)} s; ` +
       `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${CONNECTIONS} connections per concurrent call`,

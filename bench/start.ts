@@ -15,7 +15,7 @@
  * and later start, so a change is measured against its base at the same load.
  * --sources-too off: skips the run from the sources (it takes the longest).
  *
- *   npm run build && npm run bench:start [-- --rounds 3 --idle 20 --before /tmp/base]
+ *   npm run build && npm run bench:start [-- --rounds 3 --idle 20 --before /tmp/base --port 3400]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,16 +31,18 @@ const IDLE_S = Number(opt('idle') ?? 20);
 const compiled = path.join(root, 'apps/server/dist/main.js');
 const before = opt('before') ? path.join(path.resolve(opt('before')!), 'apps/server/dist/main.js') : undefined;
 const SOURCES = opt('sources-too') !== 'off';
+/** --port P: the servers listen on P (HTTP) and P + 1 (MQTT) instead of free ports (a shared machine's range). */
+const PORT = opt('port') ? Number(opt('port')) : undefined;
 if (!fs.existsSync(compiled)) throw new Error('apps/server/dist/main.js is missing: npm run build first');
 
 /** Starts the server, waits for /readyz, optionally reads its RSS after `idleS`, stops it. */
 async function start(label: string, args: string[], dataDir: string, idleS = 0) {
-  const port = await freePort();
+  const port = PORT ?? (await freePort());
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', MQTT_PORT: '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Bench-Start-2026!' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', MQTT_PORT: PORT ? String(PORT + 1) : '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Bench-Start-2026!' },
   });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

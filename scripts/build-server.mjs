@@ -1,15 +1,11 @@
 #!/usr/bin/env node
-// Compiles the server to one JavaScript module, apps/server/dist/main.js (issue #37: `npm start`
+// Compiles the server to JavaScript, apps/server/dist/main.js and its chunks (issue #37: `npm start`
 // runs compiled code, not a TypeScript loader). The workspace packages (@iot/contract,
 // @iot/sim-model: TypeScript sources) are bundled in; every other package stays an import of
 // node_modules. The files the server reads beside its code at run time are copied next to it:
 // the migrations, the captcha's voice clips and the spreadsheet worker's modules.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -25,34 +21,14 @@ const BESIDE = [
   ['lib/xlsx-zip.mjs', 'xlsx-zip.mjs'],
 ];
 
-/**
- * An embedded database with every migration applied, dumped (db/client.ts PGLITE_TEMPLATE): a new
- * DATA_DIR starts from it instead of PGlite's initdb and the migrations (several seconds less
- * at the first start). The server still runs the migrations after loading it, so a template
- * older than the migrations only costs the missing ones.
- */
-async function writeTemplate(file) {
-  const db = new PGlite('memory://', { extensions: { pg_trgm } });
-  try {
-    await migrate(drizzle(db), { migrationsFolder: path.join(src, 'db/migrations') });
-    const dump = await db.dumpDataDir('gzip');
-    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  } finally {
-    await db.close();
-  }
-}
-
 export async function buildServer() {
   const started = Date.now();
   fs.rmSync(out, { recursive: true, force: true });
-  await build({
-    entryPoints: [path.join(src, 'main.ts')],
-    outfile: path.join(out, 'main.js'),
+  const options = {
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: true,
     logLevel: 'warning',
     plugins: [
       {
@@ -63,9 +39,28 @@ export async function buildServer() {
         },
       },
     ],
+  };
+  await build({
+    ...options,
+    entryPoints: [path.join(src, 'main.ts')],
+    outdir: out,
+    // Modules the server imports only when configured (db/postgres.ts) become chunks of their
+    // own, loaded then; beside main.js, so their `import.meta.dirname` is the same folder.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    sourcemap: true,
   });
   for (const [from, to] of BESIDE) fs.cpSync(path.join(src, from), path.join(out, to), { recursive: true });
-  await writeTemplate(path.join(out, 'pglite-template.tar.gz'));
+  // The embedded database template (db/template.ts: migrated and seeded), written by the server's
+  // own code compiled for the purpose and removed after.
+  const writer = path.join(out, 'template-writer.mjs');
+  await build({ ...options, entryPoints: [path.join(src, 'db/template.ts')], outfile: writer });
+  try {
+    const { writeTemplate } = await import(writer);
+    await writeTemplate(path.join(out, 'pglite-template.tar.gz'), path.join(src, 'db/migrations'));
+  } finally {
+    fs.rmSync(writer, { force: true });
+  }
   return Date.now() - started;
 }
 

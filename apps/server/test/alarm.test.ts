@@ -404,7 +404,7 @@ describe('alarms', () => {
     const exported = async (query: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/device/alarmexport?${query}&lang=en`, headers: bearer(token) });
       expect(res.statusCode).toBe(200);
-      const [header, ...rows] = readSheet(res.rawPayload);
+      const [header, ...rows] = await readSheet(res.rawPayload);
       expect(header![0]).toBe('ID');
       return rows.map((r) => Number(r[0]));
     };

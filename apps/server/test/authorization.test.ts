@@ -593,7 +593,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/card/importtemplate': { perm: 'card:edit', ok: async () => ({}) },
     'POST /api/v1/card/import': {
       perm: 'card:edit',
-      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('c.xlsx', writeSheet('c', [['ICCID'], [`89860488${String(++seq).padStart(12, '0')}`]])) }),
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('c.xlsx', await writeSheet('c', [['ICCID'], [`89860488${String(++seq).padStart(12, '0')}`]])) }),
     },
     'GET /api/v1/card/export': { perm: 'card:list', ok: async () => ({}) },
     'GET /api/v1/card/getCardOrderList': { perm: 'card:order', ok: async () => ({}) },
@@ -692,14 +692,14 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/store/importtemplate': { perm: 'store:edit', ok: async () => ({ query: { lang: 'ja' } }) },
     'POST /api/v1/store/import': {
       perm: 'store:edit',
-      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('s.xlsx', writeSheet('s', [['name', 'code'], ['S', `SI-${++seq}`]])) }),
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('s.xlsx', await writeSheet('s', [['name', 'code'], ['S', `SI-${++seq}`]])) }),
     },
     'GET /api/v1/store/export': { perm: 'store:list', ok: async () => ({ query: { status: 'open' } }) },
     'GET /api/v1/rent/export': { perm: 'rent:list', ok: async () => ({ query: { state: 'active' } }) },
     'GET /api/v1/rent/importtemplate': { perm: 'rent:edit', ok: async () => ({ query: { lang: 'es' } }) },
     'POST /api/v1/rent/import': {
       perm: 'rent:edit',
-      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('r.xlsx', writeSheet('r', [['store', 'deviceSn', 'customerName', 'customerPhone'], ['S1', 'PK-1', 'C', '123']])) }),
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('r.xlsx', await writeSheet('r', [['store', 'deviceSn', 'customerName', 'customerPhone'], ['S1', 'PK-1', 'C', '123']])) }),
     },
     'POST /api/v1/rent/dischargeoff': {
       perm: 'rent:command',
@@ -920,7 +920,7 @@ describe('authorization matrix over every /api/v1 route', () => {
     'GET /api/v1/device/importtemplate': { perm: 'device:import', ok: async () => ({ query: { lang: 'zh' } }) },
     'POST /api/v1/device/import': {
       perm: 'device:import',
-      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('d.xlsx', writeSheet('d', [['name', 'sn', 'type'], ['D', `I-${++seq}`, 'OPT']])) }),
+      ok: async () => ({ query: { dryRun: 'true' }, ...multipart('d.xlsx', await writeSheet('d', [['name', 'sn', 'type'], ['D', `I-${++seq}`, 'OPT']])) }),
     },
     'GET /api/v1/device/export': { perm: 'device:list', ok: async () => ({}) },
     'GET /api/v1/device/alarmlist': { perm: ['alarm:list', 'device:detail'], ok: async () => ({ query: { deviceId: ids.opDevice! } }) },

@@ -139,7 +139,7 @@ describe('bad input answers 40000 naming the field', () => {
     const many = await api('POST', '/device/import', `${fields}--${boundary}--\r\n`, { 'content-type': `multipart/form-data; boundary=${boundary}` });
     refusedAt(many, 'body');
 
-    const good = multipart('d.xlsx', writeSheet('d', [['name', 'sn', 'type'], ['D', 'MP-1', 'BMU']]));
+    const good = multipart('d.xlsx', await writeSheet('d', [['name', 'sn', 'type'], ['D', 'MP-1', 'BMU']]));
     const truncated = await api('POST', '/device/import', good.payload.subarray(0, good.payload.length - 40), good.headers);
     refusedAt(truncated, 'file');
 
@@ -150,7 +150,7 @@ describe('bad input answers 40000 naming the field', () => {
     refusedAt(await api('POST', '/device/import', fieldOnly, { 'content-type': `multipart/form-data; boundary=${boundary}` }), 'file');
 
     // NUL bytes inside the sheet are row errors; in the file name they are dropped from the log.
-    const nul = multipart('d\u0000.xlsx', writeSheet('d', [['name', 'sn', 'type'], ['Bad\u0000name', 'MP-2', 'BMU'], ['Good', 'MP-3', 'BMU']]));
+    const nul = multipart('d\u0000.xlsx', await writeSheet('d', [['name', 'sn', 'type'], ['Bad\u0000name', 'MP-2', 'BMU'], ['Good', 'MP-3', 'BMU']]));
     const report = await api('POST', '/device/import?mode=valid', nul.payload, nul.headers);
     expect(report.body).toMatchObject({ code: 20000, data: { imported: 1, errors: [{ row: 2, column: 'name' }] } });
 

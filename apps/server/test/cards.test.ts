@@ -196,7 +196,7 @@ describe('SIM cards and card orders', () => {
     expect(soon.items.map((c: any) => [c.iccid, c.daysLeft])).toEqual([[ICCID(41), 3], [ICCID(40), 20]]);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/card/export?expiringWithin=30&sort=expiresAt&order=asc&lang=en', headers: bearer(tokens.bob!) });
     expect(res.statusCode).toBe(200);
-    const sheet = readSheet(res.rawPayload);
+    const sheet = await readSheet(res.rawPayload);
     expect(sheet[0]).toContain('ICCID');
     expect(sheet.slice(1).map((r) => r[0])).toEqual([ICCID(41), ICCID(40)]);
 
@@ -249,7 +249,7 @@ describe('SIM cards and card orders', () => {
   });
 
   it('imports cards from .xlsx, reporting bad rows', async () => {
-    const file = writeSheet('cards', [
+    const file = await writeSheet('cards', [
       ['ICCID', 'MSISDN', 'Plan', 'Expiry date', 'Status'],
       [ICCID(50), '1440000000150', 'Imported', '2031-03-01', 'active'],
       [ICCID(51), '', '', '2031/4/2', ''],

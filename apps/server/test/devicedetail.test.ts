@@ -232,7 +232,7 @@ describe('device details', () => {
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(res.headers['content-disposition']).toMatch(/filename="history-\d+-.+\.xlsx"/);
-    const rows = readSheet(res.rawPayload);
+    const rows = await readSheet(res.rawPayload);
     expect(rows[0]![0]).toBe('time');
     expect(rows.slice(1)).toEqual(times.map((ts, i) => [new Date(ts).toISOString(), 50 + i]));
   });

@@ -25,10 +25,10 @@ describe('large imports do not freeze the server', () => {
     const full = Array.from({ length: MAX_ROWS }, (_, i) => [
       `Pack ${i}`, `LOAD-${i}`, 'BMU', '', 'Bay 1', 121.5, 31.2, '', 1, '', '', '', '8986001', '861234567890123', 'LFP', '', '',
     ]);
-    maximal = writeSheet('devices', [EN, ...full]);
+    maximal = await writeSheet('devices', [EN, ...full]);
     const many: unknown[][] = [['name', 'sn', 'type']];
     for (let i = 0; i < 200_000; i++) many.push([`P${i}`, `HUGE-${i}`, 'BMU']);
-    huge = writeSheet('devices', many);
+    huge = await writeSheet('devices', many);
   }, 120_000);
   afterAll(() => t.close());
 
@@ -90,7 +90,7 @@ describe('large imports do not freeze the server', () => {
     expect(answers.find((a) => a.code !== 20000)).toMatchObject({ code: ErrorCode.RATE_LIMITED, data: { reason: 'importBusy' } });
     // SIM card imports take the same two slots: of two maximal device imports and a maximal card
     // import sent together, one is refused (with slots of their own, all three would run).
-    const cards = writeSheet('cards', [['ICCID'], ...Array.from({ length: MAX_ROWS }, (_, i) => [`89860400${String(i).padStart(12, '0')}`])]);
+    const cards = await writeSheet('cards', [['ICCID'], ...Array.from({ length: MAX_ROWS }, (_, i) => [`89860400${String(i).padStart(12, '0')}`])]);
     const mixed = await Promise.all([upload('a.xlsx', maximal), upload('b.xlsx', maximal), upload('cards.xlsx', cards, 'dryRun=true', 'card')]);
     expect(mixed.filter((a) => a.code === 20000)).toHaveLength(2);
     expect(mixed.find((a) => a.code !== 20000)).toMatchObject({ code: ErrorCode.RATE_LIMITED, data: { reason: 'importBusy' } });

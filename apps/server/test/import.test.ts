@@ -12,7 +12,7 @@ describe('bulk device import and export', () => {
   let t: TestApp;
   let token: string;
   const upload = async (filename: string, rows: unknown[][], query = 'mode=all') => {
-    const body = multipart(filename, writeSheet('devices', rows));
+    const body = multipart(filename, await writeSheet('devices', rows));
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/v1/device/import?${query}`,
@@ -34,7 +34,7 @@ describe('bulk device import and export', () => {
     for (const [lang, first] of [['zh', '设备名称'], ['ja', 'デバイス名'], ['en', 'Device name']] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/device/importtemplate?lang=${lang}`, headers: bearer(token) });
       expect(res.headers['content-type']).toContain('spreadsheetml');
-      expect(readSheet(res.rawPayload)[0]![0]).toBe(first);
+      expect((await readSheet(res.rawPayload))[0]![0]).toBe(first);
     }
   });
 
@@ -74,7 +74,7 @@ describe('bulk device import and export', () => {
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), 'devices');
     const biff8 = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
     expect(await send('old.xls', biff8)).toMatchObject({ code: 20000, data: { valid: 1 } });
-    expect(await send('new.xls', writeSheet('devices', rows))).toMatchObject({ code: 20000, data: { valid: 1 } });
+    expect(await send('new.xls', await writeSheet('devices', rows))).toMatchObject({ code: 20000, data: { valid: 1 } });
   });
 
   it('reports every bad row with row, column and reason; all-or-nothing writes nothing (an old sheet with a warning level column)', async () => {
@@ -166,16 +166,16 @@ describe('bulk device import and export', () => {
   it('exports the devices matching the current filters', async () => {
     expect((await upload('export.xlsx', [EN.slice(0, 3), ['Exported 1', 'EXP-1', 'BMU'], ['Exported 2', 'EXP-2', 'BMU']])).data.imported).toBe(2);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=EXP-1&lang=zh', headers: bearer(token) });
-    const sheet = readSheet(res.rawPayload);
+    const sheet = await readSheet(res.rawPayload);
     expect(sheet[0]![1]).toBe('设备编码');
     expect(sheet.slice(1).map((r) => r[1])).toEqual(['EXP-1']);
     // The export shows the (read-only) warning level last; the template does not carry it.
     expect(sheet[0]!.at(-1)).toBe('告警等级');
     expect(sheet[1]!.at(-1)).toBe(0);
     expect(sheet[0]).toHaveLength(EN.length + 1);
-    const template = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/importtemplate?lang=zh', headers: bearer(token) })).rawPayload);
+    const template = await readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/importtemplate?lang=zh', headers: bearer(token) })).rawPayload);
     expect(template[0]).not.toContain('告警等级');
-    const all = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
+    const all = await readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/device/export', headers: bearer(token) })).rawPayload);
     const listed = (await list()).total;
     expect(all).toHaveLength(listed + 1);
     expect(all.slice(1).map((r) => r[1])).toEqual(expect.arrayContaining(['EXP-1', 'EXP-2']));
@@ -199,7 +199,7 @@ describe('bulk device import and export', () => {
     const add = await t.app.inject({ method: 'POST', url: '/api/v1/device/add', headers: bearer(token), payload: hostile });
     expect(add.json().code).toBe(20000);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/device/export?q=FORMULA-1&lang=en', headers: bearer(token) });
-    const [header, row] = readSheet(res.rawPayload) as string[][];
+    const [header, row] = await readSheet(res.rawPayload) as string[][];
     const cell = (key: string) => row![DEVICE_SHEET_COLUMNS.findIndex((c) => c.key === key)];
     expect(header![0]).toBe('Device name');
     expect(cell('name')).toBe(`'${hostile.name}`);

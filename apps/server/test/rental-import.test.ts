@@ -43,14 +43,14 @@ describe('rental import', () => {
     return { id, sn };
   };
   const upload = async (who: string, rows: unknown[][], query = '') => {
-    const form = multipart('rentals.xlsx', writeSheet('rentals', [HEADER, ...rows]));
+    const form = multipart('rentals.xlsx', await writeSheet('rentals', [HEADER, ...rows]));
     return (await t.app.inject({ method: 'POST', url: `/api/v1/rent/import${query}`, headers: { ...bearer(tokens[who]!), ...form.headers }, payload: form.payload })).json();
   };
   const reasons = (report: { errors: { row: number; column: string; reason: string }[] }) => report.errors.map((e) => `${e.row}:${e.column}:${e.reason}`);
   const due = new Date(Date.now() + 7 * DAY).toISOString();
 
   it('downloads a template and imports rentals (active) and sales (sold) with their events and log', async () => {
-    const template = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/rent/importtemplate?lang=zh', headers: bearer(tokens.ann!) })).rawPayload);
+    const template = await readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/rent/importtemplate?lang=zh', headers: bearer(tokens.ann!) })).rawPayload);
     expect(template[0]).toEqual(expect.arrayContaining(['门店编码', '电池包SN', '客户', '客户电话', '押金', '应还时间']));
 
     const store = await newStore('ann');

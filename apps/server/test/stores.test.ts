@@ -343,7 +343,7 @@ describe('stores and rentals', () => {
     await t.createUser({ username: 'fay', password: 'secret-pass-1', role: 'ADMIN' });
     tokens.fay = await t.login('fay', 'secret-pass-1');
     const upload = async (rows: unknown[][], query = '') => {
-      const form = multipart('stores.xlsx', writeSheet('stores', rows));
+      const form = multipart('stores.xlsx', await writeSheet('stores', rows));
       return (await t.app.inject({ method: 'POST', url: `/api/v1/store/import${query}`, headers: { ...bearer(tokens.fay!), ...form.headers }, payload: form.payload })).json();
     };
     const taken = `S${++seq}`;
@@ -369,14 +369,14 @@ describe('stores and rentals', () => {
       [`FS${seq}`, 80, 'suspended', 'fay'],
     ]);
     const exported = await t.app.inject({ method: 'GET', url: '/api/v1/store/export?lang=en&sort=code&order=asc', headers: bearer(tokens.fay!) });
-    const out = readSheet(exported.rawPayload);
+    const out = await readSheet(exported.rawPayload);
     expect(out[0]).toEqual(expect.arrayContaining(['Name', 'Code', 'Owner', 'Available', 'Rented']));
     expect(out.slice(1).map((r) => r[1])).toEqual([`FN${seq}`, `FS${seq}`]);
     // The rental export: amounts in the major unit, the ID-card number masked, other agents' absent.
     const north = mine.items[0].id as number;
     const pack = await newPack('fay', north);
     await rentOk('fay', north, pack.id, { currency: 'JPY', pricePerDayCents: 800, depositCents: 5000 });
-    const rentals = readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/rent/export?lang=zh', headers: bearer(tokens.fay!) })).rawPayload);
+    const rentals = await readSheet((await t.app.inject({ method: 'GET', url: '/api/v1/rent/export?lang=zh', headers: bearer(tokens.fay!) })).rawPayload);
     expect(rentals).toHaveLength(2);
     const [head, row] = rentals;
     const col = (name: string) => row![head!.indexOf(name)];

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { Client } from 'pg';
 
 /**
  * Which instance runs the once-only timers (decision 0038): the holder of a PostgreSQL session
@@ -36,7 +36,7 @@ export const alwaysLeading = (): Leadership => ({
 export async function leadPostgres(url: string, name: string, opts: LeaderOptions = {}): Promise<Leadership> {
   const retryMs = opts.retryMs ?? 3000;
   const listeners = new Set<(leading: boolean) => void>();
-  let client: pg.Client | undefined;
+  let client: Client | undefined;
   let leading = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -50,12 +50,13 @@ export async function leadPostgres(url: string, name: string, opts: LeaderOption
     opts.log?.(now, why);
     for (const l of listeners) l(now);
   };
-  const drop = (c: pg.Client | undefined, why: string) => {
+  const drop = (c: Client | undefined, why: string) => {
     if (client === c) client = undefined;
     set(false, why);
     c?.end().catch(() => {});
   };
   const connect = async () => {
+    const { default: pg } = await import('pg');
     // Named for pg_stat_activity: an operator sees which instance leads (and a test can kill it).
     const c = new pg.Client({
       connectionString: url,

@@ -11,7 +11,7 @@ import { hashToken } from '../lib/tokens.js';
 // instances on one PostgreSQL create it once. The services cannot do that: each create is its own
 // transaction, audited for an acting user, and the demo has no user acting.
 // eslint-disable-next-line no-restricted-imports -- see above
-import { insertDevice } from '../modules/device/device.repo.js';
+import { insertDevices } from '../modules/device/device.repo.js';
 // eslint-disable-next-line no-restricted-imports -- see above
 import { insertProject } from '../modules/project/project.repo.js';
 import * as repo from './demo.repo.js';
@@ -199,11 +199,12 @@ export async function startDemo(deps: DemoDeps, opts: DemoOptions): Promise<Demo
         ownerId: owner.id,
         ownerPath: owner.path,
       });
-      for (let i = 1; i <= count; i++) {
+      const rows = Array.from({ length: count }, (_, k) => {
+        const i = k + 1;
         const sn = `${DEMO_SN_PREFIX}${String(i).padStart(4, '0')}`;
         const secret = crypto.randomBytes(24).toString('base64url');
         secrets.set(sn, secret);
-        await insertDevice(tx, {
+        return {
           sn,
           name: `Demo BMU ${i}`,
           typeId: type.id,
@@ -214,8 +215,9 @@ export async function startDemo(deps: DemoDeps, opts: DemoOptions): Promise<Demo
           lat: centre[1],
           manufacturerModel: 'demo',
           description: 'Simulated by the server (DEMO)',
-        });
-      }
+        };
+      });
+      await insertDevices(tx, rows);
       return 'created' as const;
     });
     if (created === 'notEmpty') {

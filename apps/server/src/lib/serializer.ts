@@ -26,22 +26,30 @@ import { z } from 'zod';
 export function responseSerializerCompiler(opts: { check: boolean }): FastifySerializerCompiler<unknown> {
   return ({ schema: maybeSchema, method, url }) => {
     const schema = zodSchemaOf(maybeSchema);
-    const byZod = (data: unknown) => {
-      const result = z.safeEncode(schema, data);
-      if (result.error) throw new ResponseSerializationError(method, url, { cause: result.error });
-      return result.data;
-    };
-    const compiled = compile(schema);
-    if (!compiled) return (data) => JSON.stringify(byZod(data));
-    if (!opts.check) return compiled;
-    return (data) => {
-      const checked = byZod(data);
-      const json = compiled(data);
-      if (!isDeepStrictEqual(JSON.parse(json), JSON.parse(JSON.stringify(checked)))) {
-        throw new Error(`${method} ${url}: the compiled serializer wrote ${json.slice(0, 500)} where the contract's schema writes ${JSON.stringify(checked).slice(0, 500)}`);
-      }
-      return json;
-    };
+    // Compiled at a route's first answer, not at registration: a start compiled every route's
+    // writer (0.4 s of CPU, most of them never used by an idle console; bench/README.md
+    // "Production start").
+    let write: ((data: unknown) => string) | undefined;
+    return (data) => (write ??= writer(schema, method, url, opts.check))(data);
+  };
+}
+
+function writer(schema: z.ZodType, method: string, url: string, check: boolean): (data: unknown) => string {
+  const byZod = (data: unknown) => {
+    const result = z.safeEncode(schema, data);
+    if (result.error) throw new ResponseSerializationError(method, url, { cause: result.error });
+    return result.data;
+  };
+  const compiled = compile(schema);
+  if (!compiled) return (data) => JSON.stringify(byZod(data));
+  if (!check) return compiled;
+  return (data) => {
+    const checked = byZod(data);
+    const json = compiled(data);
+    if (!isDeepStrictEqual(JSON.parse(json), JSON.parse(JSON.stringify(checked)))) {
+      throw new Error(`${method} ${url}: the compiled serializer wrote ${json.slice(0, 500)} where the contract's schema writes ${JSON.stringify(checked).slice(0, 500)}`);
+    }
+    return json;
   };
 }
 

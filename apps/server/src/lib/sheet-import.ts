@@ -66,7 +66,7 @@ export interface ImportHost {
 const YIELD_EVERY = 250;
 
 /** The template of an import: its header row in a language. */
-export function sheetTemplate<K extends string>(spec: Pick<SheetImport<K, unknown, unknown>, 'sheet' | 'columns'>, lang: Language): Buffer {
+export function sheetTemplate<K extends string>(spec: Pick<SheetImport<K, unknown, unknown>, 'sheet' | 'columns'>, lang: Language): Promise<Buffer> {
   return writeSheet(spec.sheet, [spec.columns.map((c) => c[lang])]);
 }
 

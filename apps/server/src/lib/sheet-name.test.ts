@@ -6,7 +6,7 @@ import { safeSheetName, writeSheet } from './sheet.js';
 const nameOf = (buf: Buffer) => XLSX.read(buf, { type: 'buffer' }).SheetNames[0];
 
 describe('writeSheet: any sheet name gives a workbook', () => {
-  it('writes names Excel refuses as close names it accepts, and keeps the rows', () => {
+  it('writes names Excel refuses as close names it accepts, and keeps the rows', async () => {
     const cases: [string, string][] = [
       ['history', 'history_'],
       ['History', 'History_'],
@@ -19,7 +19,7 @@ describe('writeSheet: any sheet name gives a workbook', () => {
       [`${'y'.repeat(30)}😀`, 'y'.repeat(30)],
     ];
     for (const [given, written] of cases) {
-      const buf = writeSheet(given, [['time', 'v'], ['2026-01-01T00:00:00.000Z', 1]]);
+      const buf = await writeSheet(given, [['time', 'v'], ['2026-01-01T00:00:00.000Z', 1]]);
       expect(nameOf(buf), given).toBe(written);
       const wb = XLSX.read(buf, { type: 'buffer' });
       expect(XLSX.utils.sheet_to_json(wb.Sheets[written]!, { header: 1 })).toEqual([['time', 'v'], ['2026-01-01T00:00:00.000Z', 1]]);

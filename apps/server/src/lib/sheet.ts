@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import * as XLSX from '@e965/xlsx';
 import { checkDirectory, SheetLimit, zipDirectory, type UnpackLimits } from './xlsx-zip.mjs';
 
 /** The largest upload (a 100,000-row device sheet of the template's columns is about 19 MB). */
@@ -36,6 +35,9 @@ export class SheetReadError extends Error {
 }
 
 const MB = 1024 * 1024;
+
+/** SheetJS, loaded at the first sheet written or read here, not at start (bench/README.md "Production start"). */
+const xlsx = () => import('@e965/xlsx');
 
 /** What an import sheet may hold: what it unpacks to and how many cells it has. */
 export interface SheetLimits {
@@ -132,7 +134,8 @@ export function readSheetInWorker(
  * Reads the first sheet of an .xlsx/.xls buffer as rows of cell values (header row first), on
  * the calling thread: for files the server wrote itself (tests, templates), never for uploads.
  */
-export function readSheet(buf: Buffer): unknown[][] {
+export async function readSheet(buf: Buffer): Promise<unknown[][]> {
+  const XLSX = await xlsx();
   const wb = XLSX.read(buf, { type: 'buffer', cellDates: false, dense: true });
   const name = wb.SheetNames[0];
   if (!name) return [];
@@ -224,7 +227,8 @@ const CSV_CHUNK_ROWS = 5000;
  * Writes rows (header row first) as an .xlsx buffer. Every text cell that starts like a formula
  * is written with a leading single quote (neutralizeCell).
  */
-export function writeSheet(sheetName: string, rows: unknown[][]): Buffer {
+export async function writeSheet(sheetName: string, rows: unknown[][]): Promise<Buffer> {
+  const XLSX = await xlsx();
   const wb = XLSX.utils.book_new();
   const ws = XLSX.utils.aoa_to_sheet(rows.map((r) => r.map(neutralizeCell)));
   ws['!cols'] = (rows[0] ?? []).map(() => ({ wch: 20 }));

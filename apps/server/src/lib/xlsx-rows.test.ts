@@ -85,8 +85,8 @@ function workbook(sheetData: string, opts: { dimension?: string; shared?: string
 }
 
 describe('the fast .xlsx reader reads what SheetJS reads', () => {
-  it('a sheet the console writes: text, numbers, booleans, empty cells, blank rows, escapes', () => {
-    const buf = writeSheet('Devices', [
+  it('a sheet the console writes: text, numbers, booleans, empty cells, blank rows, escapes', async () => {
+    const buf = await writeSheet('Devices', [
       ['SN', 'Name', 'Count', 'On', 'Note'],
       ['A-1', 'Pump <1> & "2"', 12.5, true, ''],
       [],
@@ -132,9 +132,9 @@ describe('the fast .xlsx reader reads what SheetJS reads', () => {
     expect(fast(buf, 10).rows).toEqual([['first sheet']]);
   });
 
-  it('reads the first rows only, and the dimension of the whole sheet', () => {
+  it('reads the first rows only, and the dimension of the whole sheet', async () => {
     const rows = [['SN'], ...Array.from({ length: 50 }, (_, i) => [`S-${i}`])];
-    const buf = writeSheet('Devices', rows);
+    const buf = await writeSheet('Devices', rows);
     expect(fast(buf, 10)).toEqual(sheetJs(buf, 10));
     expect(fast(buf, 10)).toMatchObject({ dimensionRows: 51 });
     expect(fast(buf, 10).rows).toHaveLength(10);
@@ -156,7 +156,7 @@ describe('the fast .xlsx reader reads what SheetJS reads', () => {
   });
 
   it('the sheet worker gives the fast reader’s rows for an ordinary workbook', async () => {
-    const buf = writeSheet('Devices', [['SN', 'Name'], ['W-1', 'One'], ['W-2', 'Two']]);
+    const buf = await writeSheet('Devices', [['SN', 'Name'], ['W-1', 'One'], ['W-2', 'Two']]);
     expect(await readSheetInWorker(buf, { maxRows: 100 })).toEqual({ rows: [['SN', 'Name'], ['W-1', 'One'], ['W-2', 'Two']], dimensionRows: 3 });
   });
 
@@ -181,7 +181,7 @@ describe('the fast .xlsx reader reads what SheetJS reads', () => {
   });
 
   it('refuses a directory over the limits before a worker starts, and reads one within them', async () => {
-    const buf = writeSheet('Devices', [['SN'], ...Array.from({ length: 2000 }, (_, i) => [`S-${i}`])]);
+    const buf = await writeSheet('Devices', [['SN'], ...Array.from({ length: 2000 }, (_, i) => [`S-${i}`])]);
     const tight = { unpack: { maxPartBytes: 10_000, maxTotalBytes: 1_000_000, maxEntries: 100 }, maxCells: 1_000_000 };
     await expect(readSheetInWorker(buf, { maxRows: 3000, limits: tight })).rejects.toMatchObject({ limit: { reason: 'importUnpackedTooLarge' } });
     const fewCells = { ...tight, unpack: { ...tight.unpack, maxPartBytes: 1_000_000 }, maxCells: 1000 };

@@ -57,120 +57,135 @@ export async function seed(
   return db.transaction(async (tx) => {
     // Serialise concurrent starts against one PostgreSQL.
     await tx.execute(sql`select pg_advisory_xact_lock(727001)`);
+    await seedCatalog(tx);
+    return createAdmin(tx, opts);
+  });
+}
 
-    await tx
-      .insert(roles)
-      .values(ROLE_SEED.map((r) => ({ ...r, builtin: true })))
-      .onConflictDoNothing({ target: roles.identification });
+/**
+ * What every install holds but its super administrator: roles, menus, permissions, the site
+ * configuration, the built-in battery type. scripts/build-server.mjs writes it into the compiled
+ * server's database template too (a first start then only checks it, as a later one does).
+ */
+export async function seedTemplate(db: Db): Promise<void> {
+  await db.transaction(seedCatalog);
+}
 
-    // Menus: parents first so children can point at them.
-    for (const level of [false, true]) {
-      const batch = MENU_SEED.filter((m) => Boolean(m.parent) === level);
-      if (batch.length === 0) continue;
-      const parentIds = new Map(
-        (await tx.select({ id: menus.id, identification: menus.identification }).from(menus)).map(
-          (m) => [m.identification, m.id],
-        ),
-      );
-      await tx
-        .insert(menus)
-        .values(
-          batch.map(({ parent, isShow, icon, ...m }) => ({
-            ...m,
-            icon: icon ?? '',
-            isShow: isShow ?? 1,
-            parentId: parent ? (parentIds.get(parent) ?? 0) : 0,
-          })),
-        )
-        .onConflictDoNothing({ target: menus.identification });
-    }
+async function seedCatalog(tx: Tx): Promise<void> {
+  await tx
+    .insert(roles)
+    .values(ROLE_SEED.map((r) => ({ ...r, builtin: true })))
+    .onConflictDoNothing({ target: roles.identification });
 
-    const menuIds = new Map(
+  // Menus: parents first so children can point at them.
+  for (const level of [false, true]) {
+    const batch = MENU_SEED.filter((m) => Boolean(m.parent) === level);
+    if (batch.length === 0) continue;
+    const parentIds = new Map(
       (await tx.select({ id: menus.id, identification: menus.identification }).from(menus)).map(
         (m) => [m.identification, m.id],
       ),
     );
-    for (const move of MOVED_PERMISSIONS) {
-      const [from, to] = [menuIds.get(move.from), menuIds.get(move.to)];
-      if (from === undefined || to === undefined) continue;
-      await tx
-        .update(permissions)
-        .set({ menuId: to })
-        .where(and(eq(permissions.identification, move.code), eq(permissions.menuId, from)));
-    }
-
-    const created = await tx
-      .insert(permissions)
+    await tx
+      .insert(menus)
       .values(
-        PERMISSION_CODES.filter((code) => menuIds.has(PERMISSIONS[code].menu)).map((code) => ({
-          identification: code,
-          name: PERMISSIONS[code].name,
-          menuId: menuIds.get(PERMISSIONS[code].menu)!,
+        batch.map(({ parent, isShow, icon, ...m }) => ({
+          ...m,
+          icon: icon ?? '',
+          isShow: isShow ?? 1,
+          parentId: parent ? (parentIds.get(parent) ?? 0) : 0,
         })),
       )
-      .onConflictDoNothing({ target: permissions.identification })
-      .returning({ id: permissions.id, identification: permissions.identification });
+      .onConflictDoNothing({ target: menus.identification });
+  }
 
-    if (created.length > 0) {
-      const roleRows = await tx
-        .select({ id: roles.id, identification: roles.identification })
-        .from(roles)
-        .where(inArray(roles.identification, ROLE_SEED.map((r) => r.identification)));
-      const grants = roleRows.flatMap((r) =>
-        created
-          .filter((p) => defaultGrant(r.identification, p.identification as PermissionCode))
-          .map((p) => ({ roleId: r.id, permissionId: p.id })),
-      );
-      if (grants.length > 0) await tx.insert(rolePermissions).values(grants).onConflictDoNothing();
-    }
-
-    await tx.insert(siteConfig).values({ id: 1, data: SITE_DEFAULTS }).onConflictDoNothing();
-
-    // The built-in battery management unit type, with its parameters and alarm rules, once.
-    const [bmu] = await tx
-      .insert(deviceTypes)
-      .values({ ...BMU_TYPE, builtin: true, ownerPath: '/' })
-      .onConflictDoNothing({ target: deviceTypes.code })
-      .returning({ id: deviceTypes.id });
-    if (bmu) {
-      await tx.insert(deviceTypeParams).values(BMU_PARAMS.map((p) => ({ ...paramSchema.parse(p), typeId: bmu.id })));
-      await tx.insert(deviceTypeAlarms).values(
-        BMU_ALARMS.map((r) => {
-          const rule = alarmRuleSchema.parse(r);
-          return { ...rule, threshold: String(rule.threshold), typeId: bmu.id };
-        }),
-      );
-    } else {
-      await upgradeBuiltinBmu(tx);
-    }
-
-    const existing = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.username, opts.adminUsername));
-    if (existing.length > 0) return { adminCreated: false };
-
-    const [superRole] = await tx
-      .select({ id: roles.id })
-      .from(roles)
-      .where(eq(roles.identification, SUPERADMIN));
-    const generated = opts.adminPassword ? undefined : generatePassword();
-    const [admin] = await tx
-      .insert(users)
-      .values({
-        username: opts.adminUsername,
-        passwordHash: await hashPassword(opts.adminPassword ?? generated!),
-        type: 0,
-        roleId: superRole!.id,
-        parentId: null,
-      })
-      .returning({ id: users.id });
+  const menuIds = new Map(
+    (await tx.select({ id: menus.id, identification: menus.identification }).from(menus)).map(
+      (m) => [m.identification, m.id],
+    ),
+  );
+  for (const move of MOVED_PERMISSIONS) {
+    const [from, to] = [menuIds.get(move.from), menuIds.get(move.to)];
+    if (from === undefined || to === undefined) continue;
     await tx
-      .update(users)
-      .set({ path: `/${admin!.id}/` })
-      .where(eq(users.id, admin!.id));
-    return { adminCreated: true, generatedAdminPassword: generated };
-  });
+      .update(permissions)
+      .set({ menuId: to })
+      .where(and(eq(permissions.identification, move.code), eq(permissions.menuId, from)));
+  }
+
+  const created = await tx
+    .insert(permissions)
+    .values(
+      PERMISSION_CODES.filter((code) => menuIds.has(PERMISSIONS[code].menu)).map((code) => ({
+        identification: code,
+        name: PERMISSIONS[code].name,
+        menuId: menuIds.get(PERMISSIONS[code].menu)!,
+      })),
+    )
+    .onConflictDoNothing({ target: permissions.identification })
+    .returning({ id: permissions.id, identification: permissions.identification });
+
+  if (created.length > 0) {
+    const roleRows = await tx
+      .select({ id: roles.id, identification: roles.identification })
+      .from(roles)
+      .where(inArray(roles.identification, ROLE_SEED.map((r) => r.identification)));
+    const grants = roleRows.flatMap((r) =>
+      created
+        .filter((p) => defaultGrant(r.identification, p.identification as PermissionCode))
+        .map((p) => ({ roleId: r.id, permissionId: p.id })),
+    );
+    if (grants.length > 0) await tx.insert(rolePermissions).values(grants).onConflictDoNothing();
+  }
+
+  await tx.insert(siteConfig).values({ id: 1, data: SITE_DEFAULTS }).onConflictDoNothing();
+
+  // The built-in battery management unit type, with its parameters and alarm rules, once.
+  const [bmu] = await tx
+    .insert(deviceTypes)
+    .values({ ...BMU_TYPE, builtin: true, ownerPath: '/' })
+    .onConflictDoNothing({ target: deviceTypes.code })
+    .returning({ id: deviceTypes.id });
+  if (bmu) {
+    await tx.insert(deviceTypeParams).values(BMU_PARAMS.map((p) => ({ ...paramSchema.parse(p), typeId: bmu.id })));
+    await tx.insert(deviceTypeAlarms).values(
+      BMU_ALARMS.map((r) => {
+        const rule = alarmRuleSchema.parse(r);
+        return { ...rule, threshold: String(rule.threshold), typeId: bmu.id };
+      }),
+    );
+  } else {
+    await upgradeBuiltinBmu(tx);
+  }
+}
+
+async function createAdmin(tx: Tx, opts: { adminUsername: string; adminPassword?: string }): Promise<SeedResult> {
+  const existing = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.username, opts.adminUsername));
+  if (existing.length > 0) return { adminCreated: false };
+
+  const [superRole] = await tx
+    .select({ id: roles.id })
+    .from(roles)
+    .where(eq(roles.identification, SUPERADMIN));
+  const generated = opts.adminPassword ? undefined : generatePassword();
+  const [admin] = await tx
+    .insert(users)
+    .values({
+      username: opts.adminUsername,
+      passwordHash: await hashPassword(opts.adminPassword ?? generated!),
+      type: 0,
+      roleId: superRole!.id,
+      parentId: null,
+    })
+    .returning({ id: users.id });
+  await tx
+    .update(users)
+    .set({ path: `/${admin!.id}/` })
+    .where(eq(users.id, admin!.id));
+  return { adminCreated: true, generatedAdminPassword: generated };
 }
 
 function generatePassword(): string {

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import svgCaptcha from 'svg-captcha';
 import { ErrorCode, type LoginBody, type Language, type SessionUser } from '@iot/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -35,6 +34,8 @@ export class AuthService {
   }
 
   async createCaptcha() {
+    // Loaded at the first captcha, not at start (bench/README.md "Production start").
+    const { default: svgCaptcha } = await import('svg-captcha');
     const c = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', background: '#f0f2f5' });
     const key = crypto.randomUUID();
     await repo.insertCaptcha(this.db, key, c.text.toLowerCase(), CAPTCHA_TTL_SECONDS);

@@ -122,7 +122,7 @@ export class CardSheetService {
     race: (constraint) => constraint.startsWith('sim_cards_'),
   };
 
-  template(lang: Language): Buffer {
+  template(lang: Language): Promise<Buffer> {
     return sheetTemplate(this.sheet, lang);
   }
 

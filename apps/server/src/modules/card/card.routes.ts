@@ -22,7 +22,7 @@ export const cardRoutes: FastifyPluginAsync<{ cards: CardService; sheets: CardSh
   route(app, api.voiceMargin, async (req) => ok(await cards.voiceMargin(authOf(req), req.query.id, req.query.refresh)));
   route(app, api.whitelist, async (req) => ok(await cards.whitelist(authOf(req), req.query.id, req.query.refresh)));
   route(app, api.configWhitelist, async (req) => ok(await cards.configWhitelist(actorOf(req), req.body), 'whitelist changed'));
-  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `sim-cards-template-${req.query.lang}.xlsx`, sheets.template(req.query.lang)));
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `sim-cards-template-${req.query.lang}.xlsx`, await sheets.template(req.query.lang)));
   route(app, api.import, async (req) => {
     const report = await sheets.import(actorOf(req), await readUpload(req), req.query.mode, req.query.dryRun);
     return ok(report, report.dryRun ? 'checked' : `${report.imported} card(s) imported`);

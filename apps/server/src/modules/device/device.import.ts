@@ -75,7 +75,7 @@ export class DeviceSheetService {
     race: (constraint) => constraint === 'devices_sn_unique',
   };
 
-  template(lang: Language): Buffer {
+  template(lang: Language): Promise<Buffer> {
     return sheetTemplate(this.sheet, lang);
   }
 

@@ -206,6 +206,12 @@ export async function insertDevice(db: Executor, values: typeof devices.$inferIn
   return row!.id;
 }
 
+/** Several devices in one statement (the demo fleet's 50). */
+export async function insertDevices(db: Executor, values: (typeof devices.$inferInsert)[]) {
+  if (values.length === 0) return;
+  await db.insert(devices).values(values);
+}
+
 export async function updateDevice(db: Executor, id: number, set: Partial<typeof devices.$inferInsert>) {
   await db
     .update(devices)

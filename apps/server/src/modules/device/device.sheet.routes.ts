@@ -8,7 +8,7 @@ import { readUpload, sendSheet } from '../../plugins/upload.js';
 import type { DeviceSheetService } from './device.import.js';
 
 export const deviceSheetRoutes: FastifyPluginAsync<{ sheets: DeviceSheetService }> = async (app, { sheets }) => {
-  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `devices-template-${req.query.lang}.xlsx`, sheets.template(req.query.lang)));
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `devices-template-${req.query.lang}.xlsx`, await sheets.template(req.query.lang)));
 
   route(app, api.import, async (req) => {
     const file = await readUpload(req);

@@ -253,7 +253,7 @@ export class DeviceDetailService {
       return { body: await writeCsv([header, ...rows.map(row)]), filename: `${base}.csv`, type: 'text/csv; charset=utf-8' };
     }
     return {
-      body: writeSheet('history', [header, ...rows.map(row)]),
+      body: await writeSheet('history', [header, ...rows.map(row)]),
       filename: `${base}.xlsx`,
       type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     };

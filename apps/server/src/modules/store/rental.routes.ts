@@ -24,7 +24,7 @@ export const rentalRoutes: FastifyPluginAsync<{ rentals: RentalService; sheets: 
     const { lang, ...q } = req.query;
     return sendSheet(reply, `rentals-${new Date().toISOString().slice(0, 10)}.xlsx`, await sheets.exportRentals(authOf(req), q, lang));
   });
-  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `rentals-template-${req.query.lang}.xlsx`, sheets.rentalTemplate(req.query.lang)));
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `rentals-template-${req.query.lang}.xlsx`, await sheets.rentalTemplate(req.query.lang)));
   route(app, api.import, async (req) => {
     const report = await sheets.importRentals(actorOf(req), await readUpload(req), req.query.mode, req.query.dryRun);
     return ok(report, report.dryRun ? 'checked' : `${report.imported} rental(s) imported`);

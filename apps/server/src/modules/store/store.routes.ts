@@ -21,7 +21,7 @@ export const storeRoutes: FastifyPluginAsync<{ stores: StoreService; sheets: Sto
   route(app, api.stock, async (req) => ok(await stores.stock(authOf(req), req.query)));
   route(app, api.stockDevices, async (req) => ok({ count: await stores.stockDevices(actorOf(req), req.body.storeId, req.body.deviceIds) }, 'packs stocked'));
   route(app, api.unstockDevices, async (req) => ok({ count: await stores.unstockDevices(actorOf(req), req.body.deviceIds) }, 'packs taken out'));
-  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `stores-template-${req.query.lang}.xlsx`, sheets.template(req.query.lang)));
+  route(app, api.importTemplate, async (req, reply) => sendSheet(reply, `stores-template-${req.query.lang}.xlsx`, await sheets.template(req.query.lang)));
   route(app, api.import, async (req) => {
     const report = await sheets.import(actorOf(req), await readUpload(req), req.query.mode, req.query.dryRun);
     return ok(report, report.dryRun ? 'checked' : `${report.imported} store(s) imported`);

@@ -83,11 +83,11 @@ export class StoreSheetService {
     race: (constraint) => constraint === 'stores_code_unique',
   };
 
-  template(lang: Language): Buffer {
+  template(lang: Language): Promise<Buffer> {
     return sheetTemplate(this.sheet, lang);
   }
 
-  rentalTemplate(lang: Language): Buffer {
+  rentalTemplate(lang: Language): Promise<Buffer> {
     return sheetTemplate(rentalSheet(this.db), lang);
   }
 
