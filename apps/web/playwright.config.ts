@@ -4,18 +4,18 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * E2E in the system Chromium (Debian `chromium`; no browser download) against the real server
- * on embedded PGlite. Two servers: captcha off (most specs) and captcha on.
+ * on embedded PGlite. Two servers per worker (e2e/env.ts): captcha off (most specs) and captcha on.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!fs.existsSync(chromium)) {
   throw new Error(
-    `Chromium not found at ${chromium}. Browser tests need it: apt-get install chromium fonts-noto-cjk ` +
+    `Chromium not found at ${chromium}. Browser tests need it: apt-get install chromium fonts-noto-cjk fonts-liberation ` +
       '(or set CHROMIUM_PATH).',
   );
 }
 
-import { ADMIN_PASSWORD, PORTS } from './e2e/env';
+import { ADMIN_PASSWORD, PORTS, WORKERS, portsOf } from './e2e/env';
 import { SITE_CONTACT } from './e2e/site-contact';
 
 function server(port: number, captcha: 'on' | 'off') {
@@ -57,8 +57,9 @@ function server(port: number, captcha: 'on' | 'off') {
 export default defineConfig({
   testDir: './e2e',
   outputDir: path.join(root, 'test-results', String(PORTS.main)),
+  // Files are dealt to the workers; a file's tests run in order in one worker, against its servers.
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -85,5 +86,5 @@ export default defineConfig({
       ],
     },
   },
-  webServer: [server(PORTS.main, 'off'), server(PORTS.captcha, 'on')],
+  webServer: Array.from({ length: WORKERS }, (_, i) => [server(portsOf(i).main, 'off'), server(portsOf(i).captcha, 'on')]).flat(),
 });
