@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveType, type LiveServerMessage } from '@iot/contract';
+import { sql } from 'drizzle-orm';
+import { DOWNLINK_KIND, deviceTopic, LiveType, type LiveServerMessage } from '@iot/contract';
 import { openDatabase, type Database } from '../src/db/client.js';
 import type { MqttClient } from 'mqtt';
 import { startEmbeddedBroker } from '../src/telemetry/transports/mqtt.js';
@@ -150,6 +151,29 @@ describe.skipIf(!reachable)('two instances, one database, one Redis', () => {
     await onB.until(() => onB.closed() !== undefined, 5000);
     expect(onB.closed()).toBe(4001);
     expect(onB.received.some((m) => m.type === LiveType.SESSION_ENDED)).toBe(true);
+  });
+
+  it('a command sent through A reaches at once a device connected to B’s broker', async () => {
+    const types = (await ok(a, 'GET', '/devicetype/typeoptionslist')) as { id: number; code: string }[];
+    const sn = `CLU-${++seq}`;
+    const added = await ok(a, 'POST', '/device/add', { name: `Rack ${sn}`, sn, typeId: types.find((x) => x.code === 'BMU')!.id });
+    const d = { id: added.id as number, sn, secret: added.secret as string };
+    const broker = await startEmbeddedBroker(b.app.ingest, b.app.log, { port: 0, host: '127.0.0.1', commands: b.app.commands });
+    const clients: MqttClient[] = [];
+    try {
+      const c = await connectTestDevice(broker.port, d, clients);
+      await c.subscribeAsync(deviceTopic(sn, DOWNLINK_KIND), { qos: 1 });
+      const got = new Promise<{ id: string }>((resolve) => c.on('message', (_t, payload) => resolve(JSON.parse(payload.toString()))));
+      // A holds no connection of the device: before, the command waited for its next connection.
+      const cmd = await a.app.commands.send(d, 'setParams', { '10000030': true }, { ttlMs: 60_000 });
+      const received = await Promise.race([got, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the device on B never got the command')), 5000))]);
+      expect(received.id).toBe(cmd.id);
+      const row = await a.database.db.execute(sql`select status from device_commands where id = ${cmd.id}`);
+      expect((row as unknown as { rows: { status: string }[] }).rows[0]?.status).toBe('sent');
+    } finally {
+      for (const c of clients) c.end(true);
+      await broker.close();
+    }
   });
 
   it('a device connected to B’s broker is disconnected when disabled on A', async () => {

@@ -37,6 +37,11 @@ export interface AppEvents {
     message: string;
     progress: number | null;
   };
+  /**
+   * Commands were stored for a device this instance could not reach (not connected to its broker):
+   * the instance whose embedded broker holds the device's connection publishes them now.
+   */
+  'device.commandsWaiting': { deviceId: number; sn: string };
   /** A device type's parameters or alarm rules changed (the alarm engine re-reads its rules). */
   'devicetype.changed': { typeId: number };
   /** Alarms started, ended or were processed (committed); the live channel tells who may see them. */

@@ -83,8 +83,12 @@ export class CommandService {
       expiresAt: new Date(Date.now() + opts.ttlMs),
     });
     const sent = await this.serial(device.sn, () => this.deliver(device.sn, [row]));
-    // Not connected now: it waits for the device's next connection or HTTP uplink.
-    if (sent.length === 0) await this.logCommands([row], 'queued');
+    if (sent.length === 0) {
+      // Not connected here: another instance's embedded broker may hold the device (onWaiting);
+      // else it waits for the device's next connection or HTTP uplink.
+      this.bus.emit('device.commandsWaiting', { deviceId: device.id, sn: device.sn });
+      await this.logCommands([row], 'queued');
+    }
     return (await repo.commandById(this.db, row.id))!;
   }
 
@@ -108,6 +112,15 @@ export class CommandService {
     this.emit([row]);
     await this.logCommands([row], 'offline');
     return row;
+  }
+
+  /**
+   * Calls `reach` for each device that another instance (or this one) stored commands for without
+   * reaching it (`device.commandsWaiting`, through Redis with REDIS_URL): an embedded broker that
+   * holds the device's connection delivers them. Returns the unsubscribe.
+   */
+  onWaiting(reach: (device: { id: number; sn: string }) => void): () => void {
+    return this.bus.on('device.commandsWaiting', ({ deviceId, sn }) => reach({ id: deviceId, sn }));
   }
 
   /**

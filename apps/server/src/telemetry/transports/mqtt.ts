@@ -273,6 +273,7 @@ export async function startEmbeddedBroker(
   // device, and what it was sent but never answered, goes out when it subscribes (or reconnects
   // to a persistent session that holds the subscription).
   const commands = opts.commands;
+  let offWaiting: (() => void) | undefined;
   if (commands) {
     commands.setDownlink(async (sn, command) => {
       if (!listening(sn)) return false;
@@ -293,6 +294,12 @@ export async function startEmbeddedBroker(
     broker.on('clientReady', (client) => {
       const device = devices.get(client);
       if (device && subscribedTo(client, deviceTopic(device.sn, DOWNLINK_KIND))) listens(device);
+    });
+    // Commands another instance stored for a device connected here (several instances, each with
+    // its own embedded broker): published now rather than at the device's next connection.
+    offWaiting = commands.onWaiting((device) => {
+      if (!listening(device.sn)) return;
+      void commands.deliverPending(device).catch((err: unknown) => log.error({ err }, 'pending commands not delivered'));
     });
   }
 
@@ -381,6 +388,7 @@ export async function startEmbeddedBroker(
     },
     async close() {
       clearInterval(sweep);
+      offWaiting?.();
       for (const ws of wss?.clients ?? []) ws.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
