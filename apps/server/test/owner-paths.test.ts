@@ -41,9 +41,9 @@ describe('owned rows follow their owners', () => {
         where table_schema = current_schema() and column_name like '%path'`),
     )
       .map((c) => `${c.table_name}.${c.column_name}`)
-      // alarm_counts is derived from the alarms by triggers (migration 0049): carrying
-      // alarms.owner_path moves the counts with them (checked in the next test).
-      .filter((c) => c !== 'users.path' && c !== 'alarm_counts.owner_path');
+      // alarm_counts and the trend counters are derived from the alarms by triggers (migrations
+      // 0049, 0068): carrying alarms.owner_path moves the counts with them (the next test).
+      .filter((c) => !['users.path', 'alarm_counts.owner_path', 'alarm_trend_lines.path', 'alarm_trend_projects.owner_path'].includes(c));
     expect(LINE_COLUMNS.map((c) => `${getTableName(c.table)}.${c.name}`).sort()).toEqual(columns.sort());
   });
 
@@ -132,6 +132,23 @@ describe('owned rows follow their owners', () => {
         using (owner_path, project_id, level, state)
       where x.n is distinct from c.n`));
     expect(drift).toEqual([]);
+    // So did the trend's: a line row for every ancestor of an alarm's owner path, a project row.
+    const bucket = sql`date_bin('15 minutes', a.started_at, timestamptz '2000-01-01 00:00:00+00')`;
+    const lineDrift = rowsOf(await t.database.db.execute(sql`
+      select * from (select p.path, ${bucket} as at, a.level, count(*)::int as n from alarms a
+                     cross join lateral (select '/' as path union select left(a.owner_path, i) from generate_series(2, length(a.owner_path)) i
+                                         where substr(a.owner_path, i, 1) = '/') p
+                     group by 1, 2, 3) x
+      full join (select path, at, level, n::int from alarm_trend_lines where n <> 0) c using (path, at, level)
+      where x.n is distinct from c.n`));
+    expect(lineDrift).toEqual([]);
+    const projectDrift = rowsOf(await t.database.db.execute(sql`
+      select * from (select a.project_id, ${bucket} as at, a.owner_path, a.level, count(*)::int as n from alarms a
+                     where a.project_id is not null group by 1, 2, 3, 4) x
+      full join (select project_id, at, owner_path, level, n::int from alarm_trend_projects where n <> 0) c
+        using (project_id, at, owner_path, level)
+      where x.n is distinct from c.n`));
+    expect(projectDrift).toEqual([]);
     // S still manages its device and its card; A no longer can.
     await ok(s, 'POST', '/device/edit', { id: inProject.id, name: `${tag} rack 2` });
     await ok(s, 'POST', '/card/editCard', { id: cardId, remarks: 'still mine' });
