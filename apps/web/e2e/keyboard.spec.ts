@@ -81,8 +81,12 @@ test('keyboard only: sign in, device list, import a sheet, create a user', async
   });
 
   await test.step('the sidebar: arrows and Enter open the device list', async () => {
-    // Tab reaches the menu; the arrows then move between its entries.
-    await pressUntilFocused(page, sidebar.getByRole('menu').first());
+    // Tab reaches the menu; the arrows then move between its entries. Tab goes on from where the
+    // login form was, so it may first walk through the whole dashboard (with many devices, more
+    // than 60 stops) before it comes round to the sidebar: the page is let settle, as a person
+    // sees it before pressing Tab, and Tab may take that long walk.
+    await expect(page.getByTestId('home-devices-total').or(page.getByTestId('home-empty'))).toBeVisible({ timeout: 30_000 });
+    await pressUntilFocused(page, sidebar.getByRole('menu').first(), 'Tab', 250);
     await arrowTo(page, sidebar, 'Devices');
     await page.keyboard.press('Enter');
     await arrowTo(page, sidebar, 'Device list');
