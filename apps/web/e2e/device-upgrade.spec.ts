@@ -43,20 +43,30 @@ class Device {
     return this.post('ack', { id, result, ...(progress !== undefined ? { progress } : {}), ...(message ? { message } : {}) });
   }
 
-  /** Polls (status uplinks) until the console sends a command of this kind. */
-  async waitFor(kind: string, firmware: string): Promise<Command> {
-    let found: Command | undefined;
-    await expect
-      .poll(
-        async () => {
-          found = (await this.status(firmware)).commands?.find((c) => c.kind === kind);
-          return found !== undefined;
-        },
-        { timeout: 30_000, intervals: [500] },
-      )
-      .toBe(true);
-    return found!;
-  }
+}
+
+/**
+ * Polls the devices (status uplinks, each in turn) until the console sends one of them a command
+ * of this kind: that device and its command.
+ */
+async function firstCommand(devices: Device[], kind: string, firmware: string): Promise<{ device: Device; command: Command }> {
+  let found: { device: Device; command: Command } | undefined;
+  await expect
+    .poll(
+      async () => {
+        for (const device of devices) {
+          const command = (await device.status(firmware)).commands?.find((c) => c.kind === kind);
+          if (command) {
+            found = { device, command };
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toBe(true);
+  return found!;
 }
 
 async function addDevices(page: Page, token: string, typeId: number, prefix: string, n: number): Promise<Device[]> {
@@ -148,11 +158,14 @@ test('a campaign from the page: check, start, bars move to done as devices repor
   await expect(rowA).toBeVisible();
   await expect(rowB).toBeVisible();
 
-  // Concurrency 1: one device at a time. Each downloads (its bar moves), installs, says ok and
-  // reports the new version; the page follows without a reload.
-  for (const d of [a!, b!]) {
+  // Concurrency 1: one device at a time, in the campaign's order (not necessarily a before b).
+  // Each downloads (its bar moves), installs, says ok and reports the new version; the page
+  // follows without a reload.
+  const waiting = [a!, b!];
+  while (waiting.length > 0) {
+    const { device: d, command: cmd } = await firstCommand(waiting, 'firmwareUpgrade', '1.0.0');
+    waiting.splice(waiting.indexOf(d), 1);
     const row = drawer.getByTestId(`target-row-${d.id}`);
-    const cmd = await d.waitFor('firmwareUpgrade', '1.0.0');
     expect(cmd.payload).toMatchObject({ versionId: version.body.data.id, softwareVersion: '2.0.0' });
     await d.ack(cmd.id, 'progress', 40);
     await expect(row.getByTestId(`target-state-${d.id}`)).toHaveText('Downloading', slow);
