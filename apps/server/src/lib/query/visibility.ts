@@ -17,11 +17,15 @@ export function visibleOwned(ownerPath: AnyColumn, projectId: AnyColumn, scopePa
   return or(like(ownerPath, prefix), sql`${projectId} = any(array(${projectsSeen(prefix)}))`);
 }
 
+/** The project `projectId` is assigned to a user of the subtree matching `prefix` (project users). */
+function assignedInSubtree(projectId: SQL | AnyColumn, prefix: string): SQL {
+  return sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
+                     where pu.project_id = ${projectId} and u.path like ${prefix})`;
+}
+
 /** The ids of the projects a caller whose subtree matches `prefix` (a LIKE pattern) sees. */
 function projectsSeen(prefix: string): SQL {
-  return sql`select p.id from projects p where p.owner_path like ${prefix}
-          or exists (select 1 from project_users pu join users u on u.id = pu.user_id
-                     where pu.project_id = p.id and u.path like ${prefix})`;
+  return sql`select p.id from projects p where p.owner_path like ${prefix} or ${assignedInSubtree(sql`p.id`, prefix)}`;
 }
 
 /** SQL: the ids of the projects a caller of `scopePath` sees (for `= any(array(…))`). */
@@ -35,9 +39,7 @@ export function projectsSeenBy(scopePath: string): SQL {
  */
 export function sharedInProjects(scopePath: string): SQL {
   const prefix = `${escapeLike(scopePath)}%`;
-  return sql`select p.id from projects p where p.owner_path not like ${prefix}
-          and exists (select 1 from project_users pu join users u on u.id = pu.user_id
-                      where pu.project_id = p.id and u.path like ${prefix})`;
+  return sql`select p.id from projects p where p.owner_path not like ${prefix} and ${assignedInSubtree(sql`p.id`, prefix)}`;
 }
 
 /**
@@ -47,11 +49,7 @@ export function sharedInProjects(scopePath: string): SQL {
 export function visibleProjects(scopePath: string | undefined): SQL | undefined {
   if (!scopePath) return undefined;
   const prefix = `${escapeLike(scopePath)}%`;
-  return or(
-    like(projects.ownerPath, prefix),
-    sql`exists (select 1 from project_users pu join users u on u.id = pu.user_id
-                where pu.project_id = ${projects.id} and u.path like ${prefix})`,
-  );
+  return or(like(projects.ownerPath, prefix), assignedInSubtree(projects.id, prefix));
 }
 
 /** Devices a caller sees (shared by the device, alarm and SIM card repositories). */
