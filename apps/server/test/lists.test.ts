@@ -311,6 +311,57 @@ describe('lists at scale', () => {
     await db.execute(sql`delete from devices where sn like 'SHAPE-AL-%'`);
   });
 
+  it('sorts a few matches or walks the index past the rest: the same rows either way, online state included', async () => {
+    const db = t.database.db;
+    const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    // 10,050 devices, all but 30 online: "online" matches more than the count's cap (the list
+    // walks the last-seen index's online range), "offline" 30 (found first, then sorted).
+    await db.execute(sql`
+      insert into devices (sn, name, type_id, owner_path, online)
+      select 'MIRROR-' || lpad(i::text, 5, '0'), 'Mirror ' || i, ${typeId}, '/1/', i % 335 <> 0
+      from generate_series(1, 10050) i`);
+    await db.execute(sql`
+      update device_presence p set last_seen_at = case when d.id % 11 = 0 then null
+        else timestamptz '2026-11-21 08:00:00' + ((d.id * 7919 % 5000) || ' seconds')::interval end
+      from devices d where d.id = p.device_id and d.sn like 'MIRROR-%'`);
+    const expected = async (online: boolean, order: 'asc' | 'desc', offset: number, limit: number) => {
+      const dir = sql.raw(order === 'asc' ? 'asc nulls first' : 'desc nulls last');
+      const res = await db.execute(sql`
+        select d.id from devices d join device_presence p on p.device_id = d.id
+        where d.sn like 'MIRROR-%' and d.online = ${online}
+        order by p.last_seen_at ${dir}, d.id ${dir} limit ${limit} offset ${offset}`);
+      return (res as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
+    };
+    const page = async (online: boolean, order: 'asc' | 'desc', pageNo: number, limit: number) => {
+      const res = await ok('admin', 'GET', `/device/list?q=mirror-&online=${online}&sort=lastSeenAt&order=${order}&limit=${limit}&page=${pageNo}`);
+      return { ...res, ids: (res.items as { id: number }[]).map((d) => d.id) };
+    };
+    for (const order of ['asc', 'desc'] as const) {
+      const first = await page(true, order, 1, 20);
+      expect(first).toMatchObject({ total: 10_000, exact: false });
+      expect(first.ids, `online ${order}`).toEqual(await expected(true, order, 0, 20));
+      expect((await page(true, order, 300, 20)).ids, `online ${order} page 300`).toEqual(await expected(true, order, 5980, 20));
+      const offline = await page(false, order, 2, 20);
+      expect(offline).toMatchObject({ total: 30, exact: true });
+      expect(offline.ids, `offline ${order}`).toEqual(await expected(false, order, 20, 20));
+    }
+    // A state changed by any statement (ingestion's batch, the start-up sweep) moves the device to
+    // the other state's list at once.
+    await db.execute(sql`update devices set online = not online where sn in ('MIRROR-00001', 'MIRROR-00335')`);
+    const offline = await ok('admin', 'GET', '/device/list?q=mirror-&online=false&sort=lastSeenAt&order=asc&limit=100');
+    expect(offline).toMatchObject({ total: 30, exact: true });
+    const sns = (offline.items as { sn: string }[]).map((d) => d.sn);
+    expect(sns).toContain('MIRROR-00001');
+    expect(sns).not.toContain('MIRROR-00335');
+    const online = await ok('admin', 'GET', '/device/list?q=mirror-00335&online=true&sort=lastSeenAt');
+    expect(online).toMatchObject({ total: 1 });
+    const drift = (await db.execute(sql`
+      select count(*)::int as n from devices d join device_presence p on p.device_id = d.id
+      where d.sn like 'MIRROR-%' and p.online is distinct from d.online`)) as unknown as { rows: { n: number }[] };
+    expect(drift.rows[0]?.n).toBe(0);
+    await db.execute(sql`delete from devices where sn like 'MIRROR-%'`);
+  });
+
   it('walks a list to its end by `after` / `next`: the rows of every page, once each, in order', async () => {
     const db = t.database.db;
     // 130 log rows in one millisecond, a microsecond apart, and 20 sharing one instant: a cursor

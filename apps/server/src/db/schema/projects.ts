@@ -181,9 +181,18 @@ export const devicePresence = pgTable(
       .primaryKey()
       .references(() => devices.id, { onDelete: 'cascade' }),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /**
+     * `devices.online`, copied by triggers (migration 0069): the list's "online, stalest first"
+     * and "offline, latest first" read their own range of `device_presence_online_seen_idx`
+     * instead of walking the whole presence index past the other state's devices.
+     */
+    online: boolean('online').notNull().default(false),
   },
   // Newest first with never-seen devices last; read backwards it is oldest first, never-seen first
   // (the stalest devices): both orders of the list's "last seen" column from one index.
   // (drizzle writes `desc` as `DESC NULLS LAST` for both columns: lib/query/keyset.ts keysetOrder matches it.)
-  (t) => [index('device_presence_seen_idx').on(t.lastSeenAt.desc().nullsLast(), t.deviceId.desc())],
+  (t) => [
+    index('device_presence_seen_idx').on(t.lastSeenAt.desc().nullsLast(), t.deviceId.desc()),
+    index('device_presence_online_seen_idx').on(t.online, t.lastSeenAt.desc().nullsLast(), t.deviceId.desc()),
+  ],
 );

@@ -15,7 +15,7 @@ export interface Keyset {
   /** The list's sort name and order, written into the cursor and checked when it comes back. */
   sort: string;
   order: 'asc' | 'desc';
-  column: AnyColumn;
+  column: AnyColumn | SQL;
   /** The tie-breaker of the order: the row's id (unique, not null). */
   id: AnyColumn;
   kind: 'timestamp' | 'text' | 'integer';
@@ -27,6 +27,30 @@ export interface Keyset {
    * runs (`keysetRuns`), each a range of the index.
    */
   nulls?: 'high' | 'lastWhenDesc';
+  /**
+   * Order by expressions no index provides (`unindexed`): PostgreSQL then finds the rows by their
+   * filters and sorts them, rather than walking the sort's index until a page of them turns up.
+   */
+  unindexed?: boolean;
+}
+
+/**
+ * The keyset for a list known to match at most a few thousand rows (a capped count that came out
+ * exact): sorting them all is bounded, while the sort's index may have to be walked past most of
+ * the table to find them (an SN range created together, a small agent's devices, a text term the
+ * planner guesses twenty times too common: 0.3–2.7 s at a million devices).
+ * `terms`: the column and id to sort by instead, when another way to the same values suits a sort.
+ */
+export function unindexed(k: Keyset, terms?: Pick<Keyset, 'column' | 'id'>): Keyset {
+  return { ...k, ...terms, unindexed: true };
+}
+
+/** The sort column and id as ORDER BY and the cursor's comparison use them. */
+function sortTerms(k: Keyset): { column: SQL | AnyColumn; id: SQL | AnyColumn } {
+  if (!k.unindexed) return { column: k.column, id: k.id };
+  const column =
+    k.kind === 'timestamp' ? sql`(${k.column} + interval '0 s')` : k.kind === 'text' ? sql`(${k.column} || '')` : sql`(${k.column} + 0)`;
+  return { column, id: sql`(${k.id} + 0)` };
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -67,7 +91,8 @@ function typedValue(k: Keyset, cursor: ListCursor): SQL | null {
 }
 
 function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
-  return k.order === 'desc' ? sql`(${k.column}, ${k.id}) < (${typed}, ${id})` : sql`(${k.column}, ${k.id}) > (${typed}, ${id})`;
+  const t = sortTerms(k);
+  return k.order === 'desc' ? sql`(${t.column}, ${t.id}) < (${typed}, ${id})` : sql`(${t.column}, ${t.id}) > (${typed}, ${id})`;
 }
 
 /**
@@ -83,9 +108,10 @@ function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
  */
 export function keysetOrder(k: Keyset): SQL[] {
   const dir = k.order === 'asc' ? asc : desc;
-  if (!k.nulls || k.nulls === 'high') return [dir(k.column), dir(k.id)];
+  const t = sortTerms(k);
+  if (!k.nulls || k.nulls === 'high') return [dir(t.column), dir(t.id)];
   const nulls = k.order === 'asc' ? sql`nulls first` : sql`nulls last`;
-  return [sql`${dir(k.column)} ${nulls}`, sql`${dir(k.id)} ${nulls}`];
+  return [sql`${dir(t.column)} ${nulls}`, sql`${dir(t.id)} ${nulls}`];
 }
 
 /**
@@ -99,7 +125,7 @@ function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
   if (!k.nulls) return [rowsAfter(k, typed!, id)];
   const isNull = sql`${k.column} is null`;
   const notNull = sql`${k.column} is not null`;
-  const nullsAfter = sql`${isNull} and ${k.id} ${k.order === 'desc' ? sql`<` : sql`>`} ${id}`;
+  const nullsAfter = sql`${isNull} and ${sortTerms(k).id} ${k.order === 'desc' ? sql`<` : sql`>`} ${id}`;
   const nullsComeLast = k.nulls === 'high' ? k.order === 'asc' : k.order === 'desc';
   if (nullsComeLast) return typed ? [rowsAfter(k, typed, id), isNull] : [nullsAfter];
   return typed ? [rowsAfter(k, typed, id)] : [nullsAfter, notNull];
@@ -119,7 +145,7 @@ interface Orderable<R> {
  * - the first page: the first rows;
  * - a page past the first by offset: its ids are chosen first by `ids(condition)` (only the
  *   tables the filters need, selecting the id), so the offset walks the sort's index without
- *   reading or joining the rows it skips, and only the page's rows are read. With `idsFirst`,
+ *   reading or joining the rows it skips, and only the page's rows are read. With `idsFirst` or an unindexed keyset,
  *   every page so (a list whose filter the ids' index answers alone).
  */
 export async function keysetRows<R>(
@@ -140,7 +166,7 @@ export async function keysetRows<R>(
     return found;
   }
   const offset = (f.page - 1) * f.limit;
-  if (offset === 0 && !idsFirst) return rows(where).orderBy(...order).limit(f.limit + 1);
+  if (offset === 0 && !idsFirst && !k.unindexed) return rows(where).orderBy(...order).limit(f.limit + 1);
   const chosen = ids(where).orderBy(...order).limit(f.limit + 1).offset(offset);
   return rows(sql`${k.id} in (select p.id from (${chosen}) p)`).orderBy(...order);
 }
