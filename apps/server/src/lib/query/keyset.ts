@@ -1,6 +1,8 @@
-import { and, asc, desc, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
+import type { Executor } from '../../db/client.js';
 import { refuse } from '../errors.js';
+import { COUNT_CAP } from './paging.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -17,7 +19,7 @@ export interface Keyset {
   order: 'asc' | 'desc';
   column: AnyColumn | SQL;
   /** The tie-breaker of the order: the row's id (unique, not null). */
-  id: AnyColumn;
+  id: AnyColumn | SQL;
   kind: 'timestamp' | 'text' | 'integer';
   /**
    * The column may be null, and where the nulls come: `high` (PostgreSQL's default: a null sorts
@@ -27,30 +29,6 @@ export interface Keyset {
    * runs (`keysetRuns`), each a range of the index.
    */
   nulls?: 'high' | 'lastWhenDesc';
-  /**
-   * Order by expressions no index provides (`unindexed`): PostgreSQL then finds the rows by their
-   * filters and sorts them, rather than walking the sort's index until a page of them turns up.
-   */
-  unindexed?: boolean;
-}
-
-/**
- * The keyset for a list known to match at most a few thousand rows (a capped count that came out
- * exact): sorting them all is bounded, while the sort's index may have to be walked past most of
- * the table to find them (an SN range created together, a small agent's devices, a text term the
- * planner guesses twenty times too common: 0.3–2.7 s at a million devices).
- * `terms`: the column and id to sort by instead, when another way to the same values suits a sort.
- */
-export function unindexed(k: Keyset, terms?: Pick<Keyset, 'column' | 'id'>): Keyset {
-  return { ...k, ...terms, unindexed: true };
-}
-
-/** The sort column and id as ORDER BY and the cursor's comparison use them. */
-function sortTerms(k: Keyset): { column: SQL | AnyColumn; id: SQL | AnyColumn } {
-  if (!k.unindexed) return { column: k.column, id: k.id };
-  const column =
-    k.kind === 'timestamp' ? sql`(${k.column} + interval '0 s')` : k.kind === 'text' ? sql`(${k.column} || '')` : sql`(${k.column} + 0)`;
-  return { column, id: sql`(${k.id} + 0)` };
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -91,8 +69,7 @@ function typedValue(k: Keyset, cursor: ListCursor): SQL | null {
 }
 
 function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
-  const t = sortTerms(k);
-  return k.order === 'desc' ? sql`(${t.column}, ${t.id}) < (${typed}, ${id})` : sql`(${t.column}, ${t.id}) > (${typed}, ${id})`;
+  return k.order === 'desc' ? sql`(${k.column}, ${k.id}) < (${typed}, ${id})` : sql`(${k.column}, ${k.id}) > (${typed}, ${id})`;
 }
 
 /**
@@ -108,10 +85,9 @@ function rowsAfter(k: Keyset, typed: SQL, id: unknown): SQL {
  */
 export function keysetOrder(k: Keyset): SQL[] {
   const dir = k.order === 'asc' ? asc : desc;
-  const t = sortTerms(k);
-  if (!k.nulls || k.nulls === 'high') return [dir(t.column), dir(t.id)];
+  if (!k.nulls || k.nulls === 'high') return [dir(k.column), dir(k.id)];
   const nulls = k.order === 'asc' ? sql`nulls first` : sql`nulls last`;
-  return [sql`${dir(t.column)} ${nulls}`, sql`${dir(t.id)} ${nulls}`];
+  return [sql`${dir(k.column)} ${nulls}`, sql`${dir(k.id)} ${nulls}`];
 }
 
 /**
@@ -125,7 +101,7 @@ function keysetRuns(k: Keyset, cursor: ListCursor): SQL[] {
   if (!k.nulls) return [rowsAfter(k, typed!, id)];
   const isNull = sql`${k.column} is null`;
   const notNull = sql`${k.column} is not null`;
-  const nullsAfter = sql`${isNull} and ${sortTerms(k).id} ${k.order === 'desc' ? sql`<` : sql`>`} ${id}`;
+  const nullsAfter = sql`${isNull} and ${k.id} ${k.order === 'desc' ? sql`<` : sql`>`} ${id}`;
   const nullsComeLast = k.nulls === 'high' ? k.order === 'asc' : k.order === 'desc';
   if (nullsComeLast) return typed ? [rowsAfter(k, typed, id), isNull] : [nullsAfter];
   return typed ? [rowsAfter(k, typed, id)] : [nullsAfter, notNull];
@@ -145,7 +121,7 @@ interface Orderable<R> {
  * - the first page: the first rows;
  * - a page past the first by offset: its ids are chosen first by `ids(condition)` (only the
  *   tables the filters need, selecting the id), so the offset walks the sort's index without
- *   reading or joining the rows it skips, and only the page's rows are read. With `idsFirst` or an unindexed keyset,
+ *   reading or joining the rows it skips, and only the page's rows are read. With `idsFirst`,
  *   every page so (a list whose filter the ids' index answers alone).
  */
 export async function keysetRows<R>(
@@ -166,7 +142,7 @@ export async function keysetRows<R>(
     return found;
   }
   const offset = (f.page - 1) * f.limit;
-  if (offset === 0 && !idsFirst && !k.unindexed) return rows(where).orderBy(...order).limit(f.limit + 1);
+  if (offset === 0 && !idsFirst) return rows(where).orderBy(...order).limit(f.limit + 1);
   const chosen = ids(where).orderBy(...order).limit(f.limit + 1).offset(offset);
   return rows(sql`${k.id} in (select p.id from (${chosen}) p)`).orderBy(...order);
 }
@@ -184,4 +160,39 @@ export function keysetPage<R extends { keyset: string | null; id: number }>(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1]!;
   return { rows: page, next: encodeListCursor({ sort: k.sort, order: k.order, value: last.keyset, id: last.id }) };
+}
+
+/**
+ * The total and the page's ids (and one more, for `next`) of a list that matches at most
+ * COUNT_CAP rows, from one read of its matches: `matches` selects each matching row's `id` and
+ * (no order, no limit) the sort value as `v`, or `value` gives it from `m.id` (looked up only when
+ * the page is sorted). They are counted up to the cap and, when the count is exact, sorted and
+ * paged in memory (after the cursor, or by offset). Undefined when more match: the caller walks
+ * the sort's index, where matches that many are dense enough to come soon.
+ *
+ * Walking the sort's index for a few matches may pass most of the table: an SN range created
+ * together, a small agent's devices, a text term the planner guesses twenty times too common
+ * (0.3–2.7 s at a million devices). Counting the matches and then reading them again for the page
+ * paid a broad trigram term twice.
+ */
+export async function fewMatches(
+  db: Executor,
+  k: Keyset,
+  f: { after?: ListCursor; page: number; limit: number },
+  matches: SQL,
+  value: SQL = sql`m.v`,
+): Promise<{ total: number; exact: true; ids: number[] } | undefined> {
+  const m: Keyset = { ...k, column: value, id: sql`m.id` };
+  const after = f.after ? or(...keysetRuns(m, f.after)) : undefined;
+  const offset = f.after ? 0 : (f.page - 1) * f.limit;
+  const cap = sql.raw(String(COUNT_CAP));
+  // The page is sorted only when the count is exact (a one-time filter on the lateral side).
+  const res = await db.execute(sql`with m as materialized (${matches} limit ${sql.raw(String(COUNT_CAP + 1))})
+    select c.n, p.id from (select count(*)::int as n from m) c
+    left join lateral (select m.id from m where c.n <= ${cap} ${after ? sql`and ${after}` : sql``}
+      order by ${sql.join(keysetOrder(m), sql`, `)} limit ${f.limit + 1} offset ${offset}) p on true`);
+  const rows = (res as unknown as { rows: { n: number; id: number | null }[] }).rows;
+  const n = Number(rows[0]?.n ?? 0);
+  if (n > COUNT_CAP) return undefined;
+  return { total: n, exact: true, ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])) };
 }

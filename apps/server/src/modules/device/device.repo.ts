@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ilike, inArray, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { cappedTotal, pageAndTotal } from '../../lib/query/paging.js';
-import { keysetOrder, keysetPage, keysetRows, keysetValue, unindexed, type Keyset } from '../../lib/query/keyset.js';
+import { pageAndTotal } from '../../lib/query/paging.js';
+import { fewMatches, keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 
 export { visibleDevices } from '../../lib/query/visibility.js';
 import { visibleDevices } from '../../lib/query/visibility.js';
@@ -71,18 +71,11 @@ function filterOf(f: Omit<DeviceFilter, 'sort' | 'order' | 'page' | 'limit'>) {
 }
 
 /**
- * A device's last seen, looked up by key: the matches sorted by it are read from devices, each
- * probing device_presence's primary key (a join hashed all million presence rows for 6,000).
- */
-const lastSeenOfDevice = { column: sql`(select p.last_seen_at from device_presence p where p.device_id = ${devices.id})`, id: devices.id };
-
-/**
  * The list's order as a keyset (its ORDER BY and `after` / `next`): the sort column, then the id.
  * "Last seen" is `device_presence`'s, in the order of its index: newest first with never-seen
  * devices last, or the reverse (the stalest first).
  */
-function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>, sortMatches = false): Keyset {
-  if (sortMatches) return unindexed(keysetOf(f, false), f.sort === 'lastSeenAt' ? lastSeenOfDevice : undefined);
+function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
   const base = { sort: f.sort, order: f.order };
   switch (f.sort) {
     case 'lastSeenAt':
@@ -108,40 +101,54 @@ function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>, sortMatches = false):
  * checked against the filters through the devices' primary key; with a state filter, along that
  * state's range of the index.
  *
- * A search, a scoped caller or the last-seen order counts first: when at most COUNT_CAP devices
- * match, they are found by their filters and sorted (`unindexed`), since walking the sort's index
- * for them may pass most of the fleet (matches created together sit at one end of it).
+ * A search, a scoped caller or the last-seen order first reads its matches up to COUNT_CAP
+ * (`fewMatches`): when that many or fewer match, they are sorted, and only the page's rows read.
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
+  const keyset = keysetOf(f);
   const byLastSeen = f.sort === 'lastSeenAt';
-  const matches = db.select({ one: sql`1` }).from(devices).where(where);
-  const counted = f.q || f.scopePath || byLastSeen ? await cappedTotal(db, matches) : undefined;
-  const keyset = keysetOf(f, counted?.exact);
-  const walkPresence = byLastSeen && !counted?.exact;
-  const state = walkPresence && f.online !== undefined ? eq(devicePresence.online, f.online) : undefined;
-  const rows = keysetRows(
-    keyset,
+  const rowsOf = (cond: SQL | undefined) =>
+    db
+      .select({ ...columns, keyset: keysetValue(keyset) })
+      .from(devices)
+      .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
+      .leftJoin(projects, eq(projects.id, devices.projectId))
+      .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
+      .where(cond);
+  if (f.q || f.scopePath || byLastSeen) {
+    const matches = (v: SQL) => sql`select ${devices.id} as id${v} from ${devices} where ${where ?? sql`true`}`;
+    const few = byLastSeen
+      ? // Each match's last seen by key, once they are known to be few: a join hashed all million
+        // presence rows for 6,000 matches.
+        await fewMatches(db, keyset, f, matches(sql``), sql`(select p.last_seen_at from device_presence p where p.device_id = m.id)`)
+      : await fewMatches(db, keyset, f, matches(sql`, ${keyset.column} as v`));
+    if (few) {
+      const rows = few.ids.length ? await rowsOf(inArray(devices.id, few.ids)).orderBy(...keysetOrder(keyset)) : [];
+      const page = keysetPage(keyset, rows, f.limit);
+      return { total: few.total, exact: few.exact, next: page.next, items: page.rows as DeviceRow[] };
+    }
+  }
+  const state = byLastSeen && f.online !== undefined ? eq(devicePresence.online, f.online) : undefined;
+  const [rows, total] = await pageAndTotal(
+    db,
     f,
-    where,
-    (cond) =>
-      db
-        .select({ ...columns, keyset: keysetValue(keyset) })
-        .from(devices)
-        .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
-        .leftJoin(projects, eq(projects.id, devices.projectId))
-        .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
-        .where(cond),
-    (cond) =>
-      (walkPresence
-        ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId)).where(and(cond, state))
-        : db.select({ id: devices.id }).from(devices).where(cond)),
-    walkPresence,
+    keysetRows(
+      keyset,
+      f,
+      where,
+      rowsOf,
+      (cond) =>
+        byLastSeen
+          ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId)).where(and(cond, state))
+          : db.select({ id: devices.id }).from(devices).where(cond),
+      byLastSeen,
+    ),
+    db.select({ one: sql`1` }).from(devices).where(where),
   );
-  const [page, total] = counted ? [await rows, counted] : await pageAndTotal(db, f, rows, matches);
-  const next = keysetPage(keyset, page, f.limit);
+  const page = keysetPage(keyset, rows, f.limit);
   // The rows keep their keyset: the answer is written from the DTO's fields only.
-  return { ...total, next: next.next, items: next.rows as DeviceRow[] };
+  return { ...total, next: page.next, items: page.rows as DeviceRow[] };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */
