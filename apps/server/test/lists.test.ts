@@ -311,7 +311,7 @@ describe('lists at scale', () => {
     await db.execute(sql`delete from devices where sn like 'SHAPE-AL-%'`);
   });
 
-  it('sorts a few matches or walks the index past the rest: the same rows either way, online state included', async () => {
+  it('sorts a few matches or walks the index past the rest: the same devices and alarms either way', async () => {
     const db = t.database.db;
     const typeId = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
     // 10,050 devices, all but 30 online: "online" matches more than the count's cap (the list
@@ -345,6 +345,29 @@ describe('lists at scale', () => {
       expect(offline).toMatchObject({ total: 30, exact: true });
       expect(offline.ids, `offline ${order}`).toEqual(await expected(false, order, 20, 20));
     }
+    // Alarms alike: the devices a text names have more alarms than the cap (the order's index is
+    // walked) or, of one level, a few (read first and sorted).
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, state)
+      select d.id, 'mirror', 'rule', '01010001', case when d.id % 200 = 0 then 4 else 1 end,
+        timestamptz '2026-11-20 11:00:00' + ((d.id * 7919 % 3000) || ' seconds')::interval, 'untreated'
+      from devices d where d.sn like 'MIRROR-%'`);
+    const expectedAlarms = async (level: number | undefined, offset: number, limit: number) => {
+      const res = await db.execute(sql`
+        select a.id from alarms a join devices d on d.id = a.device_id
+        where d.sn like 'MIRROR-%' ${level ? sql`and a.level = ${level}` : sql``}
+        order by d.sn desc, a.id desc limit ${limit} offset ${offset}`);
+      // (bigint: text on PostgreSQL)
+      return (res as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
+    };
+    const alarmPage = async (query: string) =>
+      ((await ok('admin', 'GET', `/device/alarmlist?device=mirror-&sort=device&order=desc&${query}`)).items as { id: number }[]).map((a) => a.id);
+    expect(await ok('admin', 'GET', '/device/alarmlist?device=mirror-&limit=10')).toMatchObject({ total: 10_000, exact: false });
+    expect(await alarmPage('limit=20&page=1')).toEqual(await expectedAlarms(undefined, 0, 20));
+    expect(await alarmPage('limit=20&page=300')).toEqual(await expectedAlarms(undefined, 5980, 20));
+    expect(await ok('admin', 'GET', '/device/alarmlist?device=mirror-&level=4&limit=10')).toMatchObject({ total: 50, exact: true });
+    expect(await alarmPage('level=4&limit=20&page=2')).toEqual(await expectedAlarms(4, 20, 20));
+
     // A state changed by any statement (ingestion's batch, the start-up sweep) moves the device to
     // the other state's list at once.
     await db.execute(sql`update devices set online = not online where sn in ('MIRROR-00001', 'MIRROR-00335')`);

@@ -167,8 +167,8 @@ export function keysetPage<R extends { keyset: string | null; id: number }>(
  * COUNT_CAP rows, from one read of its matches: `matches` selects each matching row's `id` and
  * (no order, no limit) the sort value as `v`, or `value` gives it from `m.id` (looked up only when
  * the page is sorted). They are counted up to the cap and, when the count is exact, sorted and
- * paged in memory (after the cursor, or by offset). Undefined when more match: the caller walks
- * the sort's index, where matches that many are dense enough to come soon.
+ * paged in memory (after the cursor, or by offset). When more match, no ids: the caller walks
+ * the sort's index, where matches that many are dense enough to come soon, and has its total.
  *
  * Walking the sort's index for a few matches may pass most of the table: an SN range created
  * together, a small agent's devices, a text term the planner guesses twenty times too common
@@ -181,7 +181,7 @@ export async function fewMatches(
   f: { after?: ListCursor; page: number; limit: number },
   matches: SQL,
   value: SQL = sql`m.v`,
-): Promise<{ total: number; exact: true; ids: number[] } | undefined> {
+): Promise<{ total: number; exact: boolean; ids?: number[] }> {
   const m: Keyset = { ...k, column: value, id: sql`m.id` };
   const after = f.after ? or(...keysetRuns(m, f.after)) : undefined;
   const offset = f.after ? 0 : (f.page - 1) * f.limit;
@@ -193,6 +193,6 @@ export async function fewMatches(
       order by ${sql.join(keysetOrder(m), sql`, `)} limit ${f.limit + 1} offset ${offset}) p on true`);
   const rows = (res as unknown as { rows: { n: number; id: number | null }[] }).rows;
   const n = Number(rows[0]?.n ?? 0);
-  if (n > COUNT_CAP) return undefined;
+  if (n > COUNT_CAP) return { total: COUNT_CAP, exact: false };
   return { total: n, exact: true, ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])) };
 }

@@ -101,8 +101,9 @@ function keysetOf(f: Pick<DeviceFilter, 'sort' | 'order'>): Keyset {
  * checked against the filters through the devices' primary key; with a state filter, along that
  * state's range of the index.
  *
- * A search, a scoped caller or the last-seen order first reads its matches up to COUNT_CAP
- * (`fewMatches`): when that many or fewer match, they are sorted, and only the page's rows read.
+ * A filtered list (a search, a scoped caller, a state…) or the last-seen order first reads its
+ * matches up to COUNT_CAP (`fewMatches`): when that many or fewer match, they are sorted, and only
+ * the page's rows read.
  */
 export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
@@ -116,37 +117,38 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
       .leftJoin(projects, eq(projects.id, devices.projectId))
       .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
       .where(cond);
-  if (f.q || f.scopePath || byLastSeen) {
+  let counted: Awaited<ReturnType<typeof fewMatches>> | undefined;
+  // Any condition but "top-level" (the default view, half the fleet at least) may leave a few
+  // devices scattered along the order's index; so may the presence order.
+  if (byLastSeen || filterOf({ ...f, topLevel: undefined }) !== undefined) {
     const matches = (v: SQL) => sql`select ${devices.id} as id${v} from ${devices} where ${where ?? sql`true`}`;
-    const few = byLastSeen
+    counted = byLastSeen
       ? // Each match's last seen by key, once they are known to be few: a join hashed all million
         // presence rows for 6,000 matches.
         await fewMatches(db, keyset, f, matches(sql``), sql`(select p.last_seen_at from device_presence p where p.device_id = m.id)`)
       : await fewMatches(db, keyset, f, matches(sql`, ${keyset.column} as v`));
-    if (few) {
-      const rows = few.ids.length ? await rowsOf(inArray(devices.id, few.ids)).orderBy(...keysetOrder(keyset)) : [];
+    if (counted.ids) {
+      const rows = counted.ids.length ? await rowsOf(inArray(devices.id, counted.ids)).orderBy(...keysetOrder(keyset)) : [];
       const page = keysetPage(keyset, rows, f.limit);
-      return { total: few.total, exact: few.exact, next: page.next, items: page.rows as DeviceRow[] };
+      return { total: counted.total, exact: counted.exact, next: page.next, items: page.rows as DeviceRow[] };
     }
   }
   const state = byLastSeen && f.online !== undefined ? eq(devicePresence.online, f.online) : undefined;
-  const [rows, total] = await pageAndTotal(
-    db,
+  const rows = keysetRows(
+    keyset,
     f,
-    keysetRows(
-      keyset,
-      f,
-      where,
-      rowsOf,
-      (cond) =>
-        byLastSeen
-          ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId)).where(and(cond, state))
-          : db.select({ id: devices.id }).from(devices).where(cond),
-      byLastSeen,
-    ),
-    db.select({ one: sql`1` }).from(devices).where(where),
+    where,
+    rowsOf,
+    (cond) =>
+      byLastSeen
+        ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId)).where(and(cond, state))
+        : db.select({ id: devices.id }).from(devices).where(cond),
+    byLastSeen,
   );
-  const page = keysetPage(keyset, rows, f.limit);
+  const [found, total] = counted
+    ? [await rows, { total: counted.total, exact: counted.exact }]
+    : await pageAndTotal(db, f, rows, db.select({ one: sql`1` }).from(devices).where(where));
+  const page = keysetPage(keyset, found, f.limit);
   // The rows keep their keyset: the answer is written from the DTO's fields only.
   return { ...total, next: page.next, items: page.rows as DeviceRow[] };
 }
