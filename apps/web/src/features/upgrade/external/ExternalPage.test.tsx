@@ -80,7 +80,9 @@ describe('ExternalPage', () => {
     // A finished bar: full and green.
     const bar = within(rowOf('table-external-upgrades', a.identifier)!).getByTestId(`external-progress-${a.identifier}`);
     expect(bar.className).toContain('ant-progress-status-success');
-  });
+    // Its last step waits for the list's own refresh (up to 8 s) after two tabs of antd tables in
+    // jsdom: 8 s alone, past 30 s once at load 11.
+  }, 60_000);
 
   it('cancels an open upgrade after its confirmation', async () => {
     const b = devices.b!;
