@@ -349,7 +349,7 @@ describe('lists at scale', () => {
     // walked) or, of one level, a few (read first and sorted).
     await db.execute(sql`
       insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at, state)
-      select d.id, 'mirror', 'rule', '01010001', case when d.id % 200 = 0 then 4 else 1 end,
+      select d.id, 'mirror', 'rule', '01010001', case when right(d.sn, 5)::int % 200 = 0 then 4 else 1 end,
         timestamptz '2026-11-20 11:00:00' + ((d.id * 7919 % 3000) || ' seconds')::interval, 'untreated'
       from devices d where d.sn like 'MIRROR-%'`);
     const expectedAlarms = async (level: number | undefined, offset: number, limit: number) => {
