@@ -108,8 +108,13 @@ export class CampaignEngine {
   /** One round at `now` (tests pass a later clock); rounds never overlap, a round asked for meanwhile follows. */
   round(now?: Date): Promise<void> {
     if (this.running) {
-      // A round at a given clock runs after the current one; a kick joins it.
-      if (now) return this.running.then(() => this.round(now));
+      // A round at a given clock runs after the current one, as far ahead of the time it then
+      // starts (a clock taken before the wait logged its steps before answers stored meanwhile);
+      // a kick joins it.
+      if (now) {
+        const ahead = now.getTime() - Date.now();
+        return this.running.then(() => this.round(new Date(Date.now() + ahead)));
+      }
       this.again = true;
       return this.running;
     }
