@@ -298,6 +298,13 @@ describe('SIM cards and card orders', () => {
       const qr = await ok('alice', 'GET', `/wechat/getPayQRCode?id=${order.id}`);
       expect(qr).toMatchObject({ orderNo: order.orderNo, amountCents: 3000, provider: 'simulated' });
       expect(qr.codeUrl).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
+      // The order list finds it by a piece of its number (any case), of a card's ICCID or of its MSISDN.
+      const search = async (q: string) =>
+        ((await ok('alice', 'GET', `/card/getCardOrderList?q=${encodeURIComponent(q)}`)).items as { id: number }[]).map((o) => o.id);
+      expect(await search(order.orderNo.slice(2).toLowerCase())).toEqual([order.id]);
+      expect(await search(ICCID(65).slice(-6))).toEqual([order.id]);
+      expect(await search('0000000164')).toEqual([order.id]);
+      expect(await search('no-such-order')).toEqual([]);
 
       const paid = payments.pay(order.orderNo, 3000);
       const res = await notify(paid);

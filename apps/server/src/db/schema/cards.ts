@@ -141,6 +141,8 @@ export const cardOrders = pgTable(
     index('card_orders_paid_idx').on(t.paidAt, t.id),
     index('card_orders_amount_idx').on(t.amountCents, t.id),
     index('card_orders_unpaid_idx').on(t.payBefore).where(sql`status = 'unpaid'`),
+    // The order list's search (`q`: order number, or a card's ICCID or MSISDN, anywhere in them).
+    index('card_orders_order_no_trgm_idx').using('gin', t.orderNo.op('gin_trgm_ops')),
     check('card_orders_status_chk', inList('status', ORDER_STATUSES)),
     check('card_orders_kind_chk', inList('kind', ORDER_KINDS)),
     check('card_orders_amount_chk', sql`amount_cents > 0`),
@@ -162,7 +164,12 @@ export const cardOrderItems = pgTable(
     /** The card's plan when the order was paid (a renewal moves the card to the order's plan; a refund moves it back). */
     planBefore: varchar('plan_before', { length: 64 }),
   },
-  (t) => [primaryKey({ columns: [t.orderId, t.iccid] }), index('card_order_items_card_idx').on(t.cardId)],
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.iccid] }),
+    index('card_order_items_card_idx').on(t.cardId),
+    index('card_order_items_iccid_trgm_idx').using('gin', t.iccid.op('gin_trgm_ops')),
+    index('card_order_items_msisdn_trgm_idx').using('gin', t.msisdn.op('gin_trgm_ops')),
+  ],
 );
 
 /** Every payment notification and how it was answered (refusals included). */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, like, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, like, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { EndpointParsedQuery, PaymentOutcome, cardOrderApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { cardOrderItems, cardOrders, cardPaymentEvents, simCards } from '../../db/schema/index.js';
@@ -42,11 +42,12 @@ export async function listOrders(db: Executor, f: OrderFilter) {
     f.status ? eq(cardOrders.status, f.status) : undefined,
     f.kind ? eq(cardOrders.kind, f.kind) : undefined,
     f.cardId ? sql`exists (select 1 from ${cardOrderItems} i where i.order_id = ${cardOrders.id} and i.card_id = ${f.cardId})` : undefined,
+    // The orders whose number, or one of whose cards' ICCID or MSISDN, holds the text: each found
+    // through its trigram index (migration 0070). An `exists` per order ILIKEd every order's cards,
+    // 38 ms of 20,000 orders for the page and again for the count.
     q
-      ? or(
-          ilike(cardOrders.orderNo, q),
-          sql`exists (select 1 from ${cardOrderItems} i where i.order_id = ${cardOrders.id} and (i.iccid ilike ${q} or i.msisdn ilike ${q}))`,
-        )
+      ? sql`${cardOrders.id} in (select o.id from ${cardOrders} o where o.order_no ilike ${q}
+          union select i.order_id from ${cardOrderItems} i where i.iccid ilike ${q} or i.msisdn ilike ${q})`
       : undefined,
   );
   const dir = f.order === 'asc' ? asc : desc;
