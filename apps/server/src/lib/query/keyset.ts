@@ -1,8 +1,8 @@
-import { and, asc, desc, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, inArray, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ErrorCode, encodeListCursor, type ListCursor } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { refuse } from '../errors.js';
-import { COUNT_CAP } from './paging.js';
+import { COUNT_CAP, pageAndTotal } from './paging.js';
 
 /**
  * Keyset pages (`after` / `next`, the contract's `ListCursor`): a list ordered by one column and
@@ -195,4 +195,34 @@ export async function fewMatches(
   const n = Number(rows[0]?.n ?? 0);
   if (n > COUNT_CAP) return { total: COUNT_CAP, exact: false };
   return { total: n, exact: true, ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])) };
+}
+
+/**
+ * A keyset list's page, its capped total and `next`: from `few` when it finds the matches few
+ * (their ids sorted; only those rows read), else by `keysetRows` with the total `few` counted, or
+ * `pageAndTotal`'s count of `matches` when there is no `few` (a list without conditions).
+ */
+export async function keysetList<R extends { keyset: string | null; id: number }>(
+  db: Executor,
+  k: Keyset,
+  f: { after?: ListCursor; page: number; limit: number },
+  o: {
+    where: SQL | undefined;
+    rows: (cond: SQL | undefined) => Orderable<R>;
+    ids: (cond: SQL | undefined) => Orderable<{ id: number }>;
+    idsFirst?: boolean;
+    matches: SQLWrapper;
+    few?: () => ReturnType<typeof fewMatches>;
+  },
+): Promise<{ total: number; exact: boolean; next?: string; rows: R[] }> {
+  const counted = o.few ? await o.few() : undefined;
+  if (counted?.ids) {
+    const found = counted.ids.length ? await o.rows(inArray(sql`${k.id}`, counted.ids)).orderBy(...keysetOrder(k)) : [];
+    return { total: counted.total, exact: counted.exact, ...keysetPage(k, found, f.limit) };
+  }
+  const rows = keysetRows(k, f, o.where, o.rows, o.ids, o.idsFirst);
+  const [found, total] = counted
+    ? [await rows, { total: counted.total, exact: counted.exact }]
+    : await pageAndTotal(db, f, rows, o.matches);
+  return { ...total, ...keysetPage(k, found, f.limit) };
 }

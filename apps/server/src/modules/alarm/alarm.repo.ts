@@ -14,8 +14,7 @@ import {
 import { escapeLike } from '../../lib/sql.js';
 import { boundTime } from '../../lib/query/filters.js';
 import { userActive, visibleOwned } from '../../lib/query/visibility.js';
-import { pageAndTotal } from '../../lib/query/paging.js';
-import { fewMatches, keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
+import { fewMatches, keysetList, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 import { deviceTextLike } from '../../lib/query/filters.js';
 
 const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
@@ -145,43 +144,31 @@ export async function listAlarms(
 ) {
   const keyset = alarmKeyset(f);
   const filter = filterOf(f);
-  const rowsOf = (cond: SQL | undefined) => base(db, keysetValue(keyset)).where(cond);
-  // The ids need the device only for its filters and the device sort.
-  const withDevice = filter.needsDevice || f.sort === 'device';
-  let counted: Awaited<ReturnType<typeof fewMatches>> | undefined;
-  if (filter.where !== undefined) {
-    // Any condition (a scope, a device text, a level and a time) may leave a few alarms scattered
-    // along the order's index: read them first, up to the cap (lib/query/keyset.ts fewMatches).
-    const joined = filter.needsDevice ? sql`join ${devices} on ${devices.id} = ${alarms.deviceId}` : sql``;
-    const matches = (v: SQL) => sql`select ${alarms.id} as id${v} from ${alarms} ${joined} where ${filter.where ?? sql`true`}`;
-    counted =
-      f.sort === 'device'
-        ? // The device's SN by key once the alarms are known to be few: joined for 10,001 alarms,
-          // a scoped count hashed the million devices.
-          await fewMatches(db, keyset, f, matches(sql``), sql`(select d.sn from alarms a join devices d on d.id = a.device_id where a.id = m.id)`)
-        : await fewMatches(db, keyset, f, matches(sql`, ${keyset.column} as v`));
-    if (counted.ids) {
-      const rows = counted.ids.length ? await rowsOf(inArray(alarms.id, counted.ids)).orderBy(...keysetOrder(keyset)) : [];
-      const page = keysetPage(keyset, rows, f.limit);
-      return { total: counted.total, exact: counted.exact, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
-    }
-  }
-  const rows = keysetRows(
-    keyset,
-    f,
-    filter.where,
-    rowsOf,
-    (cond) => fromAlarms(db, { id: alarms.id }, withDevice).where(cond),
+  const joined = filter.needsDevice ? sql`join ${devices} on ${devices.id} = ${alarms.deviceId}` : sql``;
+  const matches = (v: SQL) => sql`select ${alarms.id} as id${v} from ${alarms} ${joined} where ${filter.where ?? sql`true`}`;
+  const list = await keysetList(db, keyset, f, {
+    where: filter.where,
+    rows: (cond) => base(db, keysetValue(keyset)).where(cond),
+    // The ids need the device only for its filters and the device sort.
+    ids: (cond) => fromAlarms(db, { id: alarms.id }, filter.needsDevice || f.sort === 'device').where(cond),
     // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
     // holds it), and only the page's rows are read and joined. So too the alarms of the devices
     // a text names, read from the device index and sorted.
-    f.scopePath !== undefined || f.device !== undefined,
-  );
-  const [found, total] = counted
-    ? [await rows, { total: counted.total, exact: counted.exact }]
-    : await pageAndTotal(db, f, rows, alarmMatches(db, filter));
-  const page = keysetPage(keyset, found, f.limit);
-  return { ...total, next: page.next, items: page.rows.map(({ keyset: _k, ...row }) => row) };
+    idsFirst: f.scopePath !== undefined || f.device !== undefined,
+    matches: alarmMatches(db, filter),
+    // Any condition (a scope, a device text, a level and a time) may leave a few alarms scattered
+    // along the order's index: read them first, up to the cap (lib/query/keyset.ts fewMatches).
+    few:
+      filter.where === undefined
+        ? undefined
+        : () =>
+            f.sort === 'device'
+              ? // The device's SN by key once the alarms are known to be few: joined for 10,001
+                // alarms, a scoped count hashed the million devices.
+                fewMatches(db, keyset, f, matches(sql``), sql`(select d.sn from alarms a join devices d on d.id = a.device_id where a.id = m.id)`)
+              : fewMatches(db, keyset, f, matches(sql`, ${keyset.column} as v`)),
+  });
+  return { total: list.total, exact: list.exact, next: list.next, items: list.rows.map(({ keyset: _k, ...row }) => row) };
 }
 
 export async function alarmGroups(db: Executor, f: AlarmQuery) {

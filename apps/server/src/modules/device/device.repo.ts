@@ -3,8 +3,7 @@ import type { EndpointParsedQuery, deviceApi } from '@iot/contract';
 import type { Executor } from '../../db/client.js';
 import { devicePresence, deviceTypes, devices, projects } from '../../db/schema/index.js';
 import { escapeLike } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/query/paging.js';
-import { fewMatches, keysetOrder, keysetPage, keysetRows, keysetValue, type Keyset } from '../../lib/query/keyset.js';
+import { fewMatches, keysetList, keysetOrder, keysetValue, type Keyset } from '../../lib/query/keyset.js';
 
 export { visibleDevices } from '../../lib/query/visibility.js';
 import { visibleDevices } from '../../lib/query/visibility.js';
@@ -109,48 +108,38 @@ export async function listDevices(db: Executor, f: DeviceFilter) {
   const where = filterOf(f);
   const keyset = keysetOf(f);
   const byLastSeen = f.sort === 'lastSeenAt';
-  const rowsOf = (cond: SQL | undefined) =>
-    db
-      .select({ ...columns, keyset: keysetValue(keyset) })
-      .from(devices)
-      .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
-      .leftJoin(projects, eq(projects.id, devices.projectId))
-      .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
-      .where(cond);
-  let counted: Awaited<ReturnType<typeof fewMatches>> | undefined;
-  // Any condition but "top-level" (the default view, half the fleet at least) may leave a few
-  // devices scattered along the order's index; so may the presence order.
-  if (byLastSeen || filterOf({ ...f, topLevel: undefined }) !== undefined) {
-    const matches = (v: SQL) => sql`select ${devices.id} as id${v} from ${devices} where ${where ?? sql`true`}`;
-    counted = byLastSeen
-      ? // Each match's last seen by key, once they are known to be few: a join hashed all million
-        // presence rows for 6,000 matches.
-        await fewMatches(db, keyset, f, matches(sql``), sql`(select p.last_seen_at from device_presence p where p.device_id = m.id)`)
-      : await fewMatches(db, keyset, f, matches(sql`, ${keyset.column} as v`));
-    if (counted.ids) {
-      const rows = counted.ids.length ? await rowsOf(inArray(devices.id, counted.ids)).orderBy(...keysetOrder(keyset)) : [];
-      const page = keysetPage(keyset, rows, f.limit);
-      return { total: counted.total, exact: counted.exact, next: page.next, items: page.rows as DeviceRow[] };
-    }
-  }
+  const matches = (v: SQL) => sql`select ${devices.id} as id${v} from ${devices} where ${where ?? sql`true`}`;
   const state = byLastSeen && f.online !== undefined ? eq(devicePresence.online, f.online) : undefined;
-  const rows = keysetRows(
-    keyset,
-    f,
+  const list = await keysetList(db, keyset, f, {
     where,
-    rowsOf,
-    (cond) =>
+    rows: (cond) =>
+      db
+        .select({ ...columns, keyset: keysetValue(keyset) })
+        .from(devices)
+        .innerJoin(deviceTypes, eq(deviceTypes.id, devices.typeId))
+        .leftJoin(projects, eq(projects.id, devices.projectId))
+        .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
+        .where(cond),
+    ids: (cond) =>
       byLastSeen
         ? db.select({ id: devices.id }).from(devicePresence).innerJoin(devices, eq(devices.id, devicePresence.deviceId)).where(and(cond, state))
         : db.select({ id: devices.id }).from(devices).where(cond),
-    byLastSeen,
-  );
-  const [found, total] = counted
-    ? [await rows, { total: counted.total, exact: counted.exact }]
-    : await pageAndTotal(db, f, rows, db.select({ one: sql`1` }).from(devices).where(where));
-  const page = keysetPage(keyset, found, f.limit);
+    idsFirst: byLastSeen,
+    matches: db.select({ one: sql`1` }).from(devices).where(where),
+    // Any condition but "top-level" (the default view, half the fleet at least) may leave a few
+    // devices scattered along the order's index; so may the presence order.
+    few:
+      byLastSeen || filterOf({ ...f, topLevel: undefined }) !== undefined
+        ? () =>
+            byLastSeen
+              ? // Each match's last seen by key, once they are known to be few: a join hashed all
+                // million presence rows for 6,000 matches.
+                fewMatches(db, keyset, f, matches(sql``), sql`(select p.last_seen_at from device_presence p where p.device_id = m.id)`)
+              : fewMatches(db, keyset, f, matches(sql`, ${keyset.column} as v`))
+        : undefined,
+  });
   // The rows keep their keyset: the answer is written from the DTO's fields only.
-  return { ...total, next: page.next, items: page.rows as DeviceRow[] };
+  return { total: list.total, exact: list.exact, next: list.next, items: list.rows as DeviceRow[] };
 }
 
 /** Which of `ids` the scope may see (live subscriptions). */
