@@ -49,6 +49,11 @@ async function main() {
     app.log.warn('PAYMENT_PROVIDER=simulated: card orders are paid through a simulated provider (a console button marks them paid); set PAYMENT_PROVIDER=wechat for real payments');
   }
 
+  // Not ready until the broker is up: a load balancer must not send browsers (nor an operator's
+  // check) to an instance whose devices cannot connect yet. Replaced below once it has started.
+  app.readiness.set('broker', async () => {
+    throw new Error('the MQTT broker is starting');
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -111,6 +116,18 @@ async function main() {
     }
   }
 
+  // Devices need the broker: an instance whose broker is gone leaves the load balancer's pool.
+  // With the default port taken the console runs without one (devices use HTTP): no check then.
+  const ext = external;
+  const emb = broker;
+  if (ext) app.readiness.set('broker', async () => {
+    if (!ext.client.connected) throw new Error('not connected to the external broker');
+  });
+  else if (emb) app.readiness.set('broker', async () => {
+    if (emb.broker.closed) throw new Error('the embedded broker is closed');
+  });
+  else app.readiness.delete('broker');
+
   // The demo fleet streams through the ingestion path once the server takes requests, from the
   // leading instance only (decision 0038): another one takes it over when that one goes.
   let demo: DemoFleet | undefined;
@@ -134,13 +151,6 @@ async function main() {
           },
         ]);
   await demoJob?.settled();
-  // Devices need the broker: an instance whose broker is gone leaves the load balancer's pool.
-  if (external) app.readiness.set('broker', async () => {
-    if (!external.client.connected) throw new Error('not connected to the external broker');
-  });
-  else if (broker) app.readiness.set('broker', async () => {
-    if (broker.broker.closed) throw new Error('the embedded broker is closed');
-  });
   printBanner(config, port, database.engine, seeded, broker?.port, external, demo?.size);
 
   let closing = false;
