@@ -140,6 +140,14 @@ describe('SIM cards and card orders', () => {
     const idOf = (sn: string) => inserted.find((d) => d.sn === sn)!.id;
     expect(await card('alice', c1)).toMatchObject({ deviceId: idOf('LINK-1'), deviceSn: 'LINK-1' });
     expect(await card('alice', c2)).toMatchObject({ deviceId: idOf('LINK-2') });
+    // Every page of one card carries that card's own device and project (columns read for the
+    // page's ids only), as the one-page list does.
+    const whole = (await ok('alice', 'GET', '/card/getSimList?linked=true&sort=iccid&order=desc&limit=100')).items;
+    expect(whole.map((c: { deviceSn: string }) => c.deviceSn)).toEqual(expect.arrayContaining(['LINK-1', 'LINK-2']));
+    for (let i = 0; i < whole.length; i++) {
+      const one = await ok('alice', 'GET', `/card/getSimList?linked=true&sort=iccid&order=desc&limit=1&page=${i + 1}`);
+      expect(one.items, `page ${i + 1}`).toEqual([whole[i]]);
+    }
     for (const who of ['admin', 'alice']) {
       expect(ids(await ok(who, 'GET', '/card/getSimList?linked=true&limit=100')), who).toEqual(expect.arrayContaining([c1, c2]));
       expect(ids(await ok(who, 'GET', '/card/getSimList?linked=false&sort=expiresAt&order=asc&limit=100')), who).not.toContain(c1);

@@ -271,6 +271,13 @@ describe('lists at scale', () => {
     expect(await names('/project/list?name=shape north&sort=name&order=asc')).toEqual(['Shape North 1', 'Shape North 2']);
     expect(await names('/project/list?name=shape south&sort=name&order=asc')).toEqual(['Shape South']);
     expect(await names('/project/list?name=shape&sort=name&order=asc&limit=2&page=2')).toEqual(['Shape South']);
+    // A page past the first carries its own rows' columns (read for the page's ids only).
+    const south = (await ok('admin', 'GET', '/project/list?name=shape south')).items[0] as { id: number };
+    const bmu = (await ok('admin', 'GET', '/devicetype/list?code=BMU')).items[0].id;
+    for (const sn of ['PJ-SOUTH-1', 'PJ-SOUTH-2']) await ok('admin', 'POST', '/device/add', { typeId: bmu, name: sn, sn, projectId: south.id });
+    const page2 = await ok('admin', 'GET', '/project/list?name=shape&sort=name&order=asc&limit=2&page=2');
+    expect(page2.items).toEqual([expect.objectContaining({ id: south.id, name: 'Shape South', deviceCount: 2, ownerName: 'admin' })]);
+    expect((await ok('admin', 'GET', '/project/list?name=shape&sort=name&order=asc&limit=2&page=1')).items.map((p: { deviceCount: number }) => p.deviceCount)).toEqual([0, 0]);
     expect(await names('/project/list?name=shape&sort=name&order=desc&limit=2&page=1')).toEqual(['Shape South', 'Shape North 2']);
     // The total is counted inside the page's statement; a page past the end counts alone.
     expect([await total('/project/list?name=shape north'), await total('/project/list?name=shape south')]).toEqual([2, 1]);

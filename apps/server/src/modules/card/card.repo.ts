@@ -107,17 +107,25 @@ function orderOf(f: Pick<CardFilter, 'sort' | 'order'>) {
 
 export async function listCards(db: Executor, f: CardFilter & { page: number; limit: number }) {
   const where = filterOf(f);
+  // The page's ids first, then its columns: the linked device and the project are read for the
+  // page's cards only, not for every card an offset skips as well.
+  const page = db
+    .select({ id: simCards.id })
+    .from(simCards)
+    .where(where)
+    .orderBy(...orderOf(f))
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .as('page');
   const [items, total] = await pageAndTotal(
     db,
     f,
     db
       .select(columns(f.scopePath))
-      .from(simCards)
+      .from(page)
+      .innerJoin(simCards, eq(simCards.id, page.id))
       .leftJoin(projects, eq(projects.id, simCards.projectId))
-      .where(where)
-      .orderBy(...orderOf(f))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
+      .orderBy(...orderOf(f)),
     db.select({ one: sql`1` }).from(simCards).where(where),
   );
   return { ...total, items };

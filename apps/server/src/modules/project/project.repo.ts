@@ -42,17 +42,26 @@ export async function listProjects(
 ) {
   const where = projectWhere(f);
   const dir = f.order === 'asc' ? asc : desc;
+  const order = [dir(projects[f.sort]), dir(projects.id)];
+  // The page's ids first, then its columns: a column computed per row (the device count) is
+  // computed for every row an offset skips as well (page 50 counted 1,000 projects' devices).
+  const page = db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(where)
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .as('page');
   const [items, total] = await pageAndTotal(
     db,
     f,
     db
       .select(columns)
-      .from(projects)
+      .from(page)
+      .innerJoin(projects, eq(projects.id, page.id))
       .innerJoin(users, eq(users.id, projects.ownerId))
-      .where(where)
-      .orderBy(dir(projects[f.sort]), dir(projects.id))
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit),
+      .orderBy(...order),
     db.select({ one: sql`1` }).from(projects).where(where),
   );
   return { ...total, items };
