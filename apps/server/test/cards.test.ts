@@ -113,6 +113,10 @@ describe('SIM cards and card orders', () => {
     await ok('alice', 'POST', '/device/edit', { id: other.id, simNumber: '1440000000888' });
     expect((await ok('bob', 'GET', '/card/getSimList?q=SIM-DEV-2')).total).toBe(0);
     expect((await ok('bob', 'GET', '/card/getSimList?linked=true')).items.map((c: any) => c.id)).not.toContain(bobsCard);
+    // To bob it is a card without a device (linked to one he does not see), on every page size.
+    for (const limit of [10, 100]) {
+      expect((await ok('bob', 'GET', `/card/getSimList?linked=false&limit=${limit}`)).items.map((c: any) => c.id)).toContain(bobsCard);
+    }
     await ok('alice', 'POST', '/device/edit', { id: other.id, simNumber: '1440000000999' });
     // …and editing a device's SIM number moves the link.
     await ok('alice', 'POST', '/device/edit', { id: dev.id, simNumber: '' });

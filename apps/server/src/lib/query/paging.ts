@@ -39,3 +39,15 @@ export async function pageAndTotal<R>(
   }
   return [page, await cappedTotal(db, matches)];
 }
+
+/**
+ * A page's rows read by their ids: `ids` picks the page (the list's filter, order, limit and
+ * offset over its own table), then `rows` reads and joins only those. A column computed per row
+ * (a count, a linked row) in the page's own statement is computed for every row an offset skips
+ * too; as a join of that statement with its page, the planner may walk the whole table in the
+ * outer order instead (0.8 s at 500,000 cards). Two statements, each one cheap.
+ */
+export async function pageByIds<R>(ids: PromiseLike<{ id: number }[]>, rows: (ids: number[]) => PromiseLike<R[]>): Promise<R[]> {
+  const chosen = (await ids).map((r) => r.id);
+  return chosen.length ? rows(chosen) : [];
+}

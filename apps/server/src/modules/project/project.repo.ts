@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, like, ne, notInArray, sql } from 'd
 import type { Executor } from '../../db/client.js';
 import { devices, projectUsers, projects, roadSections, simCards, users } from '../../db/schema/index.js';
 import { escapeLike, sentValues } from '../../lib/sql.js';
-import { pageAndTotal } from '../../lib/query/paging.js';
+import { pageAndTotal, pageByIds } from '../../lib/query/paging.js';
 
 export { visibleProjects } from '../../lib/query/visibility.js';
 import { visibleProjects } from '../../lib/query/visibility.js';
@@ -43,25 +43,26 @@ export async function listProjects(
   const where = projectWhere(f);
   const dir = f.order === 'asc' ? asc : desc;
   const order = [dir(projects[f.sort]), dir(projects.id)];
-  // The page's ids first, then its columns: a column computed per row (the device count) is
-  // computed for every row an offset skips as well (page 50 counted 1,000 projects' devices).
-  const page = db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(where)
-    .orderBy(...order)
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .as('page');
   const [items, total] = await pageAndTotal(
     db,
     f,
-    db
-      .select(columns)
-      .from(page)
-      .innerJoin(projects, eq(projects.id, page.id))
-      .innerJoin(users, eq(users.id, projects.ownerId))
-      .orderBy(...order),
+    // The device count is read for the page's projects only.
+    pageByIds(
+      db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(where)
+        .orderBy(...order)
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit),
+      (ids) =>
+        db
+          .select(columns)
+          .from(projects)
+          .innerJoin(users, eq(users.id, projects.ownerId))
+          .where(inArray(projects.id, ids))
+          .orderBy(...order),
+    ),
     db.select({ one: sql`1` }).from(projects).where(where),
   );
   return { ...total, items };
