@@ -33,6 +33,9 @@ export const operationLogs = pgTable(
     index('operation_logs_path_idx').on(t.userPath.op('text_pattern_ops'), t.createdAt),
     index('operation_logs_action_idx').on(t.action, t.createdAt),
     index('operation_logs_entity_idx').on(t.entity, t.createdAt),
+    // "Failures only" (or successes), newest first and counted up to the cap from the index: by
+    // the time order it read 50 rows per failure at a 2 % failure rate (bench/README.md).
+    index('operation_logs_result_idx').on(t.result, t.createdAt, t.id),
     // The username filter: the whole name, any case (lower(username) = …), newest first; `result`
     // and the username itself last so that a username (+ result) is counted from the index alone:
     // PostgreSQL reads an expression index only (no table rows) when it also holds the column the

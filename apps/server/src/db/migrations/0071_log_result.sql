@@ -1,0 +1,1 @@
+CREATE INDEX "operation_logs_result_idx" ON "operation_logs" USING btree ("result","created_at","id");
