@@ -444,7 +444,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(
     async (api) => {
       await api.register(siteRoutes, { site });
-      await api.register(authRoutes, { auth });
+      await api.register(authRoutes, { auth, loginsPerMinute: config.loginRateLimit });
       await api.register(userRoutes, { users, menus });
       await api.register(userAdminRoutes, { admin });
       await api.register(roleRoutes, { roles });

@@ -160,6 +160,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: onOff.default('off'),
   API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   SMTP_URL: urlWith(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().trim().min(3).max(256).default('IoT console <noreply@localhost>'),
   ALARM_MAIL_MIN_LEVEL: z.coerce.number().int().min(1).max(4).default(3),
@@ -322,6 +323,8 @@ export interface Config {
   trustProxy: boolean;
   /** Requests a minute one session may make to authenticated routes; 0 turns the limit off. */
   apiRateLimit: number;
+  /** Login attempts a minute from one address (an office behind one NAT address may need more). */
+  loginRateLimit: number;
   /** SMTP server of the alarm e-mails (smtp:// or smtps://); unset: the mails are logged. */
   smtpUrl?: string;
   /** Sender of the alarm e-mails. */
@@ -477,6 +480,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceRateLimit: e.DEVICE_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY === 'on',
     apiRateLimit: e.API_RATE_LIMIT,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     alarmMailMinLevel: e.ALARM_MAIL_MIN_LEVEL,

@@ -96,6 +96,19 @@ describe('login without captcha (CAPTCHA=off)', () => {
     expect(codes.slice(0, 30).every((c) => c === ErrorCode.BAD_CREDENTIALS)).toBe(true);
     expect(codes.at(-1)).toBe(ErrorCode.RATE_LIMITED);
   });
+
+  it('takes another login budget from LOGIN_RATE_LIMIT', async () => {
+    const few = await buildTestApp({ LOGIN_RATE_LIMIT: '3' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await login(few, { username: 'admin', password: ADMIN.password }, '10.0.0.10')).json().code);
+      expect(codes).toEqual([20000, 20000, 20000, ErrorCode.RATE_LIMITED]);
+      // Another address has its own budget.
+      expect((await login(few, { username: 'admin', password: ADMIN.password }, '10.0.0.11')).json().code).toBe(20000);
+    } finally {
+      await few.close();
+    }
+  });
 });
 
 describe('sessions', () => {

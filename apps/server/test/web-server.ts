@@ -13,7 +13,9 @@ import { FakeOpenMeteo } from './open-meteo.js';
 export default async function setup(project: TestProject) {
   // Project forecasts come from a local Open-Meteo.
   const weather = new FakeOpenMeteo();
-  const t = await buildTestApp({ WEATHER_URL: await weather.start() });
+  // Every screen's test signs in from 127.0.0.1, several files at once: more than the 30 logins a
+  // minute an address gets by default when the suite runs fast.
+  const t = await buildTestApp({ WEATHER_URL: await weather.start(), LOGIN_RATE_LIMIT: '1000' });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
 

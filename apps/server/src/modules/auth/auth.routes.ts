@@ -5,7 +5,7 @@ import { route } from '../../plugins/endpoint.js';
 import { ok } from '../../plugins/envelope.js';
 import type { AuthService } from './auth.service.js';
 
-export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
+export const authRoutes: FastifyPluginAsync<{ auth: AuthService; loginsPerMinute: number }> = async (app, { auth, loginsPerMinute }) => {
   route(app, api.captcha, async () => ok(await auth.createCaptcha()), {
     config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
   });
@@ -20,7 +20,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app,
     { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
   );
   route(app, api.login, async (req) => ok(await auth.login(req.body, clientOf(req)), 'login succeeded'), {
-    config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    config: { rateLimit: { max: loginsPerMinute, timeWindow: '1 minute' } },
   });
   route(app, api.logout, async (req) => {
     await auth.logout(authOf(req), clientOf(req));
