@@ -2,12 +2,11 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import AuthRedirect from './AuthRedirect';
 import { PageSpin } from '../components/PageSpin';
-import { isKnownPage, Layout, NotAvailablePage, pageFor } from './pages';
+import { isKnownPage, Layout, LoginPage, NotAvailablePage, pageFor } from './pages';
 import RedirectBack from './RedirectBack';
 import { HOME_PATH, useRouteTable, type AppRoute } from './route-table';
 import { RouteGuard } from './RouteGuard';
 
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 /** A camera's live video, full screen in its own tab (hls.js loads with it, not with the shell). */
 const VideoPlayPage = lazy(() => import('../features/devices/video/VideoPlayPage'));
 

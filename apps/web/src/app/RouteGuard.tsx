@@ -28,9 +28,11 @@ export function RouteGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!token || status !== 'idle') return;
-    preloadPage(location.pathname);
     const { pathname, search } = location;
-    loadSession().then(() => prefetchPageData(queryClient, pathname, search)).catch((err: unknown) => {
+    // The session's requests first; the page's code is fetched while they are answered.
+    const loading = loadSession((user) => prefetchPageData(queryClient, user, pathname, search));
+    void preloadPage(pathname);
+    loading.catch((err: unknown) => {
       // Unreachable server: keep the session and offer to try again (see below).
       if (err instanceof ApiError && err.code === ClientCode.NETWORK) return;
       resetSession();
