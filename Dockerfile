@@ -3,27 +3,22 @@
 # (decision 0036); the image itself holds the compiled output and the server's run-time packages
 # only (no Vite, Playwright, test or type packages: 1.08 GB as one stage).
 
-FROM node:20-bookworm-slim AS build
+FROM node:20-bookworm-slim AS base
 WORKDIR /app
-# Workspace manifests first: the dependency layer is rebuilt only when they change.
+# Workspace manifests first: the dependency layers are rebuilt only when they change.
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY packages/sim-model/package.json packages/sim-model/
 COPY apps/server/package.json apps/server/
 COPY apps/simulator/package.json apps/simulator/
 COPY apps/web/package.json apps/web/
+
+FROM base AS build
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/contract/package.json packages/contract/
-COPY packages/sim-model/package.json packages/sim-model/
-COPY apps/server/package.json apps/server/
-COPY apps/simulator/package.json apps/simulator/
-COPY apps/web/package.json apps/web/
+FROM base
 # The server's own dependencies, as the lock file pins them; the workspace packages are compiled
 # into the server's bundle.
 RUN npm ci --omit=dev --workspace apps/server --no-audit --no-fund && npm cache clean --force

@@ -23,7 +23,7 @@ import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { chromium, type Browser } from '@playwright/test';
-import { CheckFailed, createDatabase, endBrokerSessions, fail, metric, startServer, until, type Instance } from './instances.js';
+import { CheckFailed, consoleApi, createDatabase, endBrokerSessions, fail, metric, startServer, until, type Instance } from './instances.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -39,26 +39,7 @@ const started = Date.now();
 
 const log = (msg: string) => console.log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${msg}`);
 
-function api(base: string) {
-  let token = '';
-  const call = async <T = any>(method: string, url: string, body?: unknown): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const res = await fetch(`${base}/api/v1${url}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { code: number; message: string; data: T };
-    if (json.code !== 20000) fail(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-  return {
-    call,
-    async login() {
-      token = (await call<{ token: string }>('POST', '/user/login', { ...ADMIN, captcha: '', key: '' })).token;
-      return token;
-    },
-  };
-}
+const api = (base: string) => consoleApi(base, ADMIN);
 
 /** Device messages an instance took from the external broker and stored (its /metrics). */
 const taken = (i: Instance) => metric(i, METRICS_TOKEN, 'iot_ingest_messages_accepted_total{transport="mqtt-external"}');

@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import mqtt from 'mqtt';
-import { CheckFailed, createDatabase, fail, until } from './instances.js';
+import { CheckFailed, consoleApi, createDatabase, fail, until } from './instances.js';
 import { freePort } from './free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -32,25 +32,7 @@ const started = Date.now();
 const log = (msg: string) => console.log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${msg}`);
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 
-function api(base: string) {
-  let token = '';
-  const call = async <T = any>(method: string, url: string, body?: unknown): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const res = await fetch(`${base}/api/v1${url}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { code: number; message: string; data: T };
-    if (json.code !== 20000) fail(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-  return {
-    call,
-    async login() {
-      token = (await call<{ token: string }>('POST', '/user/login', { ...ADMIN, captcha: '', key: '' })).token;
-    },
-  };
-}
+const api = (base: string) => consoleApi(base, ADMIN);
 
 const ready = (base: string, container: string) =>
   until(

@@ -121,3 +121,25 @@ export async function metric(i: Pick<Instance, 'name' | 'base'>, token: string, 
   const line = (await res.text()).split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.split(' ').pop()) : 0;
 }
+
+/** The console's API as a signed-in administrator would call it: `call` fails the check on any answer but 20000. */
+export function consoleApi(base: string, admin: { username: string; password: string }) {
+  let token = '';
+  const call = async <T = any>(method: string, url: string, body?: unknown): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const res = await fetch(`${base}/api/v1${url}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as { code: number; message: string; data: T };
+    if (json.code !== 20000) fail(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  return {
+    call,
+    async login() {
+      token = (await call<{ token: string }>('POST', '/user/login', { ...admin, captcha: '', key: '' })).token;
+      return token;
+    },
+  };
+}
