@@ -6,7 +6,7 @@
  *    signs in, a device registered through the API connects to the container's embedded broker
  *    (port 1883 published) with its SN and secret and its telemetry is stored; the process runs as
  *    the unprivileged `node` user; after `docker restart` the device and its value are still there
- *    (the embedded database lives in the volume).
+ *    (the embedded database lives in the volume); Docker's health check reports it healthy.
  * 2. **External** (host network): the machine's PostgreSQL (a fresh database, dropped after),
  *    Redis and Mosquitto; /readyz checks all three; a device publishing through Mosquitto is stored.
  *
@@ -86,6 +86,8 @@ async function embedded() {
     await again.login();
     if ((await latestT(again, d.id)) !== 21.5) fail('the value is gone after a restart');
     log('embedded: device and value kept across a restart (volume /data)');
+    await until('Docker reports the container healthy (HEALTHCHECK)', () => docker('inspect', '-f', '{{.State.Health.Status}}', name) === 'healthy', 60_000);
+    log('embedded: HEALTHCHECK healthy');
   } finally {
     try {
       docker('rm', '-f', name);
