@@ -1,7 +1,7 @@
 # The console server with its built web console (docs/DEPLOY.md): `docker build -t iot-console .`
-# Two stages: the build stage has every package and compiles the web console and the server
-# (decision 0036); the image itself holds the compiled output and the server's run-time packages
-# only (no Vite, Playwright, test or type packages: 1.08 GB as one stage).
+# Three stages: `base` holds the workspace manifests; `build` installs every package and compiles
+# the web console and the server (decision 0036); the image holds the compiled output and the
+# server's run-time packages only (no Vite, Playwright, test or type packages: 1.08 GB as one stage).
 
 FROM node:20-bookworm-slim AS base
 WORKDIR /app

@@ -14,6 +14,8 @@ const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
  * whose SIM number is the card's ICCID or MSISDN; decision 0019). One primary-key probe per card.
  */
 const linkOf = sql`${devices.id} = ${simCards.deviceId}`;
+/** The card's linked device, if the scope sees it (a condition on `devices`). */
+const linkSeen = (scopePath: string | undefined) => and(linkOf, visibleDevices(scopePath));
 
 /** Cards a caller sees: scoped like devices (owner line, or a project it sees). */
 export const visibleCards = (scopePath: string | undefined) => visibleOwned(simCards.ownerPath, simCards.projectId, scopePath);
@@ -21,7 +23,7 @@ export const visibleCards = (scopePath: string | undefined) => visibleOwned(simC
 /** The card's linked device among those the scope sees, as {id, name, sn} json (or null). */
 const deviceOf = (scopePath: string | undefined) =>
   sql<{ id: number; name: string; sn: string } | null>`(select json_build_object('id', ${devices.id}, 'name', ${devices.name}, 'sn', ${devices.sn})
-    from ${devices} where ${and(linkOf, visibleDevices(scopePath))})`;
+    from ${devices} where ${linkSeen(scopePath)})`;
 
 const columns = (scopePath: string | undefined) => ({
   id: simCards.id,
@@ -77,12 +79,11 @@ function cardTextMatch(pattern: string, scopePath: string | undefined): SQL {
  */
 function linkedFilter(linked: boolean, scopePath: string | undefined): SQL {
   if (scopePath === undefined) return linked ? isNotNull(simCards.deviceId) : isNull(simCards.deviceId);
-  const seen = sql`exists (select 1 from ${devices} where ${and(linkOf, visibleDevices(scopePath))})`;
-  if (linked) return and(isNotNull(simCards.deviceId), seen)!;
+  if (linked) return and(isNotNull(simCards.deviceId), sql`exists (select 1 from ${devices} where ${linkSeen(scopePath)})`)!;
   // A scalar subquery: one primary-key probe per linked card the list passes. As `not exists`
   // inside the OR, PostgreSQL hashed every device the caller sees first (246,000 for the largest
   // agent, 0.16 s) for a page that passes a few thousand cards.
-  const device = sql`(select ${devices.id} from ${devices} where ${and(linkOf, visibleDevices(scopePath))})`;
+  const device = sql`(select ${devices.id} from ${devices} where ${linkSeen(scopePath)})`;
   return or(isNull(simCards.deviceId), sql`${device} is null`)!;
 }
 
