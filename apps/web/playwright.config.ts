@@ -71,7 +71,10 @@ export default defineConfig({
     // The console honours the OS preference by switching antd's animations off; popups then
     // open in place and a click cannot land on a menu that is still sliding in.
     contextOptions: { reducedMotion: 'reduce' },
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace with the DOM at each step, not the screencast: recording
+    // frames for every test kept Chromium's GPU process busy and made the suite CPU-bound
+    // (bench/README.md "CI time"). The failure's own screenshot is still taken.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,
