@@ -415,6 +415,12 @@ describe('alarms', () => {
       ofType1.items.map((a: { id: number }) => a.id).sort(),
     );
     expect(await exported(`deviceId=${d.id}&state=processed`)).toEqual([]);
+
+    // The second device given the first type: its alarm is listed under that type now.
+    await ok('POST', '/device/edit', { id: d2.id, typeId });
+    expect((await ok('GET', `/device/alarmlist?typeId=${type2}&limit=100`)).total).toBe(0);
+    const moved = await ok('GET', `/device/alarmlist?typeId=${typeId}&deviceId=${d2.id}&limit=100`);
+    expect(moved.items.map((a: { id: number; typeId: number }) => [a.id, a.typeId])).toEqual([[ofType2.items[0].id, typeId]]);
   });
 });
 

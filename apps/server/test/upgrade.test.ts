@@ -109,6 +109,46 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
     await upgraded.close();
   });
 
+  it('0072: each alarm gets its device’s type; a device given another type takes its alarms along', async () => {
+    const target = await upgradable();
+    done.push(target.cleanup);
+    const before = migrationsBefore('0072_alarm_type');
+    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
+    const older = await target.open(before);
+    for (const statement of [
+      sql`insert into device_types (id, code, name) values (901, 'UPGA', 'Type A'), (902, 'UPGB', 'Type B')`,
+      sql`insert into devices (id, sn, name, type_id, owner_path) values (9011, 'UPG-A', 'A', 901, '/1/'), (9012, 'UPG-B', 'B', 902, '/1/')`,
+      sql`insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at)
+        select d, 'r' || k, 'rule', '01010001', 2, now() - (k || ' minutes')::interval
+        from unnest(array[9011, 9012]) d, generate_series(1, 2) k`,
+    ]) {
+      await older.db.execute(statement);
+    }
+    await older.close();
+
+    const upgraded = await target.open();
+    const db = upgraded.db;
+    const types = () =>
+      rowsOf<{ device_id: number; type_id: number; n: number }>(
+        db,
+        sql`select device_id, type_id, count(*)::int as n from alarms group by 1, 2 order by 1`,
+      );
+    expect(await types()).toEqual([
+      { device_id: 9011, type_id: 901, n: 2 },
+      { device_id: 9012, type_id: 902, n: 2 },
+    ]);
+    // Device A becomes a type B device: its alarms follow, and a new alarm has the new type.
+    await db.execute(sql`update devices set type_id = 902 where id = 9011`);
+    await db.execute(sql`
+      insert into alarms (device_id, rule_key, source, semaphore_id, level, started_at)
+      values (9011, 'new', 'rule', '01010001', 3, now())`);
+    expect(await types()).toEqual([
+      { device_id: 9011, type_id: 902, n: 3 },
+      { device_id: 9012, type_id: 902, n: 2 },
+    ]);
+    await upgraded.close();
+  });
+
   it('0035: telemetry and GPS fixes stored twice become one row per device and ts, values merged', async () => {
     const target = await upgradable();
     done.push(target.cleanup);

@@ -66,6 +66,11 @@ export const alarms = pgTable(
     ownerPath: text('owner_path').notNull().default(''),
     projectId: integer('project_id'),
     /**
+     * The device's type, copied the same way (migration 0072): the alarm list's type filter is a
+     * condition on the alarm row and its index, not a join to the device of every alarm counted.
+     */
+    typeId: integer('type_id'),
+    /**
      * A phone call-out is due for this alarm (decision 0024): when it started, its device had an
      * alarm phone number and no open alarm of a higher level (the level was at least the device's
      * `warning_level`, 0 with none open). Set by the alarm engine's insert; nothing is dialled yet.
@@ -81,6 +86,7 @@ export const alarms = pgTable(
     // A scope's count: owned in the subtree, or in a project it sees.
     index('alarms_owner_path_idx').on(t.ownerPath.op('text_pattern_ops')),
     index('alarms_project_idx').on(t.projectId, t.startedAt),
+    index('alarms_type_idx').on(t.typeId, t.startedAt),
     index('alarms_untreated_idx').on(t.startedAt).where(sql`state = 'untreated'`),
     index('alarms_level_idx').on(t.level, t.startedAt),
     // The list's other sorts, each (column, id) read either way (lib/query/keyset.ts).

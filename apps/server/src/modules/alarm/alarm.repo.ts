@@ -69,6 +69,8 @@ function alarmWhere(f: AlarmQuery): (SQL | undefined)[] {
     // The scope and the project are the device's, copied onto the alarm (migration 0030).
     visibleOwned(alarms.ownerPath, alarms.projectId, f.scopePath),
     f.projectId ? eq(alarms.projectId, f.projectId) : undefined,
+    // The device's type, also copied (migration 0072).
+    f.typeId ? eq(alarms.typeId, f.typeId) : undefined,
     // The devices a text names, found in the search index: a condition on the alarm row, so
     // their alarms are read from the device index rather than by testing every alarm's device.
     pattern ? sql`${alarms.deviceId} in (select ${devices.id} from ${devices} where ${deviceTextMatch(pattern)})` : undefined,
@@ -81,25 +83,10 @@ function deviceTextMatch(pattern: string): SQL {
   return and(deviceTextLike(pattern.toLowerCase()), or(ilike(devices.sn, pattern), ilike(devices.name, pattern)))!;
 }
 
-/**
- * The list's conditions (`where`) and whether any needs the device (without, they read the alarm
- * row alone and no join is made).
- */
-function filterOf(f: AlarmQuery) {
-  const onDevice = f.typeId ? eq(devices.typeId, f.typeId) : undefined;
-  return { where: and(onDevice, ...alarmWhere(f)), needsDevice: onDevice !== undefined };
-}
+/** The list's conditions, all on the alarm row: a filtered list or count joins no device. */
+const filterOf = (f: AlarmQuery) => and(...alarmWhere(f));
 
-/**
- * The list's matches, for its capped count; without a condition on the device (scope, project,
- * state, level, time: all on the alarm row) the alarms alone, skipping a join per counted row
- * (every alarm has its device: the foreign key cascades).
- */
-function alarmMatches(db: Executor, filter: ReturnType<typeof filterOf>) {
-  return fromAlarms(db, { one: sql`1` }, filter.needsDevice).where(filter.where);
-}
-
-/** Alarms, joined to their devices only when a condition or the order needs them. */
+/** Alarms, joined to their devices only when the order needs them (the device sort). */
 function fromAlarms<S extends SelectedFields>(db: Executor, fields: S, withDevice: boolean) {
   const q = db.select(fields).from(alarms);
   return withDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q;
@@ -143,23 +130,23 @@ export async function listAlarms(
   f: AlarmQuery & { sort: AlarmSort; order: 'asc' | 'desc'; page: number; limit: number; after?: ListCursor },
 ) {
   const keyset = alarmKeyset(f);
-  const filter = filterOf(f);
-  const joined = filter.needsDevice ? sql`join ${devices} on ${devices.id} = ${alarms.deviceId}` : sql``;
-  const matches = (v: SQL) => sql`select ${alarms.id} as id${v} from ${alarms} ${joined} where ${filter.where ?? sql`true`}`;
+  const where = filterOf(f);
+  const matches = (v: SQL) => sql`select ${alarms.id} as id${v} from ${alarms} where ${where ?? sql`true`}`;
   const list = await keysetList(db, keyset, f, {
-    where: filter.where,
+    where,
     rows: (cond) => base(db, keysetValue(keyset)).where(cond),
-    // The ids need the device only for its filters and the device sort.
-    ids: (cond) => fromAlarms(db, { id: alarms.id }, filter.needsDevice || f.sort === 'device').where(cond),
+    // The ids need the device only for the device sort.
+    ids: (cond) => fromAlarms(db, { id: alarms.id }, f.sort === 'device').where(cond),
     // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
     // holds it), and only the page's rows are read and joined. So too the alarms of the devices
     // a text names, read from the device index and sorted.
     idsFirst: f.scopePath !== undefined || f.device !== undefined,
-    matches: alarmMatches(db, filter),
+    // Every alarm has its device (the foreign key cascades): the count joins none.
+    matches: db.select({ one: sql`1` }).from(alarms).where(where),
     // Any condition (a scope, a device text, a level and a time) may leave a few alarms scattered
     // along the order's index: read them first, up to the cap (lib/query/keyset.ts fewMatches).
     few:
-      filter.where === undefined
+      where === undefined
         ? undefined
         : () =>
             f.sort === 'device'
@@ -172,10 +159,11 @@ export async function listAlarms(
 }
 
 export async function alarmGroups(db: Executor, f: AlarmQuery) {
-  const filter = filterOf(f);
   const selection = { level: alarms.level, state: alarms.state, active: sql<boolean>`${alarms.endedAt} is null`, n: count() };
-  return fromAlarms(db, selection, filter.needsDevice)
-    .where(filter.where)
+  return db
+    .select(selection)
+    .from(alarms)
+    .where(filterOf(f))
     .groupBy(alarms.level, alarms.state, sql`${alarms.endedAt} is null`);
 }
 
