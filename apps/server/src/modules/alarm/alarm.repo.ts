@@ -1,6 +1,5 @@
 import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { ALARM_SORTS, AlarmState, EndpointParsedQuery, ListCursor, alarmApi } from '@iot/contract';
-import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import {
   alarmCounts,
@@ -55,10 +54,13 @@ export type AlarmRow = Omit<Awaited<ReturnType<typeof alarmsByIds>>[number], 'ke
 /** The filters of the alarm endpoints' parsed query, plus the caller's scope. */
 export type AlarmQuery = EndpointParsedQuery<typeof alarmApi.groups> & { scopePath: string | undefined };
 
-/** Conditions on the alarm row alone. */
-function alarmWhere(f: AlarmQuery): (SQL | undefined)[] {
+/**
+ * The list's conditions, all on the alarm row (the device's scope, project and type are copied
+ * onto it: migrations 0030, 0072), so a filtered list, count or group joins no device.
+ */
+function filterOf(f: AlarmQuery): SQL | undefined {
   const pattern = f.device ? `%${escapeLike(f.device)}%` : undefined;
-  return [
+  return and(
     f.alarmId ? eq(alarms.id, f.alarmId) : undefined,
     f.deviceId ? eq(alarms.deviceId, f.deviceId) : undefined,
     f.level ? eq(alarms.level, f.level) : undefined,
@@ -66,30 +68,19 @@ function alarmWhere(f: AlarmQuery): (SQL | undefined)[] {
     f.activity === 'active' ? isNull(alarms.endedAt) : f.activity === 'ended' ? isNotNull(alarms.endedAt) : undefined,
     f.from ? gte(alarms.startedAt, boundTime(f.from)) : undefined,
     f.to ? lt(alarms.startedAt, boundTime(f.to)) : undefined,
-    // The scope and the project are the device's, copied onto the alarm (migration 0030).
     visibleOwned(alarms.ownerPath, alarms.projectId, f.scopePath),
     f.projectId ? eq(alarms.projectId, f.projectId) : undefined,
-    // The device's type, also copied (migration 0072).
     f.typeId ? eq(alarms.typeId, f.typeId) : undefined,
     // The devices a text names, found in the search index: a condition on the alarm row, so
     // their alarms are read from the device index rather than by testing every alarm's device.
     pattern ? sql`${alarms.deviceId} in (select ${devices.id} from ${devices} where ${deviceTextMatch(pattern)})` : undefined,
-  ];
+  );
 }
 
 /** Devices whose SN or name contains the text (`pattern`, a LIKE pattern). */
 function deviceTextMatch(pattern: string): SQL {
   // The search index finds the candidates (it also holds IMEI and SIM); SN or name decides.
   return and(deviceTextLike(pattern.toLowerCase()), or(ilike(devices.sn, pattern), ilike(devices.name, pattern)))!;
-}
-
-/** The list's conditions, all on the alarm row: a filtered list or count joins no device. */
-const filterOf = (f: AlarmQuery) => and(...alarmWhere(f));
-
-/** Alarms, joined to their devices only when the order needs them (the device sort). */
-function fromAlarms<S extends SelectedFields>(db: Executor, fields: S, withDevice: boolean) {
-  const q = db.select(fields).from(alarms);
-  return withDevice ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q;
 }
 
 /** The alarm rows with their device, project and parameter; `keyset`: the list's cursor value. */
@@ -136,7 +127,10 @@ export async function listAlarms(
     where,
     rows: (cond) => base(db, keysetValue(keyset)).where(cond),
     // The ids need the device only for the device sort.
-    ids: (cond) => fromAlarms(db, { id: alarms.id }, f.sort === 'device').where(cond),
+    ids: (cond) => {
+      const q = db.select({ id: alarms.id }).from(alarms);
+      return (f.sort === 'device' ? q.innerJoin(devices, eq(devices.id, alarms.deviceId)) : q).where(cond);
+    },
     // A scoped page's ids first: its scope is checked in the order's index alone (alarms_started_idx
     // holds it), and only the page's rows are read and joined. So too the alarms of the devices
     // a text names, read from the device index and sorted.
