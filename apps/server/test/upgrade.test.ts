@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { createPartition } from '../src/telemetry/ingest.repo.js';
 import { ruleKey } from '../src/telemetry/alarm.engine.js';
@@ -24,50 +24,104 @@ function migrationsBefore(tag: string): string {
   fs.cpSync(committed, dir, { recursive: true });
   const journalFile = path.join(dir, 'meta/_journal.json');
   const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
+  const at = tag === LATEST ? journal.entries.length : journal.entries.findIndex((e) => e.tag === tag);
   expect(at, `no migration ${tag}`).toBeGreaterThan(0);
   journal.entries = journal.entries.slice(0, at);
   fs.writeFileSync(journalFile, JSON.stringify(journal));
   return dir;
 }
 
-/** One database, opened (and migrated) again by each `open`: a data folder for PGlite, a database for PostgreSQL. */
-async function upgradable() {
-  const cleanups: (() => Promise<void>)[] = [];
+/** Every committed migration: a new install. */
+const LATEST = 'latest';
+/** The migrations the tests below start before, each a state an earlier release left. */
+const TAGS = [
+  '0030_alarm_scope',
+  '0035_sample_identity',
+  '0043_alarm_severity_scale',
+  '0045_card_device_link',
+  '0046_home_dashboard',
+  BATTERY_MIGRATION,
+  '0052_fleet_map',
+  '0053_geo_fences',
+  '0072_alarm_type',
+  LATEST,
+];
+const usePg = process.env.TEST_DB === 'postgres';
+const cleanups: (() => Promise<void>)[] = [];
+/**
+ * Each tag's state, made in one pass: a database migrated up to the first tag is copied, migrated
+ * on to the next, copied… (PGlite: its closed data folder; PostgreSQL: a template database).
+ * Migrating a new database for each test took 6–18 s a test on PGlite; a copy takes well under one.
+ */
+const states = new Map<string, string>();
+let folders = new Map<string, string>();
+
+async function makeStates() {
+  folders = new Map(TAGS.map((t) => [t, migrationsBefore(t)]));
+  cleanups.push(async () => {
+    for (const f of folders.values()) fs.rmSync(f, { recursive: true, force: true });
+  });
+  const sizes = TAGS.map((t) => (JSON.parse(fs.readFileSync(path.join(folders.get(t)!, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length);
+  expect(sizes, 'TAGS in the migrations\' order').toEqual([...sizes].sort((a, b) => a - b));
+  if (usePg) {
+    const work = await createTestPostgres('iot_upgrade_work');
+    cleanups.push(work.drop);
+    for (const tag of TAGS) {
+      await (await openDatabase({ databaseUrl: work.url, migrationsFolder: folders.get(tag) })).close();
+      const name = new URL(work.url).pathname.slice(1);
+      const copy = await createTestPostgres('iot_upgrade_state', name);
+      cleanups.push(copy.drop);
+      states.set(tag, new URL(copy.url).pathname.slice(1));
+    }
+  } else {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-upgrade-work-'));
+    cleanups.push(async () => fs.rmSync(work, { recursive: true, force: true }));
+    for (const tag of TAGS) {
+      await (await openDatabase({ dataDir: work, migrationsFolder: folders.get(tag) })).close();
+      const copy = path.join(work, '..', `${path.basename(work)}-${tag}`);
+      fs.cpSync(path.join(work, 'pglite'), copy, { recursive: true });
+      cleanups.push(async () => fs.rmSync(copy, { recursive: true, force: true }));
+      states.set(tag, copy);
+    }
+  }
+}
+
+/**
+ * A database as the release before `tag` left it: `older()` opens it with that release's
+ * migrations (none left to run), `open()` with every committed one (the upgrade).
+ */
+async function restore(tag: string) {
+  const state = states.get(tag);
+  if (!state) throw new Error(`no state before ${tag}: add it to TAGS`);
   let where: { dataDir: string } | { databaseUrl: string };
-  if (process.env.TEST_DB === 'postgres') {
-    const created = await createTestPostgres('iot_upgrade');
+  if (usePg) {
+    const created = await createTestPostgres('iot_upgrade', state);
     where = { databaseUrl: created.url };
     cleanups.push(created.drop);
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-upgrade-'));
+    fs.cpSync(state, path.join(dataDir, 'pglite'), { recursive: true });
     where = { dataDir };
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   }
   return {
-    open: (migrationsFolder?: string): Promise<Database> => openDatabase({ ...where, migrationsFolder }),
-    cleanup: async () => {
-      for (const c of cleanups.reverse()) await c();
-    },
+    older: (): Promise<Database> => openDatabase({ ...where, migrationsFolder: folders.get(tag) }),
+    open: (): Promise<Database> => openDatabase(where),
   };
 }
 
 const rowsOf = async <R>(db: Database['db'], query: ReturnType<typeof sql>) =>
   ((await db.execute(query)) as unknown as { rows: R[] }).rows;
 
-// Each test migrates a database twice (PGlite: ~10 s on a quiet machine, several times that under load).
 describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
-  const done: (() => Promise<void>)[] = [];
+  beforeAll(makeStates, 300_000);
   afterAll(async () => {
-    for (const d of done) await d();
+    for (const c of cleanups.reverse()) await c();
   });
 
   it('0030: each alarm gets its device’s owner and project; later moves and alarms follow', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0030_alarm_scope');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0030_alarm_scope');
+    const older = await target.older();
     // One statement per call: PGlite runs one per extended-protocol query.
     for (const statement of [
       sql`insert into roles (name, identification) values ('Agent', 'AGENT_UPGRADE')`,
@@ -110,11 +164,8 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   });
 
   it('0072: each alarm gets its device’s type; a device given another type takes its alarms along', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0072_alarm_type');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0072_alarm_type');
+    const older = await target.older();
     for (const statement of [
       sql`insert into device_types (id, code, name) values (901, 'UPGA', 'Type A'), (902, 'UPGB', 'Type B')`,
       sql`insert into devices (id, sn, name, type_id, owner_path) values (9011, 'UPG-A', 'A', 901, '/1/'), (9012, 'UPG-B', 'B', 902, '/1/')`,
@@ -150,11 +201,8 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   });
 
   it('0035: telemetry and GPS fixes stored twice become one row per device and ts, values merged', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0035_sample_identity');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0035_sample_identity');
+    const older = await target.older();
     const day = '2026-03-04';
     await createPartition(older.db, new Date(`${day}T00:00:00Z`));
     // What resent messages left before 0035: the same sample two or three times, copies of one
@@ -218,11 +266,8 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   });
 
   it('0043–0044: the built-in battery rules still as seeded are re-levelled with their open alarms; the alarm list shows in the sidebar', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0043_alarm_severity_scale');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0043_alarm_severity_scale');
+    const older = await target.older();
     const rule = (id: number, sem: string, cmp: string, thr: string, thr2: number | null, level: number) => ({ id, sem, cmp, thr, thr2, level });
     // The rules as releases before seeded them, one the administrator edited (its threshold), and
     // an install still on the old ids (10000007: signal strength), which the seed moves later.
@@ -293,11 +338,8 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   });
 
   it('0045: each card gets the device whose SIM number is its ICCID or MSISDN', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0045_card_device_link');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0045_card_device_link');
+    const older = await target.older();
     for (const statement of [
       sql`insert into device_types (id, code, name) values (920, 'LNK', 'Link')`,
       sql`insert into devices (id, sn, name, type_id, owner_path, sim_number) values
@@ -317,11 +359,8 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   });
 
   it('0046: every role of an existing install keeps the dashboard (home:view); a new install gets it from the seed only', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0046_home_dashboard');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0046_home_dashboard');
+    const older = await target.older();
     for (const statement of [
       sql`insert into roles (id, name, identification, builtin) values (801, 'Super administrator', 'SUPERADMIN', true), (802, 'Viewers', 'VIEWERS', false)`,
       sql`insert into device_types (id, code, name) values (921, 'HOMEUP', 'Home upgrade')`,
@@ -344,19 +383,14 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
     await upgraded.close();
 
     // A new database: the migration adds no menu or permission (the seed does, with its grants).
-    const fresh = await upgradable();
-    done.push(fresh.cleanup);
-    const empty = await fresh.open();
+    const empty = await (await restore(LATEST)).older();
     expect(await rowsOf(empty.db, sql`select 1 from permissions where identification = 'home:view'`)).toEqual([]);
     await empty.close();
   });
 
   it('0053: every role of an existing install that may send device commands may set geo-fences; a new install gets the code from the seed', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0053_geo_fences');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0053_geo_fences');
+    const older = await target.older();
     for (const statement of [
       sql`insert into roles (id, name, identification, builtin) values (811, 'Operators', 'OPS', false), (812, 'Viewers', 'VIEWERS', false)`,
       sql`insert into menus (id, parent_id, name, name_en, name_es, name_ja, menu_url, menu_type, sort, icon, identification, is_show)
@@ -376,19 +410,14 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
     expect(await rowsOf(upgraded.db, sql`select menu_id from permissions where identification = 'device:fence'`)).toEqual([{ menu_id: 9401 }]);
     await upgraded.close();
 
-    const fresh = await upgradable();
-    done.push(fresh.cleanup);
-    const empty = await fresh.open();
+    const empty = await (await restore(LATEST)).older();
     expect(await rowsOf(empty.db, sql`select 1 from permissions where identification = 'device:fence'`)).toEqual([]);
     await empty.close();
   });
 
   it('0052: roles that may list or open devices get the fleet map (map:view) on a new Projects entry', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore('0052_fleet_map');
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore('0052_fleet_map');
+    const older = await target.older();
     for (const statement of [
       sql`insert into roles (id, name, identification, builtin) values (811, 'Operators', 'OPS', false), (812, 'Cards only', 'CARDS', false)`,
       sql`insert into menus (id, parent_id, name, name_en, name_es, name_ja, menu_url, menu_type, sort, identification)
@@ -411,11 +440,8 @@ describe('upgrading a database that holds data', { timeout: 120_000 }, () => {
   });
 
   it('0047: the battery summary of every device from its latest values, and the energy of the hours already rolled up', async () => {
-    const target = await upgradable();
-    done.push(target.cleanup);
-    const before = migrationsBefore(BATTERY_MIGRATION);
-    done.push(async () => fs.rmSync(before, { recursive: true, force: true }));
-    const older = await target.open(before);
+    const target = await restore(BATTERY_MIGRATION);
+    const older = await target.older();
     const at = (h: number) => `2026-03-02T${String(h).padStart(2, '0')}:00:00Z`;
     const mm = (chg: number, chg2: number, dis: number, v: number) =>
       JSON.stringify({ '02117001': [chg, 0, chg2, 0], '02116001': [dis, 0, dis, 0], '01111001': [v, 0, v, 0] });
