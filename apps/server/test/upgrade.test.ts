@@ -105,7 +105,15 @@ async function restore(tag: string) {
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   }
   return {
-    older: (): Promise<Database> => openDatabase({ ...where, migrationsFolder: folders.get(tag) }),
+    /** Opened with the release's own migrations, and checked to hold exactly those. */
+    older: async (): Promise<Database> => {
+      const folder = folders.get(tag)!;
+      const database = await openDatabase({ ...where, migrationsFolder: folder });
+      const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+      const [applied] = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      expect(applied?.n, `the state before ${tag}`).toBe(journal.entries.length);
+      return database;
+    },
     open: (): Promise<Database> => openDatabase(where),
   };
 }
