@@ -22,6 +22,8 @@
  *   --waterfall     prints, for the last round, when each request of the dashboard's visit with
  *                   the cache started and ended, and the main thread's script and layout time
  *   --profile FILE  also writes that visit's main-thread CPU profile (.cpuprofile) to FILE
+ *   --compile       prints, for the last round's returning visit of each build, V8's parse and
+ *                   compile time on the page's main thread and on background threads (a trace)
  *
  *   npm run build && npm run bench:dashboard-page -- --rounds 10 --before /tmp/base-web-dist
  */
@@ -39,6 +41,7 @@ const ROUNDS = Number(opt('rounds') ?? 10);
 const PORT = Number(opt('port') ?? 3610);
 const PROFILE = opt('profile');
 const WATERFALL = argv.includes('--waterfall') || PROFILE !== undefined;
+const COMPILE = argv.includes('--compile');
 const compiled = path.join(root, 'apps/server/dist/main.js');
 const dist = path.join(root, 'apps/web/dist');
 for (const f of [compiled, path.join(dist, 'index.html')]) {
@@ -156,7 +159,7 @@ const keyOf = (s: Server, kind: Kind, mode: Mode) => `${s.label} ${kind} ${mode}
  * fourth visit: Chromium keeps compiled code of a script from its second load on and uses it
  * from the third, so this is what an operator who opens the console every day gets).
  */
-async function visit(browser: Browser, s: Server, kind: Kind, waterfall: boolean) {
+async function visit(browser: Browser, s: Server, kind: Kind, waterfall: boolean, compile: boolean) {
   const context: BrowserContext = await newContext(browser);
   if (kind === 'dashboard') await context.addCookies([{ name: 'Admin-Token', value: s.token, url: s.base, sameSite: 'Lax' }]);
   const page = await context.newPage();
@@ -170,7 +173,10 @@ async function visit(browser: Browser, s: Server, kind: Kind, waterfall: boolean
   if (trace) await trace(s);
   for (const last of [false, true]) {
     await page.goto('about:blank');
+    const traced = last && compile && kind === 'dashboard';
+    if (traced) await browser.startTracing(page, { categories: ['__metadata', 'v8', 'disabled-by-default-v8.compile'] });
     const ms = await time(page, url);
+    if (traced) printCompile(s, await browser.stopTracing());
     if (last) add(keyOf(s, kind, 'returning'), ms);
   }
   await context.close();
@@ -208,6 +214,21 @@ async function startWaterfall(page: Page, context: BrowserContext) {
   };
 }
 
+/** V8's parse and compile events of a trace, summed for the renderer's main thread and the others. */
+function printCompile(s: Server, trace: Buffer) {
+  type Event = { name: string; ph: string; dur?: number; pid: number; tid: number; args?: { name?: string } };
+  const events = (JSON.parse(trace.toString()) as { traceEvents: Event[] }).traceEvents;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const sums = { main: 0, background: 0 };
+  // The top-level steps only (V8.CompileCode, V8.ParseFunction, BackgroundCompileTask::Run…): the
+  // nested ones (V8.CompileIgnition inside V8.CompileCode) would count twice.
+  const STEP = /^(V8\.(CompileCode|ParseFunction|ParseProgram|CompileLazy)|BackgroundCompileTask::Run|v8\.parseOnBackground)$/;
+  for (const e of events) {
+    if (e.ph === 'X' && STEP.test(e.name)) sums[main.has(`${e.pid}:${e.tid}`) ? 'main' : 'background'] += (e.dur ?? 0) / 1000;
+  }
+  console.log(`  ${s.label}, returning visit: V8 parse + compile ${Math.round(sums.main)} ms on the main thread, ${Math.round(sums.background)} ms in the background`);
+}
+
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const worst = (xs: number[]) => Math.max(...xs);
@@ -225,7 +246,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 ? servers : [...servers].reverse();
     const kinds: Kind[] = round % 2 ? ['dashboard', 'login'] : ['login', 'dashboard'];
-    for (const s of order) for (const kind of kinds) await visit(browser, s, kind, WATERFALL && round === ROUNDS);
+    for (const s of order) for (const kind of kinds) await visit(browser, s, kind, WATERFALL && round === ROUNDS, COMPILE && round === ROUNDS);
     loads.push(os.loadavg()[0]!);
     const line = servers
       .map((s) =>

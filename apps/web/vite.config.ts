@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { noZod } from './build/no-zod';
+import { compileHint } from './build/compile-hints';
 
 /** The build's version in browser error reports (lib/error-report.ts): package version + commit. */
 const APP_VERSION = (() => {
@@ -40,6 +41,9 @@ const vendorGroups = [
   { name: (id: string) => localeChunk(id), priority: 60 },
 ];
 
+/** The chunks loaded on demand, by name: left to V8's lazy compiling (build/compile-hints.ts). */
+const ON_DEMAND = /^(vendor-(echarts|leaflet|world|pinyin)|hls)$/;
+
 export default defineConfig({
   // noZod: the build fails if zod reaches the bundle (the console runs the contract's zod-free modules).
   plugins: [react(), noZod()],
@@ -57,6 +61,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: { groups: vendorGroups },
+        // The other chunks compiled eagerly, off the main thread (docs/decisions/0043).
+        postBanner: compileHint(ON_DEMAND),
       },
     },
   },
