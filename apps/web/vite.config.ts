@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { noZod } from './build/no-zod';
 import { compileHint } from './build/compile-hints';
+import { precompress } from './build/precompress';
 
 /** The build's version in browser error reports (lib/error-report.ts): package version + commit. */
 const APP_VERSION = (() => {
@@ -46,7 +47,8 @@ const ON_DEMAND = /^(vendor-(echarts|leaflet|world|pinyin)|hls)$/;
 
 export default defineConfig({
   // noZod: the build fails if zod reaches the bundle (the console runs the contract's zod-free modules).
-  plugins: [react(), noZod()],
+  // precompress: .br and .gz copies the server sends as they are (docs/decisions/0044).
+  plugins: [react(), noZod(), precompress()],
   define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(APP_VERSION) },
   server: {
     port: 5173,

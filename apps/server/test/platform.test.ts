@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, ErrorCode, PUBLIC, endpoint, noDataSchema } from '@iot/contract';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -132,6 +133,27 @@ describe('envelope, docs and the served console', () => {
     // A rebuilt console is served without a restart.
     fs.writeFileSync(path.join(dist, 'assets', 'app-new456.js'), 'console.log(2)');
     expect((await t.app.inject({ method: 'GET', url: '/assets/app-new456.js' })).body).toBe('console.log(2)');
+  });
+
+  it("a file is sent as the build's brotli or gzip copy when the browser takes it", async () => {
+    const js = `console.log(${JSON.stringify('x'.repeat(4000))})`;
+    fs.writeFileSync(path.join(dist, 'assets', 'big-abc.js'), js);
+    fs.writeFileSync(path.join(dist, 'assets', 'big-abc.js.br'), zlib.brotliCompressSync(js));
+    fs.writeFileSync(path.join(dist, 'assets', 'big-abc.js.gz'), zlib.gzipSync(js));
+    const get = (encoding?: string) =>
+      t.app.inject({ method: 'GET', url: '/assets/big-abc.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await get('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(js);
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(js);
   });
 
   it('the console address itself serves the console: /, /?x=1, HEAD / and folders', async () => {
