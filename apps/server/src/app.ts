@@ -1,4 +1,6 @@
+import zlib from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -155,6 +157,13 @@ import type { AnyEndpoint } from '@iot/contract';
  * Images also come from the map tile server when MAP_TILE_URL names one (its origin only), and
  * camera video from the video platform's hosts (VIDEO_PROVIDER=ezviz, EZVIZ_MEDIA_ORIGINS).
  */
+/**
+ * Answers from this size on are compressed (decision 0044): long pages, the fleet map's
+ * positions, histories. Below it the saving is a few milliseconds of a fast link, for CPU on
+ * most requests.
+ */
+export const COMPRESS_MIN_BYTES = 16 * 1024;
+
 const securityHeaders = (config: Config, videoOrigins = config.video.kind === 'ezviz' ? config.video.mediaOrigins : []) => ({
   contentSecurityPolicy: {
     useDefaults: false,
@@ -390,6 +399,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(envelopePlugin);
   await app.register(inputPlugin);
+  // Large answers compressed on the way out (a page of 100 devices, the fleet map's positions,
+  // a history): brotli at a fast level, else gzip. The small ones, most requests, are sent as
+  // they are; so are the console's files, which come compressed from the build (decision 0044).
+  // Request bodies are never inflated here: uploads keep their own bounds.
+  await app.register(compress, {
+    threshold: COMPRESS_MIN_BYTES,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    globalDecompression: false,
+  });
   // Security headers on every answer. helmet's middleware is built once: @fastify/helmet built
   // it again for every request (its CSP directives parsed each time, 2-3 % of a list's CPU).
   const setSecurityHeaders = helmet(securityHeaders(config));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, ErrorCode, PUBLIC, endpoint, noDataSchema } from '@iot/contract';
+import { COMPRESS_MIN_BYTES } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 
@@ -154,6 +155,26 @@ describe('envelope, docs and the served console', () => {
     const plain = await get();
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(js);
+  });
+
+  it('a large API answer is compressed for a browser that takes it, a small one is not', async () => {
+    const doc = (encoding?: string) =>
+      t.app.inject({ method: 'GET', url: '/api/docs/json', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const plain = await doc();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+    const br = await doc('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    const gz = await doc('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    const small = await t.app.inject({ method: 'GET', url: '/api/v1/config', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(small.rawPayload.length).toBeLessThan(COMPRESS_MIN_BYTES);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().code).toBe(20000);
   });
 
   it('the console address itself serves the console: /, /?x=1, HEAD / and folders', async () => {
