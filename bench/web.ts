@@ -5,8 +5,8 @@
  * For each route a fresh page (empty cache) loads it and waits until the network is idle; every
  * JavaScript response is gzipped here (level 9, what a compressing proxy or CDN would send) and
  * summed, beside the bytes the console's server itself sends a browser that accepts brotli (the
- * build's copies, decision 0044). Printed beside the targets of issue #14: the login route at most 250 KB, the signed-in
- * shell (the dashboard after a reload) at most 500 KB. `--fleet` seeds three simulated battery
+ * build's copies, decision 0044). Printed beside the targets of issue #14: the login route at
+ * most 250 KB, the signed-in shell (the dashboard after a reload) at most 500 KB. `--fleet` seeds three simulated battery
  * units first, so the dashboard is measured with its figures and charts, not its empty state.
  */
 import fs from 'node:fs';
@@ -62,16 +62,15 @@ async function measure(browser: Browser, url: string, token?: string): Promise<L
   const landed = new URL(page.url()).pathname;
   if (landed !== new URL(url).pathname) throw new Error(`${url} ended at ${landed}`);
   await context.close();
-  const bodies = await Promise.all([...seen].map(async (u) => Buffer.from(await (await fetch(u)).arrayBuffer())));
-  // What goes over the wire: the length of the encoded answer (fetch unpacks the body itself).
-  const sizes = await Promise.all(
+  // fetch unpacks the body itself; the encoded answer's length is what went over the wire.
+  const answers = await Promise.all(
     [...seen].map(async (u) => {
       const res = await fetch(u, { headers: { 'accept-encoding': 'br, gzip' } });
-      await res.arrayBuffer();
-      return Number(res.headers.get('content-length'));
+      return { body: Buffer.from(await res.arrayBuffer()), sent: Number(res.headers.get('content-length')) };
     }),
   );
-  const sent = sizes.reduce((a, b) => a + b, 0);
+  const bodies = answers.map((a) => a.body);
+  const sent = answers.reduce((sum, a) => sum + a.sent, 0);
   let raw = 0;
   let gzip = 0;
   const urls = [...seen];

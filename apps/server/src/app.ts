@@ -150,6 +150,13 @@ import { HeavyReads } from './lib/heavy-reads.js';
 import type { AnyEndpoint } from '@iot/contract';
 
 /**
+ * Answers from this size on are compressed (decision 0044): long pages, the fleet map's
+ * positions, histories. Below it the saving is a few milliseconds of a fast link, for CPU on
+ * most requests.
+ */
+export const COMPRESS_MIN_BYTES = 16 * 1024;
+
+/**
  * Security headers on every answer (console, API, docs). The console runs no inline script; antd
  * writes inline styles, and the login captcha is an SVG data: URL. Live updates use a same-origin
  * WebSocket ('self' covers ws:/wss: of this host). HSTS is left to the TLS-terminating proxy, and
@@ -157,13 +164,6 @@ import type { AnyEndpoint } from '@iot/contract';
  * Images also come from the map tile server when MAP_TILE_URL names one (its origin only), and
  * camera video from the video platform's hosts (VIDEO_PROVIDER=ezviz, EZVIZ_MEDIA_ORIGINS).
  */
-/**
- * Answers from this size on are compressed (decision 0044): long pages, the fleet map's
- * positions, histories. Below it the saving is a few milliseconds of a fast link, for CPU on
- * most requests.
- */
-export const COMPRESS_MIN_BYTES = 16 * 1024;
-
 const securityHeaders = (config: Config, videoOrigins = config.video.kind === 'ezviz' ? config.video.mediaOrigins : []) => ({
   contentSecurityPolicy: {
     useDefaults: false,
@@ -401,8 +401,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(inputPlugin);
   // Large answers compressed on the way out (a page of 100 devices, the fleet map's positions,
   // a history): brotli at a fast level, else gzip. The small ones, most requests, are sent as
-  // they are; so are the console's files, which come compressed from the build (decision 0044).
-  // Request bodies are never inflated here: uploads keep their own bounds.
+  // they are; the console's files come with their build copies' encoding and pass through
+  // (decision 0044). Request bodies are never inflated here: uploads keep their own bounds.
   await app.register(compress, {
     threshold: COMPRESS_MIN_BYTES,
     encodings: ['br', 'gzip'],
